@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// One module per concept; C libraries from Debian stay behind `C<Name>` system-library shims.
+/// Dependencies point one way: CLI and app → SDK → protocol/crypto; node → ledger → protocol.
+let package = Package(
+    name: "Mosaic",
+    products: [
+        .executable(name: "mosaic", targets: ["mosaic"]),
+        .library(name: "MosaicSDK", targets: ["MosaicSDK"]),
+    ],
+    targets: [
+        // C libraries from Debian's packages, each a module map and one shim header.
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+
+        // Swift modules.
+        .target(name: "MosaicCrypto", dependencies: ["CSodium", "CCrypto"]),
+        .target(name: "MosaicDatabase", dependencies: ["CSQLite"]),
+        .target(name: "MosaicProtocol", dependencies: ["MosaicCrypto"]),
+        .target(name: "MosaicHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "MosaicLedger", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
+        .target(name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP"]),
+        .target(name: "MosaicStorage", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP"]),
+        .target(name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorage"]),
+        .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorage"]),
+        .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
+
+        // Tests, one target per module.
+        .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

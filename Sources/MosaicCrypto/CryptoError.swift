@@ -1,0 +1,16 @@
+/// Failures of the cryptographic primitives, with messages a user can act on.
+public enum CryptoError: Error, Equatable, CustomStringConvertible {
+    case invalidKeyLength(expected: Int, got: Int)
+    case libraryUnavailable(String)
+    case authenticationFailed
+    case invalidInput(String)
+
+    public var description: String {
+        switch self {
+        case let .invalidKeyLength(expected, got): return "key must be \(expected) bytes, got \(got)"
+        case let .libraryUnavailable(name): return "\(name) could not be initialised; reinstall it with scripts/setup"
+        case .authenticationFailed: return "authentication failed: the data was altered or the key is wrong"
+        case let .invalidInput(why): return why
+        }
+    }
+}

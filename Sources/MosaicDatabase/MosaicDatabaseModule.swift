@@ -1,0 +1,2 @@
+/// SQLite access shared by the ledger and the blobbers.
+enum MosaicDatabaseModule {}

@@ -1,0 +1,2 @@
+/// The HTTP server over libmicrohttpd and the HTTP client.
+enum MosaicHTTPModule {}

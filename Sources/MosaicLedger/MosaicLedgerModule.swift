@@ -1,0 +1,2 @@
+/// Ledger state, transactions, blocks, finality and the built-in contracts.
+enum MosaicLedgerModule {}

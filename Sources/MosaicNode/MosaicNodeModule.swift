@@ -1,0 +1,2 @@
+/// The ledger node process: its HTTP JSON API and explorer pages.
+enum MosaicNodeModule {}

@@ -1,0 +1,2 @@
+/// What an app calls: keystore, wallet, ledger client, storage client.
+enum MosaicSDKModule {}

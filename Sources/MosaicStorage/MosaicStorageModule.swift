@@ -1,0 +1,2 @@
+/// Chunking, erasure coding, Merkle trees, and the blobber with its fragment store.
+enum MosaicStorageModule {}

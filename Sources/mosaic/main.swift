@@ -1,0 +1,3 @@
+import MosaicCLI
+
+await MosaicCommandLine.main()
