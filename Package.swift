@@ -31,6 +31,7 @@ let package = Package(
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
 
         // Tests, one target per module.
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic"]),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,16 +1,67 @@
 import Foundation
 
-/// Entry point of the `mosaic` executable.
+/// Entry point of the `mosaic` executable: parse, run, print, and exit 0 (success),
+/// 1 (failure) or 2 (usage error).
 public enum MosaicCommandLine {
     public static let version = "0.1.0"
 
     public static func main() async {
-        let args = Array(CommandLine.arguments.dropFirst())
-        if args.first == "version" {
-            print("mosaic \(version)")
-            exit(0)
-        }
-        FileHandle.standardError.write(Data("usage: mosaic version\n".utf8))
-        exit(2)
+        let code = await run(arguments: Array(CommandLine.arguments.dropFirst()),
+                             environment: ProcessInfo.processInfo.environment)
+        exit(code)
     }
+
+    static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        let root = RootCommand.tree
+        let wantsJSON = arguments.contains("--json")
+        do {
+            switch try ArgumentParser(root: root).parse(arguments, environment: environment) {
+            case let .help(path):
+                Console.out(try HelpPrinter.help(for: path, root: root))
+                return 0
+            case let .run(command, invocation):
+                guard let action = command.action else { return 2 }
+                let output = try await action(invocation)
+                if invocation.json {
+                    Console.out(output.json.rendered() + "\n")
+                } else if !output.text.isEmpty {
+                    Console.out(output.text.hasSuffix("\n") ? output.text : output.text + "\n")
+                }
+                return 0
+            }
+        } catch let error as CLIError {
+            report(code: error.code, message: error.description, json: wantsJSON)
+            return error.exitCode
+        } catch {
+            report(code: ErrorCode.of(error), message: String(describing: error), json: wantsJSON)
+            return 1
+        }
+    }
+
+    private static func report(code: String, message: String, json: Bool) {
+        if json {
+            Console.out(JSONValue.object([("error", .object([("code", .string(code)), ("message", .string(message))]))]).rendered() + "\n")
+        }
+        Console.err("error: \(message)\n")
+    }
+}
+
+/// A stable, snake_case code for an error in `--json` output.
+enum ErrorCode {
+    static func of(_ error: any Error) -> String {
+        let name = String(describing: type(of: error))
+        var out = ""
+        for (i, c) in name.enumerated() {
+            if c.isUppercase && i > 0 { out += "_" }
+            out += c.lowercased()
+        }
+        return out
+    }
+}
+
+/// Writes to the standard streams without touching C globals (Swift 6 forbids `stdout`).
+enum Console {
+    static func out(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
+    static func err(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    static var isTerminal: Bool { isatty(1) == 1 }
 }

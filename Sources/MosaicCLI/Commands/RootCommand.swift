@@ -1,0 +1,10 @@
+/// The whole command tree of `mosaic`.
+enum RootCommand {
+    static var tree: Command {
+        Command(name: "mosaic", summary: "a decentralized storage and wallet network",
+                subcommands: [
+                    NetworkCommand.command,
+                    VersionCommand.command,
+                ])
+    }
+}

@@ -1,2 +1,0 @@
-/// What an app calls: keystore, wallet, ledger client, storage client.
-enum MosaicSDKModule {}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Runs the real `mosaic` binary built next to the tests, in a throw-away home folder.
+struct CLIRunner {
+    struct Result {
+        let code: Int32
+        let out: String
+        let err: String
+
+        /// The `--json` output parsed as an object.
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [String: Any] ?? [:]
+        }
+    }
+
+    let home: URL
+    var environment: [String: String] = [:]
+
+    init() throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("mosaic-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    }
+
+    static var binary: URL {
+        // Tests/MosaicCLITests/CLIRunner.swift → package root → .build/debug/mosaic
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/mosaic")
+    }
+
+    @discardableResult
+    func run(_ args: [String], stdin: String? = nil) throws -> Result {
+        let p = Process()
+        p.executableURL = CLIRunner.binary
+        p.arguments = args
+        var env = ProcessInfo.processInfo.environment
+        env["MOSAIC_HOME"] = home.path
+        env.removeValue(forKey: "MOSAIC_PASSPHRASE")
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(code: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+    }
+
+    func cleanup() { try? FileManager.default.removeItem(at: home) }
+}
