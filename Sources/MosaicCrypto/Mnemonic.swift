@@ -13,8 +13,14 @@ public struct Mnemonic: Sendable, Equatable, CustomStringConvertible, CustomDebu
     /// Number of words in the phrase.
     public var wordCount: Int { entropy.count * 3 / 4 }
 
-    /// A fresh phrase from system randomness; 24 words (256 bits) unless asked otherwise.
-    public static func generate(wordCount: Int = 24) throws(MnemonicError) -> Mnemonic {
+    /// A fresh 24-word phrase (256 bits of system randomness), what every new Mosaic account gets.
+    public static func generate() -> Mnemonic {
+        // 24 is a valid count, so this cannot fail.
+        do { return try generate(wordCount: 24) } catch { fatalError("\(error)") }
+    }
+
+    /// A fresh phrase of 12, 15, 18, 21 or 24 words.
+    public static func generate(wordCount: Int) throws(MnemonicError) -> Mnemonic {
         guard validWordCounts.contains(wordCount) else { throw .wrongWordCount(wordCount) }
         var bytes = Random.bytes(wordCount * 4 / 3)
         defer { SecretBytes.wipe(&bytes) }

@@ -34,11 +34,13 @@ private func loadVectors() throws -> VectorFile {
     }
 
     @Test func generatesTwentyFourWordsThatParseBack() throws {
-        let m = try Mnemonic.generate()
+        let m = Mnemonic.generate()
         #expect(m.wordCount == 24)
+        #expect(try Mnemonic.generate(wordCount: 12).revealWords().count == 12)
+        #expect(throws: MnemonicError.wrongWordCount(13)) { try Mnemonic.generate(wordCount: 13) }
         #expect(m.revealWords().count == 24)
         #expect(try Mnemonic(phrase: m.revealPhrase()) == m)
-        #expect(try Mnemonic.generate() != m)
+        #expect(Mnemonic.generate() != m)
     }
 
     @Test func unknownWordNamesPositionAndNearestWords() {

@@ -79,6 +79,14 @@ import Testing
         #expect("\(a)" == "<redacted 32 bytes>")
     }
 
+    /// The real INTERACTIVE cost (64 MiB) works and matches itself; MODERATE is too slow for unit tests.
+    @Test func argon2idInteractivePreset() throws {
+        let salt = [UInt8](repeating: 3, count: 16)
+        let a = try Argon2id.deriveKey(password: "pin 1234", salt: salt, parameters: .interactive)
+        #expect(a == (try Argon2id.deriveKey(password: "pin 1234", salt: salt, parameters: .interactive)))
+        #expect(a != (try Argon2id.deriveKey(password: "pin 1234", salt: salt, parameters: .testing)))
+    }
+
     @Test func sealedBoxToEd25519Account() throws {
         let wallet = Ed25519.SigningKey.generate()
         let other = Ed25519.SigningKey.generate()

@@ -142,6 +142,14 @@ final class TempHome {
         #expect(throws: KeystoreError.wrongPassphrase(name: "main")) { try store.unlock(name: "main", passphrase: "b") }
     }
 
+    @Test func removeDeletesWalletAndDefault() throws {
+        _ = try store.create(name: "gone", passphrase: "pw")
+        #expect(store.defaultName == "gone")
+        try store.remove(name: "gone")
+        #expect(store.names().isEmpty && store.defaultName == nil)
+        #expect(throws: KeystoreError.unknownWallet(name: "gone", available: [])) { try store.remove(name: "gone") }
+    }
+
     @Test func homeComesFromEnvironment() {
         let ks = Keystore(environment: ["MOSAIC_HOME": "/tmp/mh", "HOME": "/home/u"])
         #expect(ks.walletsDirectory.path == "/tmp/mh/wallets")

@@ -60,8 +60,7 @@ public struct Keystore: Sendable {
 
     /// Creates a wallet from a fresh 24-word phrase. Show the returned mnemonic to the user once.
     public func create(name: String, passphrase: SecretBytes) throws(KeystoreError) -> (wallet: StoredWallet, mnemonic: Mnemonic) {
-        let mnemonic: Mnemonic
-        do { mnemonic = try Mnemonic.generate() } catch { throw .invalidMnemonic(error) }
+        let mnemonic = Mnemonic.generate()
         return (try store(name: name, mnemonic: mnemonic, passphrase: passphrase), mnemonic)
     }
 
@@ -211,6 +210,17 @@ public struct Keystore: Sendable {
         }
         return (file, StoredWallet(name: name, clientID: file.clientID, publicKey: pk, created: created,
                                    path: url, kdfParameters: params))
+    }
+
+    /// Deletes a wallet file (and the default setting if it pointed there). Irreversible
+    /// unless the user kept the recovery phrase.
+    public func remove(name: String) throws(KeystoreError) {
+        try Keystore.validate(name: name)
+        let p = path(for: name).path
+        guard FileManager.default.fileExists(atPath: p) else { throw .unknownWallet(name: name, available: names()) }
+        guard unlink(p) == 0 else { throw .io(path: p, reason: AtomicFile.errnoText()) }
+        if defaultName == name { unlink(defaultFile.path) }
+        AtomicFile.syncDirectory(walletsDirectory.path)
     }
 
     // MARK: default wallet
