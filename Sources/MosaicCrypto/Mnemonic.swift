@@ -68,7 +68,8 @@ public struct Mnemonic: Sendable, Equatable, CustomStringConvertible, CustomDebu
     /// The words, for showing to the user once (at creation) or writing into an encrypted store.
     public func revealWords() -> [String] {
         entropy.withUnsafeBytes { raw in
-            let ent = Array(raw)
+            var ent = Array(raw)
+            defer { SecretBytes.wipe(&ent) }
             let hash = SHA256.hash(ent)
             let totalBits = ent.count * 8 + ent.count / 4
             func bit(_ pos: Int) -> Int {

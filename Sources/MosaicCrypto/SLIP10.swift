@@ -13,9 +13,8 @@ public enum SLIP10 {
         public let chainCode: SecretBytes
 
         init(_ i: SecretBytes) {
-            let bytes = i.withUnsafeBytes { Array($0) }
-            privateKey = SecretBytes(Array(bytes[0..<32]))
-            chainCode = SecretBytes(Array(bytes[32..<64]))
+            privateKey = i.withUnsafeBytes { SecretBytes(Array($0[0..<32])) }
+            chainCode = i.withUnsafeBytes { SecretBytes(Array($0[32..<64])) }
         }
 
         /// The hardened child `index` (the hardened bit is added if missing).

@@ -142,6 +142,18 @@ final class TempHome {
         #expect(throws: KeystoreError.wrongPassphrase(name: "main")) { try store.unlock(name: "main", passphrase: "b") }
     }
 
+    @Test func changePassphraseKeepsTheAccount() throws {
+        let (w, m) = try store.create(name: "henry", passphrase: "old")
+        let changed = try store.changePassphrase(name: "henry", from: SecretBytes(Array("old".utf8)), to: SecretBytes(Array("new".utf8)))
+        #expect(changed.clientID == w.clientID)
+        #expect(abs(changed.created.timeIntervalSince(w.created)) < 1)
+        #expect(throws: KeystoreError.wrongPassphrase(name: "henry")) { try store.unlock(name: "henry", passphrase: "old") }
+        #expect(try store.unlock(name: "henry", passphrase: "new").mnemonic == m)
+        #expect(throws: KeystoreError.wrongPassphrase(name: "henry")) {
+            try store.changePassphrase(name: "henry", from: SecretBytes(Array("old".utf8)), to: SecretBytes(Array("x".utf8)))
+        }
+    }
+
     @Test func removeDeletesWalletAndDefault() throws {
         _ = try store.create(name: "gone", passphrase: "pw")
         #expect(store.defaultName == "gone")

@@ -76,17 +76,17 @@ public struct Keystore: Sendable {
         return try store(name: name, mnemonic: mnemonic, passphrase: passphrase)
     }
 
-    private func store(name: String, mnemonic: Mnemonic, passphrase: SecretBytes) throws(KeystoreError) -> StoredWallet {
+    private func store(name: String, mnemonic: Mnemonic, passphrase: SecretBytes,
+                       replacing: Bool = false, created: Date = Date()) throws(KeystoreError) -> StoredWallet {
         try Keystore.validate(name: name)
         guard passphrase.count > 0 else { throw .emptyPassphrase }
         try prepareDirectories()
         let url = path(for: name)
-        if FileManager.default.fileExists(atPath: url.path) { throw .walletExists(name: name) }
+        if !replacing && FileManager.default.fileExists(atPath: url.path) { throw .walletExists(name: name) }
 
         let key = mnemonic.signingKey()
         let salt = Random.bytes(Argon2id.saltCount)
         let nonce = Random.bytes(AES256GCM.nonceCount)
-        let created = Date()
         var file = WalletFile(
             version: WalletFile.currentVersion, name: name, clientID: key.publicKey.clientID,
             publicKey: key.publicKey.hex, created: WalletFile.timestamp(created),
@@ -104,7 +104,7 @@ public struct Keystore: Sendable {
             throw .crypto(error)
         }
         file.checksum = file.computedChecksum
-        try AtomicFile.write(try file.encoded(), to: url, replace: false, existsError: .walletExists(name: name))
+        try AtomicFile.write(try file.encoded(), to: url, replace: replacing, existsError: .walletExists(name: name))
         if defaultName == nil { try setDefault(name: name) }
         return StoredWallet(name: name, clientID: file.clientID, publicKey: key.publicKey,
                             created: WalletFile.parseTimestamp(file.created) ?? created, path: url,
@@ -210,6 +210,14 @@ public struct Keystore: Sendable {
         }
         return (file, StoredWallet(name: name, clientID: file.clientID, publicKey: pk, created: created,
                                    path: url, kdfParameters: params))
+    }
+
+    /// Re-encrypts a wallet under a new passphrase (new salt and nonce; the account is unchanged).
+    /// The old file is replaced atomically, so a crash leaves either the old or the new one.
+    public func changePassphrase(name: String, from old: SecretBytes, to new: SecretBytes) throws(KeystoreError) -> StoredWallet {
+        let unlocked = try unlock(name: name, passphrase: old)
+        let created = try wallet(named: name).created
+        return try store(name: name, mnemonic: unlocked.mnemonic, passphrase: new, replacing: true, created: created)
     }
 
     /// Deletes a wallet file (and the default setting if it pointed there). Irreversible
