@@ -33,6 +33,7 @@ let package = Package(
         // Tests, one target per module.
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic"]),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
+        .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
     ],
     swiftLanguageModes: [.v6]
 )

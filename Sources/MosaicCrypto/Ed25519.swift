@@ -89,6 +89,11 @@ public enum Ed25519 {
             return sig
         }
 
+        /// Read access to libsodium's 64-byte secret key, for conversions inside this module.
+        func withSecretKey<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            try secret.withUnsafeBytes(body)
+        }
+
         public var description: String { "SigningKey(public: \(publicKey.hex), secret: <redacted>)" }
     }
 }

@@ -54,3 +54,11 @@ extension SecretBytes: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String { "<redacted \(count) bytes>" }
     public var debugDescription: String { description }
 }
+
+extension SecretBytes {
+    /// Zeroes a temporary array that held secret material (sodium_memzero is not optimised away).
+    static func wipe(_ bytes: inout [UInt8]) {
+        let n = bytes.count
+        if n > 0 { bytes.withUnsafeMutableBytes { sodium_memzero($0.baseAddress!, n) } }
+    }
+}

@@ -1,0 +1,170 @@
+import CCrypto
+
+/// AES-256-GCM through OpenSSL's EVP (AES-NI/VAES: several GB/s here). Nonces are 12 bytes and
+/// must never repeat under one key; tags are 16 bytes. Bulk file encryption uses `Sealer`/`Opener`,
+/// which keep one EVP context and key schedule for all segments of a file.
+public enum AES256GCM {
+    public static let keyCount = 32
+    public static let nonceCount = 12
+    public static let tagCount = 16
+
+    /// Encrypts `plaintext`; returns the ciphertext (same length) and the detached tag.
+    public static func seal(_ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> (ciphertext: [UInt8], tag: [UInt8]) {
+        try Sealer(key: key).seal(plaintext, nonce: nonce, aad: aad)
+    }
+
+    /// Decrypts and authenticates; throws `.authenticationFailed` when anything was altered.
+    public static func open(_ ciphertext: [UInt8], tag: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
+        try Opener(key: key).open(ciphertext, tag: tag, nonce: nonce, aad: aad)
+    }
+
+    /// Combined form: ciphertext ‖ tag.
+    public static func sealCombined(_ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
+        let (c, t) = try seal(plaintext, key: key, nonce: nonce, aad: aad)
+        return c + t
+    }
+
+    /// Opens the combined form ciphertext ‖ tag.
+    public static func openCombined(_ combined: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
+        guard combined.count >= tagCount else { throw .authenticationFailed }
+        let split = combined.count - tagCount
+        return try open(Array(combined[..<split]), tag: Array(combined[split...]), key: key, nonce: nonce, aad: aad)
+    }
+
+    /// The nonce of segment `index` of a file: an 8-byte per-file random prefix ‖ index as 4 bytes
+    /// big-endian, so one key can seal 2^32 segments without a repeated nonce.
+    public static func segmentNonce(prefix: [UInt8], index: UInt32) throws(CryptoError) -> [UInt8] {
+        guard prefix.count == 8 else { throw .invalidInput("a segment nonce prefix must be 8 bytes, got \(prefix.count)") }
+        return prefix + [UInt8(index >> 24), UInt8(index >> 16 & 0xff), UInt8(index >> 8 & 0xff), UInt8(index & 0xff)]
+    }
+
+    static func checkKeyAndNonce(_ key: SecretBytes, _ nonce: [UInt8]) throws(CryptoError) {
+        guard key.count == keyCount else { throw .invalidKeyLength(expected: keyCount, got: key.count) }
+        guard nonce.count == nonceCount else { throw .invalidInput("an AES-GCM nonce must be \(nonceCount) bytes, got \(nonce.count)") }
+    }
+
+    /// Seals many messages under one key, reusing its EVP context and key schedule.
+    /// Not thread-safe (it owns mutable C state): use one per task.
+    public final class Sealer {
+        private let ctx: OpaquePointer
+
+        public init(key: SecretBytes) throws(CryptoError) {
+            guard key.count == AES256GCM.keyCount else { throw .invalidKeyLength(expected: AES256GCM.keyCount, got: key.count) }
+            guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryUnavailable("OpenSSL libcrypto") }
+            self.ctx = ctx
+            let ok = key.withUnsafeBytes { k in
+                EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nil, k.baseAddress!.assumingMemoryBound(to: UInt8.self), nil)
+            }
+            guard ok == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
+        }
+
+        /// Encrypts `plaintext` into `output` (at least as large) and returns the 16-byte tag.
+        /// The buffer form lets storage seal 64 KiB segments without allocating per segment.
+        public func seal(_ plaintext: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+                         nonce: [UInt8], aad: UnsafeRawBufferPointer) throws(CryptoError) -> [UInt8] {
+            guard nonce.count == AES256GCM.nonceCount else { throw .invalidInput("an AES-GCM nonce must be 12 bytes, got \(nonce.count)") }
+            guard output.count >= plaintext.count else { throw .invalidInput("output buffer is smaller than the plaintext") }
+            guard plaintext.count <= Int(Int32.max), aad.count <= Int(Int32.max) else { throw .invalidInput("a segment must be below 2 GiB") }
+            var len: Int32 = 0
+            guard EVP_EncryptInit_ex(ctx, nil, nil, nil, nonce) == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
+            if aad.count > 0 {
+                guard EVP_EncryptUpdate(ctx, nil, &len, aad.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(aad.count)) == 1 else {
+                    throw .libraryUnavailable("OpenSSL AES-256-GCM")
+                }
+            }
+            if plaintext.count > 0 {
+                guard EVP_EncryptUpdate(ctx, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &len,
+                                        plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1 else {
+                    throw .libraryUnavailable("OpenSSL AES-256-GCM")
+                }
+            }
+            var scratch = [UInt8](repeating: 0, count: 16)
+            guard EVP_EncryptFinal_ex(ctx, &scratch, &len) == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
+            var tag = [UInt8](repeating: 0, count: AES256GCM.tagCount)
+            guard EVP_CIPHER_CTX_ctrl(ctx, ccrypto_gcm_get_tag(), Int32(AES256GCM.tagCount), &tag) == 1 else {
+                throw .libraryUnavailable("OpenSSL AES-256-GCM")
+            }
+            return tag
+        }
+
+        /// Array convenience: returns ciphertext and detached tag.
+        public func seal(_ plaintext: [UInt8], nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> (ciphertext: [UInt8], tag: [UInt8]) {
+            var out = [UInt8](repeating: 0, count: plaintext.count)
+            // withUnsafeBytes rethrows untyped errors, so carry the typed error out in a Result.
+            let result = plaintext.withUnsafeBytes { p in
+                aad.withUnsafeBytes { a in
+                    out.withUnsafeMutableBytes { o in
+                        Result { () throws(CryptoError) in try seal(p, into: o, nonce: nonce, aad: a) }
+                    }
+                }
+            }
+            let tag = try result.get()
+            return (out, tag)
+        }
+
+        deinit { EVP_CIPHER_CTX_free(ctx) }
+    }
+
+    /// Opens many messages under one key, reusing its EVP context. Not thread-safe.
+    public final class Opener {
+        private let ctx: OpaquePointer
+
+        public init(key: SecretBytes) throws(CryptoError) {
+            guard key.count == AES256GCM.keyCount else { throw .invalidKeyLength(expected: AES256GCM.keyCount, got: key.count) }
+            guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryUnavailable("OpenSSL libcrypto") }
+            self.ctx = ctx
+            let ok = key.withUnsafeBytes { k in
+                EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nil, k.baseAddress!.assumingMemoryBound(to: UInt8.self), nil)
+            }
+            guard ok == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
+        }
+
+        /// Decrypts `ciphertext` into `output` and checks the tag; on `.authenticationFailed`
+        /// the output holds unauthenticated bytes and is zeroed before throwing.
+        public func open(_ ciphertext: UnsafeRawBufferPointer, tag: [UInt8], into output: UnsafeMutableRawBufferPointer,
+                         nonce: [UInt8], aad: UnsafeRawBufferPointer) throws(CryptoError) {
+            guard nonce.count == AES256GCM.nonceCount else { throw .invalidInput("an AES-GCM nonce must be 12 bytes, got \(nonce.count)") }
+            guard tag.count == AES256GCM.tagCount else { throw .authenticationFailed }
+            guard output.count >= ciphertext.count else { throw .invalidInput("output buffer is smaller than the ciphertext") }
+            guard ciphertext.count <= Int(Int32.max), aad.count <= Int(Int32.max) else { throw .invalidInput("a segment must be below 2 GiB") }
+            var len: Int32 = 0
+            guard EVP_DecryptInit_ex(ctx, nil, nil, nil, nonce) == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
+            if aad.count > 0 {
+                guard EVP_DecryptUpdate(ctx, nil, &len, aad.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(aad.count)) == 1 else {
+                    throw .libraryUnavailable("OpenSSL AES-256-GCM")
+                }
+            }
+            if ciphertext.count > 0 {
+                guard EVP_DecryptUpdate(ctx, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &len,
+                                        ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(ciphertext.count)) == 1 else {
+                    throw .libraryUnavailable("OpenSSL AES-256-GCM")
+                }
+            }
+            var t = tag
+            guard EVP_CIPHER_CTX_ctrl(ctx, ccrypto_gcm_set_tag(), Int32(AES256GCM.tagCount), &t) == 1 else {
+                throw .libraryUnavailable("OpenSSL AES-256-GCM")
+            }
+            var scratch = [UInt8](repeating: 0, count: 16)
+            guard EVP_DecryptFinal_ex(ctx, &scratch, &len) == 1 else {
+                if ciphertext.count > 0 { output.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: ciphertext.count) }
+                throw .authenticationFailed
+            }
+        }
+
+        /// Array convenience with a detached tag.
+        public func open(_ ciphertext: [UInt8], tag: [UInt8], nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: ciphertext.count)
+            let result = ciphertext.withUnsafeBytes { c in
+                aad.withUnsafeBytes { a in
+                    out.withUnsafeMutableBytes { o in
+                        Result { () throws(CryptoError) in try open(c, tag: tag, into: o, nonce: nonce, aad: a) }
+                    }
+                }
+            }
+            try result.get()
+            return out
+        }
+
+        deinit { EVP_CIPHER_CTX_free(ctx) }
+    }
+}

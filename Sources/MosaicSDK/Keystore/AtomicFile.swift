@@ -1,0 +1,56 @@
+import Glibc
+import Foundation
+import MosaicCrypto
+
+/// Crash-safe small-file writes: a private temp file in the same folder, fsync, then rename
+/// (or link, to refuse replacing), then fsync of the folder so the new name itself is durable.
+enum AtomicFile {
+    static func write(_ bytes: [UInt8], to url: URL, replace: Bool, existsError: KeystoreError? = nil) throws(KeystoreError) {
+        let dir = url.deletingLastPathComponent().path
+        let final = url.path
+        let tmp = dir + "/." + url.lastPathComponent + ".tmp-" + Hex.encode(Random.bytes(6))
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .io(path: tmp, reason: errnoText()) }
+        var ok = false
+        defer { if !ok { unlink(tmp) } }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let reason = errnoText()
+                close(fd)
+                throw .io(path: tmp, reason: reason)
+            }
+            written += n
+        }
+        guard fchmod(fd, 0o600) == 0, fsync(fd) == 0 else {
+            let reason = errnoText()
+            close(fd)
+            throw .io(path: tmp, reason: reason)
+        }
+        guard close(fd) == 0 else { throw .io(path: tmp, reason: errnoText()) }
+        if replace {
+            guard rename(tmp, final) == 0 else { throw .io(path: final, reason: errnoText()) }
+        } else {
+            // link(2) fails with EEXIST instead of replacing: an atomic "create only".
+            guard link(tmp, final) == 0 else {
+                if errno == EEXIST, let existsError { throw existsError }
+                throw .io(path: final, reason: errnoText())
+            }
+            unlink(tmp)
+        }
+        ok = true
+        syncDirectory(dir)
+    }
+
+    static func syncDirectory(_ dir: String) {
+        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            fsync(dfd)
+            close(dfd)
+        }
+    }
+
+    static func errnoText() -> String { String(cString: strerror(errno)) }
+}

@@ -1,0 +1,26 @@
+/// Why no passphrase could be obtained, with the ways to provide one.
+public enum PassphraseError: Error, Equatable, Sendable, CustomStringConvertible {
+    case environmentNotSet(variable: String)
+    case fileUnreadable(path: String, reason: String)
+    case empty(source: String)
+    case notATerminal
+    case mismatch
+    case terminal(reason: String)
+
+    public var description: String {
+        switch self {
+        case let .environmentNotSet(variable):
+            return "\(variable) is not set; set it, pass --passphrase-file FILE, or run in a terminal to be asked"
+        case let .fileUnreadable(path, reason):
+            return "could not read the passphrase file \(path): \(reason)"
+        case let .empty(source):
+            return "the passphrase from \(source) is empty; a wallet passphrase must not be empty"
+        case .notATerminal:
+            return "a passphrase is needed but stdin is not a terminal, so it cannot be asked for; set MOSAIC_PASSPHRASE or pass --passphrase-file FILE"
+        case .mismatch:
+            return "the two passphrases differ; run the command again"
+        case let .terminal(reason):
+            return "could not read the passphrase from the terminal: \(reason)"
+        }
+    }
+}
