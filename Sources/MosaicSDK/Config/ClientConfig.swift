@@ -45,7 +45,7 @@ public struct ClientConfig: Codable, Sendable, Equatable {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try AtomicFile.write(try encoder.encode(self), to: url, mode: 0o600)
+            try AtomicFile.write(Array(try encoder.encode(self)), to: url)
         } catch {
             throw .unwritable(path: url.path, reason: "\(error)")
         }

@@ -104,7 +104,15 @@ public struct Keystore: Sendable {
             throw .crypto(error)
         }
         file.checksum = file.computedChecksum
-        try AtomicFile.write(try file.encoded(), to: url, replace: replacing, existsError: .walletExists(name: name))
+        let encoded = try file.encoded()
+        do {
+            try AtomicFile.write(encoded, to: url, replace: replacing)
+        } catch {
+            switch error {
+            case .exists: throw .walletExists(name: name)
+            case let .io(path, reason): throw .io(path: path, reason: reason)
+            }
+        }
         if defaultName == nil { try setDefault(name: name) }
         return StoredWallet(name: name, clientID: file.clientID, publicKey: key.publicKey,
                             created: WalletFile.parseTimestamp(file.created) ?? created, path: url,
@@ -247,7 +255,11 @@ public struct Keystore: Sendable {
             throw .unknownWallet(name: name, available: names())
         }
         try prepareDirectories()
-        try AtomicFile.write(Array((name + "\n").utf8), to: defaultFile, replace: true)
+        do {
+            try AtomicFile.write(Array((name + "\n").utf8), to: defaultFile)
+        } catch {
+            throw .io(path: defaultFile.path, reason: error.description)
+        }
     }
 
     /// `name` if given, else the default wallet; a clear error when neither exists.

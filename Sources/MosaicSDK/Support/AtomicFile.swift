@@ -4,12 +4,26 @@ import MosaicCrypto
 
 /// Crash-safe small-file writes: a private temp file in the same folder, fsync, then rename
 /// (or link, to refuse replacing), then fsync of the folder so the new name itself is durable.
-enum AtomicFile {
-    static func write(_ bytes: [UInt8], to url: URL, replace: Bool, existsError: KeystoreError? = nil) throws(KeystoreError) {
+public enum AtomicFile {
+    /// Why a write failed; `exists` only when `replace` is false and the file is there.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case exists(path: String)
+        case io(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case let .exists(path): return "\(path) already exists"
+            case let .io(path, reason): return "cannot write \(path): \(reason)"
+            }
+        }
+    }
+
+    /// Writes `bytes` to `url` with mode `mode`; with `replace: false` an existing file is never overwritten.
+    public static func write(_ bytes: [UInt8], to url: URL, replace: Bool = true, mode: mode_t = 0o600) throws(Failure) {
         let dir = url.deletingLastPathComponent().path
         let final = url.path
         let tmp = dir + "/." + url.lastPathComponent + ".tmp-" + Hex.encode(Random.bytes(6))
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .io(path: tmp, reason: errnoText()) }
         var ok = false
         defer { if !ok { unlink(tmp) } }
@@ -24,7 +38,7 @@ enum AtomicFile {
             }
             written += n
         }
-        guard fchmod(fd, 0o600) == 0, fsync(fd) == 0 else {
+        guard fchmod(fd, mode) == 0, fsync(fd) == 0 else {
             let reason = errnoText()
             close(fd)
             throw .io(path: tmp, reason: reason)
@@ -35,7 +49,7 @@ enum AtomicFile {
         } else {
             // link(2) fails with EEXIST instead of replacing: an atomic "create only".
             guard link(tmp, final) == 0 else {
-                if errno == EEXIST, let existsError { throw existsError }
+                if errno == EEXIST { throw .exists(path: final) }
                 throw .io(path: final, reason: errnoText())
             }
             unlink(tmp)
@@ -44,7 +58,7 @@ enum AtomicFile {
         syncDirectory(dir)
     }
 
-    static func syncDirectory(_ dir: String) {
+    public static func syncDirectory(_ dir: String) {
         let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 {
             fsync(dfd)
