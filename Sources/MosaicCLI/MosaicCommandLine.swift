@@ -64,4 +64,5 @@ enum Console {
     static func out(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
     static func err(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
     static var isTerminal: Bool { isatty(1) == 1 }
+    static var isStdinTerminal: Bool { isatty(0) == 1 }
 }

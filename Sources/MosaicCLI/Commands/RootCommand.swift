@@ -3,6 +3,7 @@ enum RootCommand {
     static var tree: Command {
         Command(name: "mosaic", summary: "a decentralized storage and wallet network",
                 subcommands: [
+                    WalletCommand.command,
                     NetworkCommand.command,
                     VersionCommand.command,
                 ])
