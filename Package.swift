@@ -32,6 +32,7 @@ let package = Package(
 
         // Tests, one target per module.
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
+        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -62,6 +62,42 @@ public struct MerkleTree: Sendable, Equatable {
         return MerkleProof(leafIndex: index, leafCount: leafCount, siblings: siblings)
     }
 
+    /// Every level of the tree, leaves first and the root last (2n − 1 nodes at most): what the
+    /// fragment store persists so that a proof is a few small reads instead of rehashing the tree.
+    public func levels() -> [[[UInt8]]] {
+        var level = Self.split(leafHashes)
+        guard !level.isEmpty else { return [] }
+        var out = [level]
+        while level.count > 1 {
+            level = Self.parentLevel(level)
+            out.append(level)
+        }
+        return out
+    }
+
+    /// Sizes of the levels of a tree with `leafCount` leaves, leaves first.
+    public static func levelSizes(leafCount: Int) -> [Int] {
+        guard leafCount > 0 else { return [] }
+        var sizes = [leafCount]
+        var n = leafCount
+        while n > 1 {
+            n = (n + 1) / 2
+            sizes.append(n)
+        }
+        return sizes
+    }
+
+    /// Positions (level, index) of the siblings on block `index`'s path, bottom-up.
+    public static func siblingPositions(leafIndex index: Int, leafCount: Int) -> [(level: Int, index: Int)] {
+        var out: [(level: Int, index: Int)] = []
+        var i = index
+        for (level, n) in levelSizes(leafCount: leafCount).enumerated() where n > 1 {
+            if i % 2 == 1 { out.append((level, i - 1)) } else if i + 1 < n { out.append((level, i + 1)) }
+            i /= 2
+        }
+        return out
+    }
+
     // MARK: Hashing rules
 
     public static func leafHash(_ block: UnsafeRawBufferPointer) -> [UInt8] {
