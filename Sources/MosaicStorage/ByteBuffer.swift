@@ -1,3 +1,5 @@
+import Glibc
+
 /// One owned, zeroed, 64-byte-aligned allocation: ISA-L wants its fragments as raw pointers,
 /// and one contiguous buffer avoids the nested-`withUnsafe…` exclusivity trap with `[[UInt8]]`.
 final class ByteBuffer {
@@ -8,13 +10,17 @@ final class ByteBuffer {
     init(count: Int) {
         self.count = count
         let r = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 64)
-        r.initializeMemory(as: UInt8.self, repeating: 0, count: max(count, 1))
+        memset(r, 0, max(count, 1))
         base = r.assumingMemoryBound(to: UInt8.self)
         raw = UnsafeMutableRawBufferPointer(start: r, count: count)
     }
 
     func array(from offset: Int, count n: Int) -> [UInt8] {
-        Array(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + n)]))
+        precondition(offset >= 0 && n >= 0 && offset + n <= count, "ByteBuffer read out of bounds")
+        return [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
+            if let dst = out.baseAddress, n > 0 { memcpy(dst, base + offset, n) }
+            initialized = n
+        }
     }
 
     func bytes(from offset: Int, count n: Int) -> UnsafeRawBufferPointer {
@@ -29,7 +35,7 @@ final class ByteBuffer {
 
     func zero(from offset: Int, count n: Int) {
         guard n > 0 else { return }
-        (base + offset).initialize(repeating: 0, count: n)
+        memset(base + offset, 0, n)
     }
 
     deinit { UnsafeMutableRawPointer(base).deallocate() }

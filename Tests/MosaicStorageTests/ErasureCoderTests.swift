@@ -1,4 +1,5 @@
 import Testing
+import MosaicCrypto
 @testable import MosaicStorage
 
 @Suite struct ErasureCoderTests {
@@ -19,6 +20,28 @@ import Testing
         var last: [Int: [UInt8]] = [:]
         for i in p..<(d + p) { last[i] = fragments[i] }
         #expect(try coder.reconstruct(last, fragmentSize: fs) == fragments)
+    }
+
+    /// Vectors from docs/STORAGE.md, computed independently in Python (GF(2^8), polynomial 0x11d,
+    /// parity row i, column j = 1 / (i XOR j)).
+    @Test func parityMatchesDocumentedVectors() throws {
+        let a = try ErasureCoder(dataShards: 2, parityShards: 2).encode(Array(0..<8), fragmentSize: 4)
+        #expect(a.map { Hex.encode($0) } == ["00010203", "04050607", "f78d0379", "0278f68c"])
+        let b = try ErasureCoder(dataShards: 4, parityShards: 2).encode((0..<16).map { UInt8($0 * 17) }, fragmentSize: 4)
+        #expect(b.map { Hex.encode($0) } == ["00112233", "44556677", "8899aabb", "ccddeeff", "bda78993", "d5cfe1fb"])
+    }
+
+    @Test func layoutArithmetic() throws {
+        let one = try FileLayout(fileSize: 1, dataShards: 4, parityShards: 2, cipherOverhead: 16)
+        #expect(one.segmentCount == 1 && one.chunkCount == 1 && one.fragmentLength == 64)
+        let l = try FileLayout(fileSize: 4 * 65520 + 1, dataShards: 4, parityShards: 2, cipherOverhead: 16)
+        #expect(l.segmentCount == 5 && l.sealedSize == 4 * 65520 + 1 + 80 && l.chunkCount == 2)
+        #expect(l.sealedLength(ofChunk: 1) == 17 && l.fragmentSize(ofChunk: 1) == 64 && l.fragmentLength == 65536 + 64)
+        #expect(l.chunks(covering: 0..<1) == 0..<1 && l.chunks(covering: 262_080..<262_081) == 1..<2)
+        let empty = try FileLayout(fileSize: 0, dataShards: 2, parityShards: 1, cipherOverhead: 0)
+        #expect(empty.chunkCount == 0 && empty.fragmentLength == 0 && empty.chunks(covering: 0..<10).isEmpty)
+        let full = try FileLayout(fileSize: 2 * 65536, dataShards: 2, parityShards: 1, cipherOverhead: 0)
+        #expect(full.chunkCount == 1 && full.fragmentLength == 65536)
     }
 
     @Test func oddFragmentSizesWork() throws {
