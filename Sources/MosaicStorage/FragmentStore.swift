@@ -66,10 +66,13 @@ public final class FragmentStore: Sendable {
             throw StorageError.io(operation: "mkdir", path: dir, errno: errno)
         }
         let final = dir + "/" + file + ".frag"
-        let previous = (try? FragmentFile.readFooter(path: final))?.length ?? 0
-        guard rename(tempPath, final) == 0 else { throw StorageError.io(operation: "rename", path: final, errno: errno) }
+        // Under the lock so that two commits of the same file cannot both count the old length.
+        try usage.withLock { used in
+            let previous = (try? FragmentFile.readFooter(path: final))?.length ?? 0
+            guard rename(tempPath, final) == 0 else { throw StorageError.io(operation: "rename", path: final, errno: errno) }
+            used[allocation, default: 0] += length - previous
+        }
         FragmentFile.syncDirectory(dir)
-        usage.withLock { $0[allocation, default: 0] += length - previous }
     }
 
     // MARK: Reading
@@ -103,10 +106,12 @@ public final class FragmentStore: Sendable {
 
     public func delete(allocation: String, file: String) throws {
         let path = try path(allocation, file)
-        let footer = try FragmentFile.readFooter(path: path)
-        guard unlink(path) == 0 else { throw StorageError.io(operation: "unlink", path: path, errno: errno) }
+        try usage.withLock { used in
+            let footer = try FragmentFile.readFooter(path: path)
+            guard unlink(path) == 0 else { throw StorageError.io(operation: "unlink", path: path, errno: errno) }
+            used[allocation, default: 0] -= footer.length
+        }
         FragmentFile.syncDirectory(directory + "/alloc/" + allocation)
-        usage.withLock { $0[allocation, default: 0] -= footer.length }
     }
 
     /// Fragment bytes stored for one allocation (what its size limit is charged against).
