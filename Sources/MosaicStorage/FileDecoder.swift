@@ -17,6 +17,8 @@ public struct FileDecoder: Sendable {
         public let bytesWritten: Int64
         /// Sources dropped during the download (by fragment index) and why; candidates for penalties or repair.
         public let badSources: [Int: String]
+        /// For `rebuild`: sinks that failed (by fragment index) and why.
+        public var failedSinks: [Int: String] = [:]
     }
 
     public init(file: EncodedFile, cipher: any SegmentCipher, chunksPerBatch: Int = 8) throws {
@@ -39,34 +41,14 @@ public struct FileDecoder: Sendable {
         for i in sources.keys where i < 0 || i >= layout.totalShards { throw StorageError.invalidFragmentIndex(i) }
         let wanted = (range ?? 0..<layout.fileSize).clamped(to: 0..<layout.fileSize)
         let chunks = layout.chunks(covering: wanted)
-        var pool = (preferredOrder ?? []).filter { sources[$0] != nil }
-        pool += sources.keys.sorted().filter { !pool.contains($0) }
-        var active: [Int] = []
-        var bad: [Int: String] = [:]
+        var picker = SourcePicker(sources: sources, preferredOrder: preferredOrder, needed: d)
         var written: Int64 = 0
 
         var batchStart = chunks.lowerBound
         while batchStart < chunks.upperBound {
             let batch = batchStart..<min(chunks.upperBound, batchStart + Int64(chunksPerBatch))
-            var blocks: [Int: [FragmentBlock]] = [:]
-            while true {
-                while active.count < d, !pool.isEmpty { active.append(pool.removeFirst()) }
-                guard active.count >= d else {
-                    throw StorageError.notEnoughFragments(needed: d, available: active.count)
-                }
-                let missing = active.filter { blocks[$0] == nil }
-                if missing.isEmpty { break }
-                let results = await fetch(missing, batch: batch, sources: sources)
-                for (i, result) in results {
-                    switch result {
-                    case .success(let b): blocks[i] = b
-                    case .failure(let reason):
-                        bad[i] = reason.reason
-                        active.removeAll { $0 == i }
-                    }
-                }
-            }
-            let used = active.sorted()
+            let blocks = try await picker.fetch(batch, using: self)
+            let used = picker.active.sorted()
             let sealedChunks: [[UInt8]] = try parallelMap(batch.count) { k in
                 let c = batch.lowerBound + Int64(k)
                 let fs = layout.fragmentSize(ofChunk: c)
@@ -107,11 +89,11 @@ public struct FileDecoder: Sendable {
             }
             batchStart = batch.upperBound
         }
-        return Report(bytesWritten: written, badSources: bad)
+        return Report(bytesWritten: written, badSources: picker.bad)
     }
 
     /// Fetches and verifies one batch from each of `indices` concurrently.
-    private func fetch(_ indices: [Int], batch: Range<Int64>, sources: [Int: any FragmentSource]) async -> [(Int, Swift.Result<[FragmentBlock], VerifyFailure>)] {
+    func fetch(_ indices: [Int], batch: Range<Int64>, sources: [Int: any FragmentSource]) async -> [(Int, Swift.Result<[FragmentBlock], VerifyFailure>)] {
         let layout = file.layout
         let roots = file.fragmentRoots
         return await withTaskGroup(of: (Int, Swift.Result<[FragmentBlock], VerifyFailure>).self) { group in
@@ -143,6 +125,104 @@ public struct FileDecoder: Sendable {
             var out: [(Int, Swift.Result<[FragmentBlock], VerifyFailure>)] = []
             for await r in group { out.append(r) }
             return out
+        }
+    }
+
+    /// Rebuilds whole fragment streams (`targets`: fragment index → sink, e.g. a replacement blobber)
+    /// from any d good sources. Each sink's `finish` carries the signed root of its fragment, so the
+    /// receiving blobber verifies what it got. This is repair after a lost blobber or a failed upload.
+    public func rebuild(_ targets: [Int: any FragmentSink], from sources: [Int: any FragmentSource],
+                        preferredOrder: [Int]? = nil) async throws -> Report {
+        let layout = file.layout
+        let n = layout.totalShards
+        for i in targets.keys where i < 0 || i >= n { throw StorageError.invalidFragmentIndex(i) }
+        for i in sources.keys where i < 0 || i >= n { throw StorageError.invalidFragmentIndex(i) }
+        var picker = SourcePicker(sources: sources.filter { targets[$0.key] == nil }, preferredOrder: preferredOrder,
+                                  needed: layout.dataShards)
+        var failed: [Int: String] = [:]
+        var batchStart: Int64 = 0
+        while batchStart < layout.chunkCount {
+            let batch = batchStart..<min(layout.chunkCount, batchStart + Int64(chunksPerBatch))
+            let blocks = try await picker.fetch(batch, using: self)
+            let used = picker.active.sorted()
+            let perChunk: [[Int: [UInt8]]] = try parallelMap(batch.count) { k in
+                let c = batch.lowerBound + Int64(k)
+                let fs = layout.fragmentSize(ofChunk: c)
+                let buffer = ByteBuffer(count: n * fs)
+                for i in used { buffer.write(blocks[i]?[k].data ?? [], at: i * fs) }
+                try coder.reconstructData(buffer: buffer.base, stride: fs, fragmentSize: fs, available: used)
+                coder.encode(buffer: buffer.base, fragmentSize: fs, stride: fs)
+                var out: [Int: [UInt8]] = [:]
+                for t in targets.keys { out[t] = buffer.array(from: t * fs, count: fs) }
+                return out
+            }
+            let offset = batch.lowerBound * Int64(FileLayout.blockSize)
+            let live = targets.filter { failed[$0.key] == nil }
+            let results = await withTaskGroup(of: (Int, String?).self) { group in
+                for (t, sink) in live {
+                    let bytes = Array(perChunk.compactMap { $0[t] }.joined())
+                    group.addTask {
+                        do { try await sink.write(bytes, at: offset); return (t, nil) } catch { return (t, "\(error)") }
+                    }
+                }
+                var out: [Int: String] = [:]
+                for await (t, e) in group { if let e { out[t] = e } }
+                return out
+            }
+            failed.merge(results) { a, _ in a }
+            batchStart = batch.upperBound
+        }
+        let length = layout.fragmentLength
+        let roots = file.fragmentRoots
+        let finishes = await withTaskGroup(of: (Int, String?).self) { group in
+            for (t, sink) in targets where failed[t] == nil {
+                group.addTask {
+                    do { try await sink.finish(length: length, root: roots[t]); return (t, nil) } catch { return (t, "\(error)") }
+                }
+            }
+            var out: [Int: String] = [:]
+            for await (t, e) in group { if let e { out[t] = e } }
+            return out
+        }
+        failed.merge(finishes) { a, _ in a }
+        return Report(bytesWritten: length * Int64(targets.count - failed.count), badSources: picker.bad, failedSinks: failed)
+    }
+
+    /// Keeps d good sources for the current batch, replacing any that fail or lie by the next unused one.
+    struct SourcePicker {
+        let sources: [Int: any FragmentSource]
+        let needed: Int
+        var pool: [Int]
+        var active: [Int] = []
+        var bad: [Int: String] = [:]
+
+        init(sources: [Int: any FragmentSource], preferredOrder: [Int]?, needed: Int) {
+            self.sources = sources
+            self.needed = needed
+            var order = (preferredOrder ?? []).filter { sources[$0] != nil }
+            order += sources.keys.sorted().filter { !order.contains($0) }
+            pool = order
+        }
+
+        /// Verified blocks of `batch` from d sources, keyed by fragment index.
+        mutating func fetch(_ batch: Range<Int64>, using decoder: FileDecoder) async throws -> [Int: [FragmentBlock]] {
+            var blocks: [Int: [FragmentBlock]] = [:]
+            while true {
+                while active.count < needed, !pool.isEmpty { active.append(pool.removeFirst()) }
+                guard active.count >= needed else {
+                    throw StorageError.notEnoughFragments(needed: needed, available: active.count)
+                }
+                let missing = active.filter { blocks[$0] == nil }
+                if missing.isEmpty { return blocks }
+                for (i, result) in await decoder.fetch(missing, batch: batch, sources: sources) {
+                    switch result {
+                    case .success(let b): blocks[i] = b
+                    case .failure(let failure):
+                        bad[i] = failure.reason
+                        active.removeAll { $0 == i }
+                    }
+                }
+            }
         }
     }
 

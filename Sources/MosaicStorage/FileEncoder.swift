@@ -64,25 +64,31 @@ public struct FileEncoder: Sendable {
         var inFlight: Task<[Int: String], Never>?
         var delivered: Int64 = 0
 
-        while true {
-            let plain = try readFully(batchCapacity, read)
-            if plain.isEmpty { break }
-            let batch = try encodeBatch(plain, firstSegment: segmentIndex)
-            for i in 0..<n { for leaf in batch.leafHashes[i] { builders[i].append(leafHash: leaf) } }
-            if let previous = inFlight {
-                failures.merge(await previous.value) { a, _ in a }
-                progress?(delivered)
+        do {
+            while true {
+                let plain = try readFully(batchCapacity, read)
+                if plain.isEmpty { break }
+                let batch = try encodeBatch(plain, firstSegment: segmentIndex)
+                for i in 0..<n { for leaf in batch.leafHashes[i] { builders[i].append(leafHash: leaf) } }
+                if let previous = inFlight {
+                    failures.merge(await previous.value) { a, _ in a }
+                    progress?(delivered)
+                }
+                let active = (0..<n).filter { failures[$0] == nil }
+                let offset = streamOffset
+                let fragments = batch.fragments
+                inFlight = Task { await Self.send(fragments, at: offset, to: sinks, active: active) }
+                delivered = fileSize + Int64(plain.count)
+                fileSize += Int64(plain.count)
+                streamOffset += Int64(batch.fragments[0].count)
+                segmentIndex += Int64(batch.segmentCount)
+                chunkIndex += Int64(batch.chunkCount)
+                if plain.count < batchCapacity { break }
             }
-            let active = (0..<n).filter { failures[$0] == nil }
-            let offset = streamOffset
-            let fragments = batch.fragments
-            inFlight = Task { await Self.send(fragments, at: offset, to: sinks, active: active) }
-            delivered = fileSize + Int64(plain.count)
-            fileSize += Int64(plain.count)
-            streamOffset += Int64(batch.fragments[0].count)
-            segmentIndex += Int64(batch.segmentCount)
-            chunkIndex += Int64(batch.chunkCount)
-            if plain.count < batchCapacity { break }
+        } catch {
+            // Let the batch already on its way land before reporting, so a retry never races with it.
+            _ = await inFlight?.value
+            throw error
         }
         if let previous = inFlight {
             failures.merge(await previous.value) { a, _ in a }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import MosaicStorage
 
@@ -130,4 +131,76 @@ import Testing
         try handle.close()
         #expect(throws: StorageError.corruptFragmentFile(path)) { try store.entry(allocation: "a", file: "y") }
     }
+
+    struct ReaderDied: Error {}
+
+    @Test func interruptedUploadResumesIntoTheSameWriters() async throws {
+        let dir = Self.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let stores = try (0..<3).map { try FragmentStore(directory: dir + "/b\($0)") }
+        let writers = try stores.map { try $0.beginWrite(allocation: "a", file: "f") }
+        let plain = testBytes(10 * 65536 + 5)
+        let encoder = try FileEncoder(dataShards: 2, parityShards: 1, cipher: TaggedTestCipher(), chunksPerBatch: 1)
+        var offset = 0
+        await #expect(throws: ReaderDied.self) {
+            _ = try await encoder.encode(read: { n in
+                if offset >= 300_000 { throw ReaderDied() }
+                defer { offset = min(plain.count, offset + n) }
+                return Array(plain[offset..<min(plain.count, offset + n)])
+            }, to: writers)
+        }
+        #expect(writers.allSatisfy { $0.length > 0 })
+        #expect(!stores[0].contains(allocation: "a", file: "f"))
+        offset = 0
+        let seen = ProgressLog()
+        let result = try await encoder.encode(read: { n in
+            defer { offset = min(plain.count, offset + n) }
+            return Array(plain[offset..<min(plain.count, offset + n)])
+        }, to: writers, progress: { seen.add($0) })
+        #expect(seen.values.last == Int64(plain.count))
+        #expect(seen.values == seen.values.sorted())
+        for (i, store) in stores.enumerated() {
+            #expect(try store.entry(allocation: "a", file: "f").root == result.file.fragmentRoots[i])
+        }
+    }
+
+    @Test func repairRebuildsALostBlobberFromTheOthers() async throws {
+        let dir = Self.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/input.bin"
+        let plain = testBytes(7 * 65536 + 321)
+        FileManager.default.createFile(atPath: path, contents: Data(plain))
+        let stores = try (0..<6).map { try FragmentStore(directory: dir + "/b\($0)") }
+        let encoder = try FileEncoder(dataShards: 3, parityShards: 3, cipher: TaggedTestCipher(), chunksPerBatch: 1)
+        let result = try await encoder.encode(fileAt: path, to: try stores.map { try $0.beginWrite(allocation: "a", file: "f") })
+        // Blobbers 1 and 4 lose everything; a liar among the rest is routed around.
+        try stores[1].delete(allocation: "a", file: "f")
+        try stores[4].delete(allocation: "a", file: "f")
+        let fresh = try [1, 4].map { try FragmentStore(directory: dir + "/new\($0)") }
+        var sources: [Int: any FragmentSource] = [:]
+        for i in [2, 3, 5] { sources[i] = StoredFragmentSource(store: stores[i], allocation: "a", file: "f") }
+        let zeroBlocks = try stores[0].readBlocks(allocation: "a", file: "f", range: 0..<result.file.layout.blocksPerFragment)
+        sources[0] = MemorySource(Array(zeroBlocks.map(\.data).joined()), corruptBlock: 1)
+        let decoder = try FileDecoder(file: result.file, cipher: TaggedTestCipher(), chunksPerBatch: 3)
+        let report = try await decoder.rebuild([1: try fresh[0].beginWrite(allocation: "a", file: "f"),
+                                                4: try fresh[1].beginWrite(allocation: "a", file: "f")], from: sources)
+        #expect(report.failedSinks.isEmpty)
+        #expect(Set(report.badSources.keys) == [0])
+        #expect(try fresh[0].entry(allocation: "a", file: "f").root == result.file.fragmentRoots[1])
+        #expect(try fresh[1].entry(allocation: "a", file: "f").root == result.file.fragmentRoots[4])
+        // The rebuilt fragments are enough, with one other, to read the file back.
+        let back: [Int: any FragmentSource] = [1: StoredFragmentSource(store: fresh[0], allocation: "a", file: "f"),
+                                               4: StoredFragmentSource(store: fresh[1], allocation: "a", file: "f"),
+                                               5: StoredFragmentSource(store: stores[5], allocation: "a", file: "f")]
+        var out: [UInt8] = []
+        _ = try await decoder.decode(from: back) { out += $0 }
+        #expect(same(out, plain))
+    }
+}
+
+/// Collects progress callbacks (which may come from any thread).
+final class ProgressLog: Sendable {
+    private let log = Mutex<[Int64]>([])
+    func add(_ v: Int64) { log.withLock { $0.append(v) } }
+    var values: [Int64] { log.withLock { $0 } }
 }
