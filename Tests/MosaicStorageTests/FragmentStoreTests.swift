@@ -169,7 +169,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/input.bin"
         let plain = testBytes(7 * 65536 + 321)
-        FileManager.default.createFile(atPath: path, contents: Data(plain))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(plain)))
         let stores = try (0..<6).map { try FragmentStore(directory: dir + "/b\($0)") }
         let encoder = try FileEncoder(dataShards: 3, parityShards: 3, cipher: TaggedTestCipher(), chunksPerBatch: 1)
         let result = try await encoder.encode(fileAt: path, to: try stores.map { try $0.beginWrite(allocation: "a", file: "f") })
