@@ -50,7 +50,7 @@ public struct FileEncoder: Sendable {
     public func encode(read: (Int) throws -> [UInt8], to sinks: [any FragmentSink], minimumSinks: Int? = nil,
                        progress: (@Sendable (Int64) -> Void)? = nil) async throws -> Result {
         let n = dataShards + parityShards
-        guard sinks.count == n else { throw StorageError.invalidRootCount(expected: n, got: sinks.count) }
+        guard sinks.count == n else { throw StorageError.sinkCountMismatch(expected: n, got: sinks.count) }
         let needed = minimumSinks ?? dataShards
         let plainSegment = FileLayout.blockSize - cipher.overhead
         let batchCapacity = chunksPerBatch * dataShards * plainSegment

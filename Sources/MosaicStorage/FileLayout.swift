@@ -23,7 +23,7 @@ public struct FileLayout: Sendable, Equatable, Codable {
             throw StorageError.invalidShardCounts(data: dataShards, parity: parityShards)
         }
         guard cipherOverhead >= 0, cipherOverhead <= 1024 else { throw StorageError.invalidCipherOverhead(cipherOverhead) }
-        guard fileSize >= 0 else { throw StorageError.invalidFragmentSize(Int(clamping: fileSize)) }
+        guard fileSize >= 0 else { throw StorageError.invalidFileSize(fileSize) }
         self.fileSize = fileSize
         self.dataShards = dataShards
         self.parityShards = parityShards

@@ -13,6 +13,8 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
     case invalidCipherOverhead(Int)
     case tooFewSinks(needed: Int, succeeded: Int, failures: [Int: String])
     case invalidRootCount(expected: Int, got: Int)
+    case sinkCountMismatch(expected: Int, got: Int)
+    case invalidFileSize(Int64)
     case invalidName(String)
     case rootMismatch(expected: String, computed: String)
     case notFound(allocation: String, file: String)
@@ -36,6 +38,8 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
         case let .invalidCipherOverhead(n): return "segment cipher overhead \(n) must be between 0 and 1024 bytes"
         case let .tooFewSinks(n, s, f): return "upload reached only \(s) blobbers, need \(n); failures: \(f.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))"
         case let .invalidRootCount(e, g): return "expected \(e) fragment roots (one per shard), got \(g)"
+        case let .sinkCountMismatch(e, g): return "an upload needs one sink per shard (\(e)), got \(g)"
+        case let .invalidFileSize(n): return "file size \(n) is negative"
         case let .invalidName(n): return "'\(n)' is not a valid id: use 1–128 characters from A–Z a–z 0–9 . _ - not starting with '.'"
         case let .rootMismatch(e, c): return "fragment data hashes to Merkle root \(c) but \(e) was expected; the upload was corrupted, send it again"
         case let .notFound(a, f): return "no fragment '\(f)' in allocation '\(a)'"
