@@ -34,6 +34,7 @@ let package = Package(
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic"]),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
+        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,97 @@
+import Glibc
+
+/// One owned, zeroed, 64-byte-aligned allocation: ISA-L wants its fragments as raw pointers,
+/// and one contiguous buffer avoids the nested-`withUnsafe…` exclusivity trap with `[[UInt8]]`.
+final class ByteBuffer {
+    let raw: UnsafeMutableRawBufferPointer
+    let base: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    init(count: Int) {
+        self.count = count
+        let r = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 64)
+        memset(r, 0, max(count, 1))
+        base = r.assumingMemoryBound(to: UInt8.self)
+        raw = UnsafeMutableRawBufferPointer(start: r, count: count)
+    }
+
+    func array(from offset: Int, count n: Int) -> [UInt8] {
+        precondition(offset >= 0 && n >= 0 && offset + n <= count, "ByteBuffer read out of bounds")
+        return [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
+            if let dst = out.baseAddress, n > 0 { memcpy(dst, base + offset, n) }
+            initialized = n
+        }
+    }
+
+    func bytes(from offset: Int, count n: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + n)])
+    }
+
+    func write(_ bytes: [UInt8], at offset: Int) {
+        bytes.withUnsafeBytes { src in
+            UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + src.count)]).copyMemory(from: src)
+        }
+    }
+
+    func zero(from offset: Int, count n: Int) {
+        guard n > 0 else { return }
+        memset(base + offset, 0, n)
+    }
+
+    deinit { UnsafeMutableRawPointer(base).deallocate() }
+}
+
+/// Lets parallel workers write disjoint parts of one buffer. Safe only because every caller
+/// gives each iteration its own byte range and waits for all iterations before reading.
+struct SharedBuffer: @unchecked Sendable {
+    let buffer: ByteBuffer
+}
+
+/// Runs `body` for 0..<count on both cores and returns the results in order.
+func parallelMap<T>(_ count: Int, _ body: (Int) throws -> T) throws -> [T] {
+    if count <= 1 { return try (0..<count).map(body) }
+    return try withoutActuallyEscaping(body) { body in
+        let slots = ResultSlots<T>(count: count)
+        let box = UncheckedBox(body: body, slots: slots)
+        DispatchQueue.concurrentPerform(iterations: count) { i in
+            do { box.slots.set(i, .success(try box.body(i))) } catch { box.slots.set(i, .failure(error)) }
+        }
+        return try slots.collect()
+    }
+}
+
+import Dispatch
+
+/// Per-iteration result storage for `parallelMap`; each slot is written by exactly one iteration,
+/// through a raw pointer so no array copy-on-write check races between threads.
+private final class ResultSlots<T> {
+    private let slots: UnsafeMutablePointer<Result<T, any Error>?>
+    private let count: Int
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+    }
+    func set(_ i: Int, _ r: Result<T, any Error>) { slots[i] = r }
+    func collect() throws -> [T] {
+        var out = [T]()
+        out.reserveCapacity(count)
+        for i in 0..<count {
+            switch slots[i] {
+            case .success(let v)?: out.append(v)
+            case .failure(let e)?: throw e
+            case nil: break
+            }
+        }
+        return out
+    }
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+    }
+}
+
+private struct UncheckedBox<T>: @unchecked Sendable {
+    let body: (Int) throws -> T
+    let slots: ResultSlots<T>
+}

@@ -1,0 +1,232 @@
+import Foundation
+
+/// The download pipeline: fetch blocks from any d fragment sources, verify each block against its
+/// fragment's Merkle root, rebuild the chunks, open the sealed segments, write the plaintext.
+///
+/// A source that throws, returns the wrong number or size of blocks, or serves a block that does
+/// not verify is marked bad and replaced by the next unused source for the rest of the download;
+/// the batch it was serving is fetched again from the replacement. Byte ranges fetch only the
+/// chunks that cover them.
+public struct FileDecoder: Sendable {
+    public let file: EncodedFile
+    public let chunksPerBatch: Int
+    let coder: ErasureCoder
+    let cipher: any SegmentCipher
+
+    public struct Report: Sendable {
+        public let bytesWritten: Int64
+        /// Sources dropped during the download (by fragment index) and why; candidates for penalties or repair.
+        public let badSources: [Int: String]
+        /// For `rebuild`: sinks that failed (by fragment index) and why.
+        public var failedSinks: [Int: String] = [:]
+    }
+
+    public init(file: EncodedFile, cipher: any SegmentCipher, chunksPerBatch: Int = 8) throws {
+        guard cipher.overhead == file.layout.cipherOverhead else { throw StorageError.invalidCipherOverhead(cipher.overhead) }
+        coder = try ErasureCoder(dataShards: file.layout.dataShards, parityShards: file.layout.parityShards)
+        self.file = file
+        self.cipher = cipher
+        self.chunksPerBatch = max(1, chunksPerBatch)
+    }
+
+    /// Decodes the whole file (or `range` of its plaintext bytes) and passes the plaintext, in order, to `write`.
+    ///
+    /// - Parameter sources: fragment index → where to read that fragment stream (at least d of them).
+    /// - Parameter preferredOrder: fragment indices to try first (e.g. fastest blobbers); by default
+    ///   data fragments come first, which makes decoding a plain copy.
+    public func decode(from sources: [Int: any FragmentSource], range: Range<Int64>? = nil,
+                       preferredOrder: [Int]? = nil, write: ([UInt8]) throws -> Void) async throws -> Report {
+        let layout = file.layout
+        let d = layout.dataShards
+        for i in sources.keys where i < 0 || i >= layout.totalShards { throw StorageError.invalidFragmentIndex(i) }
+        let wanted = (range ?? 0..<layout.fileSize).clamped(to: 0..<layout.fileSize)
+        let chunks = layout.chunks(covering: wanted)
+        var picker = SourcePicker(sources: sources, preferredOrder: preferredOrder, needed: d)
+        var written: Int64 = 0
+
+        var batchStart = chunks.lowerBound
+        while batchStart < chunks.upperBound {
+            let batch = batchStart..<min(chunks.upperBound, batchStart + Int64(chunksPerBatch))
+            let blocks = try await picker.fetch(batch, using: self)
+            let used = picker.active.sorted()
+            let sealedChunks: [[UInt8]] = try parallelMap(batch.count) { k in
+                let c = batch.lowerBound + Int64(k)
+                let fs = layout.fragmentSize(ofChunk: c)
+                let buffer = ByteBuffer(count: layout.totalShards * fs)
+                for i in used { buffer.write(blocks[i]?[k].data ?? [], at: i * fs) }
+                try coder.reconstructData(buffer: buffer.base, stride: fs, fragmentSize: fs, available: used)
+                return buffer.array(from: 0, count: layout.sealedLength(ofChunk: c))
+            }
+            // Segments of this batch that overlap the wanted range, opened on all cores.
+            var segments: [(chunk: Int, segment: Int64)] = []
+            for k in 0..<batch.count {
+                let c = batch.lowerBound + Int64(k)
+                let first = c * Int64(d)
+                for s in first..<min(layout.segmentCount, first + Int64(d)) {
+                    let start = s * Int64(layout.plainSegmentSize)
+                    let end = start + Int64(layout.plainLength(ofSegment: s))
+                    if start < wanted.upperBound && end > wanted.lowerBound { segments.append((k, s)) }
+                }
+            }
+            let plains: [[UInt8]] = try parallelMap(segments.count) { t in
+                let (k, s) = segments[t]
+                let c = batch.lowerBound + Int64(k)
+                let local = Int(s - c * Int64(d)) * FileLayout.blockSize
+                let length = layout.plainLength(ofSegment: s) + layout.cipherOverhead
+                let plain = try cipher.open(Array(sealedChunks[k][local..<(local + length)]), segmentIndex: UInt64(s))
+                guard plain.count == length - layout.cipherOverhead else {
+                    throw StorageError.cipherSizeMismatch(segment: s, expected: length - layout.cipherOverhead, got: plain.count)
+                }
+                return plain
+            }
+            for (t, plain) in plains.enumerated() {
+                let start = segments[t].segment * Int64(layout.plainSegmentSize)
+                let lo = Int(max(0, wanted.lowerBound - start))
+                let hi = Int(min(Int64(plain.count), wanted.upperBound - start))
+                let slice = (lo == 0 && hi == plain.count) ? plain : Array(plain[lo..<hi])
+                try write(slice)
+                written += Int64(slice.count)
+            }
+            batchStart = batch.upperBound
+        }
+        return Report(bytesWritten: written, badSources: picker.bad)
+    }
+
+    /// Fetches and verifies one batch from each of `indices` concurrently.
+    func fetch(_ indices: [Int], batch: Range<Int64>, sources: [Int: any FragmentSource]) async -> [(Int, Swift.Result<[FragmentBlock], VerifyFailure>)] {
+        let layout = file.layout
+        let roots = file.fragmentRoots
+        return await withTaskGroup(of: (Int, Swift.Result<[FragmentBlock], VerifyFailure>).self) { group in
+            for i in indices {
+                guard let source = sources[i] else { continue }
+                group.addTask {
+                    do {
+                        let got = try await source.blocks(Int(batch.lowerBound)..<Int(batch.upperBound))
+                        guard got.count == batch.count else {
+                            return (i, .failure(VerifyFailure(reason: "returned \(got.count) blocks for \(batch.count) requested")))
+                        }
+                        for (k, block) in got.enumerated() {
+                            let c = batch.lowerBound + Int64(k)
+                            let fs = layout.fragmentSize(ofChunk: c)
+                            guard block.data.count == fs else {
+                                return (i, .failure(VerifyFailure(reason: "block \(c) has \(block.data.count) bytes, expected \(fs)")))
+                            }
+                            guard block.proof.leafCount == layout.blocksPerFragment,
+                                  MerkleTree.verify(root: roots[i], blockIndex: Int(c), blockData: block.data, proof: block.proof) else {
+                                return (i, .failure(VerifyFailure(reason: "block \(c) does not match the fragment's Merkle root")))
+                            }
+                        }
+                        return (i, .success(got))
+                    } catch {
+                        return (i, .failure(VerifyFailure(reason: "\(error)")))
+                    }
+                }
+            }
+            var out: [(Int, Swift.Result<[FragmentBlock], VerifyFailure>)] = []
+            for await r in group { out.append(r) }
+            return out
+        }
+    }
+
+    /// Rebuilds whole fragment streams (`targets`: fragment index → sink, e.g. a replacement blobber)
+    /// from any d good sources. Each sink's `finish` carries the signed root of its fragment, so the
+    /// receiving blobber verifies what it got. This is repair after a lost blobber or a failed upload.
+    public func rebuild(_ targets: [Int: any FragmentSink], from sources: [Int: any FragmentSource],
+                        preferredOrder: [Int]? = nil) async throws -> Report {
+        let layout = file.layout
+        let n = layout.totalShards
+        for i in targets.keys where i < 0 || i >= n { throw StorageError.invalidFragmentIndex(i) }
+        for i in sources.keys where i < 0 || i >= n { throw StorageError.invalidFragmentIndex(i) }
+        var picker = SourcePicker(sources: sources.filter { targets[$0.key] == nil }, preferredOrder: preferredOrder,
+                                  needed: layout.dataShards)
+        var failed: [Int: String] = [:]
+        var batchStart: Int64 = 0
+        while batchStart < layout.chunkCount {
+            let batch = batchStart..<min(layout.chunkCount, batchStart + Int64(chunksPerBatch))
+            let blocks = try await picker.fetch(batch, using: self)
+            let used = picker.active.sorted()
+            let perChunk: [[Int: [UInt8]]] = try parallelMap(batch.count) { k in
+                let c = batch.lowerBound + Int64(k)
+                let fs = layout.fragmentSize(ofChunk: c)
+                let buffer = ByteBuffer(count: n * fs)
+                for i in used { buffer.write(blocks[i]?[k].data ?? [], at: i * fs) }
+                try coder.reconstructData(buffer: buffer.base, stride: fs, fragmentSize: fs, available: used)
+                coder.encode(buffer: buffer.base, fragmentSize: fs, stride: fs)
+                var out: [Int: [UInt8]] = [:]
+                for t in targets.keys { out[t] = buffer.array(from: t * fs, count: fs) }
+                return out
+            }
+            let offset = batch.lowerBound * Int64(FileLayout.blockSize)
+            let live = targets.filter { failed[$0.key] == nil }
+            let results = await withTaskGroup(of: (Int, String?).self) { group in
+                for (t, sink) in live {
+                    let bytes = Array(perChunk.compactMap { $0[t] }.joined())
+                    group.addTask {
+                        do { try await sink.write(bytes, at: offset); return (t, nil) } catch { return (t, "\(error)") }
+                    }
+                }
+                var out: [Int: String] = [:]
+                for await (t, e) in group { if let e { out[t] = e } }
+                return out
+            }
+            failed.merge(results) { a, _ in a }
+            batchStart = batch.upperBound
+        }
+        let length = layout.fragmentLength
+        let roots = file.fragmentRoots
+        let finishes = await withTaskGroup(of: (Int, String?).self) { group in
+            for (t, sink) in targets where failed[t] == nil {
+                group.addTask {
+                    do { try await sink.finish(length: length, root: roots[t]); return (t, nil) } catch { return (t, "\(error)") }
+                }
+            }
+            var out: [Int: String] = [:]
+            for await (t, e) in group { if let e { out[t] = e } }
+            return out
+        }
+        failed.merge(finishes) { a, _ in a }
+        return Report(bytesWritten: length * Int64(targets.count - failed.count), badSources: picker.bad, failedSinks: failed)
+    }
+
+    /// Keeps d good sources for the current batch, replacing any that fail or lie by the next unused one.
+    struct SourcePicker {
+        let sources: [Int: any FragmentSource]
+        let needed: Int
+        var pool: [Int]
+        var active: [Int] = []
+        var bad: [Int: String] = [:]
+
+        init(sources: [Int: any FragmentSource], preferredOrder: [Int]?, needed: Int) {
+            self.sources = sources
+            self.needed = needed
+            var order = (preferredOrder ?? []).filter { sources[$0] != nil }
+            order += sources.keys.sorted().filter { !order.contains($0) }
+            pool = order
+        }
+
+        /// Verified blocks of `batch` from d sources, keyed by fragment index.
+        mutating func fetch(_ batch: Range<Int64>, using decoder: FileDecoder) async throws -> [Int: [FragmentBlock]] {
+            var blocks: [Int: [FragmentBlock]] = [:]
+            while true {
+                while active.count < needed, !pool.isEmpty { active.append(pool.removeFirst()) }
+                guard active.count >= needed else {
+                    throw StorageError.notEnoughFragments(needed: needed, available: active.count)
+                }
+                let missing = active.filter { blocks[$0] == nil }
+                if missing.isEmpty { return blocks }
+                for (i, result) in await decoder.fetch(missing, batch: batch, sources: sources) {
+                    switch result {
+                    case .success(let b): blocks[i] = b
+                    case .failure(let failure):
+                        bad[i] = failure.reason
+                        active.removeAll { $0 == i }
+                    }
+                }
+            }
+        }
+    }
+
+    struct VerifyFailure: Error {
+        let reason: String
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Synchronization
+
+/// A blobber's disk: one file per fragment stream, per (allocation, file id), under one directory.
+///
+/// A write goes to `tmp/` and becomes visible only by an atomic rename after its Merkle root has
+/// been checked against the one the owner signed; the file and its directory are fsynced first.
+/// So a blobber killed mid-write never shows a partial fragment, and stale temp files are removed
+/// when the store is opened. Every fragment file carries its whole Merkle tree, so a block and its
+/// proof (for downloads and challenges) cost a few reads.
+///
+/// Layout: `DIR/alloc/<allocation>/<file>.frag`, `DIR/tmp/<random>.part`. File format in
+/// docs/STORAGE.md: data ‖ tree nodes (level by level, leaves first) ‖ 64-byte footer.
+public final class FragmentStore: Sendable {
+    public let directory: String
+    private let usage: Mutex<[String: Int64]>
+
+    /// What the store holds for one fragment stream.
+    public struct Entry: Sendable, Equatable {
+        public let length: Int64
+        public let blockCount: Int
+        public let root: [UInt8]
+    }
+
+    /// Opens (creating if needed) the store at `directory`, removes leftovers of interrupted writes,
+    /// and counts the bytes used per allocation.
+    public init(directory: String) throws {
+        self.directory = directory
+        let fm = FileManager.default
+        for sub in ["alloc", "tmp"] {
+            do {
+                try fm.createDirectory(atPath: directory + "/" + sub, withIntermediateDirectories: true)
+            } catch {
+                throw StorageError.io(operation: "create directory", path: directory + "/" + sub, errno: EACCES)
+            }
+        }
+        for name in (try? fm.contentsOfDirectory(atPath: directory + "/tmp")) ?? [] {
+            unlink(directory + "/tmp/" + name)
+        }
+        var used: [String: Int64] = [:]
+        for alloc in (try? fm.contentsOfDirectory(atPath: directory + "/alloc")) ?? [] {
+            var total: Int64 = 0
+            for name in (try? fm.contentsOfDirectory(atPath: directory + "/alloc/" + alloc)) ?? [] where name.hasSuffix(".frag") {
+                let path = directory + "/alloc/" + alloc + "/" + name
+                if let footer = try? FragmentFile.readFooter(path: path) { total += footer.length }
+            }
+            used[alloc] = total
+        }
+        usage = Mutex(used)
+    }
+
+    // MARK: Writing
+
+    /// Starts writing a fragment stream; nothing is visible until `commit(expectedRoot:)` succeeds.
+    public func beginWrite(allocation: String, file: String) throws -> FragmentWriter {
+        try Self.validate(allocation)
+        try Self.validate(file)
+        let temp = directory + "/tmp/" + Hex.encodeRandom() + ".part"
+        return try FragmentWriter(store: self, allocation: allocation, file: file, tempPath: temp)
+    }
+
+    /// Called by a writer once its temp file is complete, verified and synced.
+    func publish(tempPath: String, allocation: String, file: String, length: Int64) throws {
+        let dir = directory + "/alloc/" + allocation
+        if mkdir(dir, 0o755) != 0 && errno != EEXIST {
+            throw StorageError.io(operation: "mkdir", path: dir, errno: errno)
+        }
+        let final = dir + "/" + file + ".frag"
+        // Under the lock so that two commits of the same file cannot both count the old length.
+        try usage.withLock { used in
+            let previous = (try? FragmentFile.readFooter(path: final))?.length ?? 0
+            guard rename(tempPath, final) == 0 else { throw StorageError.io(operation: "rename", path: final, errno: errno) }
+            used[allocation, default: 0] += length - previous
+        }
+        FragmentFile.syncDirectory(dir)
+    }
+
+    // MARK: Reading
+
+    public func entry(allocation: String, file: String) throws -> Entry {
+        let path = try path(allocation, file)
+        let footer = try FragmentFile.readFooter(path: path)
+        return Entry(length: footer.length, blockCount: footer.leafCount, root: footer.root)
+    }
+
+    public func contains(allocation: String, file: String) -> Bool {
+        (try? entry(allocation: allocation, file: file)) != nil
+    }
+
+    /// Blocks `range` of a stored fragment stream with their Merkle proofs.
+    public func readBlocks(allocation: String, file: String, range: Range<Int>) throws -> [FragmentBlock] {
+        let path = try path(allocation, file)
+        return try FragmentFile.readBlocks(path: path, range: range)
+    }
+
+    /// Raw bytes of the stored stream (for repair or a plain transfer).
+    public func readBytes(allocation: String, file: String, offset: Int64, count: Int) throws -> [UInt8] {
+        let path = try path(allocation, file)
+        let footer = try FragmentFile.readFooter(path: path)
+        let end = min(footer.length, offset + Int64(max(0, count)))
+        guard offset >= 0, offset <= end else { return [] }
+        return try FragmentFile.read(path: path, offset: offset, count: Int(end - offset))
+    }
+
+    // MARK: Deleting and accounting
+
+    public func delete(allocation: String, file: String) throws {
+        let path = try path(allocation, file)
+        try usage.withLock { used in
+            let footer = try FragmentFile.readFooter(path: path)
+            guard unlink(path) == 0 else { throw StorageError.io(operation: "unlink", path: path, errno: errno) }
+            used[allocation, default: 0] -= footer.length
+        }
+        FragmentFile.syncDirectory(directory + "/alloc/" + allocation)
+    }
+
+    /// Fragment bytes stored for one allocation (what its size limit is charged against).
+    public func usedBytes(allocation: String) -> Int64 { usage.withLock { $0[allocation] ?? 0 } }
+
+    public var totalUsedBytes: Int64 { usage.withLock { $0.values.reduce(0, +) } }
+
+    /// File ids stored for an allocation, sorted.
+    public func files(allocation: String) throws -> [String] {
+        try Self.validate(allocation)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/alloc/" + allocation)) ?? []
+        return names.filter { $0.hasSuffix(".frag") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    private func path(_ allocation: String, _ file: String) throws -> String {
+        try Self.validate(allocation)
+        try Self.validate(file)
+        let p = directory + "/alloc/" + allocation + "/" + file + ".frag"
+        guard access(p, F_OK) == 0 else { throw StorageError.notFound(allocation: allocation, file: file) }
+        return p
+    }
+
+    /// Ids become file names, so only a safe alphabet is allowed (no '/', no leading dot).
+    static func validate(_ name: String) throws {
+        let ok = !name.isEmpty && name.utf8.count <= 128 && !name.hasPrefix(".") && name.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5a) || ($0 >= 0x61 && $0 <= 0x7a) || $0 == 0x2e || $0 == 0x5f || $0 == 0x2d
+        }
+        guard ok else { throw StorageError.invalidName(name) }
+    }
+}
+
+extension Hex {
+    static func encodeRandom() -> String { Hex.encode(Random.bytes(16)) }
+}
+
+import MosaicCrypto

@@ -1,0 +1,134 @@
+import Foundation
+import MosaicCrypto
+import Synchronization
+
+/// One fragment stream being received by a blobber. Bytes go straight to a temp file while the
+/// Merkle tree is built on the fly; `commit` publishes the file only if its root is the expected
+/// one. Offsets make retries idempotent: bytes the writer already has are skipped, so a client
+/// can resend from any earlier point of the stream.
+public final class FragmentWriter: Sendable {
+    public let allocation: String
+    public let file: String
+    let tempPath: String
+    private let store: FragmentStore
+    private let state: Mutex<State>
+
+    struct State {
+        var fd: Int32
+        var builder = MerkleTreeBuilder()
+        var length: Int64 = 0
+        var closed = false
+    }
+
+    init(store: FragmentStore, allocation: String, file: String, tempPath: String) throws {
+        let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StorageError.io(operation: "create", path: tempPath, errno: errno) }
+        self.store = store
+        self.allocation = allocation
+        self.file = file
+        self.tempPath = tempPath
+        state = Mutex(State(fd: fd))
+    }
+
+    /// Bytes received so far (where a resumed upload continues).
+    public var length: Int64 { state.withLock { $0.length } }
+
+    public func append(_ bytes: [UInt8]) throws {
+        try state.withLock { s in try Self.append(bytes[...], to: &s, path: tempPath) }
+    }
+
+    /// Writes `bytes` at stream `offset`: parts below the current length are skipped, a gap is an error.
+    public func receive(_ bytes: [UInt8], at offset: Int64) throws {
+        try state.withLock { s in
+            guard offset <= s.length else {
+                throw StorageError.io(operation: "write at offset \(offset) beyond received length \(s.length) of", path: tempPath, errno: EINVAL)
+            }
+            let skip = Int(min(Int64(bytes.count), s.length - offset))
+            try Self.append(bytes[skip...], to: &s, path: tempPath)
+        }
+    }
+
+    private static func append(_ bytes: ArraySlice<UInt8>, to s: inout State, path: String) throws {
+        guard !s.closed else { throw StorageError.writerClosed }
+        guard !bytes.isEmpty else { return }
+        try bytes.withUnsafeBytes { try FragmentFile.pwriteAll(fd: s.fd, path: path, $0, at: s.length) }
+        s.builder.append(stream: Array(bytes))
+        s.length += Int64(bytes.count)
+    }
+
+    /// Verifies the received stream against `expectedRoot` (and length, if given), then makes it
+    /// durable and visible atomically. On a mismatch the temp file is deleted and nothing changes.
+    @discardableResult
+    public func commit(expectedRoot: [UInt8], expectedLength: Int64? = nil) throws -> FragmentStore.Entry {
+        try state.withLock { s in
+            guard !s.closed else { throw StorageError.writerClosed }
+            s.closed = true
+            let tree = s.builder.finish()
+            guard tree.root == expectedRoot, expectedLength.map({ $0 == s.length }) ?? true else {
+                close(s.fd)
+                unlink(tempPath)
+                if tree.root != expectedRoot {
+                    throw StorageError.rootMismatch(expected: Hex.encode(expectedRoot), computed: Hex.encode(tree.root))
+                }
+                throw StorageError.fragmentLengthMismatch(index: -1, expected: Int(expectedLength ?? 0), got: Int(s.length))
+            }
+            do {
+                var tail = [UInt8]()
+                for level in tree.levels() { for node in level { tail.append(contentsOf: node) } }
+                tail.append(contentsOf: FragmentFile.footerBytes(length: s.length, leafCount: tree.leafCount, root: tree.root))
+                try tail.withUnsafeBytes { try FragmentFile.pwriteAll(fd: s.fd, path: tempPath, $0, at: s.length) }
+                guard fsync(s.fd) == 0 else { throw StorageError.io(operation: "fsync", path: tempPath, errno: errno) }
+                close(s.fd)
+                try store.publish(tempPath: tempPath, allocation: allocation, file: file, length: s.length)
+            } catch {
+                close(s.fd)
+                unlink(tempPath)
+                throw error
+            }
+            return FragmentStore.Entry(length: s.length, blockCount: tree.leafCount, root: tree.root)
+        }
+    }
+
+    /// Drops the write; nothing becomes visible.
+    public func abort() {
+        state.withLock { s in
+            guard !s.closed else { return }
+            s.closed = true
+            close(s.fd)
+            unlink(tempPath)
+        }
+    }
+
+    deinit {
+        state.withLock { s in
+            if !s.closed { close(s.fd) }
+        }
+    }
+}
+
+extension FragmentWriter: FragmentSink {
+    public func write(_ bytes: [UInt8], at offset: Int64) async throws {
+        try receive(bytes, at: offset)
+    }
+
+    public func finish(length: Int64, root: [UInt8]) async throws {
+        try commit(expectedRoot: root, expectedLength: length)
+    }
+}
+
+/// Serves a stored fragment stream to a `FileDecoder` (in-process; the blobber's HTTP handler does the same).
+public struct StoredFragmentSource: FragmentSource {
+    public let store: FragmentStore
+    public let allocation: String
+    public let file: String
+
+    public init(store: FragmentStore, allocation: String, file: String) {
+        self.store = store
+        self.allocation = allocation
+        self.file = file
+    }
+
+    public func blocks(_ range: Range<Int>) async throws -> [FragmentBlock] {
+        try store.readBlocks(allocation: allocation, file: file, range: range)
+    }
+}

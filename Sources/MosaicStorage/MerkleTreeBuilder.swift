@@ -1,0 +1,75 @@
+/// Builds a `MerkleTree` while a fragment stream goes by, one 64 KiB block at a time.
+///
+/// The root needs only O(log n) state: a stack of perfect subtrees, merged whenever two of the
+/// same height meet and folded right to left at the end (which gives the promote-odd-node shape).
+/// The leaf hashes are kept as well, because challenges and downloads need proofs for any block.
+public struct MerkleTreeBuilder: Sendable {
+    private var stack: [(height: Int, hash: [UInt8])] = []
+    private var leaves: [UInt8] = []
+    /// Bytes of a block not yet complete, when fed through `append(stream:)`.
+    private var pending: [UInt8] = []
+
+    public init() {}
+
+    public var leafCount: Int { leaves.count / MerkleTree.hashSize }
+
+    /// Adds a whole block (64 KiB, or shorter only for the fragment's last block).
+    public mutating func append(block: [UInt8]) {
+        append(leafHash: MerkleTree.leafHash(block))
+    }
+
+    /// Adds a leaf hashed elsewhere (e.g. in parallel); leaves must arrive in block order.
+    public mutating func append(leafHash: [UInt8]) {
+        precondition(leafHash.count == MerkleTree.hashSize, "leaf hashes are 32 bytes")
+        leaves.append(contentsOf: leafHash)
+        var node = (height: 0, hash: leafHash)
+        while let top = stack.last, top.height == node.height {
+            stack.removeLast()
+            node = (top.height + 1, MerkleTree.nodeHash(top.hash, node.hash))
+        }
+        stack.append(node)
+    }
+
+    /// Adds raw stream bytes, cutting them into 64 KiB blocks; a short tail waits for more bytes or `finish`.
+    public mutating func append(stream bytes: [UInt8]) {
+        var offset = 0
+        if !pending.isEmpty {
+            let take = min(MerkleTree.blockSize - pending.count, bytes.count)
+            pending.append(contentsOf: bytes[0..<take])
+            offset = take
+            if pending.count == MerkleTree.blockSize {
+                append(block: pending)
+                pending.removeAll(keepingCapacity: true)
+            }
+        }
+        while bytes.count - offset >= MerkleTree.blockSize {
+            bytes.withUnsafeBytes { raw in
+                append(leafHash: MerkleTree.leafHash(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + MerkleTree.blockSize)])))
+            }
+            offset += MerkleTree.blockSize
+        }
+        if offset < bytes.count { pending.append(contentsOf: bytes[offset...]) }
+    }
+
+    /// The root of the leaves so far (a stream's short tail counts as its last block).
+    public var root: [UInt8] {
+        var copy = self
+        copy.flushPending()
+        guard var acc = copy.stack.last?.hash else { return MerkleTree.emptyRoot }
+        for entry in copy.stack.dropLast().reversed() { acc = MerkleTree.nodeHash(entry.hash, acc) }
+        return acc
+    }
+
+    public consuming func finish() -> MerkleTree {
+        flushPending()
+        let r = root
+        return MerkleTree(verifiedLeafHashes: leaves, root: r)
+    }
+
+    private mutating func flushPending() {
+        guard !pending.isEmpty else { return }
+        let block = pending
+        pending = []
+        append(block: block)
+    }
+}

@@ -1,2 +1,0 @@
-/// Chunking, erasure coding, Merkle trees, and the blobber with its fragment store.
-enum MosaicStorageModule {}
