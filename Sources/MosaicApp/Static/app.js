@@ -107,7 +107,7 @@
     download: 'M12 4v11M7 10l5 5 5-5M5 20h14',
     upload: 'M12 20V9M7 14l5-5 5 5M5 4h14',
     edit: 'M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4',
-    share: 'M18 8a3 3 0 1 0 0-.1M6 15a3 3 0 1 0 0-.1M18 22a3 3 0 1 0 0-.1M8.6 13.5l6.8-4M8.6 16.5l6.8 4',
+    share: 'M15 5a3 3 0 1 0 6 0a3 3 0 1 0-6 0M3 12a3 3 0 1 0 6 0a3 3 0 1 0-6 0M15 19a3 3 0 1 0 6 0a3 3 0 1 0-6 0M8.6 10.5l6.8-4M8.6 13.5l6.8 4',
     trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13',
     plus: 'M12 5v14M5 12h14',
     grid: 'M4 4h7v7H4zM13 4h7v7h-7zM4 13h7v7H4zM13 13h7v7h-7z',
@@ -406,8 +406,8 @@
   /* ------------------------------------------------------ onboarding */
 
   function renderOnboarding(allowBack) {
-    const createTab = h('button', { type: 'button', class: 'tab', id: 'create-open', role: 'tab', 'aria-selected': 'true', text: 'Create a wallet' });
-    const recoverTab = h('button', { type: 'button', class: 'tab', id: 'recover-open', role: 'tab', 'aria-selected': 'false', text: 'Recover a wallet' });
+    const createTab = h('button', { type: 'button', class: 'tab', id: 'create-open', role: 'tab', 'aria-selected': 'true', text: 'New wallet' });
+    const recoverTab = h('button', { type: 'button', class: 'tab', id: 'recover-open', role: 'tab', 'aria-selected': 'false', text: 'Recover wallet' });
     const createForm = buildCreateForm();
     const recoverForm = buildRecoverForm();
     recoverForm.hidden = true;
