@@ -425,6 +425,7 @@
             h('button', { type: 'button', class: 'btn btn-primary', id: 'share-copy', on: { click: () => copyText(url, 'Link') } }, icon('copy'), 'Copy link'),
             h('a', { class: 'btn', href: url, target: '_blank', rel: 'noopener', id: 'share-open', text: 'Open' })));
         input.select();
+        $('#share-submit', form).hidden = true;
         return true;
       }
     });
