@@ -390,6 +390,8 @@
     if (s.state === 'no_wallet') return renderOnboarding();
     if (s.state !== 'unlocked') return renderUnlock();
     const key = r.parts[0] || '';
+    if (M.state.lastKey !== r.path) window.scrollTo(0, 0);
+    M.state.lastKey = r.path;
     const fn = routes[key] || routes[''];
     try {
       await fn(r);
@@ -502,6 +504,7 @@
   }
 
   function renderMnemonic(mnemonic) {
+    window.scrollTo(0, 0);
     const check = h('input', { type: 'checkbox', id: 'mnemonic-written' });
     const cont = h('button', { type: 'button', class: 'btn btn-primary btn-block', id: 'continue', text: 'Continue', disabled: true });
     check.addEventListener('change', () => { cont.disabled = !check.checked; });
