@@ -392,6 +392,7 @@
     const key = r.parts[0] || '';
     if (M.state.lastKey !== r.path) window.scrollTo(0, 0);
     M.state.lastKey = r.path;
+    $$('#topnav a').forEach((a) => { if (a.getAttribute('href') === '#/' + key) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current'); });
     const fn = routes[key] || routes[''];
     try {
       await fn(r);

@@ -104,7 +104,7 @@
   }
 
   function modeButton(mode, iconName, label) {
-    return h('button', { type: 'button', class: 'btn btn-small seg', id: 'view-' + mode, 'aria-pressed': String(vult.mode === mode),
+    return h('button', { type: 'button', class: 'btn btn-small seg', id: 'view-' + mode, 'aria-label': label + ' view', 'aria-pressed': String(vult.mode === mode),
       on: { click: () => setMode(mode) } }, icon(iconName), h('span', { text: label }));
   }
   function setMode(mode) {
