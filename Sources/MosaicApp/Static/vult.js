@@ -1,0 +1,436 @@
+/* Mosaic web app — Vult: file browser, uploads, sharing, gallery. Needs app.js. */
+(function () {
+  'use strict';
+  const M = window.Mosaic;
+  const { h, $, $$, api, toast, dialog, confirmDialog, field, errorBox, showError, busy, copyText, fmtDate, fmtBytes, shortHash, routes, render, pageHead, onLeave, icon, go, spaceBar, allocationForm } = M;
+
+  const vult = { alloc: null, allocs: [], path: '/', entries: [], mode: 'table', mounted: false, queue: [], uploading: false };
+  try { vult.mode = localStorage.getItem('mosaic.vult.mode') || 'table'; } catch (_) { /* storage off */ }
+
+  /* ------------------------------------------------------------ paths */
+
+  function normPath(p) {
+    const parts = String(p || '/').split('/').filter((x) => x && x !== '.');
+    const out = [];
+    for (const x of parts) { if (x === '..') out.pop(); else out.push(x); }
+    return '/' + out.join('/');
+  }
+  function join(dir, name) { return normPath(dir + '/' + name); }
+  function baseName(p) { const s = normPath(p).split('/'); return s[s.length - 1] || '/'; }
+  function q(params) { return new URLSearchParams(params).toString(); }
+  function fileUrl(kind, path) { return '/api/files/' + kind + '?' + q({ alloc: vult.alloc.id, path }); }
+  function dirHash(path, alloc) { return '#/vult?' + q({ alloc: (alloc || vult.alloc).id, path }); }
+  const IMG_EXT = /\.(png|jpe?g|gif|webp|bmp|svg|avif)$/i;
+  function isImage(e) { return e.type === 'file' && ((e.mime || '').startsWith('image/') || IMG_EXT.test(e.name)); }
+
+  /* ------------------------------------------------------------- page */
+
+  routes.vult = async function vultPage(r) {
+    const list = (await api('GET', '/api/allocations')).allocations || [];
+    vult.allocs = list;
+    if (!list.length) {
+      return render(h('section', { id: 'vult' }, pageHead('Vult', '#/'),
+        h('div', { class: 'card', id: 'vult-no-allocation' },
+          h('h2', { text: 'Create an allocation first' }),
+          h('p', { class: 'muted', text: 'Vult stores your files in an allocation: space reserved on the network\u2019s blobbers, paid with locked tokens.' }),
+          allocationForm(() => M.route()))));
+    }
+    let want = r.params.get('alloc');
+    if (!want) { try { want = localStorage.getItem('mosaic.vult.alloc'); } catch (_) { /* ignore */ } }
+    vult.alloc = list.find((a) => a.id === want) || list[0];
+    try { localStorage.setItem('mosaic.vult.alloc', vult.alloc.id); } catch (_) { /* ignore */ }
+    vult.path = normPath(r.params.get('path') || '/');
+    vult.mounted = true;
+    renderShell();
+    installDrop();
+    onLeave(() => { vult.mounted = false; });
+    await loadDir();
+  };
+
+  function renderShell() {
+    const picker = vult.allocs.length > 1 ? field({
+      id: 'vult-alloc', tag: 'select', label: 'Allocation',
+      options: vult.allocs.map((a) => h('option', { value: a.id, selected: a.id === vult.alloc.id, text: (a.name || 'unnamed') + ' · ' + shortHash(a.id, 6) })),
+      on: { change: (e) => go(dirHash('/', vult.allocs.find((a) => a.id === e.target.value))) }
+    }) : null;
+    const input = h('input', { type: 'file', id: 'upload-input', class: 'visually-hidden', multiple: true });
+    input.addEventListener('change', () => { enqueue(Array.from(input.files)); input.value = ''; });
+    const uploadLabel = h('label', { for: 'upload-input', class: 'btn btn-primary', id: 'upload-button', tabindex: '-1' }, icon('upload'), 'Upload');
+    const toolbar = h('div', { class: 'toolbar' },
+      h('div', { class: 'toolbar-left' }, input, uploadLabel,
+        h('button', { type: 'button', class: 'btn', id: 'mkdir-open', on: { click: openMkdir } }, icon('plus'), 'New folder')),
+      h('div', { class: 'segmented', role: 'group', 'aria-label': 'View' },
+        modeButton('table', 'list', 'Table'), modeButton('grid', 'grid', 'Grid'), modeButton('gallery', 'photo', 'Gallery')));
+    render(h('section', { id: 'vult' },
+      pageHead('Vult', '#/', h('a', { class: 'btn btn-ghost', href: '#/allocation?id=' + encodeURIComponent(vult.alloc.id), text: 'Allocation' })),
+      picker,
+      h('div', { id: 'space-slot' }, space()),
+      toolbar,
+      h('nav', { class: 'breadcrumb', id: 'breadcrumb', 'aria-label': 'Folder' }, crumbs()),
+      h('div', { class: 'dropzone', id: 'dropzone' },
+        h('ul', { class: 'uploads', id: 'uploads', 'aria-label': 'Uploads' }),
+        h('div', { id: 'files' }, h('p', { class: 'muted', text: 'Loading…' })),
+        h('p', { class: 'drop-hint small muted', text: 'Drop files here to upload them to ' + vult.path }))));
+    // the file input is visually hidden; make the label keyboard-usable through the input itself
+    input.addEventListener('focus', () => uploadLabel.classList.add('focus'));
+    input.addEventListener('blur', () => uploadLabel.classList.remove('focus'));
+  }
+
+  function space() {
+    const bar = spaceBar(Number(vult.alloc.used_size) || 0, Number(vult.alloc.size) || 0, 'space-bar');
+    const txt = bar.querySelector('#space-bar-text');
+    if (txt) txt.id = 'space-text';
+    return bar;
+  }
+  async function refreshAlloc() {
+    try {
+      vult.alloc = await api('GET', '/api/allocations/' + encodeURIComponent(vult.alloc.id));
+      if (vult.mounted) $('#space-slot').replaceChildren(space());
+    } catch (_) { /* keep the old numbers */ }
+  }
+
+  function crumbs() {
+    const parts = vult.path.split('/').filter(Boolean);
+    const out = [h('a', { href: dirHash('/'), 'data-path': '/', text: vult.alloc.name || 'Home' })];
+    let acc = '';
+    parts.forEach((p, i) => {
+      acc += '/' + p;
+      out.push(h('span', { class: 'sep', 'aria-hidden': 'true', text: '/' }));
+      out.push(i === parts.length - 1
+        ? h('span', { 'aria-current': 'page', 'data-path': acc, text: p })
+        : h('a', { href: dirHash(acc), 'data-path': acc, text: p }));
+    });
+    return out;
+  }
+
+  function modeButton(mode, iconName, label) {
+    return h('button', { type: 'button', class: 'btn btn-small seg', id: 'view-' + mode, 'aria-label': label + ' view', 'aria-pressed': String(vult.mode === mode),
+      on: { click: () => setMode(mode) } }, icon(iconName), h('span', { text: label }));
+  }
+  function setMode(mode) {
+    vult.mode = mode;
+    try { localStorage.setItem('mosaic.vult.mode', mode); } catch (_) { /* ignore */ }
+    ['table', 'grid', 'gallery'].forEach((m) => $('#view-' + m).setAttribute('aria-pressed', String(m === mode)));
+    showEntries();
+  }
+
+  async function loadDir() {
+    try {
+      const r = await api('GET', '/api/files?' + q({ alloc: vult.alloc.id, path: vult.path }));
+      vult.entries = (r.entries || []).slice().sort((a, b) =>
+        (a.type === b.type ? 0 : a.type === 'dir' ? -1 : 1) || a.name.localeCompare(b.name));
+    } catch (e) {
+      if (e.status === 401) return;
+      vult.entries = [];
+      if (vult.mounted) $('#files').replaceChildren(h('p', { class: 'form-error', id: 'files-error', text: e.message }));
+      return;
+    }
+    if (vult.mounted) showEntries();
+  }
+
+  /* ---------------------------------------------------------- listing */
+
+  function showEntries() {
+    const box = $('#files');
+    if (!box) return;
+    const es = vult.entries;
+    if (!es.length) {
+      return box.replaceChildren(h('p', { class: 'empty', id: 'files-empty' }, 'This folder is empty. Upload files with the button above or drop them here.'));
+    }
+    if (vult.mode === 'gallery') return box.replaceChildren(gallery());
+    if (vult.mode === 'grid') return box.replaceChildren(h('div', { class: 'file-grid', id: 'file-list' }, es.map(gridCard)));
+    box.replaceChildren(h('div', { class: 'table-wrap' }, h('table', { class: 'file-table', id: 'file-list' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Name' }), h('th', { scope: 'col', class: 'col-size', text: 'Size' }),
+        h('th', { scope: 'col', class: 'col-date', text: 'Modified' }), h('th', { scope: 'col', class: 'col-actions' }, h('span', { class: 'visually-hidden', text: 'Actions' })))),
+      h('tbody', {}, es.map(tableRow)))));
+  }
+
+  function thumb(e, cls) {
+    if (isImage(e)) {
+      const img = h('img', { class: cls || 'thumb', src: fileUrl('thumbnail', e.path), alt: '', loading: 'lazy', decoding: 'async' });
+      img.addEventListener('error', () => img.replaceWith(icon('image', 'file-icon')), { once: true });
+      return img;
+    }
+    return icon(e.type === 'dir' ? 'folder' : 'file', 'file-icon' + (e.type === 'dir' ? ' dir' : ''));
+  }
+
+  function nameLink(e) {
+    if (e.type === 'dir') return h('a', { class: 'file-open file-name', href: dirHash(e.path), text: e.name });
+    if (isImage(e)) return h('button', { type: 'button', class: 'link file-open file-name', text: e.name, on: { click: () => openLightbox(e) } });
+    return h('a', { class: 'file-open file-name', href: fileUrl('download', e.path), download: e.name, text: e.name });
+  }
+
+  function actions(e) {
+    const a = (cls, iconName, label, fn) => h('button', { type: 'button', class: 'btn-icon ' + cls, 'aria-label': label + ' ' + e.name, title: label, on: { click: () => fn(e) } }, icon(iconName));
+    return h('div', { class: 'row-actions' },
+      e.type === 'file' ? h('a', { class: 'btn-icon file-download', href: fileUrl('download', e.path), download: e.name, 'aria-label': 'Download ' + e.name, title: 'Download' }, icon('download')) : null,
+      a('file-rename', 'edit', 'Rename or move', openMove),
+      e.type === 'file' ? a('file-share', 'share', 'Share', openShare) : null,
+      a('file-delete', 'trash', 'Delete', askDelete));
+  }
+
+  function rowData(e) { return { path: e.path, type: e.type, name: e.name }; }
+
+  function tableRow(e) {
+    return h('tr', { class: 'file-row', data: rowData(e) },
+      h('td', { class: 'col-name' }, h('span', { class: 'name-cell' }, thumb(e), h('span', { class: 'name-text' }, nameLink(e),
+        h('span', { class: 'small muted mobile-meta', text: e.type === 'dir' ? 'Folder' : fmtBytes(e.size) + ' · ' + fmtDate(e.modified) })))),
+      h('td', { class: 'col-size', text: e.type === 'dir' ? '—' : fmtBytes(e.size) }),
+      h('td', { class: 'col-date', text: fmtDate(e.modified) }),
+      h('td', { class: 'col-actions' }, actions(e)));
+  }
+
+  function gridCard(e) {
+    return h('div', { class: 'file-row file-card', data: rowData(e) },
+      h('div', { class: 'card-thumb' }, thumb(e, 'thumb-large')),
+      nameLink(e),
+      h('span', { class: 'small muted', text: e.type === 'dir' ? 'Folder' : fmtBytes(e.size) }),
+      actions(e));
+  }
+
+  function gallery() {
+    const imgs = vult.entries.filter(isImage);
+    if (!imgs.length) return h('p', { class: 'empty', id: 'gallery-empty', text: 'No photos in this folder.' });
+    return h('div', { class: 'gallery', id: 'gallery' }, imgs.map((e) =>
+      h('button', { type: 'button', class: 'gallery-item', data: { path: e.path }, 'aria-label': 'Open ' + e.name, on: { click: () => openLightbox(e) } },
+        h('img', { src: fileUrl('thumbnail', e.path), alt: e.name, loading: 'lazy', decoding: 'async' }))));
+  }
+
+  /* --------------------------------------------------------- lightbox */
+
+  function openLightbox(entry) {
+    const imgs = vult.entries.filter(isImage);
+    let i = Math.max(0, imgs.findIndex((x) => x.path === entry.path));
+    const img = h('img', { id: 'lightbox-img', alt: '' });
+    const cap = h('p', { id: 'lightbox-caption', class: 'small' });
+    const dl = h('a', { class: 'btn btn-small', id: 'lightbox-download' }, icon('download'), 'Download');
+    const prev = h('button', { type: 'button', class: 'btn-icon', id: 'lightbox-prev', 'aria-label': 'Previous photo' }, icon('left'));
+    const next = h('button', { type: 'button', class: 'btn-icon', id: 'lightbox-next', 'aria-label': 'Next photo' }, icon('right'));
+    function show() {
+      const e = imgs[i];
+      img.src = fileUrl('download', e.path);
+      img.alt = e.name;
+      cap.textContent = e.name + ' · ' + (i + 1) + ' of ' + imgs.length;
+      dl.href = fileUrl('download', e.path);
+      dl.setAttribute('download', e.name);
+      prev.disabled = imgs.length < 2;
+      next.disabled = imgs.length < 2;
+    }
+    const step = (d) => { i = (i + d + imgs.length) % imgs.length; show(); };
+    prev.addEventListener('click', () => step(-1));
+    next.addEventListener('click', () => step(1));
+    const dlg = dialog({ id: 'lightbox', class: 'lightbox', title: 'Photos', body: [
+      h('div', { class: 'lightbox-stage' }, prev, img, next), h('div', { class: 'lightbox-foot' }, cap, dl)] });
+    dlg.addEventListener('keydown', (ev) => {
+      if (ev.key === 'ArrowLeft') { ev.preventDefault(); step(-1); }
+      if (ev.key === 'ArrowRight') { ev.preventDefault(); step(1); }
+    });
+    show();
+    next.focus();
+  }
+
+  /* ----------------------------------------------------------- upload */
+
+  function installDrop() {
+    const zone = $('#dropzone');
+    let depth = 0;
+    const has = (ev) => ev.dataTransfer && Array.from(ev.dataTransfer.types || []).includes('Files');
+    zone.addEventListener('dragenter', (ev) => { if (!has(ev)) return; ev.preventDefault(); depth++; zone.classList.add('dragging'); });
+    zone.addEventListener('dragover', (ev) => { if (!has(ev)) return; ev.preventDefault(); ev.dataTransfer.dropEffect = 'copy'; });
+    zone.addEventListener('dragleave', () => { depth = Math.max(0, depth - 1); if (!depth) zone.classList.remove('dragging'); });
+    zone.addEventListener('drop', (ev) => {
+      ev.preventDefault();
+      depth = 0;
+      zone.classList.remove('dragging');
+      const files = Array.from(ev.dataTransfer.files || []).filter((f) => f.size > 0 || f.type);
+      if (files.length) enqueue(files);
+      else toast('Only files can be uploaded, not folders', 'error');
+    });
+    // do not let a drop outside the zone navigate away from the app
+    const block = (ev) => { if (has(ev)) ev.preventDefault(); };
+    window.addEventListener('dragover', block);
+    window.addEventListener('drop', block);
+    onLeave(() => { window.removeEventListener('dragover', block); window.removeEventListener('drop', block); });
+  }
+
+  function enqueue(files) {
+    const dir = vult.path, alloc = vult.alloc;
+    for (const f of files) {
+      const bar = h('progress', { class: 'upload-progress', max: '100', value: '0', 'aria-label': 'Upload of ' + f.name });
+      const status = h('span', { class: 'upload-status small muted', text: 'Waiting…' });
+      const item = h('li', { class: 'upload-item', data: { name: f.name, state: 'queued' } },
+        h('span', { class: 'upload-name', text: f.name }), bar, status);
+      $('#uploads').appendChild(item);
+      vult.queue.push({ file: f, dir, alloc, item, bar, status });
+    }
+    pump();
+  }
+
+  async function pump() {
+    if (vult.uploading) return;
+    vult.uploading = true;
+    while (vult.queue.length) {
+      const job = vult.queue.shift();
+      await uploadOne(job);
+    }
+    vult.uploading = false;
+    if (vult.mounted) { loadDir(); refreshAlloc(); }
+  }
+
+  function uploadOne(job) {
+    return new Promise((resolve) => {
+      const { file, item, bar, status } = job;
+      const path = join(job.dir, file.name);
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', '/api/files/upload?' + q({ alloc: job.alloc.id, path }));
+      xhr.setRequestHeader('X-CSRF-Token', M.state.csrf || '');
+      xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+      item.dataset.state = 'uploading';
+      status.textContent = '0%';
+      xhr.upload.addEventListener('progress', (ev) => {
+        if (!ev.lengthComputable) return;
+        const pct = Math.round((ev.loaded / ev.total) * 100);
+        bar.value = pct;
+        status.textContent = pct + '% of ' + fmtBytes(ev.total);
+      });
+      xhr.addEventListener('load', () => {
+        if (xhr.status >= 200 && xhr.status < 300) {
+          bar.value = 100;
+          item.dataset.state = 'done';
+          item.classList.add('done');
+          status.textContent = 'Uploaded · ' + fmtBytes(file.size);
+          setTimeout(() => item.remove(), 15000);
+        } else {
+          let msg = 'Upload failed (' + xhr.status + ')', code = '';
+          try { const j = JSON.parse(xhr.responseText); if (j.error) { msg = j.error.message || msg; code = j.error.code; } } catch (_) { /* not JSON */ }
+          fail(msg);
+          if (xhr.status === 401 && (code === 'session_expired' || code === 'locked')) M.sessionLost();
+        }
+        resolve();
+      });
+      xhr.addEventListener('error', () => { fail('Network error while uploading'); resolve(); });
+      xhr.addEventListener('abort', () => { fail('Cancelled'); resolve(); });
+      function fail(msg) {
+        item.dataset.state = 'failed';
+        item.classList.add('failed');
+        status.textContent = msg;
+        toast(file.name + ': ' + msg, 'error');
+      }
+      xhr.send(file);
+    });
+  }
+
+  /* ---------------------------------------------------------- dialogs */
+
+  function formDialog(o) {
+    const err = errorBox(o.errorId);
+    const submit = h('button', { type: 'submit', class: 'btn ' + (o.danger ? 'btn-danger' : 'btn-primary'), id: o.submitId, text: o.submitLabel });
+    const form = h('form', { class: 'stack', novalidate: true }, o.fields, err, h('div', { class: 'actions' }, submit));
+    let dlg = null;
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      showError(err, '');
+      busy(submit, true);
+      try {
+        const keep = await o.onSubmit(form, (m) => showError(err, m));
+        if (keep !== true) dlg.close();
+      } catch (ex) {
+        showError(err, ex.message);
+      }
+      busy(submit, false);
+    });
+    dlg = dialog({ id: o.id, title: o.title, body: form });
+    return dlg;
+  }
+
+  function openMkdir() {
+    formDialog({
+      id: 'mkdir-dialog', title: 'New folder', errorId: 'mkdir-error', submitId: 'mkdir-submit', submitLabel: 'Create folder',
+      fields: field({ id: 'mkdir-name', label: 'Folder name', autocomplete: 'off', required: true, hint: 'Created in ' + vult.path }),
+      onSubmit: async (form, err) => {
+        const name = $('#mkdir-name', form).value.trim();
+        if (!name || name.includes('/') || name === '.' || name === '..') { err('Enter a folder name without "/"'); return true; }
+        await api('POST', '/api/files/mkdir', { alloc: vult.alloc.id, path: join(vult.path, name) });
+        toast('Folder ' + name + ' created', 'success');
+        loadDir();
+      }
+    });
+  }
+
+  function openMove(e) {
+    const dlg = formDialog({
+      id: 'move-dialog', title: 'Rename or move', errorId: 'move-error', submitId: 'move-submit', submitLabel: 'Save',
+      fields: field({ id: 'move-to', label: 'New path', value: e.path, autocomplete: 'off', required: true, hint: 'Change the name to rename; change the folder to move, e.g. /photos/' + e.name }),
+      onSubmit: async (form, err) => {
+        let to = $('#move-to', form).value.trim();
+        if (!to) { err('Enter the new path'); return true; }
+        if (to.endsWith('/')) to += e.name;
+        to = to.startsWith('/') ? normPath(to) : join(vult.path, to);
+        if (to === e.path) { err('That is the current path'); return true; }
+        await api('POST', '/api/files/move', { alloc: vult.alloc.id, from: e.path, to });
+        toast(e.name + ' → ' + to, 'success');
+        loadDir();
+      }
+    });
+    const input = $('#move-to', dlg);
+    const dot = e.type === 'file' ? e.name.lastIndexOf('.') : -1;
+    const start = e.path.length - e.name.length;
+    input.setSelectionRange(start, dot > 0 ? start + dot : e.path.length);
+  }
+
+  async function askDelete(e) {
+    const ok = await confirmDialog({ title: 'Delete ' + e.name + '?', message: 'Delete ' + e.path + (e.type === 'dir' ? ' and everything in it' : '') + '? This cannot be undone.', yes: 'Delete', danger: true });
+    if (!ok) return;
+    try {
+      await api('POST', '/api/files/delete', { alloc: vult.alloc.id, path: e.path });
+      toast(e.name + ' deleted', 'success');
+      loadDir();
+      refreshAlloc();
+    } catch (ex) {
+      toast(ex.message, 'error');
+    }
+  }
+
+  function openShare(e) {
+    const pub = h('input', { type: 'radio', name: 'share-kind', id: 'share-public', value: 'public', checked: true });
+    const cli = h('input', { type: 'radio', name: 'share-kind', id: 'share-client', value: 'client' });
+    const who = field({ id: 'share-client-id', label: 'Recipient client ID', autocomplete: 'off', spellcheck: 'false', placeholder: '64 hex characters' });
+    who.hidden = true;
+    const sync = () => { who.hidden = !cli.checked; };
+    pub.addEventListener('change', sync);
+    cli.addEventListener('change', sync);
+    const out = h('div', { id: 'share-result' });
+    const dlg = formDialog({
+      id: 'share-dialog', title: 'Share ' + e.name, errorId: 'share-error', submitId: 'share-submit', submitLabel: 'Create link',
+      fields: [
+        h('fieldset', { class: 'radios' }, h('legend', { text: 'Who can open the link' }),
+          h('div', { class: 'checkline' }, pub, h('label', { for: 'share-public', text: 'Anyone with the link' })),
+          h('div', { class: 'checkline' }, cli, h('label', { for: 'share-client', text: 'Only one wallet' }))),
+        who,
+        field({ id: 'share-expire', tag: 'select', label: 'Link expires after', options: [
+          h('option', { value: '1h', text: '1 hour' }), h('option', { value: '1d', text: '1 day' }),
+          h('option', { value: '7d', text: '7 days', selected: true }), h('option', { value: '30d', text: '30 days' })] }),
+        out],
+      onSubmit: async (form, err) => {
+        let to = null;
+        if (cli.checked) {
+          to = $('#share-client-id', form).value.trim();
+          if (!/^[0-9a-f]{64}$/.test(to)) { err('invalid address'); return true; }
+        }
+        const r = await api('POST', '/api/files/share', { alloc: vult.alloc.id, path: e.path, to_client_id: to, expire: $('#share-expire', form).value });
+        const url = new URL(r.url, location.href).href;
+        const input = h('input', { id: 'share-url', class: 'mono', readonly: true, value: url });
+        out.replaceChildren(h('div', { class: 'field' }, h('label', { for: 'share-url', text: 'Share link' }), input),
+          h('div', { class: 'actions left' },
+            h('button', { type: 'button', class: 'btn btn-primary', id: 'share-copy', on: { click: () => copyText(url, 'Link') } }, icon('copy'), 'Copy link'),
+            h('a', { class: 'btn', href: url, target: '_blank', rel: 'noopener', id: 'share-open', text: 'Open' })));
+        input.select();
+        $('#share-submit', form).hidden = true;
+        return true;
+      }
+    });
+    return dlg;
+  }
+
+  M.vult = { normPath, join, baseName };
+})();
