@@ -1,0 +1,65 @@
+/// The result of executing an included transaction.
+public struct TransactionReceipt: Sendable, Hashable, Codable {
+    public var transactionHash: String
+    public var blockHash: String
+    public var round: UInt64
+    /// Position in the block.
+    public var index: Int
+    public var outcome: ExecutionOutcome
+    /// Why execution failed; nil on success.
+    public var error: String?
+    /// Short human output ("transferred 1.5 MSC", "poured 1 MSC").
+    public var output: String
+    /// Hex SHA-256 over tx hash, outcome, error and output (docs/PROTOCOL.md §2.6).
+    public var outputHash: String
+    public var events: [TransactionEvent]
+
+    enum CodingKeys: String, CodingKey {
+        case transactionHash = "transaction_hash"
+        case blockHash = "block_hash"
+        case round, index, outcome, error, output
+        case outputHash = "output_hash"
+        case events
+    }
+
+    public init(transactionHash: String, blockHash: String, round: UInt64, index: Int, outcome: ExecutionOutcome,
+                error: String?, output: String, outputHash: String, events: [TransactionEvent]) {
+        self.transactionHash = transactionHash
+        self.blockHash = blockHash
+        self.round = round
+        self.index = index
+        self.outcome = outcome
+        self.error = error
+        self.output = output
+        self.outputHash = outputHash
+        self.events = events
+    }
+}
+
+/// Something a contract reports happened (e.g. a faucet pour), for explorers and clients.
+public struct TransactionEvent: Sendable, Hashable, Codable {
+    public var name: String
+    public var attributes: [String: String]
+
+    public init(name: String, attributes: [String: String]) {
+        self.name = name
+        self.attributes = attributes
+    }
+}
+
+/// A transaction with where it stands: what a "get transaction" read returns.
+public struct TransactionRecord: Sendable, Hashable, Codable {
+    public var transaction: Transaction
+    public var status: TransactionStatus
+    /// Present once finalized.
+    public var receipt: TransactionReceipt?
+    /// Blocks after the transaction's block (0 when just finalized).
+    public var confirmations: UInt64
+
+    public init(transaction: Transaction, status: TransactionStatus, receipt: TransactionReceipt?, confirmations: UInt64) {
+        self.transaction = transaction
+        self.status = status
+        self.receipt = receipt
+        self.confirmations = confirmations
+    }
+}
