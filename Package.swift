@@ -32,6 +32,7 @@ let package = Package(
 
         // Tests, one target per module.
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
+        .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -39,6 +39,9 @@ public final class Statement {
         }
     }
 
+    /// Ends the current query early so the statement can be reused (also releases read locks).
+    public func reset() { sqlite3_reset(handle) }
+
     /// Advances to the next row; false when the statement is done.
     public func step() throws(DatabaseError) -> Bool {
         let rc = sqlite3_step(handle)
