@@ -59,14 +59,16 @@ final class BlockProducer: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Stops the loop and waits for the thread to finish its current block.
+    /// Stops the loop and waits for the thread to finish its current block (unless called from
+    /// that thread itself, e.g. when the ledger's last reference is dropped during a tick).
     func stop() {
         condition.lock()
         let wasRunning = running
+        let onProducerThread = thread.map { $0 === Thread.current } ?? false
         running = false
         thread = nil
         condition.broadcast()
         condition.unlock()
-        if wasRunning { finished.wait() }
+        if wasRunning && !onProducerThread { finished.wait() }
     }
 }

@@ -51,7 +51,7 @@ extension Ledger {
         switch tx.transactionType {
         case .transfer:
             guard tx.value > 0 else { throw .malformed("transfer value must be greater than zero") }
-            guard !contracts.keys.contains(where: { ContractCall.address(of: $0) == tx.toClientID }) else {
+            guard !contractAddresses.contains(tx.toClientID) else {
                 throw .malformed("to_client_id is a contract address; use a contract_call")
             }
         case .contractCall:

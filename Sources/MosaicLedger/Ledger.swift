@@ -16,6 +16,8 @@ public final class Ledger: @unchecked Sendable {
     public let clock: LedgerClock
     let contracts: [String: any Contract]
     let faucetAddress: String
+    /// Addresses of all contracts, which plain transfers may not target.
+    let contractAddresses: Set<String>
     let lock = NSLock()
     let producer = BlockProducer()
 
@@ -78,6 +80,7 @@ public final class Ledger: @unchecked Sendable {
         var all: [String: any Contract] = ["faucet": FaucetContract(config: genesis.faucet)]
         for c in extra { all[c.name] = c }
         contracts = all
+        contractAddresses = Set(all.keys.map { ContractCall.address(of: $0) })
     }
 
     private static func createGenesis(_ g: Genesis, in store: LedgerStore) throws {
