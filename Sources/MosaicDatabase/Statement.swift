@@ -25,7 +25,8 @@ public final class Statement {
             let rc: Int32
             switch value {
             case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
-            case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, csqlite_transient())
+            // The explicit byte length keeps text with embedded NUL characters intact.
+            case .text(let s): rc = sqlite3_bind_text(handle, index, s, Int32(s.utf8.count), csqlite_transient())
             case .blob(let b):
                 rc = b.withUnsafeBytes { raw in
                     // An empty array has no base address; SQLite needs a non-null pointer for a

@@ -47,7 +47,7 @@ extension Ledger {
     func needsBlock(includeWaiting: Bool) -> Bool {
         lock.withLock {
             guard let store else { return false }
-            if latest.round < lastNonEmptyRound + genesis.confirmations { return true }
+            if let last = lastNonEmptyRound, latest.round < last + genesis.confirmations { return true }
             if pool.isEmpty { return false }
             if includeWaiting { return true }
             for (id, sender) in pool.senders {

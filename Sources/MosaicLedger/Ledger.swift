@@ -26,7 +26,8 @@ public final class Ledger: @unchecked Sendable {
     var pool = TransactionPool()
     var accountCache: [String: AccountState] = [:]
     var latest: Block
-    var lastNonEmptyRound: UInt64
+    /// Round of the latest block with transactions; blocks continue until it is sealed.
+    var lastNonEmptyRound: UInt64?
     var waiters: [String: [Waiter]] = [:]
     var nextWaiterID: UInt64 = 0
     var productionError: LedgerError?
@@ -66,7 +67,7 @@ public final class Ledger: @unchecked Sendable {
             guard let block = try store.latestBlock() else { throw LedgerError.storage("no genesis block in \(directory)") }
             latest = block
             lastNonEmptyRound = try store.db.prepare("SELECT MAX(round) FROM blocks WHERE tx_count > 0")
-                .queryOne { UInt64($0.int64(0)) } ?? 0
+                .queryOne { $0.isNull(0) ? nil : UInt64($0.int64(0)) } ?? nil
         } catch let e as LedgerError {
             store.close()
             throw e

@@ -200,6 +200,8 @@ import MosaicProtocol
     @Test func blockTimerMakesBlocksOnlyWhileThereIsWork() async throws {
         let net = try TestNet(confirmations: 2)
         net.ledger.start(blockTime: .milliseconds(20))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(net.ledger.latestBlock.round == 0)
         let tx = net.transfer(net.alice, to: net.bob, token, nonce: 1)
         try net.ledger.submit(tx)
         #expect(await net.ledger.wait(for: tx.hash, until: .sealed, timeout: .seconds(20)) == .sealed)
@@ -234,6 +236,53 @@ import MosaicProtocol
         let next = try net.ledger.produceBlock()
         #expect(next.previousHash == latest.hash)
         #expect(try net.ledger.supply().isConserved)
+    }
+
+    @Test func memoTextSurvivesStorageExactly() throws {
+        let net = try TestNet()
+        let memo = "café ☕ \u{0}after-nul \"quoted\""
+        let tx = Transaction.signed(by: net.alice, chainID: "mosaic-test", to: net.bob.publicKey.clientID, value: token,
+                                    fee: net.genesis.minimumFee, nonce: 1, data: memo, creationDate: -5)
+        try net.ledger.submit(tx)
+        try net.ledger.produceBlock()
+        try net.reopen()
+        let stored = try #require(try net.ledger.transaction(tx.hash)).transaction
+        #expect(stored == tx)
+        try stored.verify()
+    }
+
+    @Test func concurrentSubmittersAllGetSealed() async throws {
+        let net = try TestNet(confirmations: 1)
+        net.ledger.start(blockTime: .zero)
+        let senders = [net.alice, net.bob]
+        let ledger = net.ledger
+        let genesis = net.genesis
+        let hashes = try await withThrowingTaskGroup(of: [String].self) { group in
+            for (i, key) in senders.enumerated() {
+                let to = senders[(i + 1) % senders.count].publicKey.clientID
+                group.addTask {
+                    var out: [String] = []
+                    for n in UInt64(1)...25 {
+                        let tx = Transaction.signed(by: key, chainID: genesis.chainID, to: to, value: 1000, fee: genesis.minimumFee,
+                                                    nonce: n, creationDate: 0)
+                        try ledger.submit(tx)
+                        out.append(tx.hash)
+                    }
+                    return out
+                }
+            }
+            var all: [String] = []
+            for try await h in group { all += h }
+            return all
+        }
+        #expect(hashes.count == 50)
+        for h in hashes {
+            #expect(await ledger.wait(for: h, until: .sealed, timeout: .seconds(20)) == .sealed)
+        }
+        ledger.stop()
+        #expect(try net.nonce(net.alice) == 25)
+        #expect(try net.nonce(net.bob) == 25)
+        #expect(try ledger.supply().isConserved)
     }
 
     @Test func reopeningWithAnotherChainFails() throws {
