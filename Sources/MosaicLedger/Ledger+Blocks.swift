@@ -19,18 +19,28 @@ extension Ledger {
 
     /// Starts the block timer. Every `blockTime` (default: the genesis block time) a block is made
     /// if there is work: pool transactions, or finalized transactions still short of sealing (so
-    /// confirmations advance; an idle ledger makes no blocks). `blockTime` zero makes blocks as
-    /// soon as transactions arrive, then the confirmation blocks right after.
+    /// confirmations advance; an idle ledger makes no blocks). When more transactions are ready
+    /// than one block holds, further full blocks follow at once, so throughput is not capped at
+    /// `max_block_transactions` per interval. `blockTime` zero makes blocks as soon as
+    /// transactions arrive, then the confirmation blocks right after.
     public func start(blockTime: Duration? = nil) {
         let interval = blockTime ?? .milliseconds(genesis.blockTimeMillis)
         _ = producer.start(interval: interval) { [weak self] immediate in
             guard let self else { return }
             do throws(LedgerError) {
-                var rounds = 0
-                while rounds < 10_000, self.needsBlock(includeWaiting: !immediate) {
+                if immediate {
+                    var rounds = 0
+                    while rounds < 10_000, self.needsBlock(includeWaiting: false) {
+                        try self.produceBlock()
+                        rounds += 1
+                    }
+                } else if self.needsBlock(includeWaiting: true) {
                     try self.produceBlock()
-                    rounds += 1
-                    if !immediate { break }
+                    var extra = 0
+                    while extra < 64, self.hasReadyTransactions() {
+                        try self.produceBlock()
+                        extra += 1
+                    }
                 }
             } catch {
                 self.lock.withLock { self.productionError = error }
@@ -44,18 +54,28 @@ extension Ledger {
     /// The last error the block timer hit, if any (for the node's health output).
     public var lastProductionError: LedgerError? { lock.withLock { productionError } }
 
+    /// True when a block would do something: include transactions, advance an unsealed
+    /// transaction towards sealing, or (with `includeWaiting`) age waiting ones towards expiry.
     func needsBlock(includeWaiting: Bool) -> Bool {
         lock.withLock {
-            guard let store else { return false }
+            guard store != nil else { return false }
             if let last = lastNonEmptyRound, latest.round < last + genesis.confirmations { return true }
             if pool.isEmpty { return false }
-            if includeWaiting { return true }
-            for (id, sender) in pool.senders {
-                let nonce = (try? committedAccount(id, store).nonce) ?? 0
-                if sender.byNonce[nonce + 1] != nil { return true }
-            }
-            return false
+            return includeWaiting || readyLocked()
         }
+    }
+
+    func hasReadyTransactions() -> Bool {
+        lock.withLock { store != nil && readyLocked() }
+    }
+
+    private func readyLocked() -> Bool {
+        guard let store else { return false }
+        for (id, sender) in pool.senders {
+            let nonce = (try? committedAccount(id, store).nonce) ?? 0
+            if sender.byNonce[nonce + 1] != nil { return true }
+        }
+        return false
     }
 
     private struct Executed {

@@ -78,6 +78,14 @@ extension Ledger {
         }
     }
 
+    /// Blocks newest first, starting below `round` (default: from the latest); `limit` capped at 1000.
+    public func blocks(before round: UInt64? = nil, limit: Int = 20) throws(LedgerError) -> [Block] {
+        try locked { store throws(LedgerError) in
+            do { return try store.blocks(before: round ?? latest.round + 1, limit: min(max(limit, 0), 1000)) }
+            catch { throw .storage("\(error)") }
+        }
+    }
+
     /// The last committed block.
     public var latestBlock: Block { lock.withLock { latest } }
 
@@ -92,6 +100,13 @@ extension Ledger {
                            usdMicrosPerToken: genesis.usdMicrosPerToken, latestRound: block.round, latestBlockHash: block.hash,
                            faucetAddress: faucetAddress, faucetPourAmount: genesis.faucet.pourAmount,
                            maxNonceAhead: genesis.maxNonceAhead, time: clock.now)
+    }
+
+    /// A committed value from a contract's key-value store, for free read-only queries.
+    public func contractValue(_ contract: String, key: String) throws(LedgerError) -> [UInt8]? {
+        try locked { store throws(LedgerError) in
+            do { return try store.contractValue(contract, key) } catch { throw .storage("\(error)") }
+        }
     }
 
     /// Adds up every balance and compares with the genesis supply.

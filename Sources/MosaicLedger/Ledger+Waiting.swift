@@ -30,9 +30,10 @@ extension Ledger {
                 return
             }
             let id = registered.id
-            let task = Task { [weak self] in
+            // Holds the ledger until the timeout at most, so a waiter is always resumed.
+            let task = Task {
                 try? await Task.sleep(for: timeout)
-                self?.timeOut(hash, id)
+                self.timeOut(hash, id)
             }
             let stillWaiting: Bool = lock.withLock {
                 guard let i = waiters[hash]?.firstIndex(where: { $0.id == id }) else { return false }

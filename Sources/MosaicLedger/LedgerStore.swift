@@ -80,6 +80,11 @@ final class LedgerStore {
         try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE round = ?1").queryOne([.integer(Int64(round))], Self.block)
     }
 
+    func blocks(before round: UInt64, limit: Int) throws(DatabaseError) -> [Block] {
+        try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE round < ?1 ORDER BY round DESC LIMIT ?2")
+            .query([.integer(Int64(min(round, UInt64(Int64.max)))), .integer(Int64(limit))], Self.block)
+    }
+
     func block(hash: String) throws(DatabaseError) -> Block? {
         try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE hash = ?1").queryOne([.text(hash)], Self.block)
     }

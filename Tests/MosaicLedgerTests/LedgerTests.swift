@@ -225,6 +225,8 @@ import MosaicProtocol
         let alice = try net.ledger.account(net.alice.publicKey.clientID)
         try net.reopen()
         #expect(net.ledger.latestBlock == latest)
+        #expect(try net.ledger.blocks(limit: 3).map(\.round) == [5, 4, 3])
+        #expect(try net.ledger.blocks(before: 2).map(\.round) == [1, 0])
         #expect(try net.ledger.account(net.alice.publicKey.clientID) == alice)
         #expect(try net.balance(net.carol) == 5 * token)
         #expect(try net.ledger.transactions(of: net.carol.publicKey.clientID).map(\.transaction.hash) == hashes.reversed())
