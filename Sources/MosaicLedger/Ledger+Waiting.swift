@@ -1,16 +1,6 @@
 import Foundation
 import MosaicProtocol
 
-/// A caller suspended in `Ledger.wait`, resumed by a block commit, its timeout, or `close`.
-struct Waiter {
-    let id: UInt64
-    let target: TransactionStatus
-    let continuation: CheckedContinuation<TransactionStatus?, Never>
-    var timeout: Task<Void, Never>?
-    /// Round of the transaction's block once it is included.
-    var round: UInt64?
-}
-
 extension Ledger {
     /// Waits until the transaction reaches `target` (or a later stage, or expires) and returns its
     /// status; after `timeout` returns the current status instead. Returns nil at once for an

@@ -35,31 +35,3 @@ public struct TransactionReceipt: Sendable, Hashable, Codable {
         self.events = events
     }
 }
-
-/// Something a contract reports happened (e.g. a faucet pour), for explorers and clients.
-public struct TransactionEvent: Sendable, Hashable, Codable {
-    public var name: String
-    public var attributes: [String: String]
-
-    public init(name: String, attributes: [String: String]) {
-        self.name = name
-        self.attributes = attributes
-    }
-}
-
-/// A transaction with where it stands: what a "get transaction" read returns.
-public struct TransactionRecord: Sendable, Hashable, Codable {
-    public var transaction: Transaction
-    public var status: TransactionStatus
-    /// Present once finalized.
-    public var receipt: TransactionReceipt?
-    /// Blocks after the transaction's block (0 when just finalized).
-    public var confirmations: UInt64
-
-    public init(transaction: Transaction, status: TransactionStatus, receipt: TransactionReceipt?, confirmations: UInt64) {
-        self.transaction = transaction
-        self.status = status
-        self.receipt = receipt
-        self.confirmations = confirmations
-    }
-}
