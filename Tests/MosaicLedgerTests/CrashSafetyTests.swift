@@ -23,7 +23,9 @@ import MosaicProtocol
         let keys = [try testKey(1), try testKey(2)]
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/finalized.log"))
         var nonce: [UInt64] = [0, 0]
-        while true {
+        let started = ContinuousClock.now
+        // Bounded, in case the parent died before killing it.
+        while ContinuousClock.now - started < .seconds(30) {
             var batch: [Transaction] = []
             for _ in 0..<100 {
                 let i = Int.random(in: 0...1)
@@ -54,6 +56,7 @@ import MosaicProtocol
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
         try child.run()
+        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
 
         // Let it commit a few blocks, then kill it at an arbitrary moment.
         var rounds = 0
