@@ -99,6 +99,26 @@ extension Ledger {
         }
     }
 
+    /// The faucet's view of `clientID` at the ledger clock's now (account and global windows).
+    public func faucetStatus(for clientID: String) throws(LedgerError) -> FaucetStatus {
+        try locked { store throws(LedgerError) in
+            let config = genesis.faucet
+            let now = clock.now
+            do {
+                var mine = FaucetContract.Window(try store.contractValue("faucet", "account:\(clientID)"))
+                mine.roll(now: now, length: config.accountWindowSeconds)
+                var all = FaucetContract.Window(try store.contractValue("faucet", "global"))
+                all.roll(now: now, length: config.globalWindowSeconds)
+                let remaining = try store.account(faucetAddress)?.balance ?? 0
+                var next: Int64?
+                if mine.amount + config.pourAmount > config.accountLimit { next = mine.start + config.accountWindowSeconds }
+                if all.amount + config.pourAmount > config.globalLimit { next = max(next ?? 0, all.start + config.globalWindowSeconds) }
+                return FaucetStatus(pourAmount: config.pourAmount, pouredInWindow: mine.amount, accountLimit: config.accountLimit,
+                                    nextPourAt: next, remainingSupply: remaining)
+            } catch { throw .storage("\(error)") }
+        }
+    }
+
     /// Adds up every balance and compares with the genesis supply.
     public func supply() throws(LedgerError) -> SupplyReport {
         try locked { store throws(LedgerError) in
