@@ -61,6 +61,7 @@ public final class Ledger: @unchecked Sendable {
                 else { genesis = Genesis() }
                 try genesis.validate()
                 try Ledger.createGenesis(genesis, in: store)
+                try genesis.write(to: genesisPath)
             }
             if !FileManager.default.fileExists(atPath: genesisPath) { try genesis.write(to: genesisPath) }
             if let offset = try store.meta("clock_offset").flatMap(Int64.init) { clock.offsetSeconds = offset }

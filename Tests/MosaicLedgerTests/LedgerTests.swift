@@ -299,6 +299,7 @@ import MosaicProtocol
         #expect(throws: LedgerError.self) { _ = try Ledger(directory: net.directory, genesis: other) }
         net.ledger = try Ledger(directory: net.directory)
         #expect(net.ledger.genesis.chainID == "mosaic-test")
+        #expect(try Genesis.load(from: net.directory + "/genesis.json") == net.genesis)
     }
 
     @Test func supplyIsConservedAcrossManyRandomTransfers() throws {
