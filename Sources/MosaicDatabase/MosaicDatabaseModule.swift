@@ -1,2 +1,0 @@
-/// SQLite access shared by the ledger and the blobbers.
-enum MosaicDatabaseModule {}

@@ -1,0 +1,40 @@
+import MosaicProtocol
+
+/// The changes a block makes, layered over committed state. Nothing reaches SQLite or the
+/// ledger's cache until the whole block commits, so a failed commit leaves no trace.
+final class BlockState {
+    private let loadAccount: (String) throws -> AccountState
+    private let loadContract: (String, String) throws -> [UInt8]?
+    private(set) var accounts: [String: AccountState] = [:]
+    /// Keyed by contract, then key; nil values are deletions.
+    private(set) var contractValues: [String: [String: [UInt8]?]] = [:]
+
+    init(loadAccount: @escaping (String) throws -> AccountState, loadContract: @escaping (String, String) throws -> [UInt8]?) {
+        self.loadAccount = loadAccount
+        self.loadContract = loadContract
+    }
+
+    func account(_ id: String) throws -> AccountState {
+        if let a = accounts[id] { return a }
+        return try loadAccount(id)
+    }
+
+    func setAccount(_ id: String, _ state: AccountState) { accounts[id] = state }
+
+    func contractValue(_ contract: String, _ key: String) throws -> [UInt8]? {
+        if let c = contractValues[contract], let v = c[key] { return v }
+        return try loadContract(contract, key)
+    }
+
+    func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) {
+        contractValues[contract, default: [:]][key] = .some(value)
+    }
+
+    /// Keeps the changes of one successful contract call.
+    func merge(_ scratch: TransactionScratch) {
+        for (id, a) in scratch.accounts { accounts[id] = a }
+        for (contract, values) in scratch.contractValues {
+            for (k, v) in values { contractValues[contract, default: [:]][k] = .some(v) }
+        }
+    }
+}

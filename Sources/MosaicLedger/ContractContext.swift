@@ -1,0 +1,82 @@
+import MosaicProtocol
+
+/// What a contract call may see and touch. Writes go to a scratch layer that the ledger keeps
+/// only if the call returns normally.
+public final class ContractContext {
+    public let caller: String
+    public let transactionHash: String
+    /// Tokens sent with the call (already moved to the contract's account).
+    public let value: UInt64
+    /// Ledger clock, unix seconds.
+    public let now: Int64
+    public let round: UInt64
+    /// The contract's own account (its balance is what it can pay out).
+    public let address: String
+    public let gasLimit: UInt64
+    public private(set) var gasUsed: UInt64 = 0
+    private let scratch: TransactionScratch
+    private let contractName: String
+    private(set) var events: [TransactionEvent] = []
+
+    init(caller: String, transactionHash: String, value: UInt64, now: Int64, round: UInt64, contractName: String,
+         gasLimit: UInt64, scratch: TransactionScratch) {
+        self.caller = caller
+        self.transactionHash = transactionHash
+        self.value = value
+        self.now = now
+        self.round = round
+        self.contractName = contractName
+        self.address = ContractCall.address(of: contractName)
+        self.gasLimit = gasLimit
+        self.scratch = scratch
+    }
+
+    /// Charges `amount` gas; throws once the budget is spent.
+    public func consumeGas(_ amount: UInt64) throws(ContractError) {
+        let (sum, overflow) = gasUsed.addingReportingOverflow(amount)
+        guard !overflow, sum <= gasLimit else { gasUsed = gasLimit; throw .outOfGas(limit: gasLimit) }
+        gasUsed = sum
+    }
+
+    /// Reads a value from this contract's store (10 gas).
+    public func get(_ key: String) throws(ContractError) -> [UInt8]? {
+        try consumeGas(10)
+        do { return try scratch.contractValue(contractName, key) } catch { throw .refused("state unavailable: \(error)") }
+    }
+
+    /// Writes (or with nil deletes) a value in this contract's store (50 gas + 1 per byte).
+    public func set(_ key: String, _ value: [UInt8]?) throws(ContractError) {
+        try consumeGas(50 + UInt64(key.utf8.count + (value?.count ?? 0)))
+        scratch.setContractValue(contractName, key, value)
+    }
+
+    /// Balance of any account (10 gas).
+    public func balance(of clientID: String) throws(ContractError) -> UInt64 {
+        try consumeGas(10)
+        do { return try scratch.account(clientID).balance } catch { throw .refused("state unavailable: \(error)") }
+    }
+
+    /// Pays `amount` from the contract's account to `clientID` (50 gas).
+    public func pay(_ amount: UInt64, to clientID: String) throws(ContractError) {
+        try consumeGas(50)
+        do {
+            var from = try scratch.account(address)
+            guard from.balance >= amount else { throw ContractError.insufficientFunds(needed: amount, available: from.balance) }
+            from.balance -= amount
+            scratch.setAccount(address, from)
+            var to = try scratch.account(clientID)
+            to.balance += amount
+            scratch.setAccount(clientID, to)
+        } catch let e as ContractError {
+            throw e
+        } catch {
+            throw .refused("state unavailable: \(error)")
+        }
+    }
+
+    /// Records an event in the receipt (10 gas).
+    public func emit(_ name: String, _ attributes: [String: String]) throws(ContractError) {
+        try consumeGas(10)
+        events.append(TransactionEvent(name: name, attributes: attributes))
+    }
+}

@@ -1,0 +1,65 @@
+import MosaicProtocol
+
+/// `faucet.pour`: pays a fixed amount from the faucet account, at most `accountLimit` per account
+/// per window and `globalLimit` overall per window. A window opens with the first pour after the
+/// previous one closed, so the refusal can say exactly when the next pour is possible.
+struct FaucetContract: Contract {
+    let config: FaucetConfig
+    var name: String { "faucet" }
+    var methods: [String] { ["pour"] }
+
+    func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
+        guard method == "pour" else { throw .unknownMethod(contract: name, method: method) }
+        try context.consumeGas(100)
+        let amount = config.pourAmount
+        let now = context.now
+
+        var mine = Window(try context.get("account:\(context.caller)"))
+        mine.roll(now: now, length: config.accountWindowSeconds)
+        if mine.amount + amount > config.accountLimit {
+            let at = mine.start + config.accountWindowSeconds
+            throw .refused("faucet limit reached for this account; next pour possible at \(UTCTime.iso8601(at)) (in \(at - now) s)")
+        }
+        var all = Window(try context.get("global"))
+        all.roll(now: now, length: config.globalWindowSeconds)
+        if all.amount + amount > config.globalLimit {
+            let at = all.start + config.globalWindowSeconds
+            throw .refused("faucet global limit reached; next pour possible at \(UTCTime.iso8601(at)) (in \(at - now) s)")
+        }
+        let left = try context.balance(of: context.address)
+        guard left >= amount else { throw .refused("faucet is empty (\(TokenAmount(baseUnits: left)) left)") }
+
+        try context.pay(amount, to: context.caller)
+        mine.amount += amount
+        all.amount += amount
+        try context.set("account:\(context.caller)", mine.bytes)
+        try context.set("global", all.bytes)
+        try context.emit("pour", ["to": context.caller, "amount": String(amount)])
+        return "poured \(TokenAmount(baseUnits: amount))"
+    }
+
+    /// Amount given since `start`, stored as 16 bytes: start (Int64) ‖ amount (UInt64), big-endian.
+    struct Window {
+        var start: Int64 = 0
+        var amount: UInt64 = 0
+
+        init(_ bytes: [UInt8]?) {
+            guard let b = bytes, b.count == 16 else { return }
+            start = Int64(bitPattern: b[0..<8].reduce(0) { $0 << 8 | UInt64($1) })
+            amount = b[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+        }
+
+        mutating func roll(now: Int64, length: Int64) {
+            if amount == 0 || now >= start + length {
+                start = now
+                amount = 0
+            }
+        }
+
+        var bytes: [UInt8] {
+            let s = UInt64(bitPattern: start)
+            return (0..<8).map { UInt8(truncatingIfNeeded: s >> (56 - 8 * UInt64($0))) }
+                + (0..<8).map { UInt8(truncatingIfNeeded: amount >> (56 - 8 * UInt64($0))) }
+        }
+    }
+}

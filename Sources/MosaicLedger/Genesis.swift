@@ -1,0 +1,111 @@
+import Foundation
+import MosaicCrypto
+import MosaicProtocol
+
+/// The parameters a network starts with. Written to `genesis.json` in the ledger directory on
+/// first start (or given), then fixed for the life of the chain: changing it means a new chain.
+public struct Genesis: Sendable, Hashable, Codable {
+    public var chainID: String
+    public var symbol: String
+    public var decimals: Int
+    /// Unix seconds of block 0.
+    public var genesisTime: Int64
+    /// Smallest fee accepted, in base units (faucet pours are exempt so a new account can start).
+    public var minimumFee: UInt64
+    /// Display rate: integer micro-dollars per whole token.
+    public var usdMicrosPerToken: UInt64
+    public var blockTimeMillis: Int64
+    /// Blocks after a transaction's block before it is sealed.
+    public var confirmations: UInt64
+    /// Blocks a transaction may wait in the pool before it expires.
+    public var expiryBlocks: UInt64
+    public var maxBlockTransactions: Int
+    /// How far past the next nonce a transaction may be and still wait in the pool.
+    public var maxNonceAhead: UInt64
+    public var poolCapacity: Int
+    /// Gas budget of one contract call (see `ContractContext`).
+    public var contractGasLimit: UInt64
+    /// Account that produces blocks and collects fees.
+    public var nodeID: String
+    public var faucet: FaucetConfig
+    /// Extra opening balances by client id (e.g. for tests and benchmarks).
+    public var allocations: [String: UInt64]
+
+    enum CodingKeys: String, CodingKey {
+        case chainID = "chain_id"
+        case symbol, decimals
+        case genesisTime = "genesis_time"
+        case minimumFee = "minimum_fee"
+        case usdMicrosPerToken = "usd_micros_per_token"
+        case blockTimeMillis = "block_time_ms"
+        case confirmations
+        case expiryBlocks = "expiry_blocks"
+        case maxBlockTransactions = "max_block_transactions"
+        case maxNonceAhead = "max_nonce_ahead"
+        case poolCapacity = "pool_capacity"
+        case contractGasLimit = "contract_gas_limit"
+        case nodeID = "node_id"
+        case faucet, allocations
+    }
+
+    /// Devnet defaults: 1 s blocks, 3 confirmations, 0.0001 token minimum fee, $0.10 per token,
+    /// a faucet of 1 billion tokens pouring 1 token, 10 per account per hour, 100,000 per day overall.
+    public init(chainID: String = "mosaic-devnet", genesisTime: Int64 = Int64(Date().timeIntervalSince1970),
+                allocations: [String: UInt64] = [:]) {
+        self.chainID = chainID
+        symbol = "MSC"
+        decimals = TokenAmount.decimals
+        self.genesisTime = genesisTime
+        minimumFee = 1_000_000
+        usdMicrosPerToken = 100_000
+        blockTimeMillis = 1000
+        confirmations = 3
+        expiryBlocks = 30
+        maxBlockTransactions = 5000
+        maxNonceAhead = 10
+        poolCapacity = 200_000
+        contractGasLimit = 10_000
+        nodeID = Hex.encode(SHA256.hash(Array("mosaic-node:\(chainID)".utf8)))
+        faucet = FaucetConfig()
+        self.allocations = allocations
+    }
+
+    /// Faucet supply plus allocations: the constant sum of all balances.
+    public var totalSupply: UInt64? {
+        var total = faucet.supply
+        for v in allocations.values {
+            let (s, o) = total.addingReportingOverflow(v)
+            if o { return nil }
+            total = s
+        }
+        return total
+    }
+
+    public static func load(from path: String) throws -> Genesis {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try JSONDecoder().decode(Genesis.self, from: data)
+    }
+
+    public func write(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    /// Checks the values a ledger cannot run with.
+    func validate() throws(LedgerError) {
+        guard !chainID.isEmpty, chainID.utf8.count <= 64 else { throw .malformed("genesis chain_id must be 1–64 bytes") }
+        guard decimals == TokenAmount.decimals else { throw .malformed("genesis decimals must be \(TokenAmount.decimals)") }
+        guard totalSupply != nil else { throw .malformed("genesis faucet supply plus allocations overflows 64 bits") }
+        guard maxBlockTransactions > 0, poolCapacity > 0, expiryBlocks > 0 else {
+            throw .malformed("genesis max_block_transactions, pool_capacity and expiry_blocks must be positive")
+        }
+        guard Transaction.isHexID(nodeID) else { throw .malformed("genesis node_id must be 64 lowercase hex characters") }
+        for id in allocations.keys where !Transaction.isHexID(id) {
+            throw .malformed("genesis allocation key \(id) is not a client id")
+        }
+        guard faucet.accountWindowSeconds > 0, faucet.globalWindowSeconds > 0 else {
+            throw .malformed("genesis faucet windows must be positive")
+        }
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+import MosaicCrypto
+import MosaicDatabase
+import MosaicProtocol
+
+extension Ledger {
+    /// Produces one block from the ready pool transactions (possibly none) and commits it
+    /// atomically; waiters whose status is reached are resumed.
+    @discardableResult
+    public func produceBlock() throws(LedgerError) -> Block {
+        var resumes: [(Waiter, TransactionStatus?)] = []
+        let block = try locked { store throws(LedgerError) in try produceLocked(store, resumes: &resumes) }
+        for (w, s) in resumes {
+            w.timeout?.cancel()
+            w.continuation.resume(returning: s)
+        }
+        return block
+    }
+
+    /// Starts the block timer. Every `blockTime` (default: the genesis block time) a block is made
+    /// if there is work: pool transactions, or finalized transactions still short of sealing (so
+    /// confirmations advance; an idle ledger makes no blocks). When more transactions are ready
+    /// than one block holds, further full blocks follow at once, so throughput is not capped at
+    /// `max_block_transactions` per interval. `blockTime` zero makes blocks as soon as
+    /// transactions arrive, then the confirmation blocks right after.
+    public func start(blockTime: Duration? = nil) {
+        let interval = blockTime ?? .milliseconds(genesis.blockTimeMillis)
+        _ = producer.start(interval: interval) { [weak self] immediate in
+            guard let self else { return }
+            do throws(LedgerError) {
+                if immediate {
+                    var rounds = 0
+                    while rounds < 10_000, self.needsBlock(includeWaiting: false) {
+                        try self.produceBlock()
+                        rounds += 1
+                    }
+                } else if self.needsBlock(includeWaiting: true) {
+                    try self.produceBlock()
+                    var extra = 0
+                    while extra < 64, self.hasReadyTransactions() {
+                        try self.produceBlock()
+                        extra += 1
+                    }
+                }
+            } catch {
+                self.lock.withLock { self.productionError = error }
+            }
+        }
+    }
+
+    /// Stops the block timer (blocks can still be produced by hand).
+    public func stop() { producer.stop() }
+
+    /// The last error the block timer hit, if any (for the node's health output).
+    public var lastProductionError: LedgerError? { lock.withLock { productionError } }
+
+    /// True when a block would do something: include transactions, advance an unsealed
+    /// transaction towards sealing, or (with `includeWaiting`) age waiting ones towards expiry.
+    func needsBlock(includeWaiting: Bool) -> Bool {
+        lock.withLock {
+            guard store != nil else { return false }
+            if let last = lastNonEmptyRound, latest.round < last + genesis.confirmations { return true }
+            if pool.isEmpty { return false }
+            return includeWaiting || readyLocked()
+        }
+    }
+
+    func hasReadyTransactions() -> Bool {
+        lock.withLock { store != nil && readyLocked() }
+    }
+
+    private func readyLocked() -> Bool {
+        guard let store else { return false }
+        for (id, sender) in pool.senders {
+            let nonce = (try? committedAccount(id, store).nonce) ?? 0
+            if sender.byNonce[nonce + 1] != nil { return true }
+        }
+        return false
+    }
+
+    private struct Executed {
+        let tx: Transaction
+        let outcome: ExecutionOutcome
+        let error: String?
+        let output: String
+        let events: [TransactionEvent]
+    }
+
+    func produceLocked(_ store: LedgerStore, resumes: inout [(Waiter, TransactionStatus?)]) throws(LedgerError) -> Block {
+        let round = latest.round + 1
+        let now = max(clock.now, latest.timestamp)
+        let ready = pool.ready(stateNonce: { (try? committedAccount($0, store).nonce) ?? 0 }, limit: genesis.maxBlockTransactions)
+        let state = BlockState(
+            loadAccount: { [unowned self] id in try self.committedAccount(id, store) },
+            loadContract: { c, k in try store.contractValue(c, k) })
+
+        var executed: [Executed] = []
+        executed.reserveCapacity(ready.count)
+        do {
+            for tx in ready { executed.append(try execute(tx, state: state, round: round, now: now)) }
+        } catch {
+            throw .storage("executing block \(round): \(error)")
+        }
+
+        let included = Set(ready.map(\.hash))
+        let expired = pool.expired(atRound: round, expiryBlocks: genesis.expiryBlocks).filter { !included.contains($0.tx.hash) }
+        let stateRoot = Ledger.stateRoot(previous: latest.stateRoot, state: state)
+        let block = Block(round: round, previousHash: latest.hash, timestamp: now, transactionRoot: Block.merkleRoot(ready.map(\.hash)),
+                          stateRoot: stateRoot, transactionCount: ready.count, minerID: genesis.nodeID)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        do {
+            try store.db.transaction {
+                try store.insert(block: block)
+                for (i, e) in executed.enumerated() {
+                    let receipt = Ledger.receipt(e.tx, block: block, index: i, outcome: e.outcome, error: e.error, output: e.output, events: e.events)
+                    let events = e.events.isEmpty ? nil : String(decoding: try encoder.encode(e.events), as: UTF8.self)
+                    try store.insert(transaction: e.tx, receipt: receipt, eventsJSON: events)
+                }
+                for (id, a) in state.accounts { try store.upsert(account: id, a) }
+                for (contract, values) in state.contractValues {
+                    for (k, v) in values { try store.setContractValue(contract, k, v) }
+                }
+                for e in expired { try store.insertExpired(e.tx, round: round) }
+            }
+        } catch {
+            throw .storage("committing block \(round): \(error)")
+        }
+
+        // Committed: now the in-memory view follows.
+        for (id, a) in state.accounts { accountCache[id] = a }
+        for h in included { pool.remove(h) }
+        for e in expired { pool.remove(e.tx.hash) }
+        latest = block
+        if !ready.isEmpty { lastNonEmptyRound = round }
+        collectWaiters(included: included, expired: Set(expired.map(\.tx.hash)), round: round, into: &resumes)
+        return block
+    }
+
+    /// Runs one transaction against the block state. Fee and nonce are always taken; a failed
+    /// transfer or contract call leaves everything else as it was.
+    private func execute(_ tx: Transaction, state: BlockState, round: UInt64, now: Int64) throws -> Executed {
+        var sender = try state.account(tx.clientID)
+        let fee = min(tx.fee, sender.balance)
+        sender.balance -= fee
+        sender.nonce = tx.nonce
+        state.setAccount(tx.clientID, sender)
+        if fee > 0 {
+            var node = try state.account(genesis.nodeID)
+            node.balance += fee
+            state.setAccount(genesis.nodeID, node)
+        }
+        func failed(_ why: String) -> Executed {
+            Executed(tx: tx, outcome: .failure, error: why, output: "", events: [])
+        }
+        switch tx.transactionType {
+        case .transfer:
+            var from = try state.account(tx.clientID)
+            guard from.balance >= tx.value else {
+                return failed("insufficient balance: has \(TokenAmount(baseUnits: from.balance)), needs \(TokenAmount(baseUnits: tx.value))")
+            }
+            from.balance -= tx.value
+            state.setAccount(tx.clientID, from)
+            var to = try state.account(tx.toClientID)
+            to.balance += tx.value
+            state.setAccount(tx.toClientID, to)
+            return Executed(tx: tx, outcome: .success, error: nil, output: "transferred \(TokenAmount(baseUnits: tx.value))", events: [])
+        case .contractCall:
+            let call: ContractCall
+            do { call = try ContractCall.parse(tx.transactionData) } catch { return failed(error.description) }
+            guard let contract = contracts[call.contract] else { return failed("no contract named \"\(call.contract)\"") }
+            let scratch = TransactionScratch(base: state)
+            if tx.value > 0 {
+                var from = try scratch.account(tx.clientID)
+                guard from.balance >= tx.value else { return failed("insufficient balance for the call's value") }
+                from.balance -= tx.value
+                scratch.setAccount(tx.clientID, from)
+                var to = try scratch.account(tx.toClientID)
+                to.balance += tx.value
+                scratch.setAccount(tx.toClientID, to)
+            }
+            let context = ContractContext(caller: tx.clientID, transactionHash: tx.hash, value: tx.value, now: now, round: round,
+                                          contractName: call.contract, gasLimit: genesis.contractGasLimit, scratch: scratch)
+            do {
+                let output = try contract.execute(context, method: call.method, args: call.args)
+                state.merge(scratch)
+                return Executed(tx: tx, outcome: .success, error: nil, output: output, events: context.events)
+            } catch {
+                return failed(error.description)
+            }
+        }
+    }
+
+    /// SHA-256 over the previous state root and every row this block changed, in sorted order.
+    static func stateRoot(previous: String, state: BlockState) -> String {
+        var w = CanonicalWriter(domain: "mosaic-state-v1")
+        w.append(string: previous)
+        for id in state.accounts.keys.sorted() {
+            let a = state.accounts[id] ?? AccountState()
+            w.append(string: id)
+            w.append(uint64: a.balance)
+            w.append(uint64: a.nonce)
+        }
+        for contract in state.contractValues.keys.sorted() {
+            let values = state.contractValues[contract] ?? [:]
+            for key in values.keys.sorted() {
+                w.append(string: contract)
+                w.append(string: key)
+                if case .some(.some(let v)) = values[key] { w.append(uint8: 1); w.append(bytes: v) } else { w.append(uint8: 0) }
+            }
+        }
+        return Hex.encode(SHA256.hash(w.bytes))
+    }
+
+    static func receipt(_ tx: Transaction, block: Block, index: Int, outcome: ExecutionOutcome, error: String?,
+                        output: String, events: [TransactionEvent]) -> TransactionReceipt {
+        TransactionReceipt(transactionHash: tx.hash, blockHash: block.hash, round: block.round, index: index, outcome: outcome,
+                           error: error, output: output, outputHash: outputHash(tx.hash, outcome, error, output), events: events)
+    }
+
+    /// SHA-256 of "mosaic-output-v1" ‖ tx hash ‖ outcome byte (0 success, 1 failure) ‖ error ‖ output.
+    public static func outputHash(_ txHash: String, _ outcome: ExecutionOutcome, _ error: String?, _ output: String) -> String {
+        var w = CanonicalWriter(domain: "mosaic-output-v1")
+        w.append(string: txHash)
+        w.append(uint8: outcome == .success ? 0 : 1)
+        w.append(string: error ?? "")
+        w.append(string: output)
+        return Hex.encode(SHA256.hash(w.bytes))
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import MosaicProtocol
+
+extension Ledger {
+    /// Committed balance and nonce (zeros for an account never seen).
+    public func account(_ clientID: String) throws(LedgerError) -> Account {
+        try locked { store throws(LedgerError) in
+            let a: AccountState
+            if let cached = accountCache[clientID] { a = cached } else {
+                do { a = try store.account(clientID) ?? AccountState() } catch { throw .storage("\(error)") }
+            }
+            return Account(clientID: clientID, balance: a.balance, nonce: a.nonce, round: latest.round)
+        }
+    }
+
+    /// A transaction with its status and, once included, its receipt; nil when unknown.
+    public func transaction(_ hash: String) throws(LedgerError) -> TransactionRecord? {
+        try locked { store throws(LedgerError) in
+            if let e = pool.entry(hash) { return TransactionRecord(transaction: e.tx, status: .pending, receipt: nil, confirmations: 0) }
+            do {
+                if let (tx, receipt) = try store.transaction(hash, chainID: genesis.chainID) { return record(tx, receipt) }
+                if let tx = try store.expired(hash) { return TransactionRecord(transaction: tx, status: .expired, receipt: nil, confirmations: 0) }
+            } catch { throw .storage("\(error)") }
+            return nil
+        }
+    }
+
+    /// Included transactions sent or received by `clientID`, newest first. `limit` is capped at 1000.
+    public func transactions(of clientID: String, limit: Int = 50, offset: Int = 0) throws(LedgerError) -> [TransactionRecord] {
+        try locked { store throws(LedgerError) in
+            do {
+                return try store.transactions(of: clientID, limit: min(max(limit, 0), 1000), offset: max(offset, 0), chainID: genesis.chainID)
+                    .map { record($0.0, $0.1) }
+            } catch { throw .storage("\(error)") }
+        }
+    }
+
+    /// Transactions of `clientID` still in the pool, by nonce.
+    public func pendingTransactions(of clientID: String) throws(LedgerError) -> [Transaction] {
+        try locked { _ throws(LedgerError) in pool.pending(of: clientID) }
+    }
+
+    /// Transactions of one block in block order.
+    public func transactions(inRound round: UInt64, limit: Int = 100, offset: Int = 0) throws(LedgerError) -> [TransactionRecord] {
+        try locked { store throws(LedgerError) in
+            do {
+                return try store.transactions(inRound: round, limit: min(max(limit, 0), 5000), offset: max(offset, 0), chainID: genesis.chainID)
+                    .map { record($0.0, $0.1) }
+            } catch { throw .storage("\(error)") }
+        }
+    }
+
+    private func record(_ tx: Transaction, _ receipt: TransactionReceipt) -> TransactionRecord {
+        let confirmations = latest.round - receipt.round
+        return TransactionRecord(transaction: tx, status: confirmations >= genesis.confirmations ? .sealed : .finalized,
+                                 receipt: receipt, confirmations: confirmations)
+    }
+
+    public func block(round: UInt64) throws(LedgerError) -> Block? {
+        try locked { store throws(LedgerError) in
+            do { return try store.block(round: round) } catch { throw .storage("\(error)") }
+        }
+    }
+
+    public func block(hash: String) throws(LedgerError) -> Block? {
+        try locked { store throws(LedgerError) in
+            do { return try store.block(hash: hash) } catch { throw .storage("\(error)") }
+        }
+    }
+
+    /// Blocks newest first, starting below `round` (default: from the latest); `limit` capped at 1000.
+    public func blocks(before round: UInt64? = nil, limit: Int = 20) throws(LedgerError) -> [Block] {
+        try locked { store throws(LedgerError) in
+            do { return try store.blocks(before: round ?? latest.round + 1, limit: min(max(limit, 0), 1000)) }
+            catch { throw .storage("\(error)") }
+        }
+    }
+
+    /// The last committed block.
+    public var latestBlock: Block { lock.withLock { latest } }
+
+    /// Number of transactions waiting in the pool.
+    public var pendingCount: Int { lock.withLock { pool.count } }
+
+    public var networkInfo: NetworkInfo {
+        let block = latestBlock
+        return NetworkInfo(chainID: genesis.chainID, symbol: genesis.symbol, decimals: genesis.decimals,
+                           blockTimeMillis: genesis.blockTimeMillis, confirmations: genesis.confirmations,
+                           expiryBlocks: genesis.expiryBlocks, minimumFee: genesis.minimumFee,
+                           usdMicrosPerToken: genesis.usdMicrosPerToken, latestRound: block.round, latestBlockHash: block.hash,
+                           faucetAddress: faucetAddress, faucetPourAmount: genesis.faucet.pourAmount,
+                           maxNonceAhead: genesis.maxNonceAhead, time: clock.now)
+    }
+
+    /// A committed value from a contract's key-value store, for free read-only queries.
+    public func contractValue(_ contract: String, key: String) throws(LedgerError) -> [UInt8]? {
+        try locked { store throws(LedgerError) in
+            do { return try store.contractValue(contract, key) } catch { throw .storage("\(error)") }
+        }
+    }
+
+    /// The faucet's view of `clientID` at the ledger clock's now (account and global windows).
+    public func faucetStatus(for clientID: String) throws(LedgerError) -> FaucetStatus {
+        try locked { store throws(LedgerError) in
+            let config = genesis.faucet
+            let now = clock.now
+            do {
+                var mine = FaucetContract.Window(try store.contractValue("faucet", "account:\(clientID)"))
+                mine.roll(now: now, length: config.accountWindowSeconds)
+                var all = FaucetContract.Window(try store.contractValue("faucet", "global"))
+                all.roll(now: now, length: config.globalWindowSeconds)
+                let remaining = try store.account(faucetAddress)?.balance ?? 0
+                var next: Int64?
+                if mine.amount + config.pourAmount > config.accountLimit { next = mine.start + config.accountWindowSeconds }
+                if all.amount + config.pourAmount > config.globalLimit { next = max(next ?? 0, all.start + config.globalWindowSeconds) }
+                return FaucetStatus(pourAmount: config.pourAmount, pouredInWindow: mine.amount, accountLimit: config.accountLimit,
+                                    nextPourAt: next, remainingSupply: remaining)
+            } catch { throw .storage("\(error)") }
+        }
+    }
+
+    /// Adds up every balance and compares with the genesis supply.
+    public func supply() throws(LedgerError) -> SupplyReport {
+        try locked { store throws(LedgerError) in
+            do {
+                let (sum, count) = try store.balanceSum()
+                let faucet = try store.account(faucetAddress)?.balance ?? 0
+                return SupplyReport(totalSupply: genesis.totalSupply ?? 0, balanceSum: sum, faucetRemaining: faucet, accountCount: count)
+            } catch { throw .storage("\(error)") }
+        }
+    }
+}

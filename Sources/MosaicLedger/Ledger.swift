@@ -1,0 +1,161 @@
+import Foundation
+import MosaicCrypto
+import MosaicDatabase
+import MosaicProtocol
+
+/// The ledger engine: accepts signed transactions into a pool, produces blocks that execute them,
+/// and answers reads, all over one SQLite database (WAL) in `directory`.
+///
+/// Thread safety: every piece of mutable state is guarded by `lock`; signature checks and JSON
+/// parsing run before taking it, so submissions verify in parallel. That is why the class is
+/// `@unchecked Sendable`. Each block commits in one SQLite transaction: a crash leaves either
+/// the previous block or this one, never half. The pool lives in memory and is lost on restart.
+public final class Ledger: @unchecked Sendable {
+    public let genesis: Genesis
+    public let directory: String
+    public let clock: LedgerClock
+    let contracts: [String: any Contract]
+    let faucetAddress: String
+    /// Addresses of all contracts, which plain transfers may not target.
+    let contractAddresses: Set<String>
+    let lock = NSLock()
+    let producer = BlockProducer()
+
+    // Guarded by `lock`.
+    var store: LedgerStore?
+    var pool = TransactionPool()
+    var accountCache: [String: AccountState] = [:]
+    var latest: Block
+    /// Round of the latest block with transactions; blocks continue until it is sealed.
+    var lastNonEmptyRound: UInt64?
+    var waiters: [String: [Waiter]] = [:]
+    var nextWaiterID: UInt64 = 0
+    var productionError: LedgerError?
+
+    /// Opens the ledger in `directory` (created if needed), resuming at its last committed block.
+    /// A new directory starts from `genesis`, or `directory/genesis.json` if present, or devnet
+    /// defaults; the genesis used is written to `directory/genesis.json`. Reopening with a
+    /// genesis of another chain id fails.
+    public init(directory: String, genesis given: Genesis? = nil, clock: LedgerClock = LedgerClock(),
+                contracts extra: [any Contract] = []) throws(LedgerError) {
+        self.directory = directory
+        self.clock = clock
+        let genesisPath = (directory as NSString).appendingPathComponent("genesis.json")
+        let store: LedgerStore
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            store = try LedgerStore(path: (directory as NSString).appendingPathComponent("ledger.sqlite"))
+        } catch {
+            throw .storage("cannot open ledger in \(directory): \(error)")
+        }
+        var genesis: Genesis
+        do {
+            if let text = try store.meta("genesis") {
+                genesis = try JSONDecoder().decode(Genesis.self, from: Data(text.utf8))
+                if let given, given.chainID != genesis.chainID {
+                    throw LedgerError.malformed("\(directory) holds chain \"\(genesis.chainID)\", not \"\(given.chainID)\"")
+                }
+            } else {
+                if let given { genesis = given }
+                else if FileManager.default.fileExists(atPath: genesisPath) { genesis = try Genesis.load(from: genesisPath) }
+                else { genesis = Genesis() }
+                try genesis.validate()
+                try Ledger.createGenesis(genesis, in: store)
+                try genesis.write(to: genesisPath)
+            }
+            if !FileManager.default.fileExists(atPath: genesisPath) { try genesis.write(to: genesisPath) }
+            if let offset = try store.meta("clock_offset").flatMap(Int64.init) { clock.offsetSeconds = offset }
+            guard let block = try store.latestBlock() else { throw LedgerError.storage("no genesis block in \(directory)") }
+            latest = block
+            lastNonEmptyRound = try store.db.prepare("SELECT MAX(round) FROM blocks WHERE tx_count > 0")
+                .queryOne { $0.isNull(0) ? nil : UInt64($0.int64(0)) } ?? nil
+        } catch let e as LedgerError {
+            store.close()
+            throw e
+        } catch {
+            store.close()
+            throw .storage("cannot open ledger in \(directory): \(error)")
+        }
+        self.genesis = genesis
+        self.store = store
+        faucetAddress = ContractCall.address(of: "faucet")
+        var all: [String: any Contract] = ["faucet": FaucetContract(config: genesis.faucet)]
+        for c in extra { all[c.name] = c }
+        contracts = all
+        contractAddresses = Set(all.keys.map { ContractCall.address(of: $0) })
+    }
+
+    private static func createGenesis(_ g: Genesis, in store: LedgerStore) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = String(decoding: try encoder.encode(g), as: UTF8.self)
+        var accounts = g.allocations
+        accounts[ContractCall.address(of: "faucet"), default: 0] += g.faucet.supply
+        let zero = String(repeating: "0", count: 64)
+        var root = CanonicalWriter(domain: "mosaic-state-v1")
+        root.append(string: zero)
+        for id in accounts.keys.sorted() {
+            root.append(string: id)
+            root.append(uint64: accounts[id] ?? 0)
+            root.append(uint64: 0)
+        }
+        let block = Block(round: 0, previousHash: zero, timestamp: g.genesisTime, transactionRoot: Block.merkleRoot([]),
+                          stateRoot: Hex.encode(SHA256.hash(root.bytes)), transactionCount: 0, minerID: g.nodeID)
+        try store.db.transaction {
+            try store.setMeta("genesis", json)
+            try store.setMeta("chain_id", g.chainID)
+            for (id, balance) in accounts { try store.upsert(account: id, AccountState(balance: balance, nonce: 0)) }
+            try store.insert(block: block)
+        }
+    }
+
+    deinit { producer.stop() }
+
+    /// Stops the block timer, wakes every waiter with its current status and closes the database.
+    public func close() {
+        producer.stop()
+        let resumes: [(Waiter, TransactionStatus?)] = lock.withLock {
+            var out: [(Waiter, TransactionStatus?)] = []
+            for (hash, list) in waiters {
+                let status = try? statusLocked(hash)?.status
+                for w in list { out.append((w, status)) }
+            }
+            waiters.removeAll()
+            store?.close()
+            store = nil
+            return out
+        }
+        for (w, s) in resumes { w.timeout?.cancel(); w.continuation.resume(returning: s) }
+    }
+
+    /// Runs `body` under the lock with the open store.
+    func locked<R>(_ body: (LedgerStore) throws(LedgerError) -> R) throws(LedgerError) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let store else { throw .closed }
+        return try body(store)
+    }
+
+    /// Committed state of an account (zero if it never existed). Caller holds the lock.
+    func committedAccount(_ id: String, _ store: LedgerStore) throws(LedgerError) -> AccountState {
+        if let a = accountCache[id] { return a }
+        do {
+            let a = try store.account(id) ?? AccountState()
+            accountCache[id] = a
+            return a
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    // MARK: Clock
+
+    /// Moves the ledger clock forward (or back) by `seconds` and persists the new offset, so
+    /// windows and rate limits can be tested without waiting.
+    public func advanceClock(by seconds: Int64) throws(LedgerError) {
+        try locked { store throws(LedgerError) in
+            clock.offsetSeconds += seconds
+            do { try store.setMeta("clock_offset", String(clock.offsetSeconds)) } catch { throw .storage("\(error)") }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import MosaicDatabase
+import MosaicProtocol
+
+/// The ledger's SQL: schema, reads and the writes of one block. Callers hold the ledger lock.
+final class LedgerStore {
+    let db: Database
+
+    init(path: String) throws(DatabaseError) {
+        db = try Database(path: path, synchronous: .normal)
+        try db.execute("""
+            CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS accounts(client_id TEXT PRIMARY KEY, balance BLOB NOT NULL, nonce INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS blocks(round INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, previous_hash TEXT NOT NULL,
+                timestamp INTEGER NOT NULL, tx_root TEXT NOT NULL, state_root TEXT NOT NULL, tx_count INTEGER NOT NULL, miner_id TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS transactions(seq INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, round INTEGER NOT NULL,
+                idx INTEGER NOT NULL, client_id TEXT NOT NULL, public_key TEXT NOT NULL, to_client_id TEXT NOT NULL,
+                value BLOB NOT NULL, fee BLOB NOT NULL, nonce INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
+                creation_date INTEGER NOT NULL, signature TEXT NOT NULL, outcome TEXT NOT NULL, error TEXT,
+                output TEXT NOT NULL, output_hash TEXT NOT NULL, events TEXT);
+            CREATE INDEX IF NOT EXISTS transactions_from ON transactions(client_id);
+            CREATE INDEX IF NOT EXISTS transactions_to ON transactions(to_client_id);
+            CREATE INDEX IF NOT EXISTS transactions_round ON transactions(round);
+            CREATE TABLE IF NOT EXISTS contract_state(contract TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
+                PRIMARY KEY(contract, key)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS expired(hash TEXT PRIMARY KEY, round INTEGER NOT NULL, tx TEXT NOT NULL) WITHOUT ROWID;
+            """)
+    }
+
+    func close() { db.close() }
+
+    // MARK: Meta
+
+    func meta(_ key: String) throws(DatabaseError) -> String? {
+        try db.prepare("SELECT value FROM meta WHERE key = ?1").queryOne([.text(key)]) { $0.string(0) }
+    }
+
+    func setMeta(_ key: String, _ value: String) throws(DatabaseError) {
+        try db.prepare("INSERT INTO meta(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+            .run(.text(key), .text(value))
+    }
+
+    // MARK: State
+
+    func account(_ id: String) throws(DatabaseError) -> AccountState? {
+        try db.prepare("SELECT balance, nonce FROM accounts WHERE client_id = ?1").queryOne([.text(id)]) { s throws(DatabaseError) in
+            AccountState(balance: try s.uint64(0), nonce: UInt64(s.int64(1)))
+        }
+    }
+
+    func contractValue(_ contract: String, _ key: String) throws(DatabaseError) -> [UInt8]? {
+        try db.prepare("SELECT value FROM contract_state WHERE contract = ?1 AND key = ?2")
+            .queryOne([.text(contract), .text(key)]) { $0.bytes(0) }
+    }
+
+    /// Sum of all balances, checked for overflow (which would itself mean corruption).
+    func balanceSum() throws(DatabaseError) -> (sum: UInt64, accounts: Int) {
+        let values = try db.prepare("SELECT balance FROM accounts").query { s throws(DatabaseError) in try s.uint64(0) }
+        var sum: UInt64 = 0
+        for v in values { sum = sum &+ v }
+        return (sum, values.count)
+    }
+
+    // MARK: Blocks
+
+    private static let blockColumns = "round, hash, previous_hash, timestamp, tx_root, state_root, tx_count, miner_id"
+
+    private static func block(_ s: Statement) -> Block {
+        var b = Block(round: UInt64(s.int64(0)), previousHash: s.string(2), timestamp: s.int64(3), transactionRoot: s.string(4),
+                      stateRoot: s.string(5), transactionCount: Int(s.int64(6)), minerID: s.string(7))
+        b.hash = s.string(1)
+        return b
+    }
+
+    func latestBlock() throws(DatabaseError) -> Block? {
+        try db.prepare("SELECT \(Self.blockColumns) FROM blocks ORDER BY round DESC LIMIT 1").queryOne([], Self.block)
+    }
+
+    func block(round: UInt64) throws(DatabaseError) -> Block? {
+        try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE round = ?1").queryOne([.integer(Int64(round))], Self.block)
+    }
+
+    func blocks(before round: UInt64, limit: Int) throws(DatabaseError) -> [Block] {
+        try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE round < ?1 ORDER BY round DESC LIMIT ?2")
+            .query([.integer(Int64(min(round, UInt64(Int64.max)))), .integer(Int64(limit))], Self.block)
+    }
+
+    func block(hash: String) throws(DatabaseError) -> Block? {
+        try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE hash = ?1").queryOne([.text(hash)], Self.block)
+    }
+
+    // MARK: Transactions
+
+    private static let txColumns = """
+        t.hash, t.round, t.idx, t.client_id, t.public_key, t.to_client_id, t.value, t.fee, t.nonce, t.type, t.data,
+        t.creation_date, t.signature, t.outcome, t.error, t.output, t.output_hash, t.events, b.hash
+        """
+
+    func transactionExists(_ hash: String) throws(DatabaseError) -> Bool {
+        try db.prepare("SELECT 1 FROM transactions WHERE hash = ?1").queryOne([.text(hash)]) { _ in true } ?? false
+    }
+
+    private func stored(_ s: Statement, chainID: String) throws(DatabaseError) -> (Transaction, TransactionReceipt) {
+        let tx = Transaction(hash: s.string(0), clientID: s.string(3), publicKey: s.string(4), toClientID: s.string(5),
+                             value: try s.uint64(6), fee: try s.uint64(7), nonce: UInt64(s.int64(8)),
+                             transactionType: TransactionType(rawValue: s.string(9)) ?? .transfer, transactionData: s.string(10),
+                             creationDate: s.int64(11), chainID: chainID, signature: s.string(12))
+        var events: [TransactionEvent] = []
+        if let text = s.optionalString(17), let decoded = try? JSONDecoder().decode([TransactionEvent].self, from: Data(text.utf8)) {
+            events = decoded
+        }
+        let receipt = TransactionReceipt(transactionHash: tx.hash, blockHash: s.string(18), round: UInt64(s.int64(1)),
+                                         index: Int(s.int64(2)), outcome: ExecutionOutcome(rawValue: s.string(13)) ?? .failure,
+                                         error: s.optionalString(14), output: s.string(15), outputHash: s.string(16), events: events)
+        return (tx, receipt)
+    }
+
+    func transaction(_ hash: String, chainID: String) throws(DatabaseError) -> (Transaction, TransactionReceipt)? {
+        let st = try db.prepare("SELECT \(Self.txColumns) FROM transactions t JOIN blocks b ON b.round = t.round WHERE t.hash = ?1")
+        try st.bind([.text(hash)])
+        defer { st.reset() }
+        guard try st.step() else { return nil }
+        return try stored(st, chainID: chainID)
+    }
+
+    /// Round of an included transaction, without decoding it.
+    func round(of hash: String) throws(DatabaseError) -> UInt64? {
+        try db.prepare("SELECT round FROM transactions WHERE hash = ?1").queryOne([.text(hash)]) { UInt64($0.int64(0)) }
+    }
+
+    func transactions(of clientID: String, limit: Int, offset: Int, chainID: String) throws(DatabaseError) -> [(Transaction, TransactionReceipt)] {
+        let st = try db.prepare("""
+            SELECT \(Self.txColumns) FROM transactions t JOIN blocks b ON b.round = t.round
+            WHERE t.seq IN (SELECT seq FROM transactions WHERE client_id = ?1 UNION SELECT seq FROM transactions WHERE to_client_id = ?1)
+            ORDER BY t.seq DESC LIMIT ?2 OFFSET ?3
+            """)
+        return try rows(st, [.text(clientID), .integer(Int64(limit)), .integer(Int64(offset))], chainID: chainID)
+    }
+
+    func transactions(inRound round: UInt64, limit: Int, offset: Int, chainID: String) throws(DatabaseError) -> [(Transaction, TransactionReceipt)] {
+        let st = try db.prepare("""
+            SELECT \(Self.txColumns) FROM transactions t JOIN blocks b ON b.round = t.round
+            WHERE t.round = ?1 ORDER BY t.idx LIMIT ?2 OFFSET ?3
+            """)
+        return try rows(st, [.integer(Int64(round)), .integer(Int64(limit)), .integer(Int64(offset))], chainID: chainID)
+    }
+
+    private func rows(_ st: Statement, _ values: [DatabaseValue], chainID: String) throws(DatabaseError) -> [(Transaction, TransactionReceipt)] {
+        try st.bind(values)
+        defer { st.reset() }
+        var out: [(Transaction, TransactionReceipt)] = []
+        while try st.step() { out.append(try stored(st, chainID: chainID)) }
+        return out
+    }
+
+    func expired(_ hash: String) throws(DatabaseError) -> Transaction? {
+        try db.prepare("SELECT tx FROM expired WHERE hash = ?1").queryOne([.text(hash)]) { s in
+            try? JSONDecoder().decode(Transaction.self, from: Data(s.string(0).utf8))
+        } ?? nil
+    }
+
+    // MARK: Writing a block (inside one transaction opened by the caller)
+
+    func insert(block b: Block) throws(DatabaseError) {
+        try db.prepare("INSERT INTO blocks(\(Self.blockColumns)) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)").run(
+            .integer(Int64(b.round)), .text(b.hash), .text(b.previousHash), .integer(b.timestamp), .text(b.transactionRoot),
+            .text(b.stateRoot), .integer(Int64(b.transactionCount)), .text(b.minerID))
+    }
+
+    func insert(transaction tx: Transaction, receipt r: TransactionReceipt, eventsJSON: String?) throws(DatabaseError) {
+        try db.prepare("""
+            INSERT INTO transactions(hash, round, idx, client_id, public_key, to_client_id, value, fee, nonce, type, data,
+                creation_date, signature, outcome, error, output, output_hash, events)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+            """).run(
+            .text(tx.hash), .integer(Int64(r.round)), .integer(Int64(r.index)), .text(tx.clientID), .text(tx.publicKey),
+            .text(tx.toClientID), .uint64(tx.value), .uint64(tx.fee), .integer(Int64(tx.nonce)), .text(tx.transactionType.rawValue),
+            .text(tx.transactionData), .integer(tx.creationDate), .text(tx.signature), .text(r.outcome.rawValue),
+            r.error.map { .text($0) } ?? .null, .text(r.output), .text(r.outputHash), eventsJSON.map { .text($0) } ?? .null)
+    }
+
+    func upsert(account id: String, _ a: AccountState) throws(DatabaseError) {
+        try db.prepare("""
+            INSERT INTO accounts(client_id, balance, nonce) VALUES(?1, ?2, ?3)
+            ON CONFLICT(client_id) DO UPDATE SET balance = excluded.balance, nonce = excluded.nonce
+            """).run(.text(id), .uint64(a.balance), .integer(Int64(a.nonce)))
+    }
+
+    func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) throws(DatabaseError) {
+        if let value {
+            try db.prepare("""
+                INSERT INTO contract_state(contract, key, value) VALUES(?1, ?2, ?3)
+                ON CONFLICT(contract, key) DO UPDATE SET value = excluded.value
+                """).run(.text(contract), .text(key), .blob(value))
+        } else {
+            try db.prepare("DELETE FROM contract_state WHERE contract = ?1 AND key = ?2").run(.text(contract), .text(key))
+        }
+    }
+
+    func insertExpired(_ tx: Transaction, round: UInt64) throws(DatabaseError) {
+        let json = (try? JSONEncoder().encode(tx)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        try db.prepare("INSERT OR REPLACE INTO expired(hash, round, tx) VALUES(?1, ?2, ?3)")
+            .run(.text(tx.hash), .integer(Int64(round)), .text(json))
+    }
+
+    func removeExpired(_ hash: String) throws(DatabaseError) {
+        try db.prepare("DELETE FROM expired WHERE hash = ?1").run(.text(hash))
+    }
+}

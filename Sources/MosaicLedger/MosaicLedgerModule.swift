@@ -1,2 +1,0 @@
-/// Ledger state, transactions, blocks, finality and the built-in contracts.
-enum MosaicLedgerModule {}

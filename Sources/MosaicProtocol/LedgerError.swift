@@ -1,0 +1,92 @@
+/// Why the ledger refused a request. Shared by node and clients: `code` is the stable string the
+/// HTTP API sends in `{"error":{"code","message"}}`, `description` the human message.
+/// A rejected submission never changes state.
+public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A field is missing, out of range or has the wrong shape; the text names it.
+    case malformed(String)
+    /// The hash does not equal SHA-256 of the signing bytes (a field was altered).
+    case invalidHash
+    /// The signature does not verify against `public_key`.
+    case invalidSignature
+    /// `client_id` is not SHA-256 of `public_key`.
+    case keyMismatch
+    /// Signed for another network.
+    case wrongChain(expected: String, got: String)
+    /// Fee below the network minimum.
+    case feeTooLow(minimum: UInt64, got: UInt64)
+    /// Balance (minus what this sender's pending transactions will spend) is below value + fee.
+    case insufficientBalance(needed: UInt64, available: UInt64)
+    /// The nonce was used already (or is taken by a pending transaction).
+    case staleNonce(nonce: UInt64, next: UInt64)
+    /// The nonce is more than `maxAhead` past the next one.
+    case nonceTooFarAhead(nonce: UInt64, next: UInt64, maxAhead: UInt64)
+    /// A transaction with this hash is already pending or recorded.
+    case duplicate(hash: String)
+    /// The contract or method in `transaction_data` does not exist.
+    case unknownContract(String)
+    /// The pool is full; retry after the next block.
+    case poolFull(capacity: Int)
+    /// No such transaction, block or account.
+    case notFound(String)
+    /// Storage failed; the node's log has details. State is unchanged.
+    case storage(String)
+    /// The ledger was closed.
+    case closed
+
+    /// Stable machine-readable code.
+    public var code: String {
+        switch self {
+        case .malformed: return "malformed"
+        case .invalidHash: return "invalid_hash"
+        case .invalidSignature: return "invalid_signature"
+        case .keyMismatch: return "key_mismatch"
+        case .wrongChain: return "wrong_chain"
+        case .feeTooLow: return "fee_too_low"
+        case .insufficientBalance: return "insufficient_balance"
+        case .staleNonce: return "stale_nonce"
+        case .nonceTooFarAhead: return "nonce_too_far_ahead"
+        case .duplicate: return "duplicate"
+        case .unknownContract: return "unknown_contract"
+        case .poolFull: return "pool_full"
+        case .notFound: return "not_found"
+        case .storage: return "internal"
+        case .closed: return "unavailable"
+        }
+    }
+
+    /// Suggested HTTP status for the API layer.
+    public var httpStatus: Int {
+        switch self {
+        case .malformed, .invalidHash, .invalidSignature, .keyMismatch, .wrongChain, .feeTooLow,
+             .insufficientBalance, .staleNonce, .nonceTooFarAhead, .unknownContract: return 400
+        case .duplicate: return 409
+        case .poolFull: return 429
+        case .notFound: return 404
+        case .storage: return 500
+        case .closed: return 503
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .malformed(let why): return "malformed transaction: \(why)"
+        case .invalidHash: return "hash does not match the transaction's fields (was it altered after signing?)"
+        case .invalidSignature: return "signature does not verify against public_key"
+        case .keyMismatch: return "client_id is not the SHA-256 of public_key"
+        case let .wrongChain(expected, got): return "transaction is for chain \"\(got)\" but this network is \"\(expected)\""
+        case let .feeTooLow(minimum, got):
+            return "fee \(TokenAmount(baseUnits: got)) is below the minimum fee \(TokenAmount(baseUnits: minimum))"
+        case let .insufficientBalance(needed, available):
+            return "insufficient balance: needs \(TokenAmount(baseUnits: needed)) (value + fee) but \(TokenAmount(baseUnits: available)) is available after pending transactions"
+        case let .staleNonce(nonce, next): return "nonce \(nonce) already used; next is \(next)"
+        case let .nonceTooFarAhead(nonce, next, maxAhead):
+            return "nonce \(nonce) is too far ahead; next is \(next) and at most \(maxAhead) beyond it can wait"
+        case .duplicate(let hash): return "transaction \(hash) was already submitted"
+        case .unknownContract(let what): return "unknown contract call: \(what)"
+        case .poolFull(let capacity): return "transaction pool is full (\(capacity)); retry after the next block"
+        case .notFound(let what): return "\(what) not found"
+        case .storage(let why): return "ledger storage error: \(why)"
+        case .closed: return "ledger is closed"
+        }
+    }
+}

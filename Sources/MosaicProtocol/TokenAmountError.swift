@@ -1,0 +1,16 @@
+/// Why a token string was not accepted; the messages quote what the user typed.
+public enum TokenAmountError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalid(String)
+    case negative(String)
+    case tooManyDecimals(String)
+    case overflow(String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let s): return "invalid amount \"\(s)\": use digits with at most one decimal point, e.g. 1.5"
+        case .negative(let s): return "invalid amount \"\(s)\": amounts cannot be negative"
+        case .tooManyDecimals(let s): return "invalid amount \"\(s)\": at most \(TokenAmount.decimals) decimal places"
+        case .overflow(let s): return "invalid amount \"\(s)\": larger than the maximum \(TokenAmount(baseUnits: .max))"
+        }
+    }
+}

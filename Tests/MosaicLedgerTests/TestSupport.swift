@@ -1,0 +1,66 @@
+import Foundation
+import MosaicCrypto
+import MosaicProtocol
+@testable import MosaicLedger
+
+/// A deterministic key from one repeated byte, so tests are reproducible.
+func testKey(_ byte: UInt8) throws -> Ed25519.SigningKey {
+    try Ed25519.SigningKey(seed: SecretBytes([UInt8](repeating: byte, count: 32)))
+}
+
+let token = TokenAmount.unitsPerToken
+
+/// A ledger in a fresh temporary directory, removed when the fixture is released.
+final class TestNet {
+    let directory: String
+    let genesis: Genesis
+    let alice: Ed25519.SigningKey
+    let bob: Ed25519.SigningKey
+    let carol: Ed25519.SigningKey
+    var ledger: Ledger
+
+    init(confirmations: UInt64 = 3, expiryBlocks: UInt64 = 30, faucet: FaucetConfig = FaucetConfig(),
+         clock: LedgerClock = LedgerClock()) throws {
+        directory = NSTemporaryDirectory() + "mosaic-ledger-test-" + Hex.encode(Random.bytes(6))
+        alice = try testKey(1)
+        bob = try testKey(2)
+        carol = try testKey(3)
+        var g = Genesis(chainID: "mosaic-test", genesisTime: 1_800_000_000,
+                        allocations: [alice.publicKey.clientID: 100 * token, bob.publicKey.clientID: 50 * token])
+        g.confirmations = confirmations
+        g.expiryBlocks = expiryBlocks
+        g.faucet = faucet
+        genesis = g
+        ledger = try Ledger(directory: directory, genesis: g, clock: clock)
+    }
+
+    func reopen() throws {
+        ledger.close()
+        ledger = try Ledger(directory: directory, genesis: genesis, clock: LedgerClock())
+    }
+
+    deinit {
+        ledger.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    func transfer(_ from: Ed25519.SigningKey, to: Ed25519.SigningKey, _ value: UInt64, fee: UInt64? = nil, nonce: UInt64,
+                  chainID: String? = nil) -> Transaction {
+        Transaction.signed(by: from, chainID: chainID ?? genesis.chainID, to: to.publicKey.clientID, value: value,
+                           fee: fee ?? genesis.minimumFee, nonce: nonce, creationDate: 1_800_000_100)
+    }
+
+    func pour(_ key: Ed25519.SigningKey, nonce: UInt64, fee: UInt64 = 0) -> Transaction {
+        Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: fee,
+                           nonce: nonce, type: .contractCall, data: ContractCall(contract: "faucet", method: "pour").json,
+                           creationDate: 1_800_000_100)
+    }
+
+    func balance(_ key: Ed25519.SigningKey) throws -> UInt64 { try ledger.account(key.publicKey.clientID).balance }
+    func nonce(_ key: Ed25519.SigningKey) throws -> UInt64 { try ledger.account(key.publicKey.clientID).nonce }
+}
+
+/// The error a throwing call produced, or nil.
+func rejection(_ body: () throws -> Void) -> LedgerError? {
+    do { try body(); return nil } catch let e as LedgerError { return e } catch { return .storage("unexpected \(error)") }
+}
