@@ -32,6 +32,7 @@ let package = Package(
 
         // Tests, one target per module.
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
+        .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,162 @@
+import Foundation
+import Synchronization
+
+/// The body of a streaming route, delivered in chunks as they arrive from the socket.
+/// At most about `highWater` bytes are buffered: beyond that the connection is paused until the
+/// handler catches up, so a 1 GiB upload never sits in memory. Iteration throws
+/// `HTTPError.bodyTruncated` if the client stops before the declared length.
+public final class RequestBodyStream: AsyncSequence, Sendable {
+    public typealias Element = Data
+
+    /// The declared Content-Length, nil for chunked uploads.
+    public let expectedLength: Int64?
+
+    private struct State {
+        var chunks: [Data] = []
+        var buffered = 0
+        var received: Int64 = 0
+        var finished = false
+        var failure: HTTPError?
+        var waiter: CheckedContinuation<Data?, Error>?
+        var paused = false
+        var abandoned = false
+    }
+
+    private let state = Mutex(State())
+    private let highWater: Int
+    private let limit: Int64?
+    private let pause: @Sendable () -> Void
+    private let unpause: @Sendable () -> Void
+
+    init(expectedLength: Int64?, limit: Int64?, highWater: Int = 1 << 20,
+         pause: @escaping @Sendable () -> Void, unpause: @escaping @Sendable () -> Void) {
+        self.expectedLength = expectedLength
+        self.limit = limit
+        self.highWater = highWater
+        self.pause = pause
+        self.unpause = unpause
+    }
+
+    /// Bytes received from the socket so far.
+    public var receivedBytes: Int64 { state.withLock { $0.received } }
+
+    // MARK: producer side (server thread)
+
+    func push(_ data: Data) {
+        state.withLock { s in
+            guard !s.abandoned, !s.finished else { return }
+            s.received += Int64(data.count)
+            if let limit, s.received > limit {
+                fail(&s, .payloadTooLarge(limit: limit))
+                return
+            }
+            if let w = s.waiter {
+                s.waiter = nil
+                w.resume(returning: data)
+                return
+            }
+            s.chunks.append(data)
+            s.buffered += data.count
+            if s.buffered >= highWater, !s.paused {
+                s.paused = true
+                pause()
+            }
+        }
+    }
+
+    /// The body ended cleanly as far as the parser knows; checks the declared length.
+    func finish() {
+        state.withLock { s in
+            guard !s.finished else { return }
+            if let expectedLength, s.received != expectedLength {
+                fail(&s, .bodyTruncated)
+                return
+            }
+            s.finished = true
+            if let w = s.waiter {
+                s.waiter = nil
+                w.resume(returning: nil)
+            }
+        }
+    }
+
+    /// The connection ended early (client gone, timeout) or the server is stopping.
+    func fail(_ error: HTTPError) {
+        state.withLock { s in fail(&s, error) }
+    }
+
+    private func fail(_ s: inout State, _ error: HTTPError) {
+        guard !s.finished else { return }
+        s.finished = true
+        s.failure = error
+        s.chunks = []
+        s.buffered = 0
+        if let w = s.waiter {
+            s.waiter = nil
+            w.resume(throwing: error)
+        }
+        if s.paused {
+            s.paused = false
+            unpause()
+        }
+    }
+
+    /// The handler returned: drop what is buffered and what still arrives, and let the socket flow.
+    func abandon() {
+        state.withLock { s in
+            s.abandoned = true
+            s.chunks = []
+            s.buffered = 0
+            if s.paused {
+                s.paused = false
+                unpause()
+            }
+        }
+    }
+
+    // MARK: consumer side
+
+    /// The next chunk, or nil at the end of the body.
+    public func next() async throws -> Data? {
+        try await withCheckedThrowingContinuation { (cont: CheckedContinuation<Data?, Error>) in
+            state.withLock { s in
+                if !s.chunks.isEmpty {
+                    let d = s.chunks.removeFirst()
+                    s.buffered -= d.count
+                    if s.paused, s.buffered <= highWater / 2 {
+                        s.paused = false
+                        unpause()
+                    }
+                    cont.resume(returning: d)
+                } else if let f = s.failure {
+                    cont.resume(throwing: f)
+                } else if s.finished {
+                    cont.resume(returning: nil)
+                } else {
+                    if s.paused {
+                        s.paused = false
+                        unpause()
+                    }
+                    s.waiter = cont
+                }
+            }
+        }
+    }
+
+    /// Reads the whole body into memory (for small bodies only), failing beyond `maxBytes`.
+    public func collect(maxBytes: Int) async throws -> Data {
+        var out = Data()
+        for try await chunk in self {
+            if out.count + chunk.count > maxBytes { throw HTTPError.payloadTooLarge(limit: Int64(maxBytes)) }
+            out.append(chunk)
+        }
+        return out
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let stream: RequestBodyStream
+        public mutating func next() async throws -> Data? { try await stream.next() }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(stream: self) }
+}

@@ -1,0 +1,97 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// Per-request state living from the first access-handler call to MHD's completion callback.
+/// `@unchecked Sendable`: it holds the MHD connection pointer; the body fields are touched only
+/// by the one MHD worker thread owning the connection, everything shared sits in `shared`.
+final class RequestContext: @unchecked Sendable {
+    struct Shared {
+        var suspended = false
+        var closed = false
+        var stopping = false
+        var taskStarted = false
+        var response: HTTPResponse?
+    }
+
+    let connection: OpaquePointer
+    let started = ContinuousClock.now
+    let method: String
+    let path: String
+    let shared = Mutex(Shared())
+
+    // Owned by the connection's MHD thread.
+    var route: Route?
+    var request: HTTPRequest?
+    var body = Data()
+    var bodyLimit: Int64 = 0
+    var tooLarge = false
+    var stream: RequestBodyStream?
+    var responded = false
+
+    // Written when the response is queued, read at completion (same MHD thread).
+    var status = 0
+    var bytes: Int64 = 0
+    var producer: StreamProducer?
+
+    init(connection: OpaquePointer, method: String, path: String) {
+        self.connection = connection
+        self.method = method
+        self.path = path
+    }
+
+    /// Pauses reading this connection; call only from its MHD thread.
+    func suspend(_ s: inout Shared) {
+        s.suspended = true
+        MHD_suspend_connection(connection)
+    }
+
+    /// Lets MHD process the connection again (from any thread), unless it is already gone.
+    func resume(_ s: inout Shared) {
+        guard s.suspended, !s.closed else { return }
+        s.suspended = false
+        MHD_resume_connection(connection)
+    }
+
+    /// The handler's answer; wakes the connection if it was waiting for it.
+    func deliver(_ response: HTTPResponse) {
+        stream?.abandon()
+        shared.withLock { s in
+            s.response = response
+            resume(&s)
+        }
+    }
+}
+
+/// Feeds a streaming response body to MHD's content-reader callback.
+/// `@unchecked Sendable`: MHD calls the reader for one connection from one thread at a time.
+final class StreamProducer: @unchecked Sendable {
+    let producer: @Sendable (Int) throws -> Data?
+    var pending = Data()
+    var offset = 0
+    var sent: Int64 = 0
+    var onError: ((Error) -> Void)?
+
+    init(_ producer: @escaping @Sendable (Int) throws -> Data?) { self.producer = producer }
+
+    /// Fills `buf` with up to `max` bytes; -1 at the end, -2 on error (MHD's reader protocol).
+    func fill(_ buf: UnsafeMutablePointer<CChar>, _ max: Int) -> Int {
+        do {
+            while offset >= pending.count {
+                guard let next = try producer(max) else { return -1 }
+                pending = next
+                offset = 0
+            }
+        } catch {
+            onError?(error)
+            return -2
+        }
+        let n = min(max, pending.count - offset)
+        pending.withUnsafeBytes { raw in
+            if let base = raw.baseAddress { UnsafeMutableRawPointer(buf).copyMemory(from: base + offset, byteCount: n) }
+        }
+        offset += n
+        sent += Int64(n)
+        return n
+    }
+}
