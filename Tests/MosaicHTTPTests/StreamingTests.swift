@@ -60,6 +60,35 @@ struct StreamingTests {
         }
     }
 
+    @Test func slowConsumerPausesTheUpload() async throws {
+        let maxLag = Box<Int64>(0)
+        try await withServer({ s in
+            s.streamingRoute(.put, "/slow-sink", summary: "Slow consumer") { _, body in
+                var consumed: Int64 = 0
+                for try await chunk in body {
+                    consumed += Int64(chunk.count)
+                    let lag = body.receivedBytes - consumed
+                    maxLag.mutate { $0 = max($0, lag) }
+                    try await Task.sleep(for: .milliseconds(2))
+                }
+                return .text("\(consumed)")
+            }
+        }) { _, client in
+            let total: Int64 = 24 << 20
+            let offset = Box<Int64>(0)
+            let r = try await client.upload(.put, "/slow-sink", length: total) { max in
+                let off = offset.value
+                guard off < total else { return nil }
+                let n = Int(min(Int64(max), total - off))
+                offset.set(off + Int64(n))
+                return Data(count: n)
+            }
+            #expect(String(decoding: r.body, as: UTF8.self) == "\(total)")
+            // Without backpressure the server would buffer most of the 24 MiB.
+            #expect(maxLag.value < 4 << 20, "server buffered up to \(maxLag.value) bytes")
+        }
+    }
+
     @Test func truncatedBodyIsDetected() async throws {
         let outcome = Box("")
         try await withServer({ registerStreaming($0, outcome: outcome) }) { server, client in
