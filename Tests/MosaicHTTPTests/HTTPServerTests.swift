@@ -112,6 +112,34 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func headFallsBackToGetAndUnknownMethodIs405() async throws {
+        try await withServer(registerBasics) { server, _ in
+            guard let head = RawSocket(port: server.port) else { Issue.record("connect failed"); return }
+            head.send("HEAD /v1/transactions/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let answer = head.readAll()
+            #expect(answer.hasPrefix("HTTP/1.1 200"))
+            #expect(!answer.contains("{"))
+            guard let odd = RawSocket(port: server.port) else { Issue.record("connect failed"); return }
+            odd.send("PROPFIND /v1/transfer HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let oddAnswer = odd.readAll()
+            #expect(oddAnswer.hasPrefix("HTTP/1.1 405"))
+            #expect(oddAnswer.contains("Allow: POST"))
+        }
+    }
+
+    @Test func largeOversizedBodyIsRejectedWithoutReadingIt() async throws {
+        try await withServer(registerBasics) { _, client in
+            do {
+                _ = try await client.send(.post, "/v1/transfer", body: Data(count: 16 << 20), contentType: "application/json")
+                Issue.record("expected 413")
+            } catch let e as HTTPClientError {
+                #expect(e.status == 413, "\(e)")
+            }
+            let r = try await client.send(.get, "/v1/transactions/still-up")
+            #expect(r.status == 200)
+        }
+    }
+
     @Test func thrownErrorsBecomeJSONAndServerKeepsAnswering() async throws {
         try await withServer(registerBasics) { _, client in
             for _ in 0..<3 {
