@@ -148,11 +148,8 @@ public final class HTTPServer: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         for ctx in active.withLock({ Array($0.values) }) {
+            ctx.resumeIfSuspended { $0.stopping = true }
             ctx.stream?.fail(.unavailable("server stopping"))
-            ctx.shared.withLock { s in
-                s.stopping = true
-                ctx.resume(&s)
-            }
         }
         MHD_stop_daemon(daemon)
         if listenFD >= 0 { close(listenFD) }
@@ -239,7 +236,7 @@ public final class HTTPServer: @unchecked Sendable {
                 let stream = RequestBodyStream(
                     expectedLength: declared, limit: limit, highWater: max(1 << 20, 4 * configuration.connectionMemory),
                     pause: { [weak ctx] in ctx?.shared.withLock { s in ctx?.suspend(&s) } },
-                    unpause: { [weak ctx] in ctx?.shared.withLock { s in ctx?.resume(&s) } })
+                    unpause: { [weak ctx] in ctx?.resumeIfSuspended() })
                 ctx.stream = stream
                 ctx.shared.withLock { $0.taskStarted = true }
                 startHandler(ctx, route, request, stream)

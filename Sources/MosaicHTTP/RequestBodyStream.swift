@@ -42,18 +42,17 @@ public final class RequestBodyStream: AsyncSequence, Sendable {
 
     // MARK: producer side (server thread)
 
+    /// Called from the connection's MHD thread; pausing happens under the lock so that a
+    /// concurrent drain can only resume after the suspend.
     func push(_ data: Data) {
-        state.withLock { s in
-            guard !s.abandoned, !s.finished else { return }
+        let wake = state.withLock { s -> Bool in
+            guard !s.abandoned, !s.finished else { return false }
             s.received += Int64(data.count)
-            if let limit, s.received > limit {
-                fail(&s, .payloadTooLarge(limit: limit))
-                return
-            }
+            if let limit, s.received > limit { return fail(&s, .payloadTooLarge(limit: limit)) }
             if let w = s.waiter {
                 s.waiter = nil
                 w.resume(returning: data)
-                return
+                return false
             }
             s.chunks.append(data)
             s.buffered += data.count
@@ -61,32 +60,34 @@ public final class RequestBodyStream: AsyncSequence, Sendable {
                 s.paused = true
                 pause()
             }
+            return false
         }
+        if wake { unpause() }
     }
 
     /// The body ended cleanly as far as the parser knows; checks the declared length.
     func finish() {
-        state.withLock { s in
-            guard !s.finished else { return }
-            if let expectedLength, s.received != expectedLength {
-                fail(&s, .bodyTruncated)
-                return
-            }
+        let wake = state.withLock { s -> Bool in
+            guard !s.finished else { return false }
+            if let expectedLength, s.received != expectedLength { return fail(&s, .bodyTruncated) }
             s.finished = true
             if let w = s.waiter {
                 s.waiter = nil
                 w.resume(returning: nil)
             }
+            return false
         }
+        if wake { unpause() }
     }
 
     /// The connection ended early (client gone, timeout) or the server is stopping.
     func fail(_ error: HTTPError) {
-        state.withLock { s in fail(&s, error) }
+        if state.withLock({ s in fail(&s, error) }) { unpause() }
     }
 
-    private func fail(_ s: inout State, _ error: HTTPError) {
-        guard !s.finished else { return }
+    /// Returns whether the connection must be resumed (after the lock is released).
+    private func fail(_ s: inout State, _ error: HTTPError) -> Bool {
+        guard !s.finished else { return false }
         s.finished = true
         s.failure = error
         s.chunks = []
@@ -95,23 +96,20 @@ public final class RequestBodyStream: AsyncSequence, Sendable {
             s.waiter = nil
             w.resume(throwing: error)
         }
-        if s.paused {
-            s.paused = false
-            unpause()
-        }
+        defer { s.paused = false }
+        return s.paused
     }
 
     /// The handler returned: drop what is buffered and what still arrives, and let the socket flow.
     func abandon() {
-        state.withLock { s in
+        let wake = state.withLock { s -> Bool in
             s.abandoned = true
             s.chunks = []
             s.buffered = 0
-            if s.paused {
-                s.paused = false
-                unpause()
-            }
+            defer { s.paused = false }
+            return s.paused
         }
+        if wake { unpause() }
     }
 
     // MARK: consumer side
@@ -119,27 +117,26 @@ public final class RequestBodyStream: AsyncSequence, Sendable {
     /// The next chunk, or nil at the end of the body.
     public func next() async throws -> Data? {
         try await withCheckedThrowingContinuation { (cont: CheckedContinuation<Data?, Error>) in
-            state.withLock { s in
+            let wake = state.withLock { s -> Bool in
                 if !s.chunks.isEmpty {
                     let d = s.chunks.removeFirst()
                     s.buffered -= d.count
-                    if s.paused, s.buffered <= highWater / 2 {
-                        s.paused = false
-                        unpause()
-                    }
                     cont.resume(returning: d)
+                    guard s.paused, s.buffered <= highWater / 2 else { return false }
+                    s.paused = false
+                    return true
                 } else if let f = s.failure {
                     cont.resume(throwing: f)
                 } else if s.finished {
                     cont.resume(returning: nil)
                 } else {
-                    if s.paused {
-                        s.paused = false
-                        unpause()
-                    }
                     s.waiter = cont
+                    defer { s.paused = false }
+                    return s.paused
                 }
+                return false
             }
+            if wake { unpause() }
         }
     }
 

@@ -46,20 +46,23 @@ final class RequestContext: @unchecked Sendable {
         MHD_suspend_connection(connection)
     }
 
-    /// Lets MHD process the connection again (from any thread), unless it is already gone.
-    func resume(_ s: inout Shared) {
-        guard s.suspended, !s.closed else { return }
-        s.suspended = false
-        MHD_resume_connection(connection)
+    /// Applies `update`, then lets MHD process the connection again if it was suspended.
+    /// MHD_resume_connection is called outside the lock (it takes MHD's own locks); only the
+    /// caller that flips `suspended` resumes, and a suspended connection cannot be closed meanwhile.
+    func resumeIfSuspended(_ update: (inout Shared) -> Void = { _ in }) {
+        let wake = shared.withLock { s -> Bool in
+            update(&s)
+            guard s.suspended, !s.closed else { return false }
+            s.suspended = false
+            return true
+        }
+        if wake { MHD_resume_connection(connection) }
     }
 
     /// The handler's answer; wakes the connection if it was waiting for it.
     func deliver(_ response: HTTPResponse) {
         stream?.abandon()
-        shared.withLock { s in
-            s.response = response
-            resume(&s)
-        }
+        resumeIfSuspended { $0.response = response }
     }
 }
 

@@ -33,6 +33,7 @@ private func registerBasics(_ s: HTTPServer) {
     s.route(.get, "/conflict", summary: "Throws an HTTPError") { _ in throw HTTPError.conflict("nonce already used", code: "stale_nonce") }
 }
 
+extension MosaicHTTPTests {
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct HTTPServerTests {
     @Test func pathParamsQueryHeadersAndCookies() async throws {
@@ -254,4 +255,5 @@ struct HTTPServerTests {
         #expect(log.first?.hasPrefix("GET /v1/transactions/abc 200 ") == true)
         #expect(log.last?.hasPrefix("GET /missing 404 ") == true)
     }
+}
 }

@@ -31,6 +31,7 @@ private func registerStreaming(_ s: HTTPServer, outcome: Box<String>) {
     }
 }
 
+extension MosaicHTTPTests {
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct StreamingTests {
     @Test func streamingUpload64MiBWithBoundedMemory() async throws {
@@ -232,4 +233,5 @@ struct StreamingTests {
             #expect(calls.value == 1)
         }
     }
+}
 }

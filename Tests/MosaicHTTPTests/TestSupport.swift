@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import MosaicHTTP
 import Synchronization
 #if canImport(Glibc)
@@ -116,3 +117,7 @@ final class Box<T: Sendable>: Sendable {
     func set(_ v: T) { m.withLock { $0 = v } }
     func mutate(_ f: (inout T) -> Void) { m.withLock { f(&$0) } }
 }
+
+/// Parent of all suites: serialized, so the memory measurement of one test is not skewed by another.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct MosaicHTTPTests {}
