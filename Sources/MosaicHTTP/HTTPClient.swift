@@ -3,22 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A response as the client received it.
-public struct HTTPClientResponse: Sendable {
-    public let status: Int
-    public let headers: HTTPHeaders
-    public let body: Data
-
-    /// Decodes the JSON body; a mismatch is reported as code `invalid_response`.
-    public func decode<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        do {
-            return try decoder.decode(T.self, from: body)
-        } catch let e as DecodingError {
-            throw HTTPClientError(status: status, code: "invalid_response", message: HTTPRequest.describe(e))
-        }
-    }
-}
-
 /// JSON and bulk-data client over URLSession, speaking the Mosaic error format.
 /// Retries (with backoff) only idempotent methods, on connection failures and 502/503.
 public final class HTTPClient: Sendable {
@@ -275,55 +259,5 @@ public final class HTTPClient: Sendable {
             }
             return value
         }
-    }
-}
-
-/// Bridges URLSession's data delegate to an AsyncThrowingStream.
-/// `@unchecked Sendable`: URLSession calls it on its serial delegate queue; the hand-off state is locked.
-private final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var headContinuation: CheckedContinuation<HTTPURLResponse, Error>?
-    private var continuation: AsyncThrowingStream<Data, Error>.Continuation?
-    private var body: AsyncThrowingStream<Data, Error>?
-
-    func start(_ task: URLSessionDataTask) async throws -> (HTTPURLResponse, AsyncThrowingStream<Data, Error>) {
-        let (stream, cont) = AsyncThrowingStream<Data, Error>.makeStream()
-        lock.withLock { continuation = cont }
-        cont.onTermination = { @Sendable reason in
-            if case .cancelled = reason { task.cancel() }
-        }
-        let head = try await withCheckedThrowingContinuation { (c: CheckedContinuation<HTTPURLResponse, Error>) in
-            lock.withLock { headContinuation = c }
-            task.resume()
-        }
-        return (head, stream)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        let c = lock.withLock { () -> CheckedContinuation<HTTPURLResponse, Error>? in
-            defer { headContinuation = nil }
-            return headContinuation
-        }
-        if let http = response as? HTTPURLResponse {
-            c?.resume(returning: http)
-        } else {
-            c?.resume(throwing: HTTPClientError(status: 0, code: "transport", message: "not an HTTP response"))
-        }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        _ = lock.withLock { continuation }?.yield(data)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let (h, c) = lock.withLock { () -> (CheckedContinuation<HTTPURLResponse, Error>?, AsyncThrowingStream<Data, Error>.Continuation?) in
-            defer { headContinuation = nil; continuation = nil }
-            return (headContinuation, continuation)
-        }
-        let failure = error.map { HTTPClientError(status: 0, code: "transport", message: $0.localizedDescription) }
-        if let h { h.resume(throwing: failure ?? HTTPClientError(status: 0, code: "transport", message: "no response")) }
-        if let failure { c?.finish(throwing: failure) } else { c?.finish() }
     }
 }

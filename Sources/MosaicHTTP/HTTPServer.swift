@@ -364,7 +364,3 @@ public final class HTTPServer: @unchecked Sendable {
         log("\(ctx.method) \(ctx.path) \(status) \(bytes)B \(String(format: "%.1f", ms))ms\(note)")
     }
 }
-
-extension RouteMatch {
-    var isNotFound: Bool { if case .notFound = self { return true }; return false }
-}
