@@ -101,7 +101,7 @@ public final class HTTPServer: @unchecked Sendable {
         return URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
     }
 
-    /// Binds and starts the MHD worker threads.
+    /// Binds and starts the MHD worker threads. The server keeps itself alive until `stop()`.
     public func start() throws {
         try running.withLock { r in
             guard r.daemon == nil else { return }
@@ -343,9 +343,11 @@ public final class HTTPServer: @unchecked Sendable {
         for (name, value) in response.headers where name.lowercased() != "content-length" {
             _ = MHD_add_response_header(mhd, name, value)
         }
-        ctx.status = response.status
+        // A handler bug must not crash the server: an impossible status is reported as 500.
+        let status = (100...599).contains(response.status) ? response.status : 500
+        ctx.status = status
         ctx.responded = true
-        let result = MHD_queue_response(ctx.connection, UInt32(response.status), mhd)
+        let result = MHD_queue_response(ctx.connection, UInt32(status), mhd)
         MHD_destroy_response(mhd)
         return result
     }
