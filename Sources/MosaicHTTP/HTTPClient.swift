@@ -87,11 +87,19 @@ public final class HTTPClient: Sendable {
                        headers: [String: String] = [:], contentType: String = "application/octet-stream",
                        producer: @escaping @Sendable (_ maxBytes: Int) throws -> Data?) async throws -> HTTPClientResponse {
         var req = try request(method, path, query: query, headers: headers)
-        req.httpBodyStream = ProducerInputStream(length: length, producer: producer)
+        let body = ProducerInputStream(length: length, producer: producer)
+        req.httpBodyStream = body
         req.setValue(String(length), forHTTPHeaderField: "Content-Length")
         req.setValue(contentType, forHTTPHeaderField: "Content-Type")
         let request = req
-        return try checked(try await transport { try await self.session.data(for: request) })
+        do {
+            return try checked(try await transport { try await self.session.data(for: request) })
+        } catch let e as HTTPClientError where e.status == 0 {
+            // URLSession only says "aborted by callback"; the producer knows why.
+            if let cause = body.streamError as? HTTPClientError { throw cause }
+            if let cause = body.streamError { throw HTTPClientError(status: 0, code: "upload_failed", message: "\(cause)") }
+            throw e
+        }
     }
 
     /// Streams a file as the body; retried like `send` because the file can be re-read.
