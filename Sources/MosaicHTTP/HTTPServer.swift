@@ -58,20 +58,27 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Registers a handler whose body (at most `bodyLimit` bytes, else 413) is read into `request.body`.
     /// `path` may contain `:name` segments, available as `request.params["name"]`.
+    /// `summary`, `description`, `params`/`query` (name → meaning), `request` and `response`
+    /// (what the bodies hold) only feed `/openapi.json`.
     public func route(_ method: HTTPMethod, _ path: String, summary: String, description: String? = nil,
-                      query: [String: String] = [:], bodyLimit: Int64 = HTTPServer.defaultBodyLimit,
+                      params: [String: String] = [:], query: [String: String] = [:],
+                      request: String? = nil, response: String? = nil,
+                      bodyLimit: Int64 = HTTPServer.defaultBodyLimit,
                       handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
-        add(Route(method: method, pattern: path, segments: Route.parse(path), summary: summary, description: description,
-                  query: query, body: .buffered(limit: bodyLimit), handler: { req, _ in try await handler(req) }))
+        let docs = RouteDocs(summary: summary, description: description, params: params, query: query, request: request, response: response)
+        add(Route(method: method, pattern: path, segments: Route.parse(path), docs: docs,
+                  body: .buffered(limit: bodyLimit), handler: { req, _ in try await handler(req) }))
     }
 
     /// Registers a handler that receives the body in chunks while it arrives (bounded memory);
     /// a body shorter than its Content-Length makes the stream throw `HTTPError.bodyTruncated`.
     public func streamingRoute(_ method: HTTPMethod, _ path: String, summary: String, description: String? = nil,
-                               query: [String: String] = [:], bodyLimit: Int64? = nil,
+                               params: [String: String] = [:], query: [String: String] = [:],
+                               request: String? = nil, response: String? = nil, bodyLimit: Int64? = nil,
                                handler: @escaping @Sendable (HTTPRequest, RequestBodyStream) async throws -> HTTPResponse) {
-        add(Route(method: method, pattern: path, segments: Route.parse(path), summary: summary, description: description,
-                  query: query, body: .streaming(limit: bodyLimit), handler: { req, stream in
+        let docs = RouteDocs(summary: summary, description: description, params: params, query: query, request: request, response: response)
+        add(Route(method: method, pattern: path, segments: Route.parse(path), docs: docs,
+                  body: .streaming(limit: bodyLimit), handler: { req, stream in
                       guard let stream else { throw HTTPError.internalError("missing body stream") }
                       return try await handler(req, stream)
                   }))

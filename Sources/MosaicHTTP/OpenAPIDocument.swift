@@ -6,30 +6,37 @@ enum OpenAPIDocument {
         var paths: [String: [String: Any]] = [:]
         for r in routes {
             var op: [String: Any] = [
-                "summary": r.summary,
+                "summary": r.docs.summary,
                 "operationId": operationId(r),
             ]
-            if let d = r.description { op["description"] = d }
+            if let d = r.docs.description { op["description"] = d }
             var params: [[String: Any]] = []
             for seg in r.segments {
                 if case let .param(name) = seg {
-                    params.append(["name": name, "in": "path", "required": true, "schema": ["type": "string"]])
+                    var p: [String: Any] = ["name": name, "in": "path", "required": true, "schema": ["type": "string"]]
+                    if let d = r.docs.params[name] { p["description"] = d }
+                    params.append(p)
                 }
             }
-            for (name, desc) in r.query.sorted(by: { $0.key < $1.key }) {
+            for (name, desc) in r.docs.query.sorted(by: { $0.key < $1.key }) {
                 params.append(["name": name, "in": "query", "required": false, "description": desc, "schema": ["type": "string"]])
             }
             if !params.isEmpty { op["parameters"] = params }
+            var body: [String: Any]?
             switch r.body {
             case .streaming:
-                op["requestBody"] = ["required": true, "content": ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]]]
+                body = ["required": true, "content": ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]]]
             case .buffered:
-                if [.post, .put, .patch].contains(r.method) {
-                    op["requestBody"] = ["content": ["application/json": ["schema": ["type": "object"]]]]
+                if [.post, .put, .patch].contains(r.method) || r.docs.request != nil {
+                    body = ["content": ["application/json": ["schema": ["type": "object"]]]]
                 }
             }
+            if var b = body {
+                if let d = r.docs.request { b["description"] = d }
+                op["requestBody"] = b
+            }
             let errorRef: [String: Any] = ["description": "error", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
-            op["responses"] = ["200": ["description": "success"], "default": errorRef]
+            op["responses"] = ["200": ["description": r.docs.response ?? "success"], "default": errorRef]
             paths[r.openAPIPath, default: [:]][r.method.rawValue.lowercased()] = op
         }
         let doc: [String: Any] = [

@@ -10,9 +10,7 @@ struct Route: Sendable {
     let method: HTTPMethod
     let pattern: String
     let segments: [Segment]
-    let summary: String
-    let description: String?
-    let query: [String: String]
+    let docs: RouteDocs
     let body: BodyMode
     let handler: @Sendable (HTTPRequest, RequestBodyStream?) async throws -> HTTPResponse
 

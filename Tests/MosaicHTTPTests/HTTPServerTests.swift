@@ -20,7 +20,8 @@ struct Echo: Codable, Equatable {
 struct Boom: Error {}
 
 private func registerBasics(_ s: HTTPServer) {
-    s.route(.get, "/v1/transactions/:hash", summary: "Get a transaction", query: ["limit": "max items"]) { req in
+    s.route(.get, "/v1/transactions/:hash", summary: "Get a transaction", params: ["hash": "hex transaction hash"],
+            query: ["limit": "max items"], response: "the transaction") { req in
         try .json(Echo(hash: try req.param("hash"), limit: req.query["limit"], cookie: req.cookies["session"],
                        agent: req.headers["x-agent"]))
     }
@@ -207,7 +208,8 @@ extension MosaicHTTPTests {
                 let get = try #require((paths["/v1/transactions/{hash}"] as? [String: Any])?["get"] as? [String: Any])
                 #expect(get["summary"] as? String == "Get a transaction")
                 let params = try #require(get["parameters"] as? [[String: Any]])
-                #expect(params.contains { $0["name"] as? String == "hash" && $0["in"] as? String == "path" })
+                #expect(params.contains { $0["name"] as? String == "hash" && $0["in"] as? String == "path" && $0["description"] as? String == "hex transaction hash" })
+                #expect(((get["responses"] as? [String: Any])?["200"] as? [String: Any])?["description"] as? String == "the transaction")
                 #expect(params.contains { $0["name"] as? String == "limit" && $0["in"] as? String == "query" })
                 let schemas = (doc["components"] as? [String: Any])?["schemas"] as? [String: Any]
                 #expect(schemas?["Error"] != nil)
