@@ -238,6 +238,7 @@ public final class HTTPServer: @unchecked Sendable {
             case let .buffered(limit):
                 if let declared, declared > limit { return queue(ctx, HTTPError.payloadTooLarge(limit: limit).response) }
                 ctx.bodyLimit = limit
+                if let declared, declared > 0 { ctx.body.reserveCapacity(Int(declared)) }
             case let .streaming(limit):
                 if let declared, let limit, declared > limit { return queue(ctx, HTTPError.payloadTooLarge(limit: limit).response) }
                 let stream = RequestBodyStream(

@@ -127,6 +127,35 @@ extension MosaicHTTPTests {
             }
         }
 
+        @Test func fileUploadAndConnectionFailure() async throws {
+            let outcome = Box("")
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("mosaic-up-\(UUID().uuidString)")
+            let content = pattern(offset: 7, count: 3_000_000)
+            try content.write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            var port: UInt16 = 0
+            try await withServer({ registerStreaming($0, outcome: outcome) }) { server, client in
+                port = server.port
+                let r = try await client.upload(.put, "/v1/blobs/f", file: file)
+                var sum = Checksum()
+                sum.update(content)
+                let result = try r.decode(UploadResult.self)
+                #expect(result.bytes == Int64(content.count))
+                #expect(result.checksum == sum.value)
+            }
+            // The server is gone: an idempotent call is retried, then fails as a connection failure.
+            var cfg = HTTPClient.Configuration()
+            cfg.retryBackoff = .milliseconds(10)
+            let dead = HTTPClient(baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")), configuration: cfg)
+            do {
+                _ = try await dead.send(.get, "/v1/blobs/f")
+                Issue.record("expected a connection failure")
+            } catch let e as HTTPClientError {
+                #expect(e.status == 0)
+                #expect(e.code == "connection_failed", "\(e)")
+            }
+        }
+
         @Test func streamingUploadOverLimitIs413() async throws {
             try await withServer({ s in
                 s.streamingRoute(.post, "/small", summary: "Small stream", bodyLimit: 10) { _, body in
