@@ -280,7 +280,10 @@ public final class HTTPServer: @unchecked Sendable {
                 s.response = nil
                 return queue(ctx, r)
             }
-            if !s.taskStarted, let route = ctx.route, let req = ctx.request {
+            if !s.taskStarted {
+                guard let route = ctx.route, let req = ctx.request else {
+                    return queue(ctx, HTTPError.internalError().response)
+                }
                 s.taskStarted = true
                 let full = HTTPRequest(method: req.method, path: req.path, params: req.params, query: req.query,
                                        headers: req.headers, body: ctx.body)
