@@ -241,6 +241,21 @@ extension MosaicHTTPTests {
             }
         }
 
+        @Test func configurableHost() async throws {
+            var cfg = HTTPServer.Configuration()
+            cfg.logger = nil
+            cfg.host = "0.0.0.0"
+            let any = HTTPServer(configuration: cfg)
+            any.route(.get, "/ping", summary: "Ping") { _ in .text("pong") }
+            try any.start()
+            #expect(any.port != 0)
+            let r = try await HTTPClient(baseURL: any.baseURL).send(.get, "/ping")
+            #expect(String(decoding: r.body, as: UTF8.self) == "pong")
+            await any.stop()
+            cfg.host = "not-an-address"
+            #expect(throws: HTTPError.self) { try HTTPServer(configuration: cfg).start() }
+        }
+
         @Test func accessLogHasOneLinePerRequest() async throws {
             let lines = Box<[String]>([])
             var cfg = HTTPServer.Configuration()
