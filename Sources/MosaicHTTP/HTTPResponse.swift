@@ -57,9 +57,10 @@ public struct HTTPResponse: Sendable {
 
     /// A file download honouring a `Range: bytes=…` header (206 + Content-Range; 416 when unsatisfiable).
     /// Throws 404 when the file cannot be opened.
-    public static func file(atPath path: String, contentType: String = "application/octet-stream", range: String? = nil) throws -> HTTPResponse {
+    /// Without `contentType` the type is guessed from the extension (for the web app's static files).
+    public static func file(atPath path: String, contentType: String? = nil, range: String? = nil) throws -> HTTPResponse {
         let file = try FileBody(path: path)
-        var headers: HTTPHeaders = ["Content-Type": contentType, "Accept-Ranges": "bytes"]
+        var headers: HTTPHeaders = ["Content-Type": contentType ?? MIMEType.guess(path), "Accept-Ranges": "bytes"]
         guard let range, !range.isEmpty else {
             return HTTPResponse(status: 200, headers: headers, body: .file(file))
         }

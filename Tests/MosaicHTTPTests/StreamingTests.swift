@@ -189,6 +189,7 @@ extension MosaicHTTPTests {
                 #expect(whole.status == 200)
                 #expect(whole.body == content)
                 #expect(whole.headers["Accept-Ranges"] == "bytes")
+                #expect(whole.headers["Content-Type"] == "application/octet-stream")
 
                 let part = try await client.send(.get, "/files/blob.bin", headers: ["Range": "bytes=1000-1999"])
                 #expect(part.status == 206)
