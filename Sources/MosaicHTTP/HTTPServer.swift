@@ -67,18 +67,22 @@ public final class HTTPServer: @unchecked Sendable {
                       handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
         let docs = RouteDocs(summary: summary, description: description, params: params, query: query, request: request, response: response)
         add(Route(method: method, pattern: path, segments: Route.parse(path), docs: docs,
-                  body: .buffered(limit: bodyLimit), handler: { req, _ in try await handler(req) }))
+                  body: .buffered(limit: bodyLimit), precheck: nil, handler: { req, _ in try await handler(req) }))
     }
 
     /// Registers a handler that receives the body in chunks while it arrives (bounded memory);
     /// a body shorter than its Content-Length makes the stream throw `HTTPError.bodyTruncated`.
+    /// `precheck` runs on the server thread as soon as the headers are in (keep it quick): an error
+    /// it throws is answered before any body byte is read. MHD cannot answer in the middle of a
+    /// body, so when the handler itself fails early the rest of the body is read and discarded first.
     public func streamingRoute(_ method: HTTPMethod, _ path: String, summary: String, description: String? = nil,
                                params: [String: String] = [:], query: [String: String] = [:],
                                request: String? = nil, response: String? = nil, bodyLimit: Int64? = nil,
+                               precheck: (@Sendable (HTTPRequest) throws -> Void)? = nil,
                                handler: @escaping @Sendable (HTTPRequest, RequestBodyStream) async throws -> HTTPResponse) {
         let docs = RouteDocs(summary: summary, description: description, params: params, query: query, request: request, response: response)
         add(Route(method: method, pattern: path, segments: Route.parse(path), docs: docs,
-                  body: .streaming(limit: bodyLimit), handler: { req, stream in
+                  body: .streaming(limit: bodyLimit), precheck: precheck, handler: { req, stream in
                       guard let stream else { throw HTTPError.internalError("missing body stream") }
                       return try await handler(req, stream)
                   }))
@@ -241,6 +245,16 @@ public final class HTTPServer: @unchecked Sendable {
                 if let declared, declared > 0 { ctx.body.reserveCapacity(Int(declared)) }
             case let .streaming(limit):
                 if let declared, let limit, declared > limit { return queue(ctx, HTTPError.payloadTooLarge(limit: limit).response) }
+                if let precheck = route.precheck {
+                    do {
+                        try precheck(request)
+                    } catch let e as HTTPError {
+                        return queue(ctx, e.response)
+                    } catch {
+                        configuration.logger?("error: precheck \(ctx.method) \(ctx.path): \(String(reflecting: error))")
+                        return queue(ctx, HTTPError.internalError().response)
+                    }
+                }
                 let stream = RequestBodyStream(
                     expectedLength: declared, limit: limit, highWater: max(1 << 20, 4 * configuration.connectionMemory),
                     pause: { [weak ctx] in ctx?.shared.withLock { s in ctx?.suspend(&s) } },

@@ -12,6 +12,8 @@ struct Route: Sendable {
     let segments: [Segment]
     let docs: RouteDocs
     let body: BodyMode
+    /// Synchronous header check of streaming routes, run before the body is read.
+    let precheck: (@Sendable (HTTPRequest) throws -> Void)?
     let handler: @Sendable (HTTPRequest, RequestBodyStream?) async throws -> HTTPResponse
 
     static func split(_ path: String) -> [Substring] { path.split(separator: "/", omittingEmptySubsequences: true) }

@@ -156,6 +156,37 @@ extension MosaicHTTPTests {
             }
         }
 
+        @Test func precheckRejectsBeforeTheBodyIsRead() async throws {
+            let handled = Box(false)
+            try await withServer({ s in
+                s.streamingRoute(.put, "/guarded", summary: "Needs a token", precheck: { req in
+                    guard req.headers["Authorization"] == "Bearer ok" else { throw HTTPError.forbidden("bad token") }
+                }) { _, body in
+                    handled.set(true)
+                    return .text("\(try await body.collect(maxBytes: 1 << 20).count)")
+                }
+            }) { _, client in
+                let total: Int64 = 256 << 20
+                let sent = Box<Int64>(0)
+                do {
+                    _ = try await client.upload(.put, "/guarded", length: total) { max in
+                        sent.mutate { $0 += Int64(max) }
+                        return Data(count: max)
+                    }
+                    Issue.record("expected 403")
+                } catch let e as HTTPClientError {
+                    #expect(e == HTTPClientError(status: 403, code: "forbidden", message: "bad token"))
+                }
+                #expect(!handled.value)
+                #expect(sent.value < total / 4, "client sent \(sent.value) bytes before the 403")
+                let produced = Box(false)
+                let ok = try await client.upload(.put, "/guarded", length: 5, headers: ["Authorization": "Bearer ok"]) { _ in
+                    produced.value ? nil : { produced.set(true); return Data(count: 5) }()
+                }
+                #expect(String(decoding: ok.body, as: UTF8.self) == "5")
+            }
+        }
+
         @Test func streamingUploadOverLimitIs413() async throws {
             try await withServer({ s in
                 s.streamingRoute(.post, "/small", summary: "Small stream", bodyLimit: 10) { _, body in
