@@ -36,6 +36,7 @@ let package = Package(
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
         .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto"]),
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
+        .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,74 @@
+import Foundation
+
+/// One parsed request as a handler sees it. On streaming routes `body` is empty and the
+/// bytes arrive through the route's `RequestBodyStream` instead.
+public struct HTTPRequest: Sendable {
+    public let method: HTTPMethod
+    /// The decoded path without the query string, e.g. `/v1/transactions/ab12`.
+    public let path: String
+    /// Values of `:name` segments in the route pattern.
+    public let params: [String: String]
+    public let query: [String: String]
+    public let headers: HTTPHeaders
+    public let body: Data
+
+    public init(method: HTTPMethod, path: String, params: [String: String] = [:], query: [String: String] = [:],
+                headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
+        self.method = method
+        self.path = path
+        self.params = params
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Cookies from the `Cookie` header(s).
+    public var cookies: [String: String] {
+        var out: [String: String] = [:]
+        for line in headers.values("Cookie") {
+            for pair in line.split(separator: ";") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                guard let k = kv.first?.trimmingCharacters(in: .whitespaces), !k.isEmpty else { continue }
+                out[k] = kv.count > 1 ? kv[1].trimmingCharacters(in: .whitespaces) : ""
+            }
+        }
+        return out
+    }
+
+    /// A required path parameter; a missing one is a routing bug, reported as 400 rather than a crash.
+    public func param(_ name: String) throws -> String {
+        guard let v = params[name] else { throw HTTPError.badRequest("missing path parameter '\(name)'") }
+        return v
+    }
+
+    /// Decodes the JSON body; malformed input becomes a 400 whose message names the problem.
+    public func decodeJSON<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        if body.isEmpty { throw HTTPError.badRequest("request body is empty; expected JSON", code: "invalid_json") }
+        do {
+            return try decoder.decode(T.self, from: body)
+        } catch let e as DecodingError {
+            throw HTTPError.badRequest(Self.describe(e), code: "invalid_json")
+        } catch {
+            throw HTTPError.badRequest("malformed JSON", code: "invalid_json")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ p: [CodingKey]) -> String {
+            p.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
+        }
+        switch error {
+        case let .keyNotFound(key, ctx):
+            return "missing field '\(path(ctx.codingPath + [key]))'"
+        case let .typeMismatch(type, ctx):
+            return "field '\(path(ctx.codingPath))' has the wrong type (expected \(type))"
+        case let .valueNotFound(type, ctx):
+            return "field '\(path(ctx.codingPath))' is null (expected \(type))"
+        case let .dataCorrupted(ctx):
+            if ctx.codingPath.isEmpty { return "malformed JSON" }
+            return "invalid value for field '\(path(ctx.codingPath))': \(ctx.debugDescription)"
+        @unknown default:
+            return "malformed JSON"
+        }
+    }
+}

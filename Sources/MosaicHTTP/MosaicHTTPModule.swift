@@ -1,2 +1,0 @@
-/// The HTTP server over libmicrohttpd and the HTTP client.
-enum MosaicHTTPModule {}
