@@ -27,7 +27,9 @@ let package = Package(
         .target(name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP"]),
         .target(name: "MosaicStorage", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP"]),
         .target(name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorage"]),
-        .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorage"]),
+        .target(name: "MosaicApp", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicCrypto", "CQREncode"],
+                resources: [.copy("Static")]),
+        .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorage", "MosaicApp"]),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
 
         // Tests, one target per module.
@@ -36,6 +38,7 @@ let package = Package(
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
         .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto"]),
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
+        .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
     ],
     swiftLanguageModes: [.v6]

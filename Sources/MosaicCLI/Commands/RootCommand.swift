@@ -5,6 +5,7 @@ enum RootCommand {
                 subcommands: [
                     WalletCommand.command,
                     NetworkCommand.command,
+                    AppCommand.command,
                     VersionCommand.command,
                 ])
     }

@@ -1,0 +1,10 @@
+/// Failures of the app process itself (not of a request).
+enum AppError: Error, CustomStringConvertible {
+    case startup(String)
+
+    var description: String {
+        switch self {
+        case let .startup(m): return m
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import MosaicSDK
+import Synchronization
+
+/// Which network the app talks to: the one named at start-up, else the config's current one;
+/// switching in the page changes it for this app process and in the config.
+final class NetworkState: Sendable {
+    let home: URL
+    private let chosen: Mutex<String?>
+
+    init(home: URL, preferred: String?) {
+        self.home = home
+        chosen = Mutex(preferred)
+    }
+
+    func current() throws -> ClientConfig.Network {
+        let config = try ClientConfig.load(home: home)
+        return try config.resolve(chosen.withLock { $0 })
+    }
+
+    func all() throws -> [ClientConfig.Network] {
+        try ClientConfig.load(home: home).networks
+    }
+
+    func use(_ name: String) throws {
+        var config = try ClientConfig.load(home: home)
+        _ = try config.resolve(name)
+        config.current = name
+        try config.save(home: home)
+        chosen.withLock { $0 = name }
+    }
+}

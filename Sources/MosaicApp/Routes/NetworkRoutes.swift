@@ -1,0 +1,39 @@
+import Foundation
+import MosaicHTTP
+import MosaicSDK
+
+/// Network details and switching (which locks every session, as signing in again is expected).
+extension AppServer {
+    struct UseNetworkBody: Decodable { let name: String }
+
+    func registerNetworkRoutes() {
+        api(.get, "/api/network", summary: "The current network and the known ones", access: .open) { [self] _ in
+            let network = try mapConfig { try networkState.current() }
+            let all = try mapConfig { try networkState.all() }
+            return try AppServer.json([
+                "name": network.name, "node": network.node, "app": network.app ?? NSNull(),
+                "blobbers": [] as [Any],
+                "networks": all.map { ["name": $0.name, "node": $0.node] },
+            ])
+        }
+
+        api(.post, "/api/network", summary: "Switch network (signs out)", access: .session) { [self] req in
+            let body = try req.decode(UseNetworkBody.self)
+            try mapConfig { try networkState.use(body.name) }
+            sessions.lockAll()
+            return try AppServer.json(["name": body.name])
+        }
+    }
+
+    func mapConfig<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let e as ConfigError {
+            switch e {
+            case .unknownNetwork: throw HTTPError.notFound(e.description, code: "unknown_network")
+            case .noNetwork: throw HTTPError.unavailable(e.description)
+            default: throw HTTPError.internalError(e.description)
+            }
+        }
+    }
+}

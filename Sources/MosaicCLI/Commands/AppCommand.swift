@@ -1,0 +1,30 @@
+import Foundation
+import MosaicApp
+
+/// `mosaic app`: the web app on 127.0.0.1 over this home's keystore and networks.
+enum AppCommand {
+    static let command = Command(
+        name: "app", summary: "serve the web app (Home, Bolt, Vult) on 127.0.0.1",
+        discussion: "The keystore stays in this process; the browser never receives a private key.",
+        examples: ["mosaic app", "mosaic app --port 7300 --network devnet"],
+        flags: [.option("port", "P", "port to listen on (default 7300; 0 picks a free one)")],
+        action: { inv in
+            var config = AppServer.Configuration(home: inv.home, network: inv.value("network"))
+            config.port = try parsePort(inv.value("port") ?? "7300")
+            let app = try AppServer(configuration: config)
+            try app.start()
+            if inv.json {
+                Console.out(JSONValue.object([("app", .string(app.baseURL.absoluteString))]).rendered() + "\n")
+            } else {
+                Console.out("Mosaic web app: \(app.baseURL.absoluteString)\nPress Ctrl-C to stop.\n")
+            }
+            await ShutdownSignal.wait()
+            await app.stop()
+            return CommandOutput(text: "", json: .object([("stopped", .bool(true))]))
+        })
+
+    static func parsePort(_ s: String) throws -> UInt16 {
+        guard let p = UInt16(s) else { throw CLIError.usage("invalid port '\(s)': give a number from 0 to 65535") }
+        return p
+    }
+}
