@@ -80,7 +80,7 @@ public struct StorageContract: Contract {
         b.failedChallenges >= config.maxFailedChallenges && b.failedChallenges >= b.successfulChallenges
     }
 
-    func tokens(_ units: UInt64) -> String { TokenAmount(baseUnits: units).description }
+    func tokens(_ units: UInt64) -> String { "\(TokenAmount(baseUnits: units)) tokens" }
 
     /// "1 GiB", "3 MiB", "12 KiB" when exact, else bytes.
     static func bytes(_ n: UInt64) -> String {
