@@ -22,7 +22,9 @@ public enum MosaicCommandLine {
             case let .run(command, invocation):
                 guard let action = command.action else { return 2 }
                 let output = try await action(invocation)
-                if invocation.json {
+                if output.alreadyPrinted {
+                    // Printed while running.
+                } else if invocation.json {
                     Console.out(output.json.rendered() + "\n")
                 } else if !output.text.isEmpty {
                     Console.out(output.text.hasSuffix("\n") ? output.text : output.text + "\n")
