@@ -51,7 +51,7 @@ public final class NodeServer: Sendable {
     public var url: URL { http.baseURL }
 
     /// Milliseconds of the running block interval.
-    var blockTimeMillis: Int64 {
+    public var blockTimeMillis: Int64 {
         let c = blockTime.components
         return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
     }

@@ -44,12 +44,10 @@ final class TerminationSignal: Sendable {
 
     /// Puts the default actions back (a second Ctrl-C then kills at once).
     func restoreDefaults() {
-        let sources = state.withLock { s in
-            let list = s.sources
+        state.withLock { s in
+            for source in s.sources { source.cancel() }
             s.sources = []
-            return list
         }
-        for s in sources { s.cancel() }
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
     }

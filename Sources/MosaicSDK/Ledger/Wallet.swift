@@ -183,7 +183,8 @@ public final class Wallet: Sendable {
         }
     }
 
-    static func iso8601(_ unix: Int64) -> String {
+    /// "2026-11-30T05:00:00Z" from unix seconds.
+    public static func iso8601(_ unix: Int64) -> String {
         let f = ISO8601DateFormatter()
         return f.string(from: Date(timeIntervalSince1970: TimeInterval(unix)))
     }

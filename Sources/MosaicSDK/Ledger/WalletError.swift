@@ -43,7 +43,7 @@ public enum WalletError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .invalidAmount(let detail): return "invalid amount: \(detail)"
+        case .invalidAmount(let detail): return detail.hasPrefix("invalid amount") ? detail : "invalid amount: \(detail)"
         case .invalidAddress(let a):
             return "invalid address \"\(a.prefix(80))\": a client id is 64 hex characters (see 'mosaic wallet show')"
         case .zeroAmount: return "amount cannot be zero"
