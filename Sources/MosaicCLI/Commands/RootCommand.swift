@@ -6,6 +6,8 @@ enum RootCommand {
                     WalletCommand.command,
                     NetworkCommand.command,
                     AppCommand.command,
+                    NodeCommand.command,
+                    DevnetCommand.command,
                     VersionCommand.command,
                 ])
     }
