@@ -1,4 +1,5 @@
 import Foundation
+import MosaicProtocol
 
 /// What a blobber keeps about one allocation besides fragment bytes: the assignment, every path's
 /// signed metadata with the id of its fragment file, and the latest committed write marker.
@@ -15,9 +16,9 @@ struct AllocationRecord: Sendable, Codable {
     var index: Int
     var root: String
     var size: UInt64
-    var writeMarker: OwnerWriteMarker?
+    var writeMarker: WriteMarker?
     /// Markers not yet committed to the ledger, oldest first.
-    var pendingMarkers: [OwnerWriteMarker]
+    var pendingMarkers: [WriteMarker]
     var files: [String: StoredFile]
 
     init(assignment: AllocationAssignment, index: Int) {

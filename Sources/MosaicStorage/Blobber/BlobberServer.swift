@@ -1,4 +1,5 @@
 import Foundation
+import MosaicProtocol
 import MosaicCrypto
 import MosaicHTTP
 import Synchronization
@@ -169,7 +170,9 @@ public final class BlobberServer: Sendable {
             let a = r.assignment
             let owner = a.ownerPublicKey
             let m = commit.writeMarker
-            try m.verify(owner: owner)
+            do { try m.verify(ownerPublicKey: owner.hex) } catch {
+                throw StorageRequestError.forbidden("write marker refused: \(error)")
+            }
             guard m.allocationID == allocation, m.blobberID == blobberID else {
                 throw StorageRequestError.invalid("the write marker is for allocation \(m.allocationID) on blobber \(m.blobberID), not \(allocation) on \(blobberID)")
             }
@@ -224,7 +227,8 @@ public final class BlobberServer: Sendable {
                 }
             }
             let metas = files.values.map(\.meta)
-            let root = AllocationRoot.root(of: metas, index: r.index)
+            let root: String
+            do { root = try AllocationRoot.root(of: metas, index: r.index) } catch { throw StorageRequestError.invalid("\(error)") }
             let size = AllocationRoot.size(of: metas)
             guard m.root == root, m.size == size else {
                 throw StorageRequestError.invalid("the write marker says root \(m.root) size \(m.size) but the changes give root \(root) size \(size); recompute it from GET /v1/alloc/\(allocation)/files?recursive=1")

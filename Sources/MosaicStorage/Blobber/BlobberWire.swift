@@ -1,4 +1,5 @@
 import Foundation
+import MosaicProtocol
 import MosaicCrypto
 
 /// JSON bodies of the blobber HTTP API (docs/STORAGE.md §7), shared by the blobber and the SDK.
@@ -27,7 +28,7 @@ public enum BlobberWire {
         public var capacity: Int64
         public var fileCount: Int
         public var expiration: Int64
-        public var writeMarker: OwnerWriteMarker?
+        public var writeMarker: WriteMarker?
         enum CodingKeys: String, CodingKey {
             case allocationID = "allocation_id"
             case blobberID = "blobber_id"
@@ -68,12 +69,12 @@ public enum BlobberWire {
     /// `POST /v1/alloc/:id/commit`: changes applied atomically, with the owner's marker over the result.
     public struct Commit: Sendable, Codable {
         public var changes: [Change]
-        public var writeMarker: OwnerWriteMarker
+        public var writeMarker: WriteMarker
         enum CodingKeys: String, CodingKey {
             case changes
             case writeMarker = "write_marker"
         }
-        public init(changes: [Change], writeMarker: OwnerWriteMarker) {
+        public init(changes: [Change], writeMarker: WriteMarker) {
             self.changes = changes
             self.writeMarker = writeMarker
         }

@@ -64,12 +64,10 @@ public struct AllocationAssignment: Sendable, Hashable, Codable {
         signature = Hex.encode(key.signature(for: SHA256.hash(canonicalBytes)))
     }
 
-    /// Bytes of fragments one blobber may hold: the sealed size of `size` spread over d shards.
+    /// Fragment bytes one blobber may hold: ⌈size / d⌉, the storage contract's `blobber_size`
+    /// (which the ledger checks every write marker's size against).
     public var perBlobberCapacity: Int64 {
-        guard dataShards > 0 else { return 0 }
-        let segments = (size + Int64(FileLayout.blockSize - 16) - 1) / Int64(FileLayout.blockSize - 16)
-        let sealed = size + 16 * segments
-        return (sealed + Int64(dataShards) - 1) / Int64(dataShards) + Int64(FileLayout.blockSize)
+        Int64(StoragePricing.blobberSize(size: UInt64(max(0, size)), dataShards: dataShards))
     }
 
     public func verify() throws(StorageRequestError) {
