@@ -61,6 +61,7 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
 
     public var totalShards: Int { dataShards + parityShards }
 
-    /// Blobbers that must hold a write for it to count: d + 1 (d when there is no parity).
+    /// Blobbers that must be reachable to start a write, and hold a metadata change for it to count:
+    /// d + 1 (d when there is no parity), so one more loss still leaves the data readable.
     public var writeQuorum: Int { min(totalShards, dataShards + 1) }
 }

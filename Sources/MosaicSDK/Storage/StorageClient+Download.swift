@@ -7,9 +7,10 @@ extension StorageClient {
     /// from d blobbers, fastest first, each verified against the owner-signed fragment roots; a
     /// blobber that is down, slow or serves bad data is dropped and another one used. The output is
     /// written to a temp file beside `destination` and renamed into place only when complete.
+    /// `prefer` puts some blobber indices first (e.g. the ones nearby); the rest follow by speed.
     @discardableResult
     public func download(remotePath: String, to destination: URL, allocation a: StorageAllocation, range: Range<Int64>? = nil,
-                         progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> DownloadResult {
+                         prefer: [Int] = [], progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> DownloadResult {
         let (meta, holders) = try await resolve(remotePath, allocation: a)
         guard meta.kind == .file else { throw StorageClientError.notAFile(path: remotePath) }
         guard let wrapped = Hex.decode(meta.wrappedKey), let prefix = Hex.decode(meta.noncePrefix) else {
@@ -40,7 +41,7 @@ extension StorageClient {
         var written: Int64 = 0
         let report: FileDecoder.Report
         do {
-            report = try await decoder.decode(from: sources, range: wanted, preferredOrder: holders) { bytes in
+            report = try await decoder.decode(from: sources, range: wanted, preferredOrder: prefer.filter { holders.contains($0) } + holders.filter { !prefer.contains($0) }) { bytes in
                 try out.write(contentsOf: bytes)
                 written += Int64(bytes.count)
                 progress?(TransferProgress(bytes: written, total: total))

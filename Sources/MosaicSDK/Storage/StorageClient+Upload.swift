@@ -6,7 +6,9 @@ import MosaicStorage
 extension StorageClient {
     /// Uploads `localFile` to `remotePath`: encrypts it (AES-256-GCM, a new key per file sealed to
     /// the owner), erasure-codes it and streams fragment i to blobber i in parallel, with bounded
-    /// memory. Succeeds when d + 1 blobbers committed it; the others are recorded for `repair`.
+    /// memory. It starts only when d + 1 blobbers answer, and succeeds when at least d of them
+    /// committed (then `degraded` is set if fewer than d + 1 did); blobbers that missed it are
+    /// recorded for `repair`.
     /// Missing parent folders are created. If an earlier run of the same upload was interrupted,
     /// this continues it: blobbers keep what they received and only the rest is sent.
     @discardableResult
@@ -32,6 +34,14 @@ extension StorageClient {
             guard replace else { throw StorageClientError.alreadyExists(path: remotePath) }
         }
 
+        // Start only with d + 1 blobbers answering; a blobber lost during the transfer no longer
+        // fails it while d remain (the data is readable from d; repair restores the rest).
+        let conns = connections(a)
+        let down = await forEach(conns) { c in _ = try await c.state() }
+        if a.totalShards - down.count < a.writeQuorum {
+            throw Self.summarize(down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: remotePath)
+        }
+
         // Resume or start the journal.
         let journalURL = UploadJournal.url(home: home, allocation: a.id, remotePath: remotePath)
         var journal: UploadJournal
@@ -51,14 +61,13 @@ extension StorageClient {
         }
         let cipher = try AESGCMSegmentCipher(key: contentKey, noncePrefix: Hex.decode(journal.noncePrefix) ?? [], fileSize: size)
 
-        let conns = connections(a)
         let sinks = conns.map { BlobberUploadSink(connection: $0, upload: journal.uploadID) }
         let encoder = try FileEncoder(dataShards: a.dataShards, parityShards: a.parityShards, cipher: cipher,
                                       chunksPerBatch: configuration.chunksPerBatch)
         let total = size
         let encoded: FileEncoder.Result
         do {
-            encoded = try await encoder.encode(fileAt: localFile.path, to: sinks, minimumSinks: a.writeQuorum) { done in
+            encoded = try await encoder.encode(fileAt: localFile.path, to: sinks, minimumSinks: a.dataShards) { done in
                 progress?(TransferProgress(bytes: done, total: total))
             }
         } catch let StorageError.tooFewSinks(needed, succeeded, failures) {
@@ -78,7 +87,7 @@ extension StorageClient {
         let dirs = folders(for: remotePath, allocation: a.id)
         let uploadID = journal.uploadID
         let finished = (0..<a.totalShards).filter { encoded.failedSinks[$0] == nil }
-        let result = try await commitAll(a, indices: finished, quorum: a.writeQuorum, path: remotePath, build: { _, files in
+        let result = try await commitAll(a, indices: finished, quorum: a.dataShards, path: remotePath, build: { _, files in
             var changes: [BlobberWire.Change] = dirs.filter { files[$0.path] == nil }.map { .put($0) }
             if let old = files[remotePath], !replace || old.kind != .file { throw StorageClientError.alreadyExists(path: remotePath) }
             changes.append(.put(signed, uploadID: signed.fragmentLength > 0 ? uploadID : nil, replace: replace))
@@ -89,7 +98,8 @@ extension StorageClient {
         var failed = encoded.failedSinks
         failed.merge(result.failed) { a, _ in a }
         try? FileManager.default.removeItem(at: journalURL)
-        return UploadResult(meta: signed, committed: result.ok, failed: failed, resumed: resumed)
+        return UploadResult(meta: signed, committed: result.ok, failed: failed, resumed: resumed,
+                            degraded: result.ok.count < a.writeQuorum)
     }
 
     /// Signed folder entries for every ancestor of `path` (blobbers add the ones they lack).

@@ -15,6 +15,8 @@ public struct UploadResult: Sendable {
     public let failed: [Int: String]
     /// True when this run continued an interrupted upload of the same file.
     public let resumed: Bool
+    /// True when fewer than d + 1 blobbers hold it: readable, but run `repair` soon.
+    public let degraded: Bool
 }
 
 public struct DownloadResult: Sendable {
