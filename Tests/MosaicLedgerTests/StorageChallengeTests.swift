@@ -14,13 +14,13 @@ import MosaicProtocol
         let fragments: [String: TestFragment]
         let commitRound: UInt64
 
-        init() throws {
+        init(files: [String: TestFragment] = ["/a.bin": TestFragment(length: 3 * 65536 + 10), "/b.txt": TestFragment(length: 64, seed: 7)]) throws {
             net = try StorageNet(blobberCount: 2, config: StorageNet.testConfig(challengeEvery: 1))
             try net.registerAll()
             allocation = try net.newAllocation(data: 1, parity: 1, size: 1 << 20, seconds: 7200, lock: 10 * token)
             let id = allocation.blobbers[0].blobberID
             blobber = try #require(net.key(of: id))
-            fragments = ["/a.bin": TestFragment(length: 3 * 65536 + 10), "/b.txt": TestFragment(length: 64, seed: 7)]
+            fragments = files
             tree = try AllocationTree(entries: fragments.map { path, f in
                 AllocationEntry(path: path, fragmentRoot: f.root, fragmentLength: UInt64(f.bytes.count), fileSize: UInt64(f.bytes.count))
             })
@@ -135,6 +135,29 @@ import MosaicProtocol
         let late = try s.respond(c2, try s.proof(for: c2))
         #expect(late.outcome == .success && late.output.contains("after the deadline"))
         #expect(try s.net.ledger.storageChallenge(c2.id)?.status == .failed)
+        #expect(try s.net.ledger.supply().isConserved)
+        #expect(try s.net.contractBalance() == s.net.storageLiabilities())
+    }
+
+    @Test func fullBlockAnswerFitsInATransaction() throws {
+        let s = try Setup(files: ["/big": TestFragment(length: 2 * 65536, seed: 3)])
+        let c = try s.openChallenge()
+        let proof = try s.proof(for: c)
+        #expect(Data(base64Encoded: proof.block)?.count == 65536)
+        let r = try s.respond(c, proof)
+        #expect(r.outcome == .success && r.output.contains("passed"))
+    }
+
+    @Test func challengesOfACanceledAllocationCloseWithoutCounting() throws {
+        let s = try Setup()
+        let c = try s.openChallenge()
+        #expect(try s.net.call(s.net.owner, "cancel_allocation", ["allocation_id": .string(s.allocation.id)]).outcome == .success)
+        try s.net.ledger.advanceClock(by: s.net.config.challengeTimeoutSeconds + 1)
+        try s.net.ledger.produceBlock()
+        let closed = try #require(try s.net.ledger.storageChallenge(c.id))
+        #expect(closed.status == .failed && closed.reason.contains("not counted"))
+        #expect(try s.net.ledger.storageBlobber(s.blobber.publicKey.clientID)?.failedChallenges == 0)
+        #expect(try s.net.ledger.storageOpenChallenges().isEmpty)
         #expect(try s.net.ledger.supply().isConserved)
         #expect(try s.net.contractBalance() == s.net.storageLiabilities())
     }
