@@ -73,6 +73,8 @@ import MosaicProtocol
         // 2+2 of 1 GiB for 30 days at 1 token per GiB per 30 days: 4 × 0.5 = 2 tokens.
         let cost = StoragePricing.allocationCost(writePrices: [token, token, token, token], size: 1 << 30, dataShards: 2, seconds: 2_592_000)
         #expect(cost == 2 * token)
+        #expect(try net.ledger.storageAllocationQuote(dataShards: 2, parityShards: 2, size: 1 << 30, seconds: 2_592_000) == 2 * token)
+        #expect(try net.ledger.storageAllocationQuote(dataShards: 4, parityShards: 2, size: 1 << 30, seconds: 2_592_000) == nil)
         let poor = try net.failure(net.owner, "new_allocation", ["data_shards": 2, "parity_shards": 2, "size": .integer(1 << 30),
                                                                 "expiration": exp], value: token)
         #expect(poor == "lock at least 2 tokens for this size and duration (cost 2 tokens, sent 1 tokens)")
