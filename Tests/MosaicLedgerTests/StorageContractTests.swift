@@ -26,6 +26,10 @@ import MosaicProtocol
         let b = try #require(try net.ledger.storageBlobber(net.blobbers[1].publicKey.clientID))
         #expect(b.writePrice == 7 && b.url == "https://b.example" && b.stake == 6 * token)
         #expect(try net.failure(net.owner, "update_blobber")?.contains("not a registered blobber") == true)
+        let stakeBack = try net.balance(net.blobbers[1])
+        #expect(try net.call(net.blobbers[1], "unregister_blobber").outcome == .success)
+        #expect(try net.balance(net.blobbers[1]) == stakeBack + 6 * token - net.genesis.minimumFee)
+        #expect(try net.ledger.storageBlobbers().map(\.id) == [net.blobbers[0].publicKey.clientID])
         #expect(try net.ledger.supply().isConserved)
         #expect(try net.contractBalance() == net.storageLiabilities())
     }
