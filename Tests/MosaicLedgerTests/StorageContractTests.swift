@@ -26,6 +26,10 @@ import MosaicProtocol
         let b = try #require(try net.ledger.storageBlobber(net.blobbers[1].publicKey.clientID))
         #expect(b.writePrice == 7 && b.url == "https://b.example" && b.stake == 6 * token)
         #expect(try net.failure(net.owner, "update_blobber")?.contains("not a registered blobber") == true)
+        let stakeBack = try net.balance(net.blobbers[1])
+        #expect(try net.call(net.blobbers[1], "unregister_blobber").outcome == .success)
+        #expect(try net.balance(net.blobbers[1]) == stakeBack + 6 * token - net.genesis.minimumFee)
+        #expect(try net.ledger.storageBlobbers().map(\.id) == [net.blobbers[0].publicKey.clientID])
         #expect(try net.ledger.supply().isConserved)
         #expect(try net.contractBalance() == net.storageLiabilities())
     }
@@ -73,6 +77,8 @@ import MosaicProtocol
         // 2+2 of 1 GiB for 30 days at 1 token per GiB per 30 days: 4 × 0.5 = 2 tokens.
         let cost = StoragePricing.allocationCost(writePrices: [token, token, token, token], size: 1 << 30, dataShards: 2, seconds: 2_592_000)
         #expect(cost == 2 * token)
+        #expect(try net.ledger.storageAllocationQuote(dataShards: 2, parityShards: 2, size: 1 << 30, seconds: 2_592_000) == 2 * token)
+        #expect(try net.ledger.storageAllocationQuote(dataShards: 4, parityShards: 2, size: 1 << 30, seconds: 2_592_000) == nil)
         let poor = try net.failure(net.owner, "new_allocation", ["data_shards": 2, "parity_shards": 2, "size": .integer(1 << 30),
                                                                 "expiration": exp], value: token)
         #expect(poor == "lock at least 2 tokens for this size and duration (cost 2 tokens, sent 1 tokens)")
@@ -216,6 +222,19 @@ import MosaicProtocol
         #expect(try net.ledger.storageBlobber(third)?.allocated == 2 << 30)
         #expect(try net.ledger.supply().isConserved)
         #expect(try net.contractBalance() == net.storageLiabilities())
+    }
+
+    @Test func storageIsBuiltIntoEveryLedger() throws {
+        let net = try TestNet()
+        let call = ContractCall(contract: "storage", method: "register_blobber",
+                                args: ["url": .string("http://127.0.0.1:5051"), "capacity": .integer(1 << 30), "write_price": 1, "read_price": 1])
+        let tx = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "storage"), value: token,
+                                    fee: net.genesis.minimumFee, nonce: 1, type: .contractCall, data: call.json, creationDate: 1_800_000_100)
+        try net.ledger.submit(tx)
+        try net.ledger.produceBlock()
+        #expect(try net.ledger.transaction(tx.hash)?.receipt?.outcome == .success)
+        #expect(try net.ledger.storageBlobbers().map(\.id) == [net.alice.publicKey.clientID])
+        #expect(try net.ledger.supply().isConserved)
     }
 
     @Test func revokedTicketsAreQueryable() throws {

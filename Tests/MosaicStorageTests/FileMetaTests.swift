@@ -14,7 +14,7 @@ import Testing
 
     @Test func canonicalBytesVector() throws {
         let m = Self.sample()
-        // docs/STORAGE.md §6; the hash was computed independently with Python's hashlib.
+        // docs/STORAGE.md §10; the hash was computed independently with Python's hashlib.
         #expect(m.hash == "cc13e99f50a849d7b49f23948f0aeb682b2231ee579ebe9f620f733c7cfa9010")
     }
 

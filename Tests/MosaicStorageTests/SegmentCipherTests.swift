@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func knownVector() throws {
-        // Fixed key, prefix and size: a regression vector for docs/STORAGE.md §6.
+        // Fixed key, prefix and size: a regression vector for docs/STORAGE.md §9.
         let c = try cipher(size: 3)
         let sealed = try c.seal([0x61, 0x62, 0x63], segmentIndex: 0)
         #expect(sealed.count == 19)

@@ -67,6 +67,20 @@ extension Ledger {
         try storageRead { get throws(LedgerError) in try get(StorageState.readCounterKey(allocation, blobber, reader)) ?? 0 }
     }
 
+    /// Tokens a `new_allocation` must lock to be accepted whichever eligible blobbers it gets: the
+    /// cost at the d + p highest write prices among blobbers with room (unspent tokens return to
+    /// the owner at finalization). Nil when fewer than d + p blobbers have room.
+    public func storageAllocationQuote(dataShards: Int, parityShards: Int, size: UInt64, seconds: UInt64) throws(LedgerError) -> UInt64? {
+        let config = (contracts["storage"] as? StorageContract)?.config ?? StorageConfig()
+        let per = StoragePricing.blobberSize(size: size, dataShards: dataShards)
+        let need = dataShards + parityShards
+        let prices = try storageBlobbers()
+            .filter { $0.free >= per && !($0.failedChallenges >= config.maxFailedChallenges && $0.failedChallenges >= $0.successfulChallenges) }
+            .map(\.writePrice).sorted(by: >)
+        guard need > 0, prices.count >= need else { return nil }
+        return StoragePricing.allocationCost(writePrices: Array(prices.prefix(need)), size: size, dataShards: dataShards, seconds: seconds)
+    }
+
     /// Runs `body` under the lock with a decoder of the storage contract's committed values.
     private func storageRead<R>(_ body: (_ get: StorageGetter) throws(LedgerError) -> R) throws(LedgerError) -> R {
         try locked { store throws(LedgerError) in

@@ -44,6 +44,22 @@ extension StorageContract {
         return "updated blobber \(b.id)"
     }
 
+    /// `unregister_blobber()`: a blobber with nothing allocated leaves and gets its stake back.
+    func unregisterBlobber(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+        let c = state.context
+        let b = try requireRegisteredBlobber(state)
+        guard b.allocated == 0 else {
+            throw .refused("blobber \(b.id) still holds \(StorageContract.bytes(b.allocated)) for allocations; wait until they are canceled or finalized")
+        }
+        try state.save(StorageState.blobberKey(b.id), nil as BlobberInfo?)
+        var ids = try state.list(StorageState.blobbersKey)
+        ids.removeAll { $0 == b.id }
+        try state.save(StorageState.blobbersKey, ids)
+        try c.pay(b.stake, to: b.id)
+        try c.emit("unregister_blobber", ["blobber": b.id, "stake": String(b.stake)])
+        return "blobber \(b.id) unregistered; stake \(tokens(b.stake)) returned"
+    }
+
     /// `lock_read_pool()`: the tx value goes to the caller's read pool, which pays for its reads.
     func lockReadPool(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
         let c = state.context

@@ -26,8 +26,8 @@ extension StorageContract {
         guard !openPairs.contains(pair) else { return }
         let parts = pair.split(separator: ":").map(String.init)
         guard parts.count == 2 else { return }
-        let alloc = try state.allocation(parts[0])
-        guard alloc.status == .active, c.now < alloc.expiration, let bi = alloc.index(of: parts[1]) else { return }
+        guard let alloc = try state.load(StorageState.allocationKey(parts[0]), as: Allocation.self),
+              alloc.status == .active, c.now < alloc.expiration, let bi = alloc.index(of: parts[1]) else { return }
         let root = alloc.blobbers[bi].allocationRoot
         guard root != AllocationTree.emptyRoot else { return }
         let ch = Challenge(id: id, allocationID: alloc.id, blobberID: parts[1], allocationRoot: root, issuedRound: c.round,
@@ -65,8 +65,9 @@ extension StorageContract {
 
     /// Closes a challenge. Pass: the blobber is paid what its challenge pool earned since the last
     /// payment. Fail: that amount returns to the write pool and `challenge_penalty` (at most the
-    /// stake) is slashed from the stake into the write pool. No tokens move once the allocation is
-    /// no longer active. Returns the amount paid or slashed.
+    /// stake) is slashed from the stake into the write pool. Once the allocation is canceled or
+    /// finalized, a challenge closes without counting and moves no tokens. Returns the amount paid
+    /// or slashed.
     @discardableResult
     func resolve(_ state: StorageState, _ challenge: Challenge, passed: Bool, reason: String) throws(ContractError) -> UInt64 {
         let c = state.context
@@ -80,6 +81,12 @@ extension StorageContract {
 
         var alloc = try state.allocation(ch.allocationID)
         var blobber = try state.blobber(ch.blobberID)
+        if alloc.status != .active {
+            // The allocation ended while the challenge was open: close it without counting it.
+            ch.reason = reason.isEmpty ? "allocation \(alloc.status.rawValue); not counted" : "\(reason) (allocation \(alloc.status.rawValue); not counted)"
+            try state.save(ch)
+            return 0
+        }
         if passed {
             alloc.successfulChallenges += 1
             blobber?.successfulChallenges += 1
@@ -88,7 +95,7 @@ extension StorageContract {
             blobber?.failedChallenges += 1
         }
         alloc.latestClosedChallenge = c.now
-        if alloc.status == .active, let bi = alloc.index(of: ch.blobberID) {
+        if let bi = alloc.index(of: ch.blobberID) {
             let earned = StorageContract.earned(alloc.blobbers[bi], expiration: alloc.expiration, now: c.now)
             alloc.blobbers[bi].challengePool -= earned
             alloc.blobbers[bi].challengePoolSince = c.now

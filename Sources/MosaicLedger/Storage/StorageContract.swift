@@ -12,7 +12,7 @@ public struct StorageContract: Contract {
     public let config: StorageConfig
     public var name: String { "storage" }
     public var methods: [String] {
-        ["register_blobber", "update_blobber", "new_allocation", "update_allocation", "cancel_allocation",
+        ["register_blobber", "update_blobber", "unregister_blobber", "new_allocation", "update_allocation", "cancel_allocation",
          "finalize_allocation", "commit_write_markers", "lock_read_pool", "unlock_read_pool", "redeem_read_markers",
          "respond_challenge", "revoke_ticket"]
     }
@@ -26,6 +26,7 @@ public struct StorageContract: Contract {
         switch method {
         case "register_blobber": return try registerBlobber(state, a)
         case "update_blobber": return try updateBlobber(state, a)
+        case "unregister_blobber": return try unregisterBlobber(state, a)
         case "new_allocation": return try newAllocation(state, a)
         case "update_allocation": return try updateAllocation(state, a)
         case "cancel_allocation": return try cancelAllocation(state, a)

@@ -21,7 +21,7 @@ public struct Allocation: Sendable, Hashable, Codable {
     public var writePool: UInt64
     /// Sum of the blobbers' challenge pools.
     public var challengePool: UInt64
-    /// Sum of the blobbers' `used`.
+    /// Sum of the blobbers' `used`: fragment bytes, parity included (≈ file bytes × (d + p) / d).
     public var usedSize: UInt64
     public var numWrites: UInt64
     /// Read markers redeemed.

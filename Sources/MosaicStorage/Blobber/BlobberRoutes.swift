@@ -1,7 +1,7 @@
 import Foundation
 import MosaicHTTP
 
-/// The blobber's HTTP routes (docs/STORAGE.md §7). Bulk data travels as binary bodies; everything
+/// The blobber's HTTP routes (docs/STORAGE.md §11). Bulk data travels as binary bodies; everything
 /// else is JSON. Every allocation route except `assign` needs a request signed by the owner.
 extension BlobberServer {
     func registerRoutes() {

@@ -11,7 +11,7 @@ import Synchronization
 /// `FragmentStore`: committed fragments and resumable uploads), `meta/<allocation>.json` (an
 /// `AllocationRecord`, replaced atomically). At start, fragment files no record points to (left by
 /// a crash between publishing a fragment and writing the record) are deleted, so a killed write
-/// never shows. HTTP API: docs/STORAGE.md §7.
+/// never shows. HTTP API: docs/STORAGE.md §11.
 public final class BlobberServer: Sendable {
     public struct Configuration: Sendable {
         public var directory: String

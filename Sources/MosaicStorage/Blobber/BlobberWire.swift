@@ -2,7 +2,7 @@ import Foundation
 import MosaicProtocol
 import MosaicCrypto
 
-/// JSON bodies of the blobber HTTP API (docs/STORAGE.md §7), shared by the blobber and the SDK.
+/// JSON bodies of the blobber HTTP API (docs/STORAGE.md §11), shared by the blobber and the SDK.
 public enum BlobberWire {
     /// `GET /v1/info`.
     public struct Info: Sendable, Codable {

@@ -5,7 +5,7 @@ import MosaicProtocol
 /// The owner-signed description of one file (or folder) in an allocation: everything a reader
 /// needs besides the fragments, and everything a blobber checks before a write becomes visible.
 ///
-/// Canonical bytes (docs/STORAGE.md §6), `CanonicalWriter` framing with domain
+/// Canonical bytes (docs/STORAGE.md §10), `CanonicalWriter` framing with domain
 /// "mosaic-file-meta-v1": allocation_id, path, u8 kind, u64 size, content_type, cipher,
 /// u64 data_shards, u64 parity_shards, u64 fragment_length, u64 root count, each root (32 bytes),
 /// wrapped_key, nonce_prefix, i64 created, i64 modified, owner_id.
