@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorage"]),
         .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorage"]),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
+        // Ledger throughput benchmark (run in release): `swift run -c release bench-ledger`.
+        .executableTarget(name: "bench-ledger", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
 
         // Tests, one target per module.
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic"]),
@@ -37,6 +39,7 @@ let package = Package(
         .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto"]),
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
+        .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic"]),
     ],
     swiftLanguageModes: [.v6]
 )
