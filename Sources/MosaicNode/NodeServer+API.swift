@@ -118,7 +118,7 @@ extension NodeServer {
         http.route(.get, "/v1/supply", summary: "Total supply and the sum of all balances (they are always equal)",
                    response: "SupplyReport") { _ in
             let s = try NodeServer.mapped { () throws(LedgerError) in try ledger.supply() }
-            return try .json(["total_supply": s.totalSupply, "balance_sum": s.balanceSum, "faucet_remaining": s.faucetRemaining])
+            return try .json(SupplyView(totalSupply: s.totalSupply, balanceSum: s.balanceSum, faucetRemaining: s.faucetRemaining))
         }
 
         http.route(.get, "/health", summary: "Liveness: latest round and pool size") { _ in

@@ -33,7 +33,9 @@ enum NodeCommand {
                 throw CLIError.failure("cannot read genesis file \(file): \(error)")
             }
         }
-        if blockTime != nil || confirmations != nil || genesis != nil {
+        // An existing chain keeps its genesis; the flags only shape a new one.
+        let isNew = !FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("ledger.sqlite"))
+        if isNew && (blockTime != nil || confirmations != nil || genesis != nil) {
             var g = genesis ?? Genesis()
             if let confirmations { g.confirmations = confirmations }
             if let blockTime { g.blockTimeMillis = millis(blockTime) }

@@ -100,6 +100,11 @@ public struct LedgerClient: Sendable {
         try await call { try await http.get("/v1/faucet/\(clientID)", as: FaucetView.self) }
     }
 
+    /// Total supply against the sum of all balances.
+    public func supply() async throws(LedgerClientError) -> SupplyView {
+        try await call { try await http.get("/v1/supply", as: SupplyView.self) }
+    }
+
     // MARK: writes
 
     /// Submits one signed transaction; a rejection throws `.rejected` with the node's code.
