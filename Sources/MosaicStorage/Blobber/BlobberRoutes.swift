@@ -11,7 +11,7 @@ extension BlobberServer {
         }
         http.route(.post, "/v1/alloc/:id/assign", summary: "Accept an owner-signed allocation assignment naming this blobber",
                    params: alloc, request: "AllocationAssignment", response: "AllocationState") { [self] req in
-            try mapped {
+            try await mappedAsync {
                 let a = try req.decodeJSON(AllocationAssignment.self)
                 guard a.allocationID == (try req.param("id")) else { throw StorageRequestError.invalid("assignment is for another allocation id") }
                 return try HTTPResponse.json(state(try assign(a)))
@@ -19,8 +19,9 @@ extension BlobberServer {
         }
         http.route(.get, "/v1/alloc/:id", summary: "This blobber's root, size and latest write marker for an allocation",
                    params: alloc, response: "AllocationState") { [self] req in
-            try mapped {
+            try await mappedAsync {
                 let id = try req.param("id")
+                try await ensureRecord(id)
                 return try HTTPResponse.json(state(try authorize(req, allocation: id, write: false)))
             }
         }
@@ -33,6 +34,8 @@ extension BlobberServer {
                             precheck: { [self] req in
                                 try mapped {
                                     let id = try req.param("id")
+                                    // With a ledger, an allocation seen for the first time is read by the handler.
+                                    if configuration.ledger != nil, (try? record(id)) == nil { return }
                                     let r = try authorize(req, allocation: id, write: true)
                                     guard let offsetText = req.headers["X-Offset"], let offset = Int64(offsetText), offset >= 0 else {
                                         throw StorageRequestError.invalid("X-Offset header (the stream offset of the body) is required")
@@ -50,6 +53,7 @@ extension BlobberServer {
                             }) { [self] req, body in
             try await mappedAsync {
                 let id = try req.param("id")
+                try await ensureRecord(id)
                 _ = try authorize(req, allocation: id, write: true)
                 let offset = Int64(req.headers["X-Offset"] ?? "") ?? 0
                 let received = try await receive(allocation: id, upload: try req.param("upload"), offset: offset, body: body)
@@ -58,15 +62,17 @@ extension BlobberServer {
         }
         http.route(.get, "/v1/alloc/:id/uploads/:upload", summary: "Bytes received so far for a resumable upload",
                    params: upload, response: "UploadStatus") { [self] req in
-            try mapped {
+            try await mappedAsync {
                 let id = try req.param("id")
+                try await ensureRecord(id)
                 _ = try authorize(req, allocation: id, write: false)
                 return try HTTPResponse.json(BlobberWire.UploadStatus(received: try uploadLength(allocation: id, upload: try req.param("upload"))))
             }
         }
         http.route(.delete, "/v1/alloc/:id/uploads/:upload", summary: "Drop an uncommitted upload", params: upload) { [self] req in
-            try mapped {
+            try await mappedAsync {
                 let id = try req.param("id")
+                try await ensureRecord(id)
                 _ = try authorize(req, allocation: id, write: false)
                 try discard(allocation: id, upload: try req.param("upload"))
                 return try HTTPResponse.json(BlobberWire.UploadStatus(received: 0))
@@ -74,8 +80,9 @@ extension BlobberServer {
         }
         http.route(.post, "/v1/alloc/:id/commit", summary: "Apply owner-signed changes (put/delete) with a write marker, atomically",
                    params: alloc, request: "Commit", response: "AllocationState", bodyLimit: 16 << 20) { [self] req in
-            try mapped {
+            try await mappedAsync {
                 let id = try req.param("id")
+                try await ensureRecord(id)
                 _ = try authorize(req, allocation: id, write: true)
                 return try HTTPResponse.json(try apply(try req.decodeJSON(BlobberWire.Commit.self), allocation: id))
             }
@@ -83,8 +90,9 @@ extension BlobberServer {
         http.route(.get, "/v1/alloc/:id/files", summary: "Metadata of a folder's entries (or of one file)",
                    params: alloc, query: ["path": "remote folder (default /)", "recursive": "1 for everything below"],
                    response: "Listing") { [self] req in
-            try mapped {
+            try await mappedAsync {
                 let id = try req.param("id")
+                try await ensureRecord(id)
                 let r = try authorize(req, allocation: id, write: false)
                 let entries = try list(r, path: req.query["path"] ?? "/", recursive: req.query["recursive"] == "1")
                 return try HTTPResponse.json(BlobberWire.Listing(entries: entries))
@@ -92,8 +100,9 @@ extension BlobberServer {
         }
         http.route(.get, "/v1/alloc/:id/stat", summary: "Signed metadata of one path", params: alloc,
                    query: ["path": "remote path"], response: "FileMeta") { [self] req in
-            try mapped {
+            try await mappedAsync {
                 let id = try req.param("id")
+                try await ensureRecord(id)
                 let r = try authorize(req, allocation: id, write: false)
                 let path = req.query["path"] ?? ""
                 guard let f = r.files[path] else { throw StorageRequestError.notFound("\(path) does not exist") }
@@ -104,8 +113,9 @@ extension BlobberServer {
                    description: "Binary: \"MBK1\" ‖ u32 count ‖ count × (u32 length ‖ data ‖ u32 proof length ‖ proof), big-endian.",
                    params: alloc, query: ["path": "remote path", "start": "first block", "count": "blocks (1–64)"],
                    response: "application/octet-stream") { [self] req in
-            try mapped {
+            try await mappedAsync {
                 let id = try req.param("id")
+                try await ensureRecord(id)
                 let r = try authorize(req, allocation: id, write: false)
                 guard let start = Int(req.query["start"] ?? ""), let count = Int(req.query["count"] ?? ""),
                       start >= 0, count >= 0, count <= 64 else {

@@ -20,6 +20,11 @@ public final class BlobberServer: Sendable {
         /// Largest body of one upload PUT.
         public var maxPutBytes: Int64 = 256 << 20
         public var logger: HTTPLogger? = nil
+        /// When set, allocations are read from the ledger (the `assign` route is refused) and write
+        /// markers are committed to it by `commitPendingMarkers()`.
+        public var ledger: (any BlobberLedger)? = nil
+        /// Seconds a ledger read of an allocation is reused before it is read again (expiry, growth).
+        public var ledgerRefresh: Double = 5
         public init(directory: String) { self.directory = directory }
     }
 
@@ -30,6 +35,8 @@ public final class BlobberServer: Sendable {
     let http: HTTPServer
     private let records: Mutex<[String: AllocationRecord]>
     private let writers = Mutex<[String: FragmentWriter]>([:])
+    private let refreshed = Mutex<[String: ContinuousClock.Instant]>([:])
+    private let markerCommits = Mutex<Task<Void, Never>?>(nil)
     private var metaDirectory: String { configuration.directory + "/meta" }
 
     public init(configuration: Configuration) throws {
@@ -64,7 +71,23 @@ public final class BlobberServer: Sendable {
     }
 
     public func start() throws { try http.start() }
-    public func stop() async { await http.stop(grace: .seconds(1)) }
+
+    public func stop() async {
+        markerCommits.withLock { $0?.cancel() }
+        await http.stop(grace: .seconds(1))
+    }
+
+    /// Commits pending write markers to the ledger every `seconds` (batched per allocation).
+    public func startMarkerCommits(every seconds: Double) {
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+                guard let self else { return }
+                _ = await self.commitPendingMarkers()
+            }
+        }
+        markerCommits.withLock { $0?.cancel(); $0 = task }
+    }
     public var baseURL: URL { http.baseURL }
     public var port: UInt16 { http.port }
 
@@ -93,8 +116,75 @@ public final class BlobberServer: Sendable {
         try AtomicWrite.replace(metaDirectory + "/" + record.assignment.allocationID + ".json", with: data)
     }
 
+    /// Reads the allocation from the ledger when one is configured (at most every `ledgerRefresh`
+    /// seconds) and creates or updates the local record: size and expiry follow the ledger.
+    @discardableResult
+    func ensureRecord(_ id: String) async throws -> AllocationRecord {
+        guard let ledger = configuration.ledger else { return try record(id) }
+        let fresh = refreshed.withLock { $0[id].map { ContinuousClock.now - $0 < .milliseconds(Int64(configuration.ledgerRefresh * 1000)) } ?? false }
+        if fresh, let r = records.withLock({ $0[id] }) { return r }
+        guard Transaction.isHexID(id) else { throw StorageRequestError.invalid("allocation id must be 64 lowercase hex characters") }
+        guard let a = try await ledger.allocation(id) else {
+            throw StorageRequestError.notFound("allocation \(id) does not exist on the ledger")
+        }
+        guard let index = a.index(of: blobberID) else {
+            throw StorageRequestError.forbidden("this blobber (\(blobberID)) is not one of allocation \(id)'s blobbers")
+        }
+        guard let owner = Ed25519.PublicKey(hex: a.ownerPublicKey) else { throw StorageRequestError.invalid("the allocation's owner key is malformed") }
+        let terms = AllocationAssignment(allocationID: a.id, ownerPublicKey: owner, dataShards: a.dataShards, parityShards: a.parityShards,
+                                         size: Int64(clamping: a.size), expiration: a.status == .active ? a.expiration : min(a.expiration, 0),
+                                         blobbers: a.blobbers.map(\.blobberID), signature: "ledger")
+        let r = try records.withLock { all -> AllocationRecord in
+            var r = all[id] ?? AllocationRecord(assignment: terms, index: index)
+            if r.assignment != terms || all[id] == nil {
+                r.assignment = terms
+                r.index = index
+                try save(r)
+                all[id] = r
+            }
+            return r
+        }
+        refreshed.withLock { $0[id] = ContinuousClock.now }
+        return r
+    }
+
+    /// Sends every allocation's pending write markers to the ledger, oldest first, and forgets the
+    /// ones the ledger has (markers up to its committed root for this blobber are dropped first, so
+    /// a retry after a crash never sends one twice). Returns failures by allocation id.
+    @discardableResult
+    public func commitPendingMarkers() async -> [String: String] {
+        guard let ledger = configuration.ledger else { return [:] }
+        var failures: [String: String] = [:]
+        let pending = records.withLock { $0.filter { !$0.value.pendingMarkers.isEmpty }.map { ($0.key, $0.value.pendingMarkers) } }
+        for (id, markers) in pending {
+            do {
+                var todo = markers
+                if let a = try await ledger.allocation(id), let i = a.index(of: blobberID),
+                   let done = todo.lastIndex(where: { $0.root == a.blobbers[i].allocationRoot }) {
+                    todo.removeFirst(done + 1)
+                }
+                for batch in stride(from: 0, to: todo.count, by: 64).map({ Array(todo[$0..<min(todo.count, $0 + 64)]) }) {
+                    try await ledger.commitWriteMarkers(batch)
+                }
+                let sent = Set(markers.map(\.signature))
+                try records.withLock { all in
+                    guard var r = all[id] else { return }
+                    r.pendingMarkers.removeAll { sent.contains($0.signature) }
+                    try save(r)
+                    all[id] = r
+                }
+            } catch {
+                failures[id] = "\(error)"
+            }
+        }
+        return failures
+    }
+
     /// Accepts the first signed assignment naming this blobber; later ones must be identical.
     func assign(_ a: AllocationAssignment) throws -> AllocationRecord {
+        guard configuration.ledger == nil else {
+            throw StorageRequestError.forbidden("this blobber reads allocations from the ledger; create the allocation there")
+        }
         try a.verify()
         guard let index = a.blobbers.firstIndex(of: blobberID) else {
             throw StorageRequestError.forbidden("this blobber (\(blobberID)) is not one of the allocation's blobbers")
