@@ -26,17 +26,33 @@ final class InProcessBlobberLedger: BlobberLedger {
     func allocation(_ id: String) async throws -> Allocation? { try ledger.storageAllocation(id) }
 
     func commitWriteMarkers(_ markers: [WriteMarker]) async throws {
+        try call("commit_write_markers", markers)
+    }
+
+    func redeemReadMarkers(_ markers: [ReadMarker]) async throws {
+        try call("redeem_read_markers", markers)
+    }
+
+    func readCounter(allocation: String, blobber: String, reader: String) async throws -> UInt64 {
+        try ledger.storageReadCounter(allocation: allocation, blobber: blobber, reader: reader)
+    }
+
+    func isTicketRevoked(_ id: String, owner: String) async throws -> Bool {
+        try ledger.isTicketRevoked(id, owner: owner)
+    }
+
+    private func call<T: Encodable>(_ method: String, _ markers: [T]) throws {
         try lock.withLock { _ in
             let markerJSON = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(markers))
             let nonce = try ledger.account(key.publicKey.clientID).nonce + 1
             let tx = Transaction.signed(by: key, chainID: chainID, to: ContractCall.address(of: "storage"), value: 0,
                                         fee: 1_000_000, nonce: nonce, type: .contractCall,
-                                        data: ContractCall(contract: "storage", method: "commit_write_markers", args: ["markers": markerJSON]).json,
+                                        data: ContractCall(contract: "storage", method: method, args: ["markers": markerJSON]).json,
                                         creationDate: Int64(Date().timeIntervalSince1970))
             try ledger.submit(tx)
             _ = try ledger.produceBlock()
             guard let r = try ledger.transaction(tx.hash)?.receipt, r.outcome == .success else {
-                throw StorageRequestError.invalid("commit_write_markers refused: \(try ledger.transaction(tx.hash)?.receipt?.error ?? "not included")")
+                throw StorageRequestError.invalid("\(method) refused: \(try ledger.transaction(tx.hash)?.receipt?.error ?? "not included")")
             }
         }
     }
@@ -123,7 +139,39 @@ struct LedgerBlobberTests {
             #expect(part.used == state.size)
         }
         #expect(after.usedSize > 0)
+        // The owner's reads were paid with read markers, redeemed on the ledger.
+        #expect(after.numReads > 0)
+        var redeemed: UInt64 = 0
+        for p in after.blobbers {
+            redeemed += try ledger.storageReadCounter(allocation: allocation.id, blobber: p.blobberID, reader: owner.publicKey.clientID)
+        }
+        #expect(redeemed >= 2, "at least d blocks were read and redeemed")
         // Nothing is sent twice.
         for s in servers { #expect(await s.commitPendingMarkers().isEmpty) }
+
+        // Sharing: another wallet reads one file with the owner's ticket and the file's key.
+        let reader = Ed25519.SigningKey.generate()
+        let readerClient = StorageClient(signingKey: reader, home: URL(fileURLWithPath: root + "/reader-home"))
+        var ticket = AuthTicket(allocationID: allocation.id, ownerID: "", ownerPublicKey: "", path: "/notes/a.bin", kind: .file,
+                                recipientID: reader.publicKey.clientID, expiration: Int64(Date().timeIntervalSince1970) + 600,
+                                nonce: Hex.encode(Random.bytes(8)))
+        ticket.sign(with: owner)
+        let meta = try await client.stat("/notes/a.bin", allocation: allocation)
+        let fileKey = try SealedBox.open(try #require(Hex.decode(meta.wrappedKey)), with: owner)
+        let shared = URL(fileURLWithPath: root + "/local/shared")
+        try await readerClient.download(remotePath: "/notes/a.bin", to: shared, allocation: allocation, ticket: ticket, contentKey: fileKey)
+        #expect(same([UInt8](try Data(contentsOf: shared)), bytes))
+        // Not without the ticket, not for another path, and not after the owner revoked it.
+        await #expect(throws: StorageClientError.self) {
+            try await readerClient.download(remotePath: "/notes/a.bin", to: shared, allocation: allocation, contentKey: fileKey)
+        }
+        await #expect(throws: StorageClientError.self) {
+            try await readerClient.download(remotePath: "/notes/b.bin", to: shared, allocation: allocation, ticket: ticket, contentKey: fileKey)
+        }
+        let revoke = try call(owner, "revoke_ticket", ["ticket_id": .string(ticket.id)])
+        #expect(revoke.outcome == .success, "\(revoke.error ?? "")")
+        await #expect(throws: StorageClientError.self) {
+            try await readerClient.download(remotePath: "/notes/a.bin", to: shared, allocation: allocation, ticket: ticket, contentKey: fileKey)
+        }
     }
 }

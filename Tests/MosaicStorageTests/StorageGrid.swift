@@ -96,7 +96,8 @@ final class StorageGrid: Sendable {
     }
 
     func connection(_ i: Int, key: Ed25519.SigningKey? = nil) -> BlobberConnection {
-        BlobberConnection(index: i, blobber: allocation.blobbers[i], allocation: allocation.id, key: key ?? owner, timeout: 10)
+        BlobberConnection(index: i, blobber: allocation.blobbers[i], allocation: allocation.id, ownerID: owner.publicKey.clientID,
+                          key: key ?? owner, timeout: 10)
     }
 }
 

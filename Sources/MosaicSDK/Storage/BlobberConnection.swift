@@ -3,6 +3,7 @@ import MosaicCrypto
 import MosaicHTTP
 import MosaicProtocol
 import MosaicStorage
+import Synchronization
 
 /// One blobber of an allocation as the client talks to it: every request signed by the wallet's
 /// key (`RequestSignature`), JSON for metadata, binary bodies for fragments.
@@ -10,14 +11,22 @@ struct BlobberConnection: Sendable {
     let index: Int
     let blobber: StorageAllocation.Blobber
     let allocation: String
+    let ownerID: String
     let key: Ed25519.SigningKey
     let http: HTTPClient
+    /// Sent with reads when the reader is not the owner.
+    let ticket: AuthTicket?
+    let counters: ReadCounters
 
-    init(index: Int, blobber: StorageAllocation.Blobber, allocation: String, key: Ed25519.SigningKey, timeout: TimeInterval) {
+    init(index: Int, blobber: StorageAllocation.Blobber, allocation: String, ownerID: String, key: Ed25519.SigningKey,
+         timeout: TimeInterval, ticket: AuthTicket? = nil, counters: ReadCounters = ReadCounters()) {
         self.index = index
         self.blobber = blobber
         self.allocation = allocation
+        self.ownerID = ownerID
         self.key = key
+        self.ticket = ticket
+        self.counters = counters
         var c = HTTPClient.Configuration()
         c.requestTimeout = timeout
         c.deadline = .seconds(Int64(timeout) * 2)
@@ -29,7 +38,9 @@ struct BlobberConnection: Sendable {
     private var base: String { "/v1/alloc/\(allocation)" }
 
     private func signed(_ method: HTTPMethod, _ path: String) -> [String: String] {
-        RequestSignature.headers(method: method.rawValue, path: path, allocation: allocation, key: key)
+        var h = RequestSignature.headers(method: method.rawValue, path: path, allocation: allocation, key: key)
+        if let ticket, let json = try? JSONEncoder().encode(ticket) { h["X-Auth-Ticket"] = json.base64EncodedString() }
+        return h
     }
 
     private func call(_ method: HTTPMethod, _ path: String, query: [String: String] = [:], headers: [String: String] = [:],
@@ -80,9 +91,32 @@ struct BlobberConnection: Sendable {
         return try await call(.post, "\(base)/commit", body: body, contentType: "application/json").decode(BlobberWire.AllocationState.self)
     }
 
+    func readCounter() async throws -> UInt64 {
+        try await call(.get, "\(base)/read-counter").decode(BlobberWire.ReadCounter.self).counter
+    }
+
+    /// Blocks with their proofs, paid by a read marker whose counter grows by the blocks asked for.
+    /// If the blobber's counter moved (another client process of the same reader), it is re-read once.
     func blocks(_ path: String, range: Range<Int>) async throws -> [FragmentBlock] {
-        let r = try await call(.get, "\(base)/blocks", query: ["path": path, "start": String(range.lowerBound), "count": String(range.count)])
-        return try BlobberWire.decodeBlocks(r.body)
+        let slot = allocation + "|" + blobber.id
+        var attempt = 0
+        while true {
+            attempt += 1
+            let base = try await counters.current(slot) { try await self.readCounter() }
+            let counter = counters.advance(slot, from: base, by: UInt64(range.count))
+            var marker = ReadMarker(allocationID: allocation, blobberID: blobber.id, clientID: key.publicKey.clientID,
+                                    publicKey: key.publicKey.hex, ownerID: ownerID, counter: counter,
+                                    timestamp: Int64(Date().timeIntervalSince1970))
+            marker.sign(with: key)
+            let header = (try JSONEncoder().encode(marker)).base64EncodedString()
+            do {
+                let r = try await call(.get, "\(self.base)/blocks", query: ["path": path, "start": String(range.lowerBound), "count": String(range.count)],
+                                       headers: ["X-Read-Marker": header])
+                return try BlobberWire.decodeBlocks(r.body)
+            } catch let e as HTTPClientError where e.status == 409 && e.message.hasPrefix("read_counter") && attempt < 3 {
+                counters.forget(slot)
+            }
+        }
     }
 }
 
@@ -139,4 +173,31 @@ struct BlobberFragmentSource: FragmentSource {
         }
         return out
     }
+}
+
+/// The reader's read-marker counter per (allocation, blobber), shared by all downloads of one
+/// client so concurrent ones never reuse a counter. Starts from what the blobber reports.
+final class ReadCounters: Sendable {
+    private let values = Mutex<[String: UInt64]>([:])
+
+    func current(_ slot: String, fetch: () async throws -> UInt64) async throws -> UInt64 {
+        if let v = values.withLock({ $0[slot] }) { return v }
+        let fetched = try await fetch()
+        return values.withLock { v in
+            let now = max(v[slot] ?? 0, fetched)
+            v[slot] = now
+            return now
+        }
+    }
+
+    /// Reserves `count` more blocks and returns the new counter.
+    func advance(_ slot: String, from base: UInt64, by count: UInt64) -> UInt64 {
+        values.withLock { v in
+            let next = max(v[slot] ?? base, base) + count
+            v[slot] = next
+            return next
+        }
+    }
+
+    func forget(_ slot: String) { _ = values.withLock { $0.removeValue(forKey: slot) } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicCrypto
+import MosaicProtocol
 import MosaicStorage
 
 extension StorageClient {
@@ -8,21 +9,28 @@ extension StorageClient {
     /// blobber that is down, slow or serves bad data is dropped and another one used. The output is
     /// written to a temp file beside `destination` and renamed into place only when complete.
     /// `prefer` puts some blobber indices first (e.g. the ones nearby); the rest follow by speed.
+    /// Another wallet reads with the owner's `ticket` and the file's `contentKey` (shared beside the
+    /// ticket); every block request is paid with a read marker signed by this wallet.
     @discardableResult
     public func download(remotePath: String, to destination: URL, allocation a: StorageAllocation, range: Range<Int64>? = nil,
-                         prefer: [Int] = [], progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> DownloadResult {
-        let (meta, holders) = try await resolve(remotePath, allocation: a)
+                         prefer: [Int] = [], ticket: AuthTicket? = nil, contentKey sharedKey: SecretBytes? = nil,
+                         progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> DownloadResult {
+        let (meta, holders) = try await resolve(remotePath, allocation: a, ticket: ticket)
         guard meta.kind == .file else { throw StorageClientError.notAFile(path: remotePath) }
         guard let wrapped = Hex.decode(meta.wrappedKey), let prefix = Hex.decode(meta.noncePrefix) else {
             throw StorageClientError.unreadable(path: remotePath, reason: "its metadata has no usable key")
         }
         let contentKey: SecretBytes
-        do { contentKey = try SealedBox.open(wrapped, with: key) } catch {
-            throw StorageClientError.unreadable(path: remotePath, reason: "its content key is not sealed to this wallet")
+        if let sharedKey {
+            contentKey = sharedKey
+        } else {
+            do { contentKey = try SealedBox.open(wrapped, with: key) } catch {
+                throw StorageClientError.unreadable(path: remotePath, reason: "its content key is not sealed to this wallet; ask the owner to share it")
+            }
         }
         let cipher = try AESGCMSegmentCipher(key: contentKey, noncePrefix: prefix, fileSize: meta.size)
         let decoder = try FileDecoder(file: try meta.encodedFile(), cipher: cipher, chunksPerBatch: configuration.chunksPerBatch)
-        let conns = connections(a)
+        let conns = connections(a, ticket: ticket)
         var sources: [Int: any FragmentSource] = [:]
         for i in holders { sources[i] = BlobberFragmentSource(connection: conns[i], path: remotePath) }
 

@@ -23,6 +23,7 @@ public final class StorageClient: Sendable {
     public let home: URL
     public let configuration: Configuration
     private let repairLock = NSLock()
+    let readCounters = ReadCounters()
 
     public init(signingKey: Ed25519.SigningKey, home: URL, configuration: Configuration = Configuration()) {
         key = signingKey
@@ -36,9 +37,10 @@ public final class StorageClient: Sendable {
 
     var now: Int64 { Int64(Date().timeIntervalSince1970) }
 
-    func connections(_ a: StorageAllocation) -> [BlobberConnection] {
+    func connections(_ a: StorageAllocation, ticket: AuthTicket? = nil) -> [BlobberConnection] {
         a.blobbers.enumerated().map {
-            BlobberConnection(index: $0.offset, blobber: $0.element, allocation: a.id, key: key, timeout: configuration.requestTimeout)
+            BlobberConnection(index: $0.offset, blobber: $0.element, allocation: a.id, ownerID: a.ownerPublicKey.clientID, key: key,
+                              timeout: configuration.requestTimeout, ticket: ticket, counters: readCounters)
         }
     }
 
@@ -188,9 +190,9 @@ public final class StorageClient: Sendable {
 
     /// Metadata at `path` as most blobbers report it (each copy's owner signature checked), with the
     /// blobbers that hold exactly that version, fastest first.
-    func resolve(_ path: String, allocation a: StorageAllocation) async throws -> (meta: FileMeta, holders: [Int]) {
+    func resolve(_ path: String, allocation a: StorageAllocation, ticket: AuthTicket? = nil) async throws -> (meta: FileMeta, holders: [Int]) {
         try RemotePath.validate(path)
-        let conns = connections(a)
+        let conns = connections(a, ticket: ticket)
         let answers = await withTaskGroup(of: (Int, Duration, FileMeta?, String?).self) { group in
             for c in conns {
                 group.addTask {

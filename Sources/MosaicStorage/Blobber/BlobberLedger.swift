@@ -10,4 +10,10 @@ public protocol BlobberLedger: Sendable {
     /// Submits one `storage.commit_write_markers` call with `markers` (in order), signed by the
     /// blobber, and returns when it is final; throws with the ledger's reason when refused.
     func commitWriteMarkers(_ markers: [WriteMarker]) async throws
+    /// Submits one `storage.redeem_read_markers` call (the latest marker per reader), signed by the blobber.
+    func redeemReadMarkers(_ markers: [ReadMarker]) async throws
+    /// The highest read-marker counter the ledger has redeemed for (allocation, this blobber, reader).
+    func readCounter(allocation: String, blobber: String, reader: String) async throws -> UInt64
+    /// True when the owner revoked the auth ticket `id` (`storage.revoke_ticket`).
+    func isTicketRevoked(_ id: String, owner: String) async throws -> Bool
 }

@@ -93,8 +93,9 @@ extension BlobberServer {
             try await mappedAsync {
                 let id = try req.param("id")
                 try await ensureRecord(id)
-                let r = try authorize(req, allocation: id, write: false)
-                let entries = try list(r, path: req.query["path"] ?? "/", recursive: req.query["recursive"] == "1")
+                let path = req.query["path"] ?? "/"
+                let (r, _) = try await authorizeRead(req, allocation: id, path: path)
+                let entries = try list(r, path: path, recursive: req.query["recursive"] == "1")
                 return try HTTPResponse.json(BlobberWire.Listing(entries: entries))
             }
         }
@@ -103,10 +104,20 @@ extension BlobberServer {
             try await mappedAsync {
                 let id = try req.param("id")
                 try await ensureRecord(id)
-                let r = try authorize(req, allocation: id, write: false)
                 let path = req.query["path"] ?? ""
+                let (r, _) = try await authorizeRead(req, allocation: id, path: path)
                 guard let f = r.files[path] else { throw StorageRequestError.notFound("\(path) does not exist") }
                 return try HTTPResponse.json(f.meta)
+            }
+        }
+        http.route(.get, "/v1/alloc/:id/read-counter", summary: "The signing reader's current read-marker counter here",
+                   params: alloc, response: "{counter}") { [self] req in
+            try await mappedAsync {
+                let id = try req.param("id")
+                try await ensureRecord(id)
+                _ = try record(id)
+                let reader = try RequestSignature.verify(method: req.method.rawValue, path: req.path, allocation: id, headers: { req.headers[$0] })
+                return try HTTPResponse.json(BlobberWire.ReadCounter(counter: try await readCounter(allocation: id, reader: reader.clientID)))
             }
         }
         http.route(.get, "/v1/alloc/:id/blocks", summary: "Blocks of this blobber's fragment of a file, each with its Merkle proof",
@@ -116,12 +127,14 @@ extension BlobberServer {
             try await mappedAsync {
                 let id = try req.param("id")
                 try await ensureRecord(id)
-                let r = try authorize(req, allocation: id, write: false)
+                let path = req.query["path"] ?? ""
+                let (r, reader) = try await authorizeRead(req, allocation: id, path: path)
                 guard let start = Int(req.query["start"] ?? ""), let count = Int(req.query["count"] ?? ""),
                       start >= 0, count >= 0, count <= 64 else {
                     throw StorageRequestError.invalid("start ≥ 0 and count in 0…64 are required")
                 }
-                let blocks = try blocks(r, path: req.query["path"] ?? "", range: start..<(start + count))
+                let blocks = try blocks(r, path: path, range: start..<(start + count))
+                try await acceptReadMarker(req, record: r, reader: reader, blocks: blocks.count)
                 return HTTPResponse.bytes(BlobberWire.encodeBlocks(blocks))
             }
         }

@@ -36,6 +36,7 @@ public final class BlobberServer: Sendable {
     private let records: Mutex<[String: AllocationRecord]>
     private let writers = Mutex<[String: FragmentWriter]>([:])
     private let refreshed = Mutex<[String: ContinuousClock.Instant]>([:])
+    let readState = Mutex(ReadState())
     private let markerCommits = Mutex<Task<Void, Never>?>(nil)
     private var metaDirectory: String { configuration.directory + "/meta" }
 
@@ -150,7 +151,8 @@ public final class BlobberServer: Sendable {
 
     /// Sends every allocation's pending write markers to the ledger, oldest first, and forgets the
     /// ones the ledger has (markers up to its committed root for this blobber are dropped first, so
-    /// a retry after a crash never sends one twice). Returns failures by allocation id.
+    /// a retry after a crash never sends one twice); then redeems the latest read markers.
+    /// Returns failures by allocation id ("read markers" for a failed redemption).
     @discardableResult
     public func commitPendingMarkers() async -> [String: String] {
         guard let ledger = configuration.ledger else { return [:] }
@@ -177,6 +179,7 @@ public final class BlobberServer: Sendable {
                 failures[id] = "\(error)"
             }
         }
+        do { try await redeemReadMarkers(with: ledger) } catch { failures["read markers"] = "\(error)" }
         return failures
     }
 
@@ -208,7 +211,7 @@ public final class BlobberServer: Sendable {
         let signer = try RequestSignature.verify(method: req.method.rawValue, path: req.path, allocation: allocation,
                                                  headers: { req.headers[$0] })
         guard signer == r.assignment.ownerPublicKey else {
-            throw StorageRequestError.forbidden(write ? "only the allocation owner may write" : "only the allocation owner may read (auth tickets come with the storage contract)")
+            throw StorageRequestError.forbidden(write ? "only the allocation owner may write" : "only the allocation owner may read the allocation state")
         }
         if write, r.assignment.expiration <= Int64(Date().timeIntervalSince1970) {
             throw StorageRequestError.expired("allocation \(allocation) expired at \(r.assignment.expiration); extend it before writing")

@@ -85,6 +85,11 @@ public enum BlobberWire {
         public var received: Int64
     }
 
+    /// `GET /v1/alloc/:id/read-counter`.
+    public struct ReadCounter: Sendable, Codable {
+        public var counter: UInt64
+    }
+
     /// `GET /v1/alloc/:id/files`.
     public struct Listing: Sendable, Codable {
         public var entries: [FileMeta]
