@@ -38,7 +38,9 @@ let package = Package(
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic"]),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
-        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger"]),
+        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger", "blobber-fixture"]),
+        // A blobber alone in a process, so MosaicStorageTests can SIGKILL it mid-write.
+        .executableTarget(name: "blobber-fixture", dependencies: ["MosaicStorage"], path: "Tests/BlobberFixture"),
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
         .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
