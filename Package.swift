@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorage", "MosaicApp"]),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
         // Ledger throughput benchmark (run in release): `swift run -c release bench-ledger`.
+        // Storage throughput on loopback blobbers (run in release): `swift run -c release bench-storage 256 2+2 4+2`.
+        .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorage", "MosaicCrypto"], path: "bench/storage"),
         .executableTarget(name: "bench-ledger", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
 
         // Tests, one target per module.
