@@ -48,6 +48,9 @@ public final class BlobberServer: Sendable {
         store = try FragmentStore(directory: dir + "/fragments")
         store.removeStaleUploads(olderThan: 7 * 24 * 3600)
         var loaded: [String: AllocationRecord] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/meta") where name.hasPrefix(".") && name.contains(".tmp-") {
+            unlink(dir + "/meta/" + name)  // a record replacement cut short; the old record is intact
+        }
         for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/meta") where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/meta/" + name))
             let record = try JSONDecoder().decode(AllocationRecord.self, from: data)
