@@ -106,7 +106,7 @@ log("node at \(node.url), \(clients) clients × batches of \(batchSize), \(secon
 
 /// (submit time, last hash, count) of every accepted batch.
 let submittedBatches = Mutex<[(ContinuousClock.Instant, String, Int)]>([])
-/// When each round was first seen as the latest block (by polling the API every 5 ms), so
+/// When each round was first seen as the latest block (by polling the API every 20 ms), so
 /// "sealed at" = first time latest ≥ round + confirmations, without one long poll per batch.
 let seen = Mutex<[UInt64: ContinuousClock.Instant]>([:])
 let stopWatching = Atomic<Bool>(false)
@@ -117,7 +117,7 @@ let roundWatcher = Task {
             let now = ContinuousClock.now
             seen.withLock { m in if m[b.block.round] == nil { m[b.block.round] = now } }
         }
-        try? await Task.sleep(for: .milliseconds(5))
+        try? await Task.sleep(for: .milliseconds(20))
     }
 }
 let submitted = Atomic<Int>(0)
