@@ -179,8 +179,8 @@ extension NodeServer {
     static func accountView(_ ledger: Ledger, _ id: String) throws(LedgerError) -> AccountView {
         let a = try ledger.account(id)
         let next = try ledger.nextNonce(for: id)
-        return AccountView(clientID: id, balance: a.balance, nonce: a.nonce, nextNonce: next,
-                           pendingCount: Int(next - a.nonce - 1), round: a.round)
+        let pending = try ledger.pendingTransactions(of: id).count
+        return AccountView(clientID: id, balance: a.balance, nonce: a.nonce, nextNonce: next, pendingCount: pending, round: a.round)
     }
 
     /// Pending transactions of the sender first (newest nonce first), then included ones newest first.

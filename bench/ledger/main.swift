@@ -64,11 +64,7 @@ genesis.poolCapacity = 1_000_000
 genesis.expiryBlocks = 120
 
 /// Batches per client, each already encoded as the request body, with the hash of its last transaction.
-final class Prepared: @unchecked Sendable {
-    var batches: [[(body: Data, last: String, count: Int)]]
-    init(_ n: Int) { batches = Array(repeating: [], count: n) }
-}
-let prepared = Prepared(clients)
+let preparing = Mutex<[[(body: Data, last: String, count: Int)]]>(Array(repeating: [], count: clients))
 let chainID = genesis.chainID
 let fee = genesis.minimumFee
 DispatchQueue.concurrentPerform(iterations: clients) { c in
@@ -90,8 +86,10 @@ DispatchQueue.concurrentPerform(iterations: clients) { c in
         guard let body = try? encoder.encode(BatchSubmission(transactions: txs)) else { continue }
         out.append((body, txs[txs.count - 1].hash, txs.count))
     }
-    prepared.batches[c] = out.map { (body: $0.0, last: $0.1, count: $0.2) }
+    let done = out.map { (body: $0.0, last: $0.1, count: $0.2) }
+    preparing.withLock { $0[c] = done }
 }
+let prepared = preparing.withLock { $0 }
 
 // MARK: node
 
@@ -140,7 +138,7 @@ await withTaskGroup(of: Void.self) { group in
             hc.deadline = .seconds(180)
             let http = HTTPClient(baseURL: node.url, configuration: hc)
             do {
-                for b in prepared.batches[c] {
+                for b in prepared[c] {
                     guard ContinuousClock.now < deadline else { break }
                     let t0 = ContinuousClock.now
                     guard let r = try? await http.send(.post, "/v1/transactions/batch", body: b.body, contentType: "application/json") else {

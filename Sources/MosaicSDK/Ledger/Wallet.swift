@@ -168,7 +168,8 @@ public final class Wallet: Sendable {
     public static func wait(client: LedgerClient, for hash: String, until target: TransactionStatus, timeout: Duration) async throws(WalletError) -> TransactionView {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let left = deadline - ContinuousClock.now
+            let polled = ContinuousClock.now
+            let left = deadline - polled
             let view: TransactionView
             do {
                 view = try await client.transaction(hash, wait: target, timeout: max(left, .zero))
@@ -180,6 +181,8 @@ public final class Wallet: Sendable {
             if view.outcome == .failure { throw .failed(hash: hash, error: view.error ?? "execution failed") }
             if view.status.satisfies(target) { return view }
             if ContinuousClock.now >= deadline { throw .timedOut(hash: hash, status: view.status) }
+            // A node that answers at once without waiting (shutting down, or an old one) is not polled in a tight loop.
+            if ContinuousClock.now - polled < .milliseconds(20) { try? await Task.sleep(for: .milliseconds(100)) }
         }
     }
 
