@@ -27,16 +27,32 @@ extension NodeServer {
         }
 
         http.route(.post, "/v1/transactions/batch", summary: "Submit up to 5000 signed transactions in one request",
-                   description: "Each is accepted or rejected on its own; results come back in order. Signatures verify on all cores.",
-                   request: "{\"transactions\":[Transaction…]}", response: "{\"results\":[SubmissionResult…],\"accepted\"}",
+                   description: """
+                       JSON {"transactions":[…]} answers one result per transaction in order. With Content-Type \
+                       application/octet-stream the body is binary (per transaction: u32 length, canonical signing \
+                       bytes, 64 signature bytes) and the answer lists only the rejected ones. Signatures verify on all cores.
+                       """,
+                   request: "{\"transactions\":[Transaction…]} or the binary form", response: "BatchSubmissionResult or CompactBatchResult",
                    bodyLimit: 32 << 20) { req in
-            let batch = try req.decodeJSON(BatchSubmission.self)
-            guard batch.transactions.count <= BatchSubmission.maxCount else {
-                throw HTTPError.badRequest("a batch holds at most \(BatchSubmission.maxCount) transactions; got \(batch.transactions.count)",
-                                           code: "malformed")
+            let binary = (req.headers["Content-Type"] ?? "").hasPrefix(BinaryBatch.contentType)
+            let txs: [Transaction]
+            if binary {
+                txs = try NodeServer.mapped { () throws(LedgerError) in try BinaryBatch.decode(req.body) }
+            } else {
+                txs = try req.decodeJSON(BatchSubmission.self).transactions
             }
-            let errors = ledger.submit(batch.transactions)
-            let results = zip(batch.transactions, errors).map { tx, e in
+            guard txs.count <= BatchSubmission.maxCount else {
+                throw HTTPError.badRequest("a batch holds at most \(BatchSubmission.maxCount) transactions; got \(txs.count)", code: "malformed")
+            }
+            let errors = ledger.submit(txs)
+            if binary {
+                var rejected: [CompactBatchResult.Rejected] = []
+                for (i, e) in errors.enumerated() {
+                    if let e { rejected.append(.init(index: i, hash: txs[i].hash, code: e.code, message: e.description)) }
+                }
+                return try .json(CompactBatchResult(accepted: txs.count - rejected.count, rejected: rejected), status: 202)
+            }
+            let results = zip(txs, errors).map { tx, e in
                 e.map { SubmissionResult(hash: tx.hash, status: nil, error: .init(code: $0.code, message: $0.description)) }
                     ?? SubmissionResult(hash: tx.hash)
             }

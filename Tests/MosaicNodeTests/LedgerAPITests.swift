@@ -134,6 +134,20 @@ import MosaicSDK
         #expect(results[5].error?.code == "wrong_chain")
         _ = try await net.wallet(net.alice).wait(for: good[4].hash, until: .sealed, timeout: .seconds(20))
         #expect(try await net.client.account(net.alice.publicKey.clientID).nonce == 5)
+        // The binary form: same checks, only rejections reported.
+        let more = (6...8).map { net.transfer(net.alice, to: bobID, 100, nonce: UInt64($0)) }
+        let compact = try await net.client.submit(binaryBatch: more + [bad, more[0]])
+        #expect(compact.accepted == 3)
+        #expect(compact.rejected.map(\.index) == [3, 4])
+        #expect(compact.rejected.map(\.code) == ["wrong_chain", "duplicate"])
+        _ = try await net.wallet(net.alice).wait(for: more[2].hash, until: .sealed, timeout: .seconds(20))
+        let v = try await net.client.transaction(more[2].hash)
+        #expect(v.transaction == more[2])
+        var truncated = BinaryBatch.encode(more)
+        truncated.removeLast(10)
+        let r = try await net.rawBinary("/v1/transactions/batch", body: truncated)
+        #expect(r.status == 400)
+        #expect((net.json(r.body)["error"] as? [String: Any])?["code"] as? String == "malformed")
         await net.stop()
     }
 

@@ -12,11 +12,14 @@ import Synchronization
 //   - transfers sealed per second,
 //   - p50/p99 submit-to-sealed latency,
 //   - the single-core Ed25519 verify rate measured in the same run, and the ratio.
-// Run in release: swift run -c release bench-ledger [seconds] [clients] [batch] [block-time-ms]
+// Run in release: swift run -c release bench-ledger [seconds] [clients] [batch] [block-time-ms] [json]
 // Transactions are signed and JSON-encoded before the clock starts, so the figure measures the
 // node (HTTP, JSON decoding, signature checks, blocks, SQLite), not the client's signing.
 
 let args = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+/// `json` as any argument submits JSON batches instead of the binary form.
+let useJSON = CommandLine.arguments.contains("json")
+let contentType = useJSON ? "application/json" : BinaryBatch.contentType
 let seconds = args.count > 0 ? args[0] : 20
 let clients = args.count > 1 ? args[1] : 8
 let batchSize = args.count > 2 ? args[2] : 500
@@ -83,7 +86,13 @@ DispatchQueue.concurrentPerform(iterations: clients) { c in
             txs.append(Transaction.signed(by: mine[a], chainID: chainID, to: sink, value: 1 + UInt64(i % 1000), fee: fee,
                                           nonce: nonces[a], creationDate: 1_800_000_000))
         }
-        guard let body = try? encoder.encode(BatchSubmission(transactions: txs)) else { continue }
+        let body: Data
+        if useJSON {
+            guard let json = try? encoder.encode(BatchSubmission(transactions: txs)) else { continue }
+            body = json
+        } else {
+            body = BinaryBatch.encode(txs)
+        }
         out.append((body, txs[txs.count - 1].hash, txs.count))
     }
     let done = out.map { (body: $0.0, last: $0.1, count: $0.2) }
@@ -98,7 +107,7 @@ var config = NodeConfiguration(directory: dir, genesis: genesis, port: 0, blockT
 config.threads = 4
 let node = try NodeServer(configuration: config)
 try node.start()
-log("node at \(node.url), \(clients) clients × batches of \(batchSize), \(seconds) s, block time \(blockTimeMs) ms, \(confirmations) confirmations")
+log("node at \(node.url), \(clients) clients × \(useJSON ? "JSON" : "binary") batches of \(batchSize), \(seconds) s, block time \(blockTimeMs) ms, \(confirmations) confirmations")
 
 // MARK: run
 
@@ -141,7 +150,7 @@ await withTaskGroup(of: Void.self) { group in
                 for b in prepared[c] {
                     guard ContinuousClock.now < deadline else { break }
                     let t0 = ContinuousClock.now
-                    guard let r = try? await http.send(.post, "/v1/transactions/batch", body: b.body, contentType: "application/json") else {
+                    guard let r = try? await http.send(.post, "/v1/transactions/batch", body: b.body, contentType: contentType) else {
                         rejected.add(b.count, ordering: .relaxed)
                         continue
                     }
