@@ -113,59 +113,64 @@ log("node at \(node.url), \(clients) clients × \(useJSON ? "JSON" : "binary") b
 
 /// (submit time, last hash, count) of every accepted batch.
 let submittedBatches = Mutex<[(ContinuousClock.Instant, String, Int)]>([])
-/// When each round was first seen as the latest block (by polling the API every 20 ms), so
+/// When each round was first seen as the latest block (by polling `GET /v1/blocks?limit=1` every 10 ms), so
 /// "sealed at" = first time latest ≥ round + confirmations, without one long poll per batch.
 let seen = Mutex<[UInt64: ContinuousClock.Instant]>([:])
 let stopWatching = Atomic<Bool>(false)
-let roundWatcher = Task {
-    let lc = LedgerClient(baseURL: node.url)
+let roundWatcher = Thread {
+    guard let http = try? RawHTTPClient(port: node.http.port) else { return }
+    let decoder = JSONDecoder()
     while !stopWatching.load(ordering: .relaxed) {
-        if let b = try? await lc.latestBlock() {
+        if let r = try? http.get("/v1/blocks?limit=1"), let list = try? decoder.decode([String: [BlockView]].self, from: Data(r.body)),
+           let b = list["blocks"]?.first {
             let now = ContinuousClock.now
             seen.withLock { m in if m[b.block.round] == nil { m[b.block.round] = now } }
         }
-        try? await Task.sleep(for: .milliseconds(20))
+        usleep(10_000)
     }
 }
+roundWatcher.start()
 let submitted = Atomic<Int>(0)
 let rejected = Atomic<Int>(0)
 let runStart = ContinuousClock.now
 let deadline = runStart + .seconds(seconds)
 let startRound = node.ledger.latestBlock.round
-
 /// Round of the latest block when the submission window closed: everything up to it is counted.
 let windowEnd = Mutex<(round: UInt64, at: ContinuousClock.Instant)?>(nil)
 let watcher = Task {
     try? await Task.sleep(until: deadline)
     windowEnd.withLock { $0 = (node.ledger.latestBlock.round, ContinuousClock.now) }
 }
+// Each load generator is a thread with a blocking keep-alive socket (see RawHTTPClient).
+let port = node.http.port
 await withTaskGroup(of: Void.self) { group in
     for c in 0..<clients {
         group.addTask {
-            var hc = HTTPClient.Configuration()
-            hc.requestTimeout = 120
-            hc.deadline = .seconds(180)
-            let http = HTTPClient(baseURL: node.url, configuration: hc)
-            do {
-                for b in prepared[c] {
-                    guard ContinuousClock.now < deadline else { break }
-                    let t0 = ContinuousClock.now
-                    guard let r = try? await http.send(.post, "/v1/transactions/batch", body: b.body, contentType: contentType) else {
-                        rejected.add(b.count, ordering: .relaxed)
-                        continue
-                    }
-                    // Count rejections without decoding every result on the client.
-                    let text = String(decoding: r.body.prefix(64), as: UTF8.self)
-                    let accepted = text.split(separator: "\"accepted\":").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
-                    submitted.add(accepted, ordering: .relaxed)
-                    if accepted < b.count {
-                        rejected.add(b.count - accepted, ordering: .relaxed)
-                        if rejected.load(ordering: .relaxed) == b.count - accepted {
-                            log("first rejections: " + String(decoding: r.body.prefix(400), as: UTF8.self))
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let thread = Thread {
+                    defer { done.resume() }
+                    guard let http = try? RawHTTPClient(port: port) else { log("client \(c) cannot connect"); return }
+                    for b in prepared[c] {
+                        guard ContinuousClock.now < deadline else { break }
+                        let t0 = ContinuousClock.now
+                        guard let r = try? http.post("/v1/transactions/batch", body: b.body, contentType: contentType), r.status == 202 else {
+                            rejected.add(b.count, ordering: .relaxed)
+                            continue
                         }
+                        // Count rejections without decoding every result on the client.
+                        let text = String(decoding: r.body.prefix(64), as: UTF8.self)
+                        let accepted = text.split(separator: "\"accepted\":").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+                        submitted.add(accepted, ordering: .relaxed)
+                        if accepted < b.count {
+                            rejected.add(b.count - accepted, ordering: .relaxed)
+                            if rejected.load(ordering: .relaxed) == b.count - accepted {
+                                log("first rejections: " + String(decoding: r.body.prefix(400), as: UTF8.self))
+                            }
+                        }
+                        submittedBatches.withLock { $0.append((t0, b.last, b.count)) }
                     }
-                    submittedBatches.withLock { $0.append((t0, b.last, b.count)) }
                 }
+                thread.start()
             }
         }
     }
@@ -177,7 +182,7 @@ if let last = batches.last { _ = try? await Wallet.wait(client: lc, for: last.1,
 for b in batches.suffix(clients) { _ = try? await Wallet.wait(client: lc, for: b.1, until: .sealed, timeout: .seconds(60)) }
 try? await Task.sleep(for: .milliseconds(50))
 stopWatching.store(true, ordering: .relaxed)
-_ = await roundWatcher.value
+try? await Task.sleep(for: .milliseconds(30))
 let submitWindow = secondsOf(ContinuousClock.now - runStart)
 let firstSeen = seen.withLock { $0 }
 var firstSeenAtOrAfter: [UInt64: ContinuousClock.Instant] = [:]
