@@ -114,7 +114,7 @@ extension NodeServer {
             }
             let latest = ledger.latestBlock.round
             let blocks = try NodeServer.mapped { () throws(LedgerError) in try ledger.blocks(before: before, limit: limit) }
-            return try .json(["blocks": blocks.map { BlockView(block: $0, transactions: nil, confirmations: latest - $0.round) }])
+            return try .json(["blocks": blocks.map { BlockView(block: $0, transactions: nil, confirmations: NodeServer.blocksAfter($0.round, latest: latest)) }])
         }
 
         http.route(.get, "/v1/blocks/latest", summary: "The last committed block", response: "BlockView") { _ in
@@ -158,6 +158,10 @@ extension NodeServer {
     }
 
     // MARK: helpers shared with the explorer
+
+    /// Blocks committed after `round`; zero when a block newer than the `latest` read earlier
+    /// was fetched meanwhile (reads are not one snapshot, so never subtract unchecked).
+    static func blocksAfter(_ round: UInt64, latest: UInt64) -> UInt64 { latest > round ? latest - round : 0 }
 
     /// Runs a ledger call, turning its error into the API's `{"error":{code,message}}` answer.
     static func mapped<T>(_ body: () throws(LedgerError) -> T) throws(HTTPError) -> T {
@@ -221,6 +225,6 @@ extension NodeServer {
 
     static func blockView(_ ledger: Ledger, _ b: Block) throws(HTTPError) -> BlockView {
         let txs = try mapped { () throws(LedgerError) in try ledger.transactions(inRound: b.round, limit: 5000) }
-        return BlockView(block: b, transactions: txs.map(\.transaction.hash), confirmations: ledger.latestBlock.round - b.round)
+        return BlockView(block: b, transactions: txs.map(\.transaction.hash), confirmations: blocksAfter(b.round, latest: ledger.latestBlock.round))
     }
 }
