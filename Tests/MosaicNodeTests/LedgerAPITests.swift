@@ -73,6 +73,26 @@ import MosaicSDK
         await net.stop()
     }
 
+    @Test func twoWalletObjectsOnOneKeyResyncAfterStaleNonces() async throws {
+        let net = try TestDevnet()
+        // Like two processes using the same wallet: each has its own nonce counter.
+        let first = net.wallet(net.alice), second = net.wallet(net.alice)
+        let bobID = net.bob.publicKey.clientID
+        let txs = try await withThrowingTaskGroup(of: Transaction.self) { group in
+            for i in 0..<20 {
+                let w = i % 2 == 0 ? first : second
+                group.addTask { try await w.transfer(to: bobID, value: 1000) }
+            }
+            var out: [Transaction] = []
+            for try await t in group { out.append(t) }
+            return out
+        }
+        #expect(Set(txs.map(\.nonce)).count == 20)
+        for t in txs { _ = try await first.wait(for: t.hash, until: .sealed, timeout: .seconds(30)) }
+        #expect(try await net.client.account(net.alice.publicKey.clientID).nonce == 20)
+        await net.stop()
+    }
+
     @Test func badTransactionsAreRejectedWithTheirCodesAndChangeNothing() async throws {
         let net = try TestDevnet()
         let aliceID = net.alice.publicKey.clientID, bobID = net.bob.publicKey.clientID

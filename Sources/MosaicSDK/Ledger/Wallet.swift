@@ -15,7 +15,7 @@ public final class Wallet: Sendable {
 
     /// How many times a send is re-signed with a fresh nonce after `stale_nonce` (another client
     /// using the same key) before giving up.
-    static let staleRetries = 5
+    static let staleRetries = 10
 
     public init(_ wallet: UnlockedWallet, client: LedgerClient) {
         self.client = client
@@ -132,7 +132,9 @@ public final class Wallet: Sendable {
                 return tx
             } catch {
                 switch error {
-                case .rejected(code: "stale_nonce", _, _) where attempt <= Wallet.staleRetries:
+                case .rejected(code: "stale_nonce", _, _) where attempt <= Wallet.staleRetries,
+                     // Another client with this key signed the very same transfer at the same nonce.
+                     .rejected(code: "duplicate", _, _) where attempt <= Wallet.staleRetries:
                     await nonces.finish(nonce, taken: true)
                     if let next = try? await client.account(id).nextNonce { await nonces.resync(nodeNext: next) }
                     continue
