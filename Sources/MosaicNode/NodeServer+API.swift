@@ -21,7 +21,7 @@ extension NodeServer {
         http.route(.post, "/v1/transactions", summary: "Submit one signed transaction",
                    description: "202 {hash, status: pending} when accepted into the pool; a rejection changes no state.",
                    request: "Transaction", response: "SubmissionResult") { req in
-            let tx = try req.decodeJSON(Transaction.self)
+            let tx = try NodeServer.decodeBody(req, Transaction.self)
             try NodeServer.mapped { () throws(LedgerError) in try ledger.submit(tx) }
             return try .json(SubmissionResult(hash: tx.hash), status: 202)
         }
@@ -39,7 +39,7 @@ extension NodeServer {
             if binary {
                 txs = try NodeServer.mapped { () throws(LedgerError) in try BinaryBatch.decode(req.body) }
             } else {
-                txs = try req.decodeJSON(BatchSubmission.self).transactions
+                txs = try NodeServer.decodeBody(req, BatchSubmission.self).transactions
             }
             guard txs.count <= BatchSubmission.maxCount else {
                 throw HTTPError.badRequest("a batch holds at most \(BatchSubmission.maxCount) transactions; got \(txs.count)", code: "malformed")
@@ -166,6 +166,14 @@ extension NodeServer {
     /// Runs a ledger call, turning its error into the API's `{"error":{code,message}}` answer.
     static func mapped<T>(_ body: () throws(LedgerError) -> T) throws(HTTPError) -> T {
         do { return try body() } catch { throw HTTPError(status: error.httpStatus, code: error.code, message: error.description) }
+    }
+
+    /// JSON bodies that do not decode are `malformed` submissions, like any other bad field
+    /// (docs/PROTOCOL.md §2.3), with the decoder's note on what is wrong.
+    static func decodeBody<T: Decodable>(_ req: HTTPRequest, _ type: T.Type) throws -> T {
+        do { return try req.decodeJSON(T.self) } catch let e as HTTPError where e.code == "invalid_json" {
+            throw HTTPError.badRequest("malformed transaction: \(e.message)", code: "malformed")
+        }
     }
 
     static func clientID(_ req: HTTPRequest) throws -> String {

@@ -135,6 +135,7 @@ import MosaicSDK
         #expect((net.json(stale.body)["error"] as? [String: Any])?["message"] as? String == "nonce 1 already used; next is 2")
         let garbage = try await net.raw("POST", "/v1/transactions", body: Data("{\"hash\":1}".utf8))
         #expect(garbage.status == 400)
+        #expect((net.json(garbage.body)["error"] as? [String: Any])?["code"] as? String == "malformed")
         #expect(try await net.client.account(aliceID) == before)
         #expect(try await net.client.account(aliceID).pendingCount == 0)
         let supplyAfter = net.json(try await net.raw("GET", "/v1/supply").body)
