@@ -301,6 +301,12 @@ import MosaicSDK
         #expect(home.contains("href=\"/explorer/block/\(round)\""))
         #expect(home.contains("mosaic-test"))
 
+        // Search redirects to the page of what it finds.
+        #expect(try await net.html("/explorer/search?q=\(tx.hash)").contains("<h1>Transaction</h1>"))
+        #expect(try await net.html("/explorer/search?q=\(round)").contains("Block #\(round)"))
+        #expect(try await net.html("/explorer/search?q=\(bobID)").contains("<h1>Account</h1>"))
+        #expect(try await net.raw("GET", "/explorer/search?q=nothing").status == 404)
+
         let missing = try await net.raw("GET", "/explorer/tx/\(String(repeating: "0", count: 64))")
         #expect(missing.status == 404)
         await net.stop()
