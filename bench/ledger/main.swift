@@ -12,11 +12,14 @@ import Synchronization
 //   - transfers sealed per second,
 //   - p50/p99 submit-to-sealed latency,
 //   - the single-core Ed25519 verify rate measured in the same run, and the ratio.
-// Run in release: swift run -c release bench-ledger [seconds] [clients] [batch] [block-time-ms]
+// Run in release: swift run -c release bench-ledger [seconds] [clients] [batch] [block-time-ms] [json]
 // Transactions are signed and JSON-encoded before the clock starts, so the figure measures the
 // node (HTTP, JSON decoding, signature checks, blocks, SQLite), not the client's signing.
 
 let args = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+/// `json` as any argument submits JSON batches instead of the binary form.
+let useJSON = CommandLine.arguments.contains("json")
+let contentType = useJSON ? "application/json" : BinaryBatch.contentType
 let seconds = args.count > 0 ? args[0] : 20
 let clients = args.count > 1 ? args[1] : 8
 let batchSize = args.count > 2 ? args[2] : 500
@@ -64,11 +67,7 @@ genesis.poolCapacity = 1_000_000
 genesis.expiryBlocks = 120
 
 /// Batches per client, each already encoded as the request body, with the hash of its last transaction.
-final class Prepared: @unchecked Sendable {
-    var batches: [[(body: Data, last: String, count: Int)]]
-    init(_ n: Int) { batches = Array(repeating: [], count: n) }
-}
-let prepared = Prepared(clients)
+let preparing = Mutex<[[(body: Data, last: String, count: Int)]]>(Array(repeating: [], count: clients))
 let chainID = genesis.chainID
 let fee = genesis.minimumFee
 DispatchQueue.concurrentPerform(iterations: clients) { c in
@@ -87,11 +86,19 @@ DispatchQueue.concurrentPerform(iterations: clients) { c in
             txs.append(Transaction.signed(by: mine[a], chainID: chainID, to: sink, value: 1 + UInt64(i % 1000), fee: fee,
                                           nonce: nonces[a], creationDate: 1_800_000_000))
         }
-        guard let body = try? encoder.encode(BatchSubmission(transactions: txs)) else { continue }
+        let body: Data
+        if useJSON {
+            guard let json = try? encoder.encode(BatchSubmission(transactions: txs)) else { continue }
+            body = json
+        } else {
+            body = BinaryBatch.encode(txs)
+        }
         out.append((body, txs[txs.count - 1].hash, txs.count))
     }
-    prepared.batches[c] = out.map { (body: $0.0, last: $0.1, count: $0.2) }
+    let done = out.map { (body: $0.0, last: $0.1, count: $0.2) }
+    preparing.withLock { $0[c] = done }
 }
+let prepared = preparing.withLock { $0 }
 
 // MARK: node
 
@@ -100,65 +107,70 @@ var config = NodeConfiguration(directory: dir, genesis: genesis, port: 0, blockT
 config.threads = 4
 let node = try NodeServer(configuration: config)
 try node.start()
-log("node at \(node.url), \(clients) clients × batches of \(batchSize), \(seconds) s, block time \(blockTimeMs) ms, \(confirmations) confirmations")
+log("node at \(node.url), \(clients) clients × \(useJSON ? "JSON" : "binary") batches of \(batchSize), \(seconds) s, block time \(blockTimeMs) ms, \(confirmations) confirmations")
 
 // MARK: run
 
 /// (submit time, last hash, count) of every accepted batch.
 let submittedBatches = Mutex<[(ContinuousClock.Instant, String, Int)]>([])
-/// When each round was first seen as the latest block (by polling the API every 5 ms), so
+/// When each round was first seen as the latest block (by polling `GET /v1/blocks?limit=1` every 10 ms), so
 /// "sealed at" = first time latest ≥ round + confirmations, without one long poll per batch.
 let seen = Mutex<[UInt64: ContinuousClock.Instant]>([:])
 let stopWatching = Atomic<Bool>(false)
-let roundWatcher = Task {
-    let lc = LedgerClient(baseURL: node.url)
+let roundWatcher = Thread {
+    guard let http = try? RawHTTPClient(port: node.http.port) else { return }
+    let decoder = JSONDecoder()
     while !stopWatching.load(ordering: .relaxed) {
-        if let b = try? await lc.latestBlock() {
+        if let r = try? http.get("/v1/blocks?limit=1"), let list = try? decoder.decode([String: [BlockView]].self, from: Data(r.body)),
+           let b = list["blocks"]?.first {
             let now = ContinuousClock.now
             seen.withLock { m in if m[b.block.round] == nil { m[b.block.round] = now } }
         }
-        try? await Task.sleep(for: .milliseconds(5))
+        usleep(10_000)
     }
 }
+roundWatcher.start()
 let submitted = Atomic<Int>(0)
 let rejected = Atomic<Int>(0)
 let runStart = ContinuousClock.now
 let deadline = runStart + .seconds(seconds)
 let startRound = node.ledger.latestBlock.round
-
 /// Round of the latest block when the submission window closed: everything up to it is counted.
 let windowEnd = Mutex<(round: UInt64, at: ContinuousClock.Instant)?>(nil)
 let watcher = Task {
     try? await Task.sleep(until: deadline)
     windowEnd.withLock { $0 = (node.ledger.latestBlock.round, ContinuousClock.now) }
 }
+// Each load generator is a thread with a blocking keep-alive socket (see RawHTTPClient).
+let port = node.http.port
 await withTaskGroup(of: Void.self) { group in
     for c in 0..<clients {
         group.addTask {
-            var hc = HTTPClient.Configuration()
-            hc.requestTimeout = 120
-            hc.deadline = .seconds(180)
-            let http = HTTPClient(baseURL: node.url, configuration: hc)
-            do {
-                for b in prepared.batches[c] {
-                    guard ContinuousClock.now < deadline else { break }
-                    let t0 = ContinuousClock.now
-                    guard let r = try? await http.send(.post, "/v1/transactions/batch", body: b.body, contentType: "application/json") else {
-                        rejected.add(b.count, ordering: .relaxed)
-                        continue
-                    }
-                    // Count rejections without decoding every result on the client.
-                    let text = String(decoding: r.body.prefix(64), as: UTF8.self)
-                    let accepted = text.split(separator: "\"accepted\":").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
-                    submitted.add(accepted, ordering: .relaxed)
-                    if accepted < b.count {
-                        rejected.add(b.count - accepted, ordering: .relaxed)
-                        if rejected.load(ordering: .relaxed) == b.count - accepted {
-                            log("first rejections: " + String(decoding: r.body.prefix(400), as: UTF8.self))
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let thread = Thread {
+                    defer { done.resume() }
+                    guard let http = try? RawHTTPClient(port: port) else { log("client \(c) cannot connect"); return }
+                    for b in prepared[c] {
+                        guard ContinuousClock.now < deadline else { break }
+                        let t0 = ContinuousClock.now
+                        guard let r = try? http.post("/v1/transactions/batch", body: b.body, contentType: contentType), r.status == 202 else {
+                            rejected.add(b.count, ordering: .relaxed)
+                            continue
                         }
+                        // Count rejections without decoding every result on the client.
+                        let text = String(decoding: r.body.prefix(64), as: UTF8.self)
+                        let accepted = text.split(separator: "\"accepted\":").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+                        submitted.add(accepted, ordering: .relaxed)
+                        if accepted < b.count {
+                            rejected.add(b.count - accepted, ordering: .relaxed)
+                            if rejected.load(ordering: .relaxed) == b.count - accepted {
+                                log("first rejections: " + String(decoding: r.body.prefix(400), as: UTF8.self))
+                            }
+                        }
+                        submittedBatches.withLock { $0.append((t0, b.last, b.count)) }
                     }
-                    submittedBatches.withLock { $0.append((t0, b.last, b.count)) }
                 }
+                thread.start()
             }
         }
     }
@@ -170,7 +182,7 @@ if let last = batches.last { _ = try? await Wallet.wait(client: lc, for: last.1,
 for b in batches.suffix(clients) { _ = try? await Wallet.wait(client: lc, for: b.1, until: .sealed, timeout: .seconds(60)) }
 try? await Task.sleep(for: .milliseconds(50))
 stopWatching.store(true, ordering: .relaxed)
-_ = await roundWatcher.value
+try? await Task.sleep(for: .milliseconds(30))
 let submitWindow = secondsOf(ContinuousClock.now - runStart)
 let firstSeen = seen.withLock { $0 }
 var firstSeenAtOrAfter: [UInt64: ContinuousClock.Instant] = [:]
