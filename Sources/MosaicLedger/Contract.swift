@@ -10,4 +10,13 @@ public protocol Contract: Sendable {
     /// Runs `method`. Throwing undoes everything the call did except the fee and nonce.
     /// Returns a short human output for the receipt.
     func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String
+    /// Runs after the transactions of every block, before the block's state root is computed (the
+    /// storage contract issues and expires challenges here). `seed` is the hex hash of the previous
+    /// block: known to nobody before that block was made, the same on every node. The context's
+    /// caller is empty and its value 0. Throwing drops this hook's changes for the block.
+    func endBlock(_ context: ContractContext, seed: String) throws(ContractError)
+}
+
+extension Contract {
+    public func endBlock(_ context: ContractContext, seed: String) throws(ContractError) {}
 }

@@ -4,6 +4,8 @@ import MosaicProtocol
 /// only if the call returns normally.
 public final class ContractContext {
     public let caller: String
+    /// Hex Ed25519 public key of the caller (from the transaction; empty in `endBlock`).
+    public let callerPublicKey: String
     public let transactionHash: String
     /// Tokens sent with the call (already moved to the contract's account).
     public let value: UInt64
@@ -18,9 +20,10 @@ public final class ContractContext {
     private let contractName: String
     private(set) var events: [TransactionEvent] = []
 
-    init(caller: String, transactionHash: String, value: UInt64, now: Int64, round: UInt64, contractName: String,
+    init(caller: String, callerPublicKey: String = "", transactionHash: String, value: UInt64, now: Int64, round: UInt64, contractName: String,
          gasLimit: UInt64, scratch: TransactionScratch) {
         self.caller = caller
+        self.callerPublicKey = callerPublicKey
         self.transactionHash = transactionHash
         self.value = value
         self.now = now

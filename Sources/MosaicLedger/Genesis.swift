@@ -64,7 +64,7 @@ public struct Genesis: Sendable, Hashable, Codable {
         maxBlockTransactions = 5000
         maxNonceAhead = 10
         poolCapacity = 200_000
-        contractGasLimit = 10_000
+        contractGasLimit = 1_000_000
         nodeID = Hex.encode(SHA256.hash(Array("mosaic-node:\(chainID)".utf8)))
         faucet = FaucetConfig()
         self.allocations = allocations

@@ -98,6 +98,7 @@ extension Ledger {
         executed.reserveCapacity(ready.count)
         do {
             for tx in ready { executed.append(try execute(tx, state: state, round: round, now: now)) }
+            runEndBlockHooks(state: state, round: round, now: now)
         } catch {
             throw .storage("executing block \(round): \(error)")
         }
@@ -179,7 +180,7 @@ extension Ledger {
                 to.balance += tx.value
                 scratch.setAccount(tx.toClientID, to)
             }
-            let context = ContractContext(caller: tx.clientID, transactionHash: tx.hash, value: tx.value, now: now, round: round,
+            let context = ContractContext(caller: tx.clientID, callerPublicKey: tx.publicKey, transactionHash: tx.hash, value: tx.value, now: now, round: round,
                                           contractName: call.contract, gasLimit: genesis.contractGasLimit, scratch: scratch)
             do {
                 let output = try contract.execute(context, method: call.method, args: call.args)
@@ -190,6 +191,25 @@ extension Ledger {
             }
         }
     }
+
+    /// Gives every contract (in name order) its end-of-block turn, each in its own scratch layer.
+    private func runEndBlockHooks(state: BlockState, round: UInt64, now: Int64) {
+        for name in contracts.keys.sorted() {
+            guard let contract = contracts[name] else { continue }
+            let scratch = TransactionScratch(base: state)
+            let context = ContractContext(caller: "", transactionHash: latest.hash, value: 0, now: now, round: round,
+                                          contractName: name, gasLimit: Ledger.endBlockGasLimit, scratch: scratch)
+            do {
+                try contract.endBlock(context, seed: latest.hash)
+                state.merge(scratch)
+            } catch {
+                // The hook's changes are dropped for this block; the next block retries.
+            }
+        }
+    }
+
+    /// Gas for one contract's end-of-block hook (it may touch every open challenge).
+    static let endBlockGasLimit: UInt64 = 5_000_000
 
     /// SHA-256 over the previous state root and every row this block changed, in sorted order.
     static func stateRoot(previous: String, state: BlockState) -> String {

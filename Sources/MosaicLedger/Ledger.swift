@@ -35,7 +35,8 @@ public final class Ledger: @unchecked Sendable {
     /// Opens the ledger in `directory` (created if needed), resuming at its last committed block.
     /// A new directory starts from `genesis`, or `directory/genesis.json` if present, or devnet
     /// defaults; the genesis used is written to `directory/genesis.json`. Reopening with a
-    /// genesis of another chain id fails.
+    /// genesis of another chain id fails. Built-in contracts are `faucet` and `storage`; an entry of
+    /// `contracts` replaces the built-in one of the same name (e.g. a storage contract with test rules).
     public init(directory: String, genesis given: Genesis? = nil, clock: LedgerClock = LedgerClock(),
                 contracts extra: [any Contract] = []) throws(LedgerError) {
         self.directory = directory
@@ -79,7 +80,8 @@ public final class Ledger: @unchecked Sendable {
         self.genesis = genesis
         self.store = store
         faucetAddress = ContractCall.address(of: "faucet")
-        var all: [String: any Contract] = ["faucet": FaucetContract(config: genesis.faucet)]
+        var all: [String: any Contract] = ["faucet": FaucetContract(config: genesis.faucet),
+                                           "storage": StorageContract(config: StorageConfig())]
         for c in extra { all[c.name] = c }
         contracts = all
         contractAddresses = Set(all.keys.map { ContractCall.address(of: $0) })

@@ -107,8 +107,9 @@ public struct Transaction: Sendable, Hashable, Codable {
         guard key.isValidSignature(sig, for: digest) else { throw .invalidSignature }
     }
 
-    /// Upper bound on `transaction_data`, so one transaction cannot bloat a block.
-    public static let maxDataBytes = 16 * 1024
+    /// Upper bound on `transaction_data`, so one transaction cannot bloat a block. 128 KiB: a storage
+    /// challenge answer carries one 64 KiB block (base64) and its proofs.
+    public static let maxDataBytes = 128 * 1024
 
     /// True for 64 lowercase hex characters (a client id, contract address or hash).
     public static func isHexID(_ s: String) -> Bool {

@@ -1,0 +1,127 @@
+import MosaicProtocol
+
+extension StorageContract {
+    /// `commit_write_markers(markers: [WriteMarker])`, caller = the blobber. All or nothing: the
+    /// first bad marker refuses the call and names its index. A marker that grows the blobber's
+    /// bytes by Δ moves `StoragePricing.writeCost(write_price, Δ, expiration − now)` from the
+    /// write pool into the blobber's challenge pool. Shrinking refunds nothing.
+    func commitWriteMarkers(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+        let c = state.context
+        _ = try requireRegisteredBlobber(state)
+        let markers = try a.decodeArray("markers", as: WriteMarker.self)
+        guard !markers.isEmpty, markers.count <= config.maxMarkersPerCall else {
+            throw .invalidArguments("\"markers\" must hold 1 to \(config.maxMarkersPerCall) write markers")
+        }
+        var moved: UInt64 = 0
+        for (i, m) in markers.enumerated() {
+            try c.consumeGas(2000)
+            let at = "marker \(i) (allocation \(m.allocationID))"
+            guard m.blobberID == c.caller else { throw .refused("\(at) is for blobber \(m.blobberID), not the caller") }
+            var alloc = try state.allocation(m.allocationID)
+            guard alloc.status == .active else { throw .refused("\(at): the allocation is \(alloc.status.rawValue)") }
+            guard c.now < alloc.expiration else {
+                throw .refused("\(at): the allocation expired at \(UTCTime.iso8601(alloc.expiration)); the owner must extend it with storage.update_allocation")
+            }
+            guard m.clientID == alloc.ownerID else { throw .refused("\(at) is signed by \(m.clientID), not the owner \(alloc.ownerID)") }
+            do { try m.verify(ownerPublicKey: alloc.ownerPublicKey) } catch { throw .refused("\(at): \(error)") }
+            guard let bi = alloc.index(of: c.caller) else { throw .refused("\(at): blobber \(c.caller) is not part of the allocation") }
+            var part = alloc.blobbers[bi]
+            guard m.previousRoot == part.allocationRoot else {
+                throw .refused("\(at): previous_root \(m.previousRoot) does not match the committed root \(part.allocationRoot); commit markers in order")
+            }
+            guard m.root != m.previousRoot else { throw .refused("\(at): root equals previous_root") }
+            guard m.size <= alloc.blobberSize else {
+                throw .refused("\(at): size \(m.size) exceeds the allocation's \(alloc.blobberSize) bytes per blobber; grow it with storage.update_allocation")
+            }
+            guard m.root != AllocationTree.emptyRoot || m.size == 0 else { throw .refused("\(at): an empty root must have size 0") }
+            guard m.timestamp >= (part.latestWriteMarker ?? Int64.min) else {
+                throw .refused("\(at): timestamp \(m.timestamp) is before the latest committed marker's \(part.latestWriteMarker ?? 0)")
+            }
+            guard m.timestamp <= c.now + config.markerClockSkew else {
+                throw .refused("\(at): timestamp \(m.timestamp) is more than \(config.markerClockSkew) s in the future")
+            }
+            if m.size > part.used {
+                guard let cost = StoragePricing.writeCost(price: part.writePrice, bytes: m.size - part.used,
+                                                          seconds: UInt64(alloc.expiration - c.now)) else {
+                    throw .refused("\(at): cost overflows")
+                }
+                guard alloc.writePool >= cost else {
+                    throw .refused("\(at): the write pool has \(tokens(alloc.writePool)) but storing \(m.size - part.used) more bytes until expiration costs \(tokens(cost)); the owner must add tokens with storage.update_allocation")
+                }
+                alloc.writePool -= cost
+                part.challengePool = try checkedAdd(part.challengePool, cost, "challenge pool")
+                alloc.challengePool = try checkedAdd(alloc.challengePool, cost, "challenge pool")
+                moved = try checkedAdd(moved, cost, "moved")
+            }
+            part.allocationRoot = m.root
+            part.used = m.size
+            part.latestWriteMarker = m.timestamp
+            alloc.blobbers[bi] = part
+            alloc.usedSize = alloc.blobbers.reduce(0) { $0 &+ $1.used }
+            alloc.numWrites += 1
+            try state.save(alloc)
+            try state.setChallengeable(alloc.id, c.caller, m.root != AllocationTree.emptyRoot)
+            try c.emit("write_marker", ["allocation": alloc.id, "blobber": c.caller, "root": m.root, "size": String(m.size)])
+        }
+        return "committed \(markers.count) write marker(s); \(tokens(moved)) moved to challenge pools"
+    }
+
+    /// `redeem_read_markers(markers: [ReadMarker])`, caller = the blobber. Pays
+    /// `StoragePricing.readCost(read_price, counter − last counter)` from the reader's read pool or,
+    /// when the reader is the owner and its read pool is short, from the allocation's write pool.
+    func redeemReadMarkers(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+        let c = state.context
+        _ = try requireRegisteredBlobber(state)
+        let markers = try a.decodeArray("markers", as: ReadMarker.self)
+        guard !markers.isEmpty, markers.count <= config.maxMarkersPerCall else {
+            throw .invalidArguments("\"markers\" must hold 1 to \(config.maxMarkersPerCall) read markers")
+        }
+        var paid: UInt64 = 0
+        for (i, m) in markers.enumerated() {
+            try c.consumeGas(2000)
+            let at = "read marker \(i) (allocation \(m.allocationID), reader \(m.clientID))"
+            guard m.blobberID == c.caller else { throw .refused("\(at) is for blobber \(m.blobberID), not the caller") }
+            do { try m.verify() } catch { throw .refused("\(at): \(error)") }
+            var alloc = try state.allocation(m.allocationID)
+            guard m.ownerID == alloc.ownerID else { throw .refused("\(at): owner_id \(m.ownerID) is not the allocation owner") }
+            guard let bi = alloc.index(of: c.caller) else { throw .refused("\(at): blobber \(c.caller) is not part of the allocation") }
+            guard m.timestamp <= c.now + config.markerClockSkew else {
+                throw .refused("\(at): timestamp \(m.timestamp) is more than \(config.markerClockSkew) s in the future")
+            }
+            let counterKey = StorageState.readCounterKey(alloc.id, c.caller, m.clientID)
+            let last = try state.uint(counterKey)
+            guard m.counter > last else { throw .refused("\(at): counter \(m.counter) is not above the last redeemed \(last)") }
+            guard let cost = StoragePricing.readCost(price: alloc.blobbers[bi].readPrice, blocks: m.counter - last) else {
+                throw .refused("\(at): cost overflows")
+            }
+            let poolKey = StorageState.readPoolKey(m.clientID)
+            let pool = try state.uint(poolKey)
+            if pool >= cost {
+                try state.setUInt(poolKey, pool - cost)
+            } else if m.clientID == alloc.ownerID, alloc.writePool >= cost {
+                alloc.writePool -= cost
+            } else {
+                throw .refused("\(at): the reader's read pool has \(tokens(pool)) but \(m.counter - last) blocks cost \(tokens(cost)); the reader must lock tokens with storage.lock_read_pool")
+            }
+            try payBlobber(state, cost, to: c.caller)
+            paid = try checkedAdd(paid, cost, "paid")
+            try state.setUInt(counterKey, m.counter)
+            alloc.numReads += 1
+            try state.save(alloc)
+            try c.emit("read_marker", ["allocation": alloc.id, "blobber": c.caller, "reader": m.clientID, "counter": String(m.counter)])
+        }
+        return "redeemed \(markers.count) read marker(s) for \(tokens(paid))"
+    }
+
+    /// `revoke_ticket(ticket_id)`: the caller (a ticket's owner) ends an auth ticket; blobbers
+    /// refuse revoked tickets (`Ledger.isTicketRevoked`).
+    func revokeTicket(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+        let c = state.context
+        let id = try a.id("ticket_id")
+        let key = StorageState.revokedKey(owner: c.caller, ticket: id)
+        if try state.load(key, as: Int64.self) != nil { throw .refused("ticket \(id) is already revoked") }
+        try state.save(key, c.now)
+        try c.emit("revoke_ticket", ["owner": c.caller, "ticket": id])
+        return "ticket \(id) revoked"
+    }
+}

@@ -1,0 +1,3 @@
+public enum ChallengeStatus: String, Sendable, Hashable, Codable {
+    case open, passed, failed
+}

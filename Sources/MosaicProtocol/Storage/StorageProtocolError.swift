@@ -1,0 +1,20 @@
+/// Why a storage object (marker, ticket, proof) failed its stateless checks. The message names the
+/// field, so a blobber or client can log it as is.
+public enum StorageProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A field has the wrong shape (not hex, wrong length, empty).
+    case malformed(String)
+    /// `client_id` is not the SHA-256 of the public key that must have signed.
+    case keyMismatch(String)
+    case invalidSignature(String)
+    /// A challenge proof does not lead to the committed root.
+    case invalidProof(String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let why): return why
+        case .keyMismatch(let what): return "\(what): client_id does not match the signing public key"
+        case .invalidSignature(let what): return "\(what): signature does not verify"
+        case .invalidProof(let why): return "invalid challenge proof: \(why)"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import MosaicCrypto
+import MosaicProtocol
+
+/// The vectors of docs/STORAGE.md §5–§7, computed independently in Python (hashlib, cryptography).
+@Suite struct StorageVectorTests {
+    static let big = [UInt8]((0..<(2 * 65536 + 1)).map { UInt8($0 % 251) })
+    static let zeros = String(repeating: "0", count: 64)
+
+    static func entries() -> [AllocationEntry] {
+        [AllocationEntry(path: "/docs/a.txt", fragmentRoot: Hex.encode(StorageMerkle.root(leaves: StorageMerkle.blockLeaves(Array("abc".utf8)))),
+                         fragmentLength: 3, fileSize: 3),
+         AllocationEntry(path: "/empty", fragmentRoot: zeros, fragmentLength: 0, fileSize: 0),
+         AllocationEntry(path: "/b.bin", fragmentRoot: Hex.encode(StorageMerkle.root(leaves: StorageMerkle.blockLeaves(big))),
+                         fragmentLength: 131073, fileSize: 131000, metadataHash: Hex.encode(SHA256.hash(Array("meta-b".utf8))))]
+    }
+
+    @Test func merkleRulesMatchTheFragmentTreeVectors() {
+        #expect(Hex.encode(StorageMerkle.root(leaves: StorageMerkle.blockLeaves(Array("abc".utf8))))
+                == "609f6e36d2405585188d5cfd761f407c7cc46a7d3f314c88270469dde315fcd1")
+        #expect(Hex.encode(StorageMerkle.root(leaves: StorageMerkle.blockLeaves(Self.big)))
+                == "ab2382bf1625e5d9a48a6c52a540d0029aa8f56bcc0d363e8ad4935cac5d2d0d")
+        #expect(StorageMerkle.root(leaves: []) == [UInt8](repeating: 0, count: 32))
+    }
+
+    @Test func allocationRootVector() throws {
+        let tree = try AllocationTree(entries: Self.entries())
+        #expect(tree.entries.map(\.path) == ["/b.bin", "/docs/a.txt", "/empty"])
+        #expect(Hex.encode(tree.entries[0].canonicalBytes) == "000000156d6f736169632d616c6c6f632d656e7472792d7631000000062f622e62696e00000020ab2382bf1625e5d9a48a6c52a540d0029aa8f56bcc0d363e8ad4935cac5d2d0d0000000000020001000000000001ffb800000020e06609d85ff36c01511fae3772f0cae7da1acaaa7daec83cf85936b4e0c1f0c1")
+        #expect(tree.leaves.map { Hex.encode($0) } == ["5f745b4e4954f6b09b28139d0e0609352e7daf80d26084d4c0374380c3d8e6df",
+                                                       "8dd03d54d011f177b97a73d906a9c15cb0fcbfac56338281b49db8a311c2d256",
+                                                       "820c6454f4a8342653bdc0223c29ff4a235a8811f648daa6ee6f24b146595ffc"])
+        #expect(tree.root == "7c4d7e7345783a9714d8cfd1d453be2aec84ff2121d394fdc309f349885cbfc0")
+        #expect(tree.totalFragmentBytes == 131076)
+        #expect(try AllocationTree(entries: [Self.entries()[0]]).root == "c60b9c905fa8a9d44d1f21e588f5d180fe5c71e1c594ebfbb92eadf6c46d7dbc")
+        #expect(try AllocationTree(entries: []).root == AllocationTree.emptyRoot)
+        #expect(throws: StorageProtocolError.self) { try AllocationTree(entries: [Self.entries()[0], Self.entries()[0]]) }
+    }
+
+    @Test func twoLevelChallengeProofVector() throws {
+        let tree = try AllocationTree(entries: Self.entries())
+        let id = Hex.encode(Challenge.seed(previousBlockHash: String(repeating: "11", count: 32), round: 7))
+        #expect(id == "3249d8bfccc318bb5a7cc80148655d729484345a262e2f997a8d12b05bd5b083")
+        let bigLeaves = StorageMerkle.blockLeaves(Self.big)
+        let proof = try ChallengeProof.build(challengeID: id, tree: tree) { entry, index in
+            #expect(entry.path == "/b.bin")
+            let start = Int(index) * 65536
+            return (Array(Self.big[start..<min(start + 65536, Self.big.count)]), StorageMerkle.siblings(leaves: bigLeaves, index: Int(index)))
+        }
+        #expect(proof.entryIndex == 0 && proof.entryCount == 3 && proof.blockIndex == 0)
+        #expect(proof.entrySiblings == ["8dd03d54d011f177b97a73d906a9c15cb0fcbfac56338281b49db8a311c2d256",
+                                        "820c6454f4a8342653bdc0223c29ff4a235a8811f648daa6ee6f24b146595ffc"])
+        #expect(proof.blockSiblings == ["7bfbe74e605f27570de852b4a386d3168029a14b1cbb8709265da136c2c4d1b5",
+                                        "fa61e3dec3439589f4784c893bf321d0084f04c572c7af2b68e3f3360a35b486"])
+        try proof.verify(challengeID: id, allocationRoot: tree.root)
+
+        // Any change breaks it: another root, another block, a wrong count, a wrong index.
+        #expect(throws: StorageProtocolError.self) { try proof.verify(challengeID: id, allocationRoot: Self.zeros) }
+        var flipped = proof
+        var bytes = [UInt8](Data(base64Encoded: proof.block) ?? Data())
+        bytes[100] ^= 1
+        flipped.block = Data(bytes).base64EncodedString()
+        #expect(throws: StorageProtocolError.self) { try flipped.verify(challengeID: id, allocationRoot: tree.root) }
+        var recount = proof
+        recount.entryCount = 4
+        #expect(throws: StorageProtocolError.self) { try recount.verify(challengeID: id, allocationRoot: tree.root) }
+        var other = proof
+        other.blockIndex = 1
+        #expect(throws: StorageProtocolError.self) { try other.verify(challengeID: id, allocationRoot: tree.root) }
+        #expect(Challenge.word(id, 0) % 3 == 0 && Challenge.word(id, 1) % 3 == 0)
+    }
+
+    @Test func signedObjectVectors() throws {
+        let owner = try Ed25519.SigningKey(seed: SecretBytes([UInt8](repeating: 1, count: 32)))
+        let reader = try Ed25519.SigningKey(seed: SecretBytes([UInt8](repeating: 2, count: 32)))
+        #expect(owner.publicKey.clientID == "34750f98bd59fcfc946da45aaabe933be154a4b5094e1c4abf42866505f3c97e")
+        let alloc = String(repeating: "aa", count: 32), blobber = String(repeating: "bb", count: 32)
+
+        var wm = WriteMarker(allocationID: alloc, blobberID: blobber, clientID: owner.publicKey.clientID, previousRoot: Self.zeros,
+                             root: "7c4d7e7345783a9714d8cfd1d453be2aec84ff2121d394fdc309f349885cbfc0", size: 131076, timestamp: 1_800_000_000)
+        wm.sign(with: owner)
+        #expect(wm.hash == "3b21bbe1e4fb07cd76a95f0d4369ceb745435c5a281b3798094caa7ec38e6a6a")
+        #expect(wm.signature == "f843de3c1cce52d9fd84fc82ce610fd8d425b0cfe18727df729e675df1bb677cf2349dc9d2a0ebd3e9122e0555fd6196eb8710206a992e3b9aecee15d086d50e")
+        try wm.verify(ownerPublicKey: owner.publicKey.hex)
+        #expect(throws: StorageProtocolError.self) { try wm.verify(ownerPublicKey: reader.publicKey.hex) }
+        let json = String(decoding: try JSONEncoder().encode(wm), as: UTF8.self)
+        #expect(json.contains("\"previous_root\"") && json.contains("\"allocation_id\""))
+
+        var rm = ReadMarker(allocationID: alloc, blobberID: blobber, clientID: "", publicKey: "", ownerID: owner.publicKey.clientID,
+                            counter: 42, timestamp: 1_800_000_100)
+        rm.sign(with: reader)
+        #expect(rm.clientID == "6a3803d5f059902a1c6dafbc9ba4729212f7caac08634cc3ae76b27529f03827")
+        #expect(rm.hash == "b0a1caaa0e53a716d15d0aabb7b1dd2fae88b95efd31babcc637f34cb470de9b")
+        #expect(rm.signature == "5f6a51e947dd5431f506a20b5515310a37263c2931f4d63faf9c3432d6f50c2e6adcc973e01e2a005ccfbfedb32e777eb2c47dc1e1ae9dd9ba9e5180ec786507")
+        try rm.verify()
+        var forged = rm
+        forged.counter = 43
+        #expect(throws: StorageProtocolError.self) { try forged.verify() }
+
+        var t = AuthTicket(allocationID: alloc, ownerID: "", ownerPublicKey: "", path: "/docs/a.txt", kind: .file,
+                           recipientID: reader.publicKey.clientID, expiration: 1_800_086_400, nonce: "0102030405060708")
+        t.sign(with: owner)
+        #expect(t.id == "549cf8e6fc88bc301c8f914fe8f18e9edc48b98b9404036f98246d95513c211a")
+        #expect(t.signature == "06e07171fe979e11177e9064e99737eed248f698c4e6fc1f8cc7c4c4bf38e2936d714ba4ecfe3f439217eae35be44cb4c62522b8c00203650a5ce7c48ea58b04")
+        try t.verify(now: 1_800_000_000, reader: reader.publicKey.clientID)
+        #expect(throws: StorageProtocolError.self) { try t.verify(now: 1_800_086_401) }
+        #expect(throws: StorageProtocolError.self) { try t.verify(reader: String(repeating: "cc", count: 32)) }
+    }
+
+    @Test func pricingRoundsUpWithoutOverflow() {
+        #expect(StoragePricing.writeCost(price: 10_000_000_000, bytes: 1 << 30, seconds: 2_592_000) == 10_000_000_000)
+        #expect(StoragePricing.writeCost(price: 1, bytes: 1, seconds: 1) == 1)
+        #expect(StoragePricing.writeCost(price: 0, bytes: 1 << 40, seconds: 1 << 30) == 0)
+        #expect(StoragePricing.writeCost(price: UInt64.max, bytes: UInt64.max, seconds: UInt64.max) == nil)
+        #expect(StoragePricing.readCost(price: 16384, blocks: 3) == 3)
+        #expect(StoragePricing.blobberSize(size: 10, dataShards: 4) == 3)
+        #expect(StoragePricing.mulDivCeil(UInt64.max, 2, 2) == UInt64.max)
+    }
+}
