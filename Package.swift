@@ -31,6 +31,8 @@ let package = Package(
                 resources: [.copy("Static")]),
         .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorage", "MosaicApp"]),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
+        // Ledger throughput benchmark (run in release): `swift run -c release bench-ledger`.
+        .executableTarget(name: "bench-ledger", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
 
         // Tests, one target per module.
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic"]),
@@ -40,6 +42,7 @@ let package = Package(
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
         .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
+        .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic"]),
     ],
     swiftLanguageModes: [.v6]
 )

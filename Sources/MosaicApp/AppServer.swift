@@ -52,6 +52,7 @@ public final class AppServer: Sendable {
         registerStaticRoutes()
         registerSessionRoutes()
         registerNetworkRoutes()
+        registerBoltRoutes()
     }
 
     public func start() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicSDK
 
 /// Entry point of the `mosaic` executable: parse, run, print, and exit 0 (success),
 /// 1 (failure) or 2 (usage error).
@@ -22,7 +23,9 @@ public enum MosaicCommandLine {
             case let .run(command, invocation):
                 guard let action = command.action else { return 2 }
                 let output = try await action(invocation)
-                if invocation.json {
+                if output.alreadyPrinted {
+                    // Printed while running.
+                } else if invocation.json {
                     Console.out(output.json.rendered() + "\n")
                 } else if !output.text.isEmpty {
                     Console.out(output.text.hasSuffix("\n") ? output.text : output.text + "\n")
@@ -49,6 +52,8 @@ public enum MosaicCommandLine {
 /// A stable, snake_case code for an error in `--json` output.
 enum ErrorCode {
     static func of(_ error: any Error) -> String {
+        if let e = error as? WalletError { return e.code }
+        if let e = error as? LedgerClientError { return e.code }
         let name = String(describing: type(of: error))
         var out = ""
         for (i, c) in name.enumerated() {

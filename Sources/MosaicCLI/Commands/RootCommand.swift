@@ -5,6 +5,8 @@ enum RootCommand {
                 subcommands: [
                     WalletCommand.command,
                     NetworkCommand.command,
+                    NodeCommand.command,
+                    DevnetCommand.command,
                     AppCommand.command,
                     VersionCommand.command,
                 ])

@@ -2,11 +2,20 @@
 struct CommandOutput: Sendable {
     var text: String
     var json: JSONValue
+    /// True when the command printed everything itself while it ran (servers).
+    var alreadyPrinted = false
 
     init(text: String, json: JSONValue) {
         self.text = text
         self.json = json
     }
+
+    /// For long-running commands that print their own lines as they go.
+    static let printed: CommandOutput = {
+        var o = CommandOutput(text: "", json: .null)
+        o.alreadyPrinted = true
+        return o
+    }()
 }
 
 /// Errors the command line reports: usage mistakes exit with 2, failures with 1.

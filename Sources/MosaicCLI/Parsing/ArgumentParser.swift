@@ -19,7 +19,10 @@ struct ArgumentParser {
             if word.hasPrefix("-") {
                 pending.append(word)
                 rest = rest.dropFirst()
-                if let flag = GlobalFlags.all.first(where: { "--\($0.name)" == word }), flag.takesValue, let v = rest.first {
+                // A command that runs and also has subcommands (`mosaic devnet`, `mosaic devnet time …`)
+                // may take its own valued flags before a subcommand word.
+                let known = command.action != nil ? GlobalFlags.all + command.flags : GlobalFlags.all
+                if let flag = known.first(where: { "--\($0.name)" == word }), flag.takesValue, let v = rest.first {
                     pending.append(v)
                     rest = rest.dropFirst()
                 }
@@ -28,6 +31,7 @@ struct ArgumentParser {
             if word == "help" && path.isEmpty {
                 return .help(Array(rest.dropFirst()))
             }
+            if command.action != nil && command.subcommand(named: word) == nil { break }
             guard let sub = command.subcommand(named: word) else {
                 let names = command.subcommands.map(\.name)
                 let hint = Suggestion.nearest(to: word, in: names).map { "; did you mean '\($0)'?" } ?? ""

@@ -1,0 +1,107 @@
+import Foundation
+import MosaicProtocol
+import MosaicSDK
+
+/// `mosaic devnet`: a whole network in this process (a node now; blobbers and the web app plug in
+/// as `DevnetService`s), registered as network "devnet" in the client config.
+enum DevnetCommand {
+    static let command = Command(
+        name: "devnet", summary: "run a local network (node, later blobbers and the web app) until Ctrl-C",
+        discussion: """
+            Data lives under DIR (default $MOSAIC_HOME/devnet) and survives restarts. The network is saved
+            as "devnet" in the client config and made current, so 'mosaic wallet …' works with no flags.
+            With --json, one line {"node","app","blobbers","dir"} is printed once everything is ready.
+            """,
+        examples: ["mosaic devnet", "mosaic devnet --dir /tmp/dn --port 0 --block-time 500ms --json",
+                   "mosaic devnet time advance 7d"],
+        flags: [.option("dir", "DIR", "data folder (default $MOSAIC_HOME/devnet)"),
+                .option("app-port", "P", "web app port (default 7300, or a free one if taken; 0 picks a free one)"),
+                .toggle("no-app", "do not start the web app"),
+                .option("port", "P", "node port on 127.0.0.1 (default 7100, or a free one if taken; 0 picks a free one)"),
+                .option("block-time", "DURATION", "block interval: 0, 500ms, 1s, 2s (default 1s)"),
+                .option("confirmations", "N", "blocks before a transaction is sealed (default 3)"),
+                .toggle("verbose", "log every request on standard error")],
+        subcommands: [time],
+        action: { inv in try await run(inv) })
+
+    static let time = Command(
+        name: "time", summary: "move the devnet's ledger clock",
+        subcommands: [advance])
+
+    static let advance = Command(
+        name: "advance", summary: "move the ledger clock of the current devnet forward (faucet windows, expiry)",
+        usage: "DURATION", examples: ["mosaic devnet time advance 7d", "mosaic devnet time advance 90m --network devnet"],
+        arguments: ["DURATION"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            guard let ms = DurationText.milliseconds(inv.arguments[0]), ms >= 1000 else {
+                throw CLIError.usage("'\(inv.arguments[0])' is not a duration; use e.g. 30s, 90m, 12h or 7d")
+            }
+            let network = try ClientConfig.load(home: inv.home).resolve(inv.value("network"))
+            let client = try LedgerClient(network: network)
+            let clock: ClockView
+            do { clock = try await client.advanceClock(seconds: ms / 1000) } catch let error as LedgerClientError {
+                if case .notFound = error {
+                    throw CLIError.failure("network \(network.name) does not allow moving its clock; only a node started by 'mosaic devnet' (or 'mosaic node --allow-time-travel') does")
+                }
+                throw error
+            }
+            return CommandOutput(text: "ledger clock of \(network.name) moved forward by \(inv.arguments[0]); it is now \(Wallet.iso8601(clock.time)) (offset \(clock.offsetSeconds) s)",
+                                 json: .object([("network", .string(network.name)), ("time", .int(clock.time)),
+                                                ("offset_seconds", .int(clock.offsetSeconds))]))
+        })
+
+    static func run(_ inv: Invocation) async throws -> CommandOutput {
+        let signals = TerminationSignal()
+        let dir = inv.value("dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? inv.home.appendingPathComponent("devnet", isDirectory: true)
+        var options = Devnet.Options(directory: dir)
+        options.port = try inv.value("port").map { try NodeCommand.parsePort($0, default: Devnet.defaultPort) }
+        if let bt = inv.value("block-time") { options.blockTime = try DurationText.parse(bt, flag: "block-time") }
+        if let c = inv.value("confirmations") { options.confirmations = try NodeCommand.parseConfirmations(c) }
+        if inv.has("verbose") { options.logger = { @Sendable line in Console.err(line + "\n") } }
+        if !inv.has("no-app") {
+            let appPort = try inv.value("app-port").map { try NodeCommand.parsePort($0, default: AppService.defaultPort) }
+            options.services.append(AppService(home: inv.home, port: appPort, logRequests: inv.has("verbose")))
+        }
+        let devnet = Devnet(options: options)
+        let urls: DevnetURLs
+        do { urls = try await devnet.start() } catch {
+            throw CLIError.failure("cannot start the devnet in \(dir.path): \(error)")
+        }
+        do {
+            var config = try ClientConfig.load(home: inv.home)
+            config.upsert(ClientConfig.Network(name: "devnet", node: Devnet.text(urls.node), app: urls.app.map(Devnet.text)))
+            config.current = "devnet"
+            try config.save(home: inv.home)
+        } catch {
+            await devnet.stop()
+            throw error
+        }
+        if inv.json {
+            Console.out(urls.json.rendered() + "\n")
+        } else {
+            let node = Devnet.text(urls.node)
+            var text = """
+                Mosaic devnet is running
+                  node:      \(node)
+                  explorer:  \(node)/explorer
+                  app:       \(urls.app.map(Devnet.text) ?? "not part of the devnet yet")
+
+                """
+            for (i, b) in urls.blobbers.enumerated() { text += "  blobber \(i + 1): \(Devnet.text(b))\n" }
+            text += """
+                  data:      \(dir.path)
+                Network "devnet" is now current: try 'mosaic wallet create' then 'mosaic wallet faucet'.
+                Press Ctrl-C to stop.
+
+                """
+            Console.out(text)
+        }
+        let sig = await signals.wait()
+        signals.restoreDefaults()
+        Console.err("received \(TerminationSignal.name(sig)), stopping the devnet…\n")
+        await devnet.stop()
+        Console.err("devnet stopped\n")
+        return .printed
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import MosaicProtocol
+import MosaicSDK
+
+/// What a wallet command needs to reach the ledger: the network from the config (or
+/// `--network`), a client for its node, and the wallet (default or `--wallet`).
+struct LedgerContext {
+    let inv: Invocation
+    let network: ClientConfig.Network
+    let client: LedgerClient
+    let keystore: Keystore
+    let walletName: String
+    let stored: StoredWallet?
+
+    init(_ inv: Invocation, needsWallet: Bool = true) throws {
+        self.inv = inv
+        network = try ClientConfig.load(home: inv.home).resolve(inv.value("network"))
+        client = try LedgerClient(network: network)
+        keystore = Keystore(home: inv.home, environment: inv.environment)
+        if needsWallet {
+            walletName = try keystore.resolveName(inv.value("wallet"))
+            stored = try keystore.wallet(named: walletName)
+        } else {
+            walletName = ""
+            stored = nil
+        }
+    }
+
+    /// Signs nothing: only the public key is read (no passphrase).
+    func readOnlyWallet() -> ReadOnlyWallet {
+        ReadOnlyWallet(clientID: stored?.clientID ?? "", client: client)
+    }
+
+    /// Unlocks with `--passphrase-file`, `MOSAIC_PASSPHRASE` or a prompt.
+    func unlockedWallet() throws -> Wallet {
+        let passphrase = try PassphraseSource.resolve(passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+                                                      prompt: "Passphrase for wallet \(walletName): ")
+        return Wallet(try keystore.unlock(name: walletName, passphrase: passphrase), client: client)
+    }
+
+    func timeout() throws -> Duration {
+        guard let t = inv.value("timeout") else { return .seconds(60) }
+        return try DurationText.parse(t, flag: "timeout")
+    }
+
+    /// Waits until sealed unless `--no-wait`; returns the view (nil when not waited) and the status.
+    func waitIfAsked(_ wallet: Wallet, _ tx: Transaction) async throws -> (TransactionView?, TransactionStatus) {
+        if inv.has("no-wait") { return (nil, .pending) }
+        if !inv.json { Console.err("submitted \(tx.hash); waiting until it is sealed…\n") }
+        let v = try await wallet.wait(for: tx.hash, until: .sealed, timeout: try timeout())
+        return (v, v.status)
+    }
+
+    func explorer(_ hash: String) -> String { client.explorerURL(transaction: hash).absoluteString }
+
+    func report(tx: Transaction, view: TransactionView?, status: TransactionStatus, headline: String) -> String {
+        var lines = [headline, "transaction: \(tx.hash)"]
+        if let view, let round = view.round {
+            lines.append("status:      \(status.rawValue) in block #\(round)\(view.output.map { $0.isEmpty ? "" : " (\($0))" } ?? "")")
+        } else {
+            lines.append("status:      \(status.rawValue) (check with 'mosaic wallet tx \(tx.hash) --wait sealed')")
+        }
+        lines.append("explorer:    \(explorer(tx.hash))")
+        return lines.joined(separator: "\n")
+    }
+
+    func txFields(_ tx: Transaction, view: TransactionView?, status: TransactionStatus) -> [(String, JSONValue)] {
+        [("hash", .string(tx.hash)), ("status", .string(status.rawValue)), ("client_id", .string(tx.clientID)),
+         ("to_client_id", .string(tx.toClientID)), ("value", .uint(tx.value)), ("tokens", .string(TokenAmount(baseUnits: tx.value).description)),
+         ("fee", .uint(tx.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: tx.fee).description)), ("nonce", .uint(tx.nonce)),
+         ("round", view?.round.map { .uint($0) } ?? .null), ("block_hash", .optional(view?.blockHash)),
+         ("explorer_url", .string(explorer(tx.hash)))]
+    }
+
+    func viewJSON(_ v: TransactionView) -> JSONValue {
+        let t = v.transaction
+        return .object([
+            ("hash", .string(t.hash)), ("status", .string(v.status.rawValue)),
+            ("outcome", .optional(v.outcome?.rawValue)), ("error", .optional(v.error)),
+            ("client_id", .string(t.clientID)), ("to_client_id", .string(t.toClientID)),
+            ("value", .uint(t.value)), ("tokens", .string(TokenAmount(baseUnits: t.value).description)),
+            ("fee", .uint(t.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: t.fee).description)),
+            ("type", .string(t.transactionType.rawValue)), ("description", .string(t.transactionData)),
+            ("nonce", .uint(t.nonce)), ("creation_date", .int(t.creationDate)),
+            ("round", v.round.map { .uint($0) } ?? .null), ("block_hash", .optional(v.blockHash)),
+            ("output_hash", .optional(v.outputHash)), ("confirmations", .uint(v.confirmations)),
+            ("explorer_url", .string(explorer(t.hash))),
+        ])
+    }
+
+    func details(_ v: TransactionView) -> String {
+        let t = v.transaction
+        var rows: [(String, String)] = [
+            ("hash", t.hash),
+            ("status", v.status.rawValue + (v.round.map { " in block #\($0), \(v.confirmations) confirmation\(v.confirmations == 1 ? "" : "s")" } ?? "")),
+        ]
+        if let o = v.outcome { rows.append(("outcome", o.rawValue + (v.error.map { ": \($0)" } ?? ""))) }
+        rows += [("from", t.clientID), ("to", t.toClientID), ("value", TokenAmount(baseUnits: t.value).description),
+                 ("fee", TokenAmount(baseUnits: t.fee).description), ("type", t.transactionType.rawValue)]
+        if !t.transactionData.isEmpty { rows.append((t.transactionType == .transfer ? "description" : "call", t.transactionData)) }
+        if let out = v.output, !out.isEmpty { rows.append(("output", out)) }
+        rows += [("nonce", String(t.nonce)), ("created", WalletLedgerCommands.shortDate(t.creationDate) + " UTC")]
+        if let bh = v.blockHash { rows.append(("block hash", bh)) }
+        if let oh = v.outputHash { rows.append(("output hash", oh)) }
+        rows.append(("explorer", explorer(t.hash)))
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0 + ":" + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }.joined(separator: "\n")
+    }
+}

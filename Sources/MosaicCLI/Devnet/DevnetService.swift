@@ -1,0 +1,21 @@
+import Foundation
+
+/// Something a devnet runs in-process next to its node: a blobber, the web app. Implement it and
+/// add an instance to `Devnet.Options.services`; the devnet starts services in order after the
+/// node (each learns the node's URL and gets its own data folder) and stops them in reverse.
+protocol DevnetService: Sendable {
+    /// Whether the URL is reported as `app` or appended to `blobbers`.
+    var role: DevnetRole { get }
+    /// Folder name under the devnet directory, e.g. "blobber-1" or "app".
+    var name: String { get }
+    /// Starts serving on loopback and returns the base URL.
+    func start(node: URL, directory: URL) async throws -> URL
+    /// Stops serving; called once, also when a later service failed to start.
+    func stop() async
+}
+
+/// How a devnet service is reported in `DevnetURLs`.
+enum DevnetRole: Sendable {
+    case app
+    case blobber
+}

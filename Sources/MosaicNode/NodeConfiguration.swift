@@ -1,0 +1,33 @@
+import Foundation
+import MosaicHTTP
+import MosaicLedger
+
+/// How to run a node: where its state lives, what chain a new directory starts, where to listen.
+public struct NodeConfiguration: Sendable {
+    /// Ledger directory (SQLite database and genesis.json).
+    public var directory: String
+    /// Genesis for a new directory; an existing directory keeps its own (only the chain id must match).
+    public var genesis: Genesis?
+    /// Loopback by default: a node is reachable from elsewhere only when asked for.
+    public var host = "127.0.0.1"
+    /// 0 picks a free port (read it back from `NodeServer.url`).
+    public var port: UInt16 = 0
+    /// Block interval; nil uses the genesis value. Zero makes a block per submitted batch.
+    public var blockTime: Duration?
+    /// Serve `POST /v1/devnet/time` (moving the ledger clock): for devnets and tests only.
+    public var allowTimeTravel = false
+    /// Threads answering HTTP requests.
+    public var threads = 4
+    /// Access log; nil keeps the node quiet.
+    public var logger: HTTPLogger?
+
+    public init(directory: String, genesis: Genesis? = nil, port: UInt16 = 0, blockTime: Duration? = nil,
+                allowTimeTravel: Bool = false, logger: HTTPLogger? = nil) {
+        self.directory = directory
+        self.genesis = genesis
+        self.port = port
+        self.blockTime = blockTime
+        self.allowTimeTravel = allowTimeTravel
+        self.logger = logger
+    }
+}

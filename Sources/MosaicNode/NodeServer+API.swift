@@ -1,0 +1,210 @@
+import Foundation
+import MosaicHTTP
+import MosaicLedger
+import MosaicProtocol
+
+extension NodeServer {
+    /// Longest long poll a client may ask for; a request never hangs longer.
+    static let maxWaitSeconds = 60.0
+
+    func registerAPI() {
+        let ledger = self.ledger
+        let blockTimeMillis = self.blockTimeMillis
+
+        http.route(.get, "/v1/network", summary: "Network parameters: chain id, symbol, decimals, fees, block time, USD rate",
+                   response: "NetworkInfo") { _ in
+            var info = ledger.networkInfo
+            info.blockTimeMillis = blockTimeMillis
+            return try .json(info)
+        }
+
+        http.route(.post, "/v1/transactions", summary: "Submit one signed transaction",
+                   description: "202 {hash, status: pending} when accepted into the pool; a rejection changes no state.",
+                   request: "Transaction", response: "SubmissionResult") { req in
+            let tx = try req.decodeJSON(Transaction.self)
+            try NodeServer.mapped { () throws(LedgerError) in try ledger.submit(tx) }
+            return try .json(SubmissionResult(hash: tx.hash), status: 202)
+        }
+
+        http.route(.post, "/v1/transactions/batch", summary: "Submit up to 5000 signed transactions in one request",
+                   description: "Each is accepted or rejected on its own; results come back in order. Signatures verify on all cores.",
+                   request: "{\"transactions\":[Transaction…]}", response: "{\"results\":[SubmissionResult…],\"accepted\"}",
+                   bodyLimit: 32 << 20) { req in
+            let batch = try req.decodeJSON(BatchSubmission.self)
+            guard batch.transactions.count <= BatchSubmission.maxCount else {
+                throw HTTPError.badRequest("a batch holds at most \(BatchSubmission.maxCount) transactions; got \(batch.transactions.count)",
+                                           code: "malformed")
+            }
+            let errors = ledger.submit(batch.transactions)
+            let results = zip(batch.transactions, errors).map { tx, e in
+                e.map { SubmissionResult(hash: tx.hash, status: nil, error: .init(code: $0.code, message: $0.description)) }
+                    ?? SubmissionResult(hash: tx.hash)
+            }
+            return try .json(BatchSubmissionResult(results: results), status: 202)
+        }
+
+        http.route(.get, "/v1/transactions/:hash", summary: "A transaction with its status and receipt; optionally a long poll",
+                   params: ["hash": "transaction hash (64 hex)"],
+                   query: ["wait": "finalized or sealed: answer as soon as the status is reached",
+                           "timeout": "seconds to wait (default 30, at most 60); on timeout the current status is returned"],
+                   response: "TransactionView") { req in
+            let hash = try req.param("hash")
+            if let target = req.query["wait"], !target.isEmpty {
+                guard let status = TransactionStatus(rawValue: target), status != .expired else {
+                    throw HTTPError.badRequest("wait must be pending, finalized or sealed; got \"\(target)\"", code: "malformed")
+                }
+                let seconds = try NodeServer.timeout(req.query["timeout"])
+                _ = await ledger.wait(for: hash, until: status, timeout: .milliseconds(Int64(seconds * 1000)))
+            }
+            guard let record = try NodeServer.mapped({ () throws(LedgerError) in try ledger.transaction(hash) }) else {
+                throw HTTPError.notFound("transaction \(hash) not found (never submitted, or lost from the pool by a restart)")
+            }
+            return try .json(TransactionView(record))
+        }
+
+        http.route(.get, "/v1/accounts/:client_id", summary: "Balance, nonce and next nonce of an account",
+                   params: ["client_id": "account id (64 hex)"], response: "AccountView") { req in
+            let id = try NodeServer.clientID(req)
+            return try .json(try NodeServer.mapped { () throws(LedgerError) in try NodeServer.accountView(ledger, id) })
+        }
+
+        http.route(.get, "/v1/accounts/:client_id/transactions", summary: "An account's transactions, sent and received, newest first",
+                   params: ["client_id": "account id (64 hex)"],
+                   query: ["limit": "page size (default 20, at most 1000)", "offset": "transactions to skip"],
+                   response: "TransactionPage") { req in
+            let id = try NodeServer.clientID(req)
+            let limit = try NodeServer.integer(req.query["limit"], name: "limit", default: 20, range: 0...1000)
+            let offset = try NodeServer.integer(req.query["offset"], name: "offset", default: 0, range: 0...Int(Int32.max))
+            return try .json(try NodeServer.mapped { () throws(LedgerError) in
+                try NodeServer.history(ledger, id, limit: limit, offset: offset)
+            })
+        }
+
+        http.route(.get, "/v1/faucet/:client_id", summary: "Whether an account can pour from the faucet now, and if not when",
+                   params: ["client_id": "account id (64 hex)"], response: "FaucetView") { req in
+            let id = try NodeServer.clientID(req)
+            let s = try NodeServer.mapped { () throws(LedgerError) in try ledger.faucetStatus(for: id) }
+            return try .json(FaucetView(clientID: id, pourAmount: s.pourAmount, pouredInWindow: s.pouredInWindow, accountLimit: s.accountLimit,
+                                        nextPourAt: s.nextPourAt, remainingSupply: s.remainingSupply, now: ledger.clock.now))
+        }
+
+        http.route(.get, "/v1/blocks", summary: "Recent blocks, newest first",
+                   query: ["before": "only blocks below this round", "limit": "at most this many (default 20, at most 100)"],
+                   response: "{\"blocks\":[BlockView…]}") { req in
+            let limit = try NodeServer.integer(req.query["limit"], name: "limit", default: 20, range: 0...100)
+            let before = try req.query["before"].map { s -> UInt64 in
+                guard let v = UInt64(s) else { throw HTTPError.badRequest("before must be a round number", code: "malformed") }
+                return v
+            }
+            let latest = ledger.latestBlock.round
+            let blocks = try NodeServer.mapped { () throws(LedgerError) in try ledger.blocks(before: before, limit: limit) }
+            return try .json(["blocks": blocks.map { BlockView(block: $0, transactions: nil, confirmations: latest - $0.round) }])
+        }
+
+        http.route(.get, "/v1/blocks/latest", summary: "The last committed block", response: "BlockView") { _ in
+            let b = ledger.latestBlock
+            return try .json(try NodeServer.blockView(ledger, b))
+        }
+
+        http.route(.get, "/v1/blocks/:id", summary: "A block by round or hash, with its transaction hashes",
+                   params: ["id": "round number or block hash"], response: "BlockView") { req in
+            let id = try req.param("id")
+            guard let b = try NodeServer.mapped({ () throws(LedgerError) in try NodeServer.findBlock(ledger, id) }) else {
+                throw HTTPError.notFound("block \(id) not found")
+            }
+            return try .json(try NodeServer.blockView(ledger, b))
+        }
+
+        http.route(.get, "/v1/supply", summary: "Total supply and the sum of all balances (they are always equal)",
+                   response: "SupplyReport") { _ in
+            let s = try NodeServer.mapped { () throws(LedgerError) in try ledger.supply() }
+            return try .json(SupplyView(totalSupply: s.totalSupply, balanceSum: s.balanceSum, faucetRemaining: s.faucetRemaining))
+        }
+
+        http.route(.get, "/health", summary: "Liveness: latest round and pool size") { _ in
+            let b = ledger.latestBlock
+            return try .json(HealthView(latestRound: b.round, pending: ledger.pendingCount,
+                                        productionError: ledger.lastProductionError?.description))
+        }
+
+        if configuration.allowTimeTravel {
+            http.route(.post, "/v1/devnet/time", summary: "Devnet only: move the ledger clock forward",
+                       description: "For trying time windows (faucet limits, expirations) without waiting. Absent on real networks.",
+                       request: "{\"advance_seconds\":N}", response: "{\"time\",\"offset_seconds\"}") { req in
+                let body = try req.decodeJSON(ClockAdvance.self)
+                guard body.advanceSeconds >= 0, body.advanceSeconds <= 100 * 365 * 86_400 else {
+                    throw HTTPError.badRequest("advance_seconds must be between 0 and 100 years", code: "malformed")
+                }
+                try NodeServer.mapped { () throws(LedgerError) in try ledger.advanceClock(by: body.advanceSeconds) }
+                return try .json(ClockView(time: ledger.clock.now, offsetSeconds: ledger.clock.offsetSeconds))
+            }
+        }
+    }
+
+    // MARK: helpers shared with the explorer
+
+    /// Runs a ledger call, turning its error into the API's `{"error":{code,message}}` answer.
+    static func mapped<T>(_ body: () throws(LedgerError) -> T) throws(HTTPError) -> T {
+        do { return try body() } catch { throw HTTPError(status: error.httpStatus, code: error.code, message: error.description) }
+    }
+
+    static func clientID(_ req: HTTPRequest) throws -> String {
+        let id = try req.param("client_id")
+        guard Transaction.isHexID(id) else {
+            throw HTTPError.badRequest("client_id must be 64 lowercase hex characters; got \"\(id.prefix(80))\"", code: "malformed")
+        }
+        return id
+    }
+
+    static func integer(_ text: String?, name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text, !text.isEmpty else { return value }
+        guard let v = Int(text), range.contains(v) else {
+            throw HTTPError.badRequest("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound); got \"\(text.prefix(40))\"",
+                                       code: "malformed")
+        }
+        return v
+    }
+
+    static func timeout(_ text: String?) throws -> Double {
+        guard let text, !text.isEmpty else { return 30 }
+        var t = text
+        if t.hasSuffix("s") { t.removeLast() }
+        guard let v = Double(t), v.isFinite, v >= 0 else {
+            throw HTTPError.badRequest("timeout must be a number of seconds (at most \(Int(maxWaitSeconds))); got \"\(text.prefix(40))\"",
+                                       code: "malformed")
+        }
+        return min(v, maxWaitSeconds)
+    }
+
+    static func accountView(_ ledger: Ledger, _ id: String) throws(LedgerError) -> AccountView {
+        let a = try ledger.account(id)
+        let next = try ledger.nextNonce(for: id)
+        return AccountView(clientID: id, balance: a.balance, nonce: a.nonce, nextNonce: next,
+                           pendingCount: Int(next - a.nonce - 1), round: a.round)
+    }
+
+    /// Pending transactions of the sender first (newest nonce first), then included ones newest first.
+    static func history(_ ledger: Ledger, _ id: String, limit: Int, offset: Int) throws(LedgerError) -> TransactionPage {
+        let pending = try ledger.pendingTransactions(of: id).reversed().map { TransactionView(transaction: $0, status: .pending) }
+        let included = try ledger.transactionCount(of: id)
+        var page: [TransactionView] = []
+        if offset < pending.count { page = Array(pending[offset..<min(pending.count, offset + limit)]) }
+        let rest = limit - page.count
+        if rest > 0 {
+            let skip = max(0, offset - pending.count)
+            page += try ledger.transactions(of: id, limit: rest, offset: skip).map(TransactionView.init)
+        }
+        return TransactionPage(transactions: page, total: pending.count + included, limit: limit, offset: offset)
+    }
+
+    static func findBlock(_ ledger: Ledger, _ id: String) throws(LedgerError) -> Block? {
+        if let round = UInt64(id) { return try ledger.block(round: round) }
+        guard Transaction.isHexID(id) else { return nil }
+        return try ledger.block(hash: id)
+    }
+
+    static func blockView(_ ledger: Ledger, _ b: Block) throws(HTTPError) -> BlockView {
+        let txs = try mapped { () throws(LedgerError) in try ledger.transactions(inRound: b.round, limit: 5000) }
+        return BlockView(block: b, transactions: txs.map(\.transaction.hash), confirmations: ledger.latestBlock.round - b.round)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import MosaicHTTP
+import MosaicLedger
+import MosaicProtocol
+
+/// One ledger node: the `Ledger` engine behind the HTTP JSON API of docs/NODE_API.md and the
+/// explorer pages. Create, `start()`, and `stop()` when done (also on SIGINT/SIGTERM).
+public final class NodeServer: Sendable {
+    public let configuration: NodeConfiguration
+    public let ledger: Ledger
+    public let http: HTTPServer
+    /// The block interval actually running (the flag can differ from the genesis value).
+    public let blockTime: Duration
+
+    /// Opens (or creates) the ledger in `configuration.directory` and registers every route.
+    public init(configuration: NodeConfiguration) throws(LedgerError) {
+        self.configuration = configuration
+        ledger = try Ledger(directory: configuration.directory, genesis: configuration.genesis)
+        blockTime = configuration.blockTime ?? .milliseconds(ledger.genesis.blockTimeMillis)
+        var http = HTTPServer.Configuration()
+        http.host = configuration.host
+        http.port = configuration.port
+        http.threads = configuration.threads
+        http.logger = configuration.logger
+        // Long polls wait up to 60 s; the idle timeout must not cut them first.
+        http.connectionTimeout = 90
+        http.title = "Mosaic node API"
+        self.http = HTTPServer(configuration: http)
+        registerAPI()
+        registerExplorer()
+    }
+
+    /// Starts producing blocks and listening.
+    public func start() throws {
+        ledger.start(blockTime: blockTime)
+        do {
+            try http.start()
+        } catch {
+            ledger.stop()
+            throw error
+        }
+    }
+
+    /// Stops listening (letting in-flight requests finish), stops the block timer and closes the ledger.
+    public func stop() async {
+        await http.stop(grace: .seconds(2))
+        ledger.close()
+    }
+
+    /// `http://127.0.0.1:PORT` once started.
+    public var url: URL { http.baseURL }
+
+    /// Milliseconds of the running block interval.
+    public var blockTimeMillis: Int64 {
+        let c = blockTime.components
+        return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import MosaicHTTP
+import MosaicProtocol
+
+/// Async access to one ledger node's HTTP API (docs/NODE_API.md). Reads need no keys; `submit`
+/// takes transactions already signed (see `Wallet` for signing with nonce management).
+public struct LedgerClient: Sendable {
+    public let baseURL: URL
+    let http: HTTPClient
+
+    /// Longest single long poll; the node caps waits at 60 s and a poll must end before the
+    /// HTTP client's own idle timeout.
+    static let maxPoll: Duration = .seconds(50)
+
+    public init(baseURL: URL) {
+        self.baseURL = baseURL
+        var config = HTTPClient.Configuration()
+        config.requestTimeout = 75
+        config.deadline = .seconds(90)
+        config.maxConnectionsPerHost = 64
+        http = HTTPClient(baseURL: baseURL, configuration: config)
+    }
+
+    /// The client for a network of the CLI config.
+    public init(network: ClientConfig.Network) throws(ConfigError) {
+        guard let url = URL(string: network.node), url.scheme != nil else { throw .invalidURL(network.node) }
+        self.init(baseURL: url)
+    }
+
+    private var urlText: String {
+        let s = baseURL.absoluteString
+        return s.hasSuffix("/") ? String(s.dropLast()) : s
+    }
+
+    private func call<T: Sendable>(_ body: () async throws -> T) async throws(LedgerClientError) -> T {
+        do { return try await body() } catch let e as HTTPClientError {
+            throw LedgerClientError.from(e, url: urlText)
+        } catch let e as LedgerClientError {
+            throw e
+        } catch {
+            throw .unreachable(url: urlText, reason: "\(error)")
+        }
+    }
+
+    // MARK: reads
+
+    public func network() async throws(LedgerClientError) -> NetworkInfo {
+        try await call { try await http.get("/v1/network", as: NetworkInfo.self) }
+    }
+
+    /// Balance, nonce and next nonce; an account never seen reads as zeros.
+    public func account(_ clientID: String) async throws(LedgerClientError) -> AccountView {
+        try await call { try await http.get("/v1/accounts/\(clientID)", as: AccountView.self) }
+    }
+
+    /// A transaction by hash. With `wait`, the node answers as soon as that status is reached, or
+    /// with the current status after `timeout` (one long poll, at most 50 s).
+    public func transaction(_ hash: String, wait: TransactionStatus? = nil, timeout: Duration = .seconds(30)) async throws(LedgerClientError) -> TransactionView {
+        var query: [String: String] = [:]
+        if let wait {
+            let t = min(timeout, LedgerClient.maxPoll)
+            let ms = t.components.seconds * 1000 + t.components.attoseconds / 1_000_000_000_000_000
+            query = ["wait": wait.rawValue, "timeout": String(format: "%.3f", Double(max(0, ms)) / 1000)]
+        }
+        let q = query
+        return try await call { try await http.get("/v1/transactions/\(hash)", query: q, as: TransactionView.self) }
+    }
+
+    /// One page of an account's transactions, newest first (pending ones first).
+    public func transactions(of clientID: String, limit: Int = 20, offset: Int = 0) async throws(LedgerClientError) -> TransactionPage {
+        try await call {
+            try await http.get("/v1/accounts/\(clientID)/transactions", query: ["limit": String(limit), "offset": String(offset)],
+                               as: TransactionPage.self)
+        }
+    }
+
+    public func latestBlock() async throws(LedgerClientError) -> BlockView {
+        try await call { try await http.get("/v1/blocks/latest", as: BlockView.self) }
+    }
+
+    /// A block by round, with its transaction hashes.
+    public func block(round: UInt64) async throws(LedgerClientError) -> BlockView {
+        try await call { try await http.get("/v1/blocks/\(round)", as: BlockView.self) }
+    }
+
+    public func block(hash: String) async throws(LedgerClientError) -> BlockView {
+        try await call { try await http.get("/v1/blocks/\(hash)", as: BlockView.self) }
+    }
+
+    /// Recent block headers, newest first, below `before` when given.
+    public func blocks(before: UInt64? = nil, limit: Int = 20) async throws(LedgerClientError) -> [BlockView] {
+        var query = ["limit": String(limit)]
+        if let before { query["before"] = String(before) }
+        let q = query
+        return try await call { try await http.get("/v1/blocks", query: q, as: BlockList.self).blocks }
+    }
+
+    /// Whether `clientID` can pour from the faucet now, and if not, when.
+    public func faucetStatus(_ clientID: String) async throws(LedgerClientError) -> FaucetView {
+        try await call { try await http.get("/v1/faucet/\(clientID)", as: FaucetView.self) }
+    }
+
+    /// Total supply against the sum of all balances.
+    public func supply() async throws(LedgerClientError) -> SupplyView {
+        try await call { try await http.get("/v1/supply", as: SupplyView.self) }
+    }
+
+    // MARK: writes
+
+    /// Submits one signed transaction; a rejection throws `.rejected` with the node's code.
+    @discardableResult
+    public func submit(_ tx: Transaction) async throws(LedgerClientError) -> SubmissionResult {
+        try await call { try await http.post("/v1/transactions", json: tx, as: SubmissionResult.self) }
+    }
+
+    /// Submits up to 5000 signed transactions in one request; one result per transaction, in order.
+    public func submit(batch: [Transaction]) async throws(LedgerClientError) -> [SubmissionResult] {
+        try await call { try await http.post("/v1/transactions/batch", json: BatchSubmission(transactions: batch),
+                                              as: BatchSubmissionResult.self).results }
+    }
+
+    /// Devnets only: moves the ledger clock forward (faucet windows, expirations).
+    public func advanceClock(seconds: Int64) async throws(LedgerClientError) -> ClockView {
+        try await call { try await http.post("/v1/devnet/time", json: ClockAdvance(advanceSeconds: seconds), as: ClockView.self) }
+    }
+
+    // MARK: explorer
+
+    /// The node's explorer page of a transaction.
+    public func explorerURL(transaction hash: String) -> URL { baseURL.appendingPathComponent("explorer/tx/\(hash)") }
+    public func explorerURL(account clientID: String) -> URL { baseURL.appendingPathComponent("explorer/account/\(clientID)") }
+    public func explorerURL(round: UInt64) -> URL { baseURL.appendingPathComponent("explorer/block/\(round)") }
+}

@@ -1,0 +1,43 @@
+import MosaicHTTP
+
+/// Why a call to a ledger node failed. `rejected` carries the node's own code (see
+/// docs/PROTOCOL.md §2.3, e.g. `stale_nonce`, `insufficient_balance`) and message.
+public enum LedgerClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The node answered with an error; nothing changed on the ledger.
+    case rejected(code: String, message: String, status: Int)
+    /// No such transaction, block or account on this node.
+    case notFound(String)
+    /// The node could not be reached (not running, wrong URL, network down).
+    case unreachable(url: String, reason: String)
+    /// The node answered something this client cannot read (a different version?).
+    case invalidResponse(String)
+
+    public var code: String {
+        switch self {
+        case let .rejected(code, _, _): return code
+        case .notFound: return "not_found"
+        case .unreachable: return "unreachable"
+        case .invalidResponse: return "invalid_response"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .rejected(_, message, _): return message
+        case let .notFound(what): return what
+        case let .unreachable(url, reason):
+            return "cannot reach the node at \(url) (\(reason)); is it running? Start one with 'mosaic devnet' or pick another with 'mosaic network use NAME'"
+        case let .invalidResponse(why): return "unexpected answer from the node: \(why)"
+        }
+    }
+
+    static func from(_ e: HTTPClientError, url: String) -> LedgerClientError {
+        if e.status == 0 {
+            if e.code == "invalid_response" { return .invalidResponse(e.message) }
+            return .unreachable(url: url, reason: e.message)
+        }
+        if e.code == "invalid_response" { return .invalidResponse(e.message) }
+        if e.status == 404 { return .notFound(e.message) }
+        return .rejected(code: e.code, message: e.message, status: e.status)
+    }
+}

@@ -1,0 +1,191 @@
+import Foundation
+import MosaicCrypto
+import MosaicProtocol
+import Synchronization
+
+/// A wallet on a network: signs with its key and talks to a node through `LedgerClient`.
+/// Safe to use from many tasks at once: concurrent sends get distinct nonces (`NonceAllocator`).
+public final class Wallet: Sendable {
+    public let client: LedgerClient
+    public let clientID: String
+    public let name: String
+    private let key: Ed25519.SigningKey
+    private let nonces = NonceAllocator(window: 10)
+    private let cachedInfo = Mutex<NetworkInfo?>(nil)
+
+    /// How many times a send is re-signed with a fresh nonce after `stale_nonce` (another client
+    /// using the same key) before giving up.
+    static let staleRetries = 5
+
+    public init(_ wallet: UnlockedWallet, client: LedgerClient) {
+        self.client = client
+        key = wallet.signingKey
+        clientID = wallet.clientID
+        name = wallet.name
+    }
+
+    /// A wallet from a bare key (tests, benchmarks, tools).
+    public init(signingKey: Ed25519.SigningKey, client: LedgerClient, name: String = "key") {
+        self.client = client
+        key = signingKey
+        clientID = signingKey.publicKey.clientID
+        self.name = name
+    }
+
+    /// Network parameters, fetched once (chain id, fees, symbol and USD rate never change).
+    public func networkInfo() async throws(WalletError) -> NetworkInfo {
+        if let info = cachedInfo.withLock({ $0 }) { return info }
+        let info: NetworkInfo
+        do { info = try await client.network() } catch { throw .node(error) }
+        cachedInfo.withLock { $0 = info }
+        await nonces.setWindow(Int(info.maxNonceAhead))
+        return info
+    }
+
+    // MARK: reads
+
+    public func balance() async throws(WalletError) -> Balance {
+        let info = try await networkInfo()
+        let a: AccountView
+        do { a = try await client.account(clientID) } catch { throw .node(error) }
+        return Balance(clientID: clientID, amount: TokenAmount(baseUnits: a.balance), nonce: a.nonce, symbol: info.symbol,
+                       usdMicrosPerToken: info.usdMicrosPerToken, round: a.round)
+    }
+
+    public func transactions(limit: Int = 20, offset: Int = 0) async throws(WalletError) -> TransactionPage {
+        do { return try await client.transactions(of: clientID, limit: limit, offset: offset) } catch { throw .node(error) }
+    }
+
+    // MARK: sending
+
+    /// Checks a send without broadcasting anything: amount, address, zero, own wallet, balance.
+    /// Returns the amount and fee in base units. The errors are the ones people see.
+    public func validateSend(to: String, amount: String, fee: String? = nil) async throws(WalletError) -> (value: UInt64, fee: UInt64) {
+        let value = try TokenAmount.parse(amount).baseUnits
+        let target = to.trimmingCharacters(in: .whitespaces)
+        guard Transaction.isHexID(target) else { throw .invalidAddress(to) }
+        guard value > 0 else { throw .zeroAmount }
+        guard target != clientID else { throw .ownWallet }
+        let info = try await networkInfo()
+        let feeUnits = try fee.map { f throws(WalletError) in try TokenAmount.parse(f).baseUnits } ?? info.minimumFee
+        let balance: UInt64
+        do { balance = try await client.account(clientID).balance } catch { throw .node(error) }
+        let (total, overflow) = value.addingReportingOverflow(feeUnits)
+        guard !overflow, total <= balance else { throw .insufficientBalance(balance: balance, amount: value, fee: feeUnits) }
+        return (value, feeUnits)
+    }
+
+    /// Validates (see `validateSend`), signs and submits a transfer; returns it once the node
+    /// accepted it into the pool (status pending). Wait with `wait(for:until:timeout:)`.
+    public func send(to: String, amount: String, fee: String? = nil, description: String = "") async throws(WalletError) -> Transaction {
+        guard description.utf8.count <= Transaction.maxDataBytes else {
+            throw .invalidDescription("at most \(Transaction.maxDataBytes) bytes")
+        }
+        let (value, feeUnits) = try await validateSend(to: to, amount: amount, fee: fee)
+        return try await submit(to: to.trimmingCharacters(in: .whitespaces), value: value, fee: feeUnits, type: .transfer, data: description)
+    }
+
+    /// Sends `value` base units without the balance pre-check (the node still refuses an
+    /// overdraft); for callers that manage amounts themselves, such as many concurrent sends.
+    public func transfer(to: String, value: UInt64, fee: UInt64? = nil, description: String = "") async throws(WalletError) -> Transaction {
+        guard Transaction.isHexID(to) else { throw .invalidAddress(to) }
+        guard value > 0 else { throw .zeroAmount }
+        guard to != clientID else { throw .ownWallet }
+        let f: UInt64
+        if let fee { f = fee } else { f = try await networkInfo().minimumFee }
+        return try await submit(to: to, value: value, fee: f, type: .transfer, data: description)
+    }
+
+    /// Asks the faucet for tokens. Refuses before submitting when the account's limit is
+    /// reached, saying when the next pour is possible.
+    public func faucet() async throws(WalletError) -> Transaction {
+        let status: FaucetView
+        do { status = try await client.faucetStatus(clientID) } catch { throw .node(error) }
+        if let next = status.nextPourAt {
+            throw .faucetLimited("faucet limit reached for this account (\(TokenAmount(baseUnits: status.accountLimit)) per window); next pour possible at \(Wallet.iso8601(next)) (in \(max(0, next - status.now)) s)",
+                                 nextPourAt: next)
+        }
+        return try await submit(to: ContractCall.address(of: "faucet"), value: 0, fee: 0, type: .contractCall,
+                                data: ContractCall(contract: "faucet", method: "pour").json)
+    }
+
+    /// Signs with the next free nonce and submits, re-signing after `stale_nonce`.
+    func submit(to: String, value: UInt64, fee: UInt64, type: TransactionType, data: String) async throws(WalletError) -> Transaction {
+        let info = try await networkInfo()
+        let client = self.client, id = clientID
+        var attempt = 0
+        while true {
+            attempt += 1
+            let nonce: UInt64
+            do {
+                nonce = try await nonces.reserve { try await client.account(id).nextNonce }
+            } catch let e as LedgerClientError {
+                throw .node(e)
+            } catch {
+                throw .node(.unreachable(url: client.baseURL.absoluteString, reason: "\(error)"))
+            }
+            let tx = Transaction.signed(by: key, chainID: info.chainID, to: to, value: value, fee: fee, nonce: nonce, type: type,
+                                        data: data, creationDate: Int64(Date().timeIntervalSince1970))
+            do {
+                try await client.submit(tx)
+                await nonces.finish(nonce, taken: true)
+                return tx
+            } catch {
+                switch error {
+                case .rejected(code: "stale_nonce", _, _) where attempt <= Wallet.staleRetries:
+                    await nonces.finish(nonce, taken: true)
+                    if let next = try? await client.account(id).nextNonce { await nonces.resync(nodeNext: next) }
+                    continue
+                case .rejected(code: "nonce_too_far_ahead", _, _) where attempt <= 50:
+                    // Earlier submissions from another process are still on their way; retry shortly.
+                    await nonces.finish(nonce, taken: false)
+                    try? await Task.sleep(for: .milliseconds(20 * attempt))
+                    continue
+                case .unreachable, .invalidResponse:
+                    // Unknown whether the node took it: ask before reusing the nonce.
+                    let known = (try? await client.transaction(tx.hash)) != nil
+                    await nonces.finish(nonce, taken: known)
+                    if known { return tx }
+                    throw .node(error)
+                default:
+                    await nonces.finish(nonce, taken: false)
+                    throw .node(error)
+                }
+            }
+        }
+    }
+
+    // MARK: waiting
+
+    /// Waits until the transaction reaches `target` (default sealed) and returns it.
+    /// Throws `.expired`, `.failed` (included but execution failed, with the chain's error),
+    /// `.timedOut` (with the current status) or `.unknownTransaction`, each distinct.
+    public func wait(for hash: String, until target: TransactionStatus = .sealed, timeout: Duration = .seconds(60)) async throws(WalletError) -> TransactionView {
+        try await Wallet.wait(client: client, for: hash, until: target, timeout: timeout)
+    }
+
+    /// The same wait for any client (no wallet needed).
+    public static func wait(client: LedgerClient, for hash: String, until target: TransactionStatus, timeout: Duration) async throws(WalletError) -> TransactionView {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let left = deadline - ContinuousClock.now
+            let view: TransactionView
+            do {
+                view = try await client.transaction(hash, wait: target, timeout: max(left, .zero))
+            } catch {
+                if case .notFound = error { throw .unknownTransaction(hash: hash) }
+                throw .node(error)
+            }
+            if view.status == .expired { throw .expired(hash: hash) }
+            if view.outcome == .failure { throw .failed(hash: hash, error: view.error ?? "execution failed") }
+            if view.status.satisfies(target) { return view }
+            if ContinuousClock.now >= deadline { throw .timedOut(hash: hash, status: view.status) }
+        }
+    }
+
+    /// "2026-11-30T05:00:00Z" from unix seconds.
+    public static func iso8601(_ unix: Int64) -> String {
+        let f = ISO8601DateFormatter()
+        return f.string(from: Date(timeIntervalSince1970: TimeInterval(unix)))
+    }
+}

@@ -1,0 +1,1 @@
+print("bench-ledger: not written yet")
