@@ -80,8 +80,15 @@ extension AppServer {
 
     static func txJSON(_ v: TransactionView, client: LedgerClient) -> [String: Any] {
         let t = v.transaction
-        let description = t.transactionType == .transfer ? t.transactionData : ""
+        let call = t.transactionType == .contractCall ? try? ContractCall.parse(t.transactionData) : nil
+        let description = t.transactionType == .transfer ? t.transactionData : (call.map { "\($0.contract).\($0.method)" } ?? "contract call")
+        // Tokens a contract paid out to the sender (a faucet pour), so the list can show "+1 MSC".
+        var credited: UInt64 = 0
+        for e in v.events ?? [] where e.attributes["to"] == t.clientID {
+            credited &+= UInt64(e.attributes["amount"] ?? "") ?? 0
+        }
         return [
+            "credited": credited, "credited_tokens": TokenAmount(baseUnits: credited).description,
             "hash": t.hash, "block_hash": v.blockHash ?? NSNull(), "round": v.round.map { $0 as Any } ?? NSNull(),
             "output_hash": v.outputHash ?? NSNull(), "client_id": t.clientID, "to_client_id": t.toClientID,
             "signature": t.signature, "status": v.status.rawValue,
