@@ -21,22 +21,38 @@ extension NodeServer {
         http.route(.post, "/v1/transactions", summary: "Submit one signed transaction",
                    description: "202 {hash, status: pending} when accepted into the pool; a rejection changes no state.",
                    request: "Transaction", response: "SubmissionResult") { req in
-            let tx = try req.decodeJSON(Transaction.self)
+            let tx = try NodeServer.decodeBody(req, Transaction.self)
             try NodeServer.mapped { () throws(LedgerError) in try ledger.submit(tx) }
             return try .json(SubmissionResult(hash: tx.hash), status: 202)
         }
 
         http.route(.post, "/v1/transactions/batch", summary: "Submit up to 5000 signed transactions in one request",
-                   description: "Each is accepted or rejected on its own; results come back in order. Signatures verify on all cores.",
-                   request: "{\"transactions\":[Transaction…]}", response: "{\"results\":[SubmissionResult…],\"accepted\"}",
+                   description: """
+                       JSON {"transactions":[…]} answers one result per transaction in order. With Content-Type \
+                       application/octet-stream the body is binary (per transaction: u32 length, canonical signing \
+                       bytes, 64 signature bytes) and the answer lists only the rejected ones. Signatures verify on all cores.
+                       """,
+                   request: "{\"transactions\":[Transaction…]} or the binary form", response: "BatchSubmissionResult or CompactBatchResult",
                    bodyLimit: 32 << 20) { req in
-            let batch = try req.decodeJSON(BatchSubmission.self)
-            guard batch.transactions.count <= BatchSubmission.maxCount else {
-                throw HTTPError.badRequest("a batch holds at most \(BatchSubmission.maxCount) transactions; got \(batch.transactions.count)",
-                                           code: "malformed")
+            let binary = (req.headers["Content-Type"] ?? "").hasPrefix(BinaryBatch.contentType)
+            let txs: [Transaction]
+            if binary {
+                txs = try NodeServer.mapped { () throws(LedgerError) in try BinaryBatch.decode(req.body) }
+            } else {
+                txs = try NodeServer.decodeBody(req, BatchSubmission.self).transactions
             }
-            let errors = ledger.submit(batch.transactions)
-            let results = zip(batch.transactions, errors).map { tx, e in
+            guard txs.count <= BatchSubmission.maxCount else {
+                throw HTTPError.badRequest("a batch holds at most \(BatchSubmission.maxCount) transactions; got \(txs.count)", code: "malformed")
+            }
+            let errors = ledger.submit(txs)
+            if binary {
+                var rejected: [CompactBatchResult.Rejected] = []
+                for (i, e) in errors.enumerated() {
+                    if let e { rejected.append(.init(index: i, hash: txs[i].hash, code: e.code, message: e.description)) }
+                }
+                return try .json(CompactBatchResult(accepted: txs.count - rejected.count, rejected: rejected), status: 202)
+            }
+            let results = zip(txs, errors).map { tx, e in
                 e.map { SubmissionResult(hash: tx.hash, status: nil, error: .init(code: $0.code, message: $0.description)) }
                     ?? SubmissionResult(hash: tx.hash)
             }
@@ -98,7 +114,7 @@ extension NodeServer {
             }
             let latest = ledger.latestBlock.round
             let blocks = try NodeServer.mapped { () throws(LedgerError) in try ledger.blocks(before: before, limit: limit) }
-            return try .json(["blocks": blocks.map { BlockView(block: $0, transactions: nil, confirmations: latest - $0.round) }])
+            return try .json(["blocks": blocks.map { BlockView(block: $0, transactions: nil, confirmations: NodeServer.blocksAfter($0.round, latest: latest)) }])
         }
 
         http.route(.get, "/v1/blocks/latest", summary: "The last committed block", response: "BlockView") { _ in
@@ -143,9 +159,21 @@ extension NodeServer {
 
     // MARK: helpers shared with the explorer
 
+    /// Blocks committed after `round`; zero when a block newer than the `latest` read earlier
+    /// was fetched meanwhile (reads are not one snapshot, so never subtract unchecked).
+    static func blocksAfter(_ round: UInt64, latest: UInt64) -> UInt64 { latest > round ? latest - round : 0 }
+
     /// Runs a ledger call, turning its error into the API's `{"error":{code,message}}` answer.
     static func mapped<T>(_ body: () throws(LedgerError) -> T) throws(HTTPError) -> T {
         do { return try body() } catch { throw HTTPError(status: error.httpStatus, code: error.code, message: error.description) }
+    }
+
+    /// JSON bodies that do not decode are `malformed` submissions, like any other bad field
+    /// (docs/PROTOCOL.md §2.3), with the decoder's note on what is wrong.
+    static func decodeBody<T: Decodable>(_ req: HTTPRequest, _ type: T.Type) throws -> T {
+        do { return try req.decodeJSON(T.self) } catch let e as HTTPError where e.code == "invalid_json" {
+            throw HTTPError.badRequest("malformed transaction: \(e.message)", code: "malformed")
+        }
     }
 
     static func clientID(_ req: HTTPRequest) throws -> String {
@@ -179,8 +207,8 @@ extension NodeServer {
     static func accountView(_ ledger: Ledger, _ id: String) throws(LedgerError) -> AccountView {
         let a = try ledger.account(id)
         let next = try ledger.nextNonce(for: id)
-        return AccountView(clientID: id, balance: a.balance, nonce: a.nonce, nextNonce: next,
-                           pendingCount: Int(next - a.nonce - 1), round: a.round)
+        let pending = try ledger.pendingTransactions(of: id).count
+        return AccountView(clientID: id, balance: a.balance, nonce: a.nonce, nextNonce: next, pendingCount: pending, round: a.round)
     }
 
     /// Pending transactions of the sender first (newest nonce first), then included ones newest first.
@@ -205,6 +233,6 @@ extension NodeServer {
 
     static func blockView(_ ledger: Ledger, _ b: Block) throws(HTTPError) -> BlockView {
         let txs = try mapped { () throws(LedgerError) in try ledger.transactions(inRound: b.round, limit: 5000) }
-        return BlockView(block: b, transactions: txs.map(\.transaction.hash), confirmations: ledger.latestBlock.round - b.round)
+        return BlockView(block: b, transactions: txs.map(\.transaction.hash), confirmations: blocksAfter(b.round, latest: ledger.latestBlock.round))
     }
 }

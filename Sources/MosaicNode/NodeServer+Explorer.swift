@@ -95,7 +95,7 @@ extension NodeServer {
         ])
         body += "<h2>Latest blocks</h2><table><tr><th>Round</th><th>Hash</th><th>Time</th><th class=\"num\">Transactions</th><th>Status</th></tr>"
         for b in blocks {
-            let sealed = latest - b.round >= info.confirmations
+            let sealed = blocksAfter(b.round, latest: latest) >= info.confirmations
             body += "<tr><td>\(blockLink(b.round))</td><td>\(HTML.link("/explorer/block/\(b.hash)", String(b.hash.prefix(24)) + "…", cls: "hash"))</td>"
             body += "<td>\(HTML.escape(HTML.time(b.timestamp)))</td><td class=\"num\">\(b.transactionCount)</td><td>\(status(sealed ? "sealed" : "finalized"))</td></tr>"
         }
@@ -137,11 +137,11 @@ extension NodeServer {
 
     static func blockPage(_ ledger: Ledger, _ b: Block, offset: Int) throws -> String {
         let latest = ledger.latestBlock.round
-        let sealed = latest - b.round >= ledger.genesis.confirmations
+        let sealed = blocksAfter(b.round, latest: latest) >= ledger.genesis.confirmations
         var rows: [(String, String)] = [
             ("Round", String(b.round)),
             ("Hash", "<span class=\"hash\">\(HTML.escape(b.hash))</span>"),
-            ("Status", status(sealed ? "sealed" : "finalized") + " <span class=\"muted\">\(latest - b.round) blocks after it</span>"),
+            ("Status", status(sealed ? "sealed" : "finalized") + " <span class=\"muted\">\(blocksAfter(b.round, latest: latest)) blocks after it</span>"),
             ("Time", HTML.escape(HTML.time(b.timestamp))),
             ("Transactions", String(b.transactionCount)),
         ]

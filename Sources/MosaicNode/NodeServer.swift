@@ -41,10 +41,11 @@ public final class NodeServer: Sendable {
         }
     }
 
-    /// Stops listening (letting in-flight requests finish), stops the block timer and closes the ledger.
+    /// Stops the block timer and closes the ledger (waking every long poll with its current
+    /// status, so none holds the shutdown up), then stops listening once in-flight requests ended.
     public func stop() async {
-        await http.stop(grace: .seconds(2))
         ledger.close()
+        await http.stop(grace: .seconds(2))
     }
 
     /// `http://127.0.0.1:PORT` once started.

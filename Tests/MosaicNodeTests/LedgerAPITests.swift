@@ -73,6 +73,26 @@ import MosaicSDK
         await net.stop()
     }
 
+    @Test func twoWalletObjectsOnOneKeyResyncAfterStaleNonces() async throws {
+        let net = try TestDevnet()
+        // Like two processes using the same wallet: each has its own nonce counter.
+        let first = net.wallet(net.alice), second = net.wallet(net.alice)
+        let bobID = net.bob.publicKey.clientID
+        let txs = try await withThrowingTaskGroup(of: Transaction.self) { group in
+            for i in 0..<20 {
+                let w = i % 2 == 0 ? first : second
+                group.addTask { try await w.transfer(to: bobID, value: 1000) }
+            }
+            var out: [Transaction] = []
+            for try await t in group { out.append(t) }
+            return out
+        }
+        #expect(Set(txs.map(\.nonce)).count == 20)
+        for t in txs { _ = try await first.wait(for: t.hash, until: .sealed, timeout: .seconds(30)) }
+        #expect(try await net.client.account(net.alice.publicKey.clientID).nonce == 20)
+        await net.stop()
+    }
+
     @Test func badTransactionsAreRejectedWithTheirCodesAndChangeNothing() async throws {
         let net = try TestDevnet()
         let aliceID = net.alice.publicKey.clientID, bobID = net.bob.publicKey.clientID
@@ -115,6 +135,7 @@ import MosaicSDK
         #expect((net.json(stale.body)["error"] as? [String: Any])?["message"] as? String == "nonce 1 already used; next is 2")
         let garbage = try await net.raw("POST", "/v1/transactions", body: Data("{\"hash\":1}".utf8))
         #expect(garbage.status == 400)
+        #expect((net.json(garbage.body)["error"] as? [String: Any])?["code"] as? String == "malformed")
         #expect(try await net.client.account(aliceID) == before)
         #expect(try await net.client.account(aliceID).pendingCount == 0)
         let supplyAfter = net.json(try await net.raw("GET", "/v1/supply").body)
@@ -134,6 +155,20 @@ import MosaicSDK
         #expect(results[5].error?.code == "wrong_chain")
         _ = try await net.wallet(net.alice).wait(for: good[4].hash, until: .sealed, timeout: .seconds(20))
         #expect(try await net.client.account(net.alice.publicKey.clientID).nonce == 5)
+        // The binary form: same checks, only rejections reported.
+        let more = (6...8).map { net.transfer(net.alice, to: bobID, 100, nonce: UInt64($0)) }
+        let compact = try await net.client.submit(binaryBatch: more + [bad, more[0]])
+        #expect(compact.accepted == 3)
+        #expect(compact.rejected.map(\.index) == [3, 4])
+        #expect(compact.rejected.map(\.code) == ["wrong_chain", "duplicate"])
+        _ = try await net.wallet(net.alice).wait(for: more[2].hash, until: .sealed, timeout: .seconds(20))
+        let v = try await net.client.transaction(more[2].hash)
+        #expect(v.transaction == more[2])
+        var truncated = BinaryBatch.encode(more)
+        truncated.removeLast(10)
+        let r = try await net.rawBinary("/v1/transactions/batch", body: truncated)
+        #expect(r.status == 400)
+        #expect((net.json(r.body)["error"] as? [String: Any])?["code"] as? String == "malformed")
         await net.stop()
     }
 
@@ -265,6 +300,12 @@ import MosaicSDK
         let home = try await net.html("/explorer")
         #expect(home.contains("href=\"/explorer/block/\(round)\""))
         #expect(home.contains("mosaic-test"))
+
+        // Search redirects to the page of what it finds.
+        #expect(try await net.html("/explorer/search?q=\(tx.hash)").contains("<h1>Transaction</h1>"))
+        #expect(try await net.html("/explorer/search?q=\(round)").contains("Block #\(round)"))
+        #expect(try await net.html("/explorer/search?q=\(bobID)").contains("<h1>Account</h1>"))
+        #expect(try await net.raw("GET", "/explorer/search?q=nothing").status == 404)
 
         let missing = try await net.raw("GET", "/explorer/tx/\(String(repeating: "0", count: 64))")
         #expect(missing.status == 404)

@@ -71,6 +71,16 @@ final class TestDevnet: Sendable {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
+    func rawBinary(_ path: String, body: Data) async throws -> (status: Int, body: Data) {
+        guard let url = URL(string: Devnet.text(node.url) + path) else { throw URLError(.badURL) }
+        var req = URLRequest(url: url)
+        req.httpMethod = "POST"
+        req.httpBody = body
+        req.setValue(BinaryBatch.contentType, forHTTPHeaderField: "Content-Type")
+        let (data, response) = try await URLSession.shared.data(for: req)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
     func json(_ data: Data) -> [String: Any] {
         (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
     }

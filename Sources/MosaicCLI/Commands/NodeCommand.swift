@@ -35,7 +35,8 @@ enum NodeCommand {
         }
         // An existing chain keeps its genesis; the flags only shape a new one.
         let isNew = !FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("ledger.sqlite"))
-        if isNew && (blockTime != nil || confirmations != nil || genesis != nil) {
+        // (An existing directory still checks a given --genesis: its chain id must match.)
+        if isNew && (blockTime != nil || confirmations != nil) {
             var g = genesis ?? Genesis()
             if let confirmations { g.confirmations = confirmations }
             if let blockTime { g.blockTimeMillis = millis(blockTime) }

@@ -119,6 +119,16 @@ public struct LedgerClient: Sendable {
                                               as: BatchSubmissionResult.self).results }
     }
 
+    /// Submits transactions in the binary batch form (no JSON either way); returns how many were
+    /// accepted and the rejected ones by position.
+    public func submit(binaryBatch txs: [Transaction]) async throws(LedgerClientError) -> CompactBatchResult {
+        let body = BinaryBatch.encode(txs)
+        return try await call {
+            try await http.send(.post, "/v1/transactions/batch", body: body, contentType: BinaryBatch.contentType)
+                .decode(CompactBatchResult.self)
+        }
+    }
+
     /// Devnets only: moves the ledger clock forward (faucet windows, expirations).
     public func advanceClock(seconds: Int64) async throws(LedgerClientError) -> ClockView {
         try await call { try await http.post("/v1/devnet/time", json: ClockAdvance(advanceSeconds: seconds), as: ClockView.self) }

@@ -15,7 +15,7 @@ public final class Wallet: Sendable {
 
     /// How many times a send is re-signed with a fresh nonce after `stale_nonce` (another client
     /// using the same key) before giving up.
-    static let staleRetries = 5
+    static let staleRetries = 10
 
     public init(_ wallet: UnlockedWallet, client: LedgerClient) {
         self.client = client
@@ -132,7 +132,9 @@ public final class Wallet: Sendable {
                 return tx
             } catch {
                 switch error {
-                case .rejected(code: "stale_nonce", _, _) where attempt <= Wallet.staleRetries:
+                case .rejected(code: "stale_nonce", _, _) where attempt <= Wallet.staleRetries,
+                     // Another client with this key signed the very same transfer at the same nonce.
+                     .rejected(code: "duplicate", _, _) where attempt <= Wallet.staleRetries:
                     await nonces.finish(nonce, taken: true)
                     if let next = try? await client.account(id).nextNonce { await nonces.resync(nodeNext: next) }
                     continue
@@ -168,7 +170,8 @@ public final class Wallet: Sendable {
     public static func wait(client: LedgerClient, for hash: String, until target: TransactionStatus, timeout: Duration) async throws(WalletError) -> TransactionView {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let left = deadline - ContinuousClock.now
+            let polled = ContinuousClock.now
+            let left = deadline - polled
             let view: TransactionView
             do {
                 view = try await client.transaction(hash, wait: target, timeout: max(left, .zero))
@@ -180,6 +183,8 @@ public final class Wallet: Sendable {
             if view.outcome == .failure { throw .failed(hash: hash, error: view.error ?? "execution failed") }
             if view.status.satisfies(target) { return view }
             if ContinuousClock.now >= deadline { throw .timedOut(hash: hash, status: view.status) }
+            // A node that answers at once without waiting (shutting down, or an old one) is not polled in a tight loop.
+            if ContinuousClock.now - polled < .milliseconds(20) { try? await Task.sleep(for: .milliseconds(100)) }
         }
     }
 
