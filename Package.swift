@@ -32,13 +32,17 @@ let package = Package(
         .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorage", "MosaicApp"]),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
         // Ledger throughput benchmark (run in release): `swift run -c release bench-ledger`.
+        // Storage throughput on loopback blobbers (run in release): `swift run -c release bench-storage 256 2+2 4+2`.
+        .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorage", "MosaicCrypto"], path: "bench/storage"),
         .executableTarget(name: "bench-ledger", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
 
         // Tests, one target per module.
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic"]),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
-        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto"]),
+        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger", "blobber-fixture"]),
+        // A blobber alone in a process, so MosaicStorageTests can SIGKILL it mid-write.
+        .executableTarget(name: "blobber-fixture", dependencies: ["MosaicStorage"], path: "Tests/BlobberFixture"),
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
         .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),

@@ -10,6 +10,8 @@ import Foundation
 public struct FileDecoder: Sendable {
     public let file: EncodedFile
     public let chunksPerBatch: Int
+    /// Shortest wait for a lagging source before a spare is asked instead (see `fetch`).
+    public var hedgeDelay: Duration = .milliseconds(500)
     let coder: ErasureCoder
     let cipher: any SegmentCipher
 
@@ -92,40 +94,85 @@ public struct FileDecoder: Sendable {
         return Report(bytesWritten: written, badSources: picker.bad)
     }
 
-    /// Fetches and verifies one batch from each of `indices` concurrently.
-    func fetch(_ indices: [Int], batch: Range<Int64>, sources: [Int: any FragmentSource]) async -> [(Int, Swift.Result<[FragmentBlock], VerifyFailure>)] {
+    /// Fetches and verifies one batch from each of `indices` concurrently. With `spares` unused
+    /// sources left, a source still busy long after the others answered (`hedgeDelay`, at least 4×
+    /// the slowest answer so far) is given up as slow and cancelled, so the caller fetches its
+    /// part from a spare instead of waiting for it.
+    func fetch(_ indices: [Int], batch: Range<Int64>, sources: [Int: any FragmentSource], spares: Int = 0) async -> [(Int, Swift.Result<[FragmentBlock], VerifyFailure>)] {
         let layout = file.layout
         let roots = file.fragmentRoots
-        return await withTaskGroup(of: (Int, Swift.Result<[FragmentBlock], VerifyFailure>).self) { group in
+        let minimumHedge = hedgeDelay
+        enum Event: Sendable {
+            case done(Int, Swift.Result<[FragmentBlock], VerifyFailure>, Duration)
+            case timer
+        }
+        return await withTaskGroup(of: Event.self) { group in
+            let clock = ContinuousClock()
+            let started = clock.now
+            var pending = Set<Int>()
             for i in indices {
                 guard let source = sources[i] else { continue }
+                pending.insert(i)
                 group.addTask {
+                    let result: Swift.Result<[FragmentBlock], VerifyFailure>
                     do {
                         let got = try await source.blocks(Int(batch.lowerBound)..<Int(batch.upperBound))
-                        guard got.count == batch.count else {
-                            return (i, .failure(VerifyFailure(reason: "returned \(got.count) blocks for \(batch.count) requested")))
-                        }
-                        for (k, block) in got.enumerated() {
-                            let c = batch.lowerBound + Int64(k)
-                            let fs = layout.fragmentSize(ofChunk: c)
-                            guard block.data.count == fs else {
-                                return (i, .failure(VerifyFailure(reason: "block \(c) has \(block.data.count) bytes, expected \(fs)")))
-                            }
-                            guard block.proof.leafCount == layout.blocksPerFragment,
-                                  MerkleTree.verify(root: roots[i], blockIndex: Int(c), blockData: block.data, proof: block.proof) else {
-                                return (i, .failure(VerifyFailure(reason: "block \(c) does not match the fragment's Merkle root")))
-                            }
-                        }
-                        return (i, .success(got))
+                        result = Self.verify(got, batch: batch, layout: layout, root: roots[i])
                     } catch {
-                        return (i, .failure(VerifyFailure(reason: "\(error)")))
+                        result = .failure(VerifyFailure(reason: "\(error)"))
                     }
+                    return .done(i, result, clock.now - started)
                 }
             }
             var out: [(Int, Swift.Result<[FragmentBlock], VerifyFailure>)] = []
-            for await r in group { out.append(r) }
+            var slowest: Duration = .zero
+            var timerSet = false
+            while let event = await group.next() {
+                switch event {
+                case let .done(i, r, took):
+                    pending.remove(i)
+                    out.append((i, r))
+                    slowest = max(slowest, took)
+                    if pending.isEmpty { group.cancelAll(); return out }
+                    if !timerSet, spares >= pending.count, pending.count < indices.count {
+                        timerSet = true
+                        let wait = max(minimumHedge, slowest * 4)
+                        group.addTask {
+                            try? await Task.sleep(for: wait)
+                            return .timer
+                        }
+                    }
+                case .timer:
+                    guard !pending.isEmpty else { continue }
+                    let waited = clock.now - started
+                    for i in pending {
+                        out.append((i, .failure(VerifyFailure(reason: "slow: no answer after \(waited) while the others took at most \(slowest)"))))
+                    }
+                    group.cancelAll()
+                    return out
+                }
+            }
             return out
         }
+    }
+
+    /// Checks the count, sizes and Merkle proofs of a batch against the fragment's root.
+    static func verify(_ got: [FragmentBlock], batch: Range<Int64>, layout: FileLayout, root: [UInt8]) -> Swift.Result<[FragmentBlock], VerifyFailure> {
+        guard got.count == batch.count else {
+            return .failure(VerifyFailure(reason: "returned \(got.count) blocks for \(batch.count) requested"))
+        }
+        for (k, block) in got.enumerated() {
+            let c = batch.lowerBound + Int64(k)
+            let fs = layout.fragmentSize(ofChunk: c)
+            guard block.data.count == fs else {
+                return .failure(VerifyFailure(reason: "block \(c) has \(block.data.count) bytes, expected \(fs)"))
+            }
+            guard block.proof.leafCount == layout.blocksPerFragment,
+                  MerkleTree.verify(root: root, blockIndex: Int(c), blockData: block.data, proof: block.proof) else {
+                return .failure(VerifyFailure(reason: "block \(c) does not match the fragment's Merkle root"))
+            }
+        }
+        return .success(got)
     }
 
     /// Rebuilds whole fragment streams (`targets`: fragment index → sink, e.g. a replacement blobber)
@@ -214,7 +261,7 @@ public struct FileDecoder: Sendable {
                 }
                 let missing = active.filter { blocks[$0] == nil }
                 if missing.isEmpty { return blocks }
-                for (i, result) in await decoder.fetch(missing, batch: batch, sources: sources) {
+                for (i, result) in await decoder.fetch(missing, batch: batch, sources: sources, spares: pool.count) {
                     switch result {
                     case .success(let b): blocks[i] = b
                     case .failure(let failure):

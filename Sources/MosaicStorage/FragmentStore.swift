@@ -27,7 +27,7 @@ public final class FragmentStore: Sendable {
     public init(directory: String) throws {
         self.directory = directory
         let fm = FileManager.default
-        for sub in ["alloc", "tmp"] {
+        for sub in ["alloc", "tmp", "uploads"] {
             do {
                 try fm.createDirectory(atPath: directory + "/" + sub, withIntermediateDirectories: true)
             } catch {
@@ -57,6 +57,61 @@ public final class FragmentStore: Sendable {
         try Self.validate(file)
         let temp = directory + "/tmp/" + Hex.encodeRandom() + ".part"
         return try FragmentWriter(store: self, allocation: allocation, file: file, tempPath: temp)
+    }
+
+    /// Opens (or continues) the resumable upload `upload` of an allocation. Its bytes live in
+    /// `uploads/<allocation>.<upload>.part`, which survives restarts (unlike `tmp/`), so a client can
+    /// continue from `length` after either side crashed. `commit(expectedRoot:)` publishes it as
+    /// fragment file `file`.
+    public func resumableWrite(allocation: String, upload: String, file: String) throws -> FragmentWriter {
+        try Self.validate(allocation)
+        try Self.validate(upload)
+        try Self.validate(file)
+        return try FragmentWriter(store: self, allocation: allocation, file: file, tempPath: uploadPath(allocation, upload), resume: true)
+    }
+
+    /// Bytes already received for a resumable upload, nil when there is none.
+    public func uploadLength(allocation: String, upload: String) throws -> Int64? {
+        try Self.validate(allocation)
+        try Self.validate(upload)
+        var st = stat()
+        guard stat(uploadPath(allocation, upload), &st) == 0 else { return nil }
+        return Int64(st.st_size)
+    }
+
+    /// Drops a resumable upload's bytes.
+    public func discardUpload(allocation: String, upload: String) throws {
+        try Self.validate(allocation)
+        try Self.validate(upload)
+        unlink(uploadPath(allocation, upload))
+    }
+
+    /// Resumable uploads older than `age` seconds (abandoned by their clients) are removed.
+    public func removeStaleUploads(olderThan age: TimeInterval) {
+        let dir = directory + "/uploads"
+        let limit = Date().addingTimeInterval(-age)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+            let path = dir + "/" + name
+            if let m = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date, m < limit { unlink(path) }
+        }
+    }
+
+    private func uploadPath(_ allocation: String, _ upload: String) -> String {
+        directory + "/uploads/" + allocation + "." + upload + ".part"
+    }
+
+    /// Makes stored fragment `to` a second name of fragment `from` (a hard link: a copy costs no
+    /// bytes on disk until one of them is deleted; both are charged to the allocation).
+    public func link(allocation: String, from: String, to: String) throws {
+        let source = try path(allocation, from)
+        try Self.validate(to)
+        let target = directory + "/alloc/" + allocation + "/" + to + ".frag"
+        try usage.withLock { used in
+            let footer = try FragmentFile.readFooter(path: source)
+            guard Glibc.link(source, target) == 0 else { throw StorageError.io(operation: "link", path: target, errno: errno) }
+            used[allocation, default: 0] += footer.length
+        }
+        FragmentFile.syncDirectory(directory + "/alloc/" + allocation)
     }
 
     /// Called by a writer once its temp file is complete, verified and synced.

@@ -20,14 +20,37 @@ public final class FragmentWriter: Sendable {
         var closed = false
     }
 
-    init(store: FragmentStore, allocation: String, file: String, tempPath: String) throws {
-        let fd = open(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    init(store: FragmentStore, allocation: String, file: String, tempPath: String, resume: Bool = false) throws {
+        let fd = open(tempPath, resume ? (O_RDWR | O_CREAT | O_CLOEXEC) : (O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC), 0o644)
         guard fd >= 0 else { throw StorageError.io(operation: "create", path: tempPath, errno: errno) }
+        var initial = State(fd: fd)
+        if resume {
+            // Rebuild the tree over what an earlier run already received (survives a blobber restart).
+            var st = stat()
+            guard fstat(fd, &st) == 0 else {
+                close(fd)
+                throw StorageError.io(operation: "stat", path: tempPath, errno: errno)
+            }
+            let size = Int64(st.st_size)
+            var at: Int64 = 0
+            let step = 16 * MerkleTree.blockSize
+            while at < size {
+                let n = Int(min(Int64(step), size - at))
+                let bytes: [UInt8]
+                do { bytes = try FragmentFile.pread(fd: fd, path: tempPath, offset: at, count: n) } catch {
+                    close(fd)
+                    throw error
+                }
+                initial.builder.append(stream: bytes)
+                at += Int64(n)
+            }
+            initial.length = size
+        }
         self.store = store
         self.allocation = allocation
         self.file = file
         self.tempPath = tempPath
-        state = Mutex(State(fd: fd))
+        state = Mutex(initial)
     }
 
     /// Bytes received so far (where a resumed upload continues).

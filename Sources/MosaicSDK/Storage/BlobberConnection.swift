@@ -1,0 +1,203 @@
+import Foundation
+import MosaicCrypto
+import MosaicHTTP
+import MosaicProtocol
+import MosaicStorage
+import Synchronization
+
+/// One blobber of an allocation as the client talks to it: every request signed by the wallet's
+/// key (`RequestSignature`), JSON for metadata, binary bodies for fragments.
+struct BlobberConnection: Sendable {
+    let index: Int
+    let blobber: StorageAllocation.Blobber
+    let allocation: String
+    let ownerID: String
+    let key: Ed25519.SigningKey
+    let http: HTTPClient
+    /// Sent with reads when the reader is not the owner.
+    let ticket: AuthTicket?
+    let counters: ReadCounters
+
+    init(index: Int, blobber: StorageAllocation.Blobber, allocation: String, ownerID: String, key: Ed25519.SigningKey,
+         timeout: TimeInterval, ticket: AuthTicket? = nil, counters: ReadCounters = ReadCounters()) {
+        self.index = index
+        self.blobber = blobber
+        self.allocation = allocation
+        self.ownerID = ownerID
+        self.key = key
+        self.ticket = ticket
+        self.counters = counters
+        var c = HTTPClient.Configuration()
+        c.requestTimeout = timeout
+        c.deadline = .seconds(Int64(timeout) * 2)
+        c.retries = 2
+        c.retryBackoff = .milliseconds(50)
+        http = HTTPClient(baseURL: blobber.url, configuration: c)
+    }
+
+    private var base: String { "/v1/alloc/\(allocation)" }
+
+    private func signed(_ method: HTTPMethod, _ path: String) -> [String: String] {
+        var h = RequestSignature.headers(method: method.rawValue, path: path, allocation: allocation, key: key)
+        if let ticket, let json = try? JSONEncoder().encode(ticket) { h["X-Auth-Ticket"] = json.base64EncodedString() }
+        return h
+    }
+
+    private func call(_ method: HTTPMethod, _ path: String, query: [String: String] = [:], headers: [String: String] = [:],
+                      body: Data? = nil, contentType: String? = nil) async throws -> HTTPClientResponse {
+        try await http.send(method, path, query: query, headers: signed(method, path).merging(headers) { a, _ in a },
+                            body: body, contentType: contentType)
+    }
+
+    func assign(_ a: AllocationAssignment) async throws -> BlobberWire.AllocationState {
+        try await http.post("\(base)/assign", json: a)
+    }
+
+    func state() async throws -> BlobberWire.AllocationState {
+        try await call(.get, base).decode(BlobberWire.AllocationState.self)
+    }
+
+    func list(_ path: String, recursive: Bool) async throws -> [FileMeta] {
+        var q = ["path": path]
+        if recursive { q["recursive"] = "1" }
+        return try await call(.get, "\(base)/files", query: q).decode(BlobberWire.Listing.self).entries
+    }
+
+    /// The metadata at `path`, or nil when the blobber says it does not exist.
+    func stat(_ path: String) async throws -> FileMeta? {
+        do {
+            return try await call(.get, "\(base)/stat", query: ["path": path]).decode(FileMeta.self)
+        } catch let e as HTTPClientError where e.status == 404 {
+            return nil
+        }
+    }
+
+    func uploadStatus(_ upload: String) async throws -> Int64 {
+        try await call(.get, "\(base)/uploads/\(upload)").decode(BlobberWire.UploadStatus.self).received
+    }
+
+    /// Sends `bytes` as stream offset `offset` of an upload; returns the bytes the blobber now holds.
+    func put(_ upload: String, offset: Int64, bytes: [UInt8]) async throws -> Int64 {
+        try await call(.put, "\(base)/uploads/\(upload)", headers: ["X-Offset": String(offset)], body: Data(bytes),
+                       contentType: "application/octet-stream").decode(BlobberWire.UploadStatus.self).received
+    }
+
+    func discard(_ upload: String) async throws {
+        _ = try await call(.delete, "\(base)/uploads/\(upload)")
+    }
+
+    func commit(_ commit: BlobberWire.Commit) async throws -> BlobberWire.AllocationState {
+        let body = try JSONEncoder().encode(commit)
+        return try await call(.post, "\(base)/commit", body: body, contentType: "application/json").decode(BlobberWire.AllocationState.self)
+    }
+
+    func readCounter() async throws -> UInt64 {
+        try await call(.get, "\(base)/read-counter").decode(BlobberWire.ReadCounter.self).counter
+    }
+
+    /// Blocks with their proofs, paid by a read marker whose counter grows by the blocks asked for.
+    /// If the blobber's counter moved (another client process of the same reader), it is re-read once.
+    func blocks(_ path: String, range: Range<Int>) async throws -> [FragmentBlock] {
+        let slot = allocation + "|" + blobber.id
+        var attempt = 0
+        while true {
+            attempt += 1
+            let base = try await counters.current(slot) { try await self.readCounter() }
+            let counter = counters.advance(slot, from: base, by: UInt64(range.count))
+            var marker = ReadMarker(allocationID: allocation, blobberID: blobber.id, clientID: key.publicKey.clientID,
+                                    publicKey: key.publicKey.hex, ownerID: ownerID, counter: counter,
+                                    timestamp: Int64(Date().timeIntervalSince1970))
+            marker.sign(with: key)
+            let header = (try JSONEncoder().encode(marker)).base64EncodedString()
+            do {
+                let r = try await call(.get, "\(self.base)/blocks", query: ["path": path, "start": String(range.lowerBound), "count": String(range.count)],
+                                       headers: ["X-Read-Marker": header])
+                return try BlobberWire.decodeBlocks(r.body)
+            } catch let e as HTTPClientError where e.status == 409 && e.message.hasPrefix("read_counter") && attempt < 3 {
+                counters.forget(slot)
+            }
+        }
+    }
+}
+
+/// Sends one fragment stream of an upload to a blobber, one PUT per encoder batch, skipping what
+/// the blobber already holds (resume after either side was interrupted).
+final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
+    // @unchecked: `received` and `finished` are guarded by `lock`; the encoder calls a sink in order.
+    let connection: BlobberConnection
+    let upload: String
+    private let lock = NSLock()
+    private var received: Int64?
+    private(set) var finished: (length: Int64, root: [UInt8])?
+
+    init(connection: BlobberConnection, upload: String) {
+        self.connection = connection
+        self.upload = upload
+    }
+
+    func write(_ bytes: [UInt8], at offset: Int64) async throws {
+        var have = lock.withLock { received }
+        if have == nil {
+            have = try await connection.uploadStatus(upload)
+            lock.withLock { received = have }
+        }
+        let already = have ?? 0
+        if offset + Int64(bytes.count) <= already { return }
+        let skip = Int(max(0, already - offset))
+        let now = try await connection.put(upload, offset: offset + Int64(skip), bytes: Array(bytes[skip...]))
+        lock.withLock { received = now }
+    }
+
+    func finish(length: Int64, root: [UInt8]) async throws {
+        if length == 0 { return lock.withLock { finished = (length, root) } }
+        let have = try await connection.uploadStatus(upload)
+        guard have == length else {
+            throw StorageClientError.unreadable(path: upload, reason: "blobber \(connection.index) holds \(have) of \(length) bytes")
+        }
+        lock.withLock { finished = (length, root) }
+    }
+}
+
+/// Reads verified blocks of one fragment stream from a blobber (the decoder checks the proofs).
+struct BlobberFragmentSource: FragmentSource {
+    let connection: BlobberConnection
+    let path: String
+
+    func blocks(_ range: Range<Int>) async throws -> [FragmentBlock] {
+        var out: [FragmentBlock] = []
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(range.upperBound, start + 64)
+            out += try await connection.blocks(path, range: start..<end)
+            start = end
+        }
+        return out
+    }
+}
+
+/// The reader's read-marker counter per (allocation, blobber), shared by all downloads of one
+/// client so concurrent ones never reuse a counter. Starts from what the blobber reports.
+final class ReadCounters: Sendable {
+    private let values = Mutex<[String: UInt64]>([:])
+
+    func current(_ slot: String, fetch: () async throws -> UInt64) async throws -> UInt64 {
+        if let v = values.withLock({ $0[slot] }) { return v }
+        let fetched = try await fetch()
+        return values.withLock { v in
+            let now = max(v[slot] ?? 0, fetched)
+            v[slot] = now
+            return now
+        }
+    }
+
+    /// Reserves `count` more blocks and returns the new counter.
+    func advance(_ slot: String, from base: UInt64, by count: UInt64) -> UInt64 {
+        values.withLock { v in
+            let next = max(v[slot] ?? base, base) + count
+            v[slot] = next
+            return next
+        }
+    }
+
+    func forget(_ slot: String) { _ = values.withLock { $0.removeValue(forKey: slot) } }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import MosaicCrypto
+import MosaicProtocol
+import MosaicStorage
+
+/// What the storage client needs to know about an allocation: its owner, erasure parameters and
+/// blobbers in fragment order. Built from the ledger's `Allocation`, or (before a ledger is
+/// involved, e.g. in tests) from an owner-signed `AllocationAssignment` plus the blobbers' URLs.
+public struct StorageAllocation: Sendable, Codable, Equatable {
+    public struct Blobber: Sendable, Codable, Equatable {
+        public var id: String
+        public var url: URL
+        public init(id: String, url: URL) {
+            self.id = id
+            self.url = url
+        }
+    }
+
+    public var id: String
+    public var ownerPublicKey: Ed25519.PublicKey
+    public var dataShards: Int
+    public var parityShards: Int
+    public var size: Int64
+    public var expiration: Int64
+    public var blobbers: [Blobber]
+
+    public init(id: String, ownerPublicKey: Ed25519.PublicKey, dataShards: Int, parityShards: Int, size: Int64,
+                expiration: Int64, blobbers: [Blobber]) {
+        self.id = id
+        self.ownerPublicKey = ownerPublicKey
+        self.dataShards = dataShards
+        self.parityShards = parityShards
+        self.size = size
+        self.expiration = expiration
+        self.blobbers = blobbers
+    }
+
+    /// From the storage contract's allocation (as read from the ledger).
+    public init(_ allocation: Allocation) throws(StorageClientError) {
+        guard let key = Ed25519.PublicKey(hex: allocation.ownerPublicKey) else {
+            throw .invalidAllocation("allocation \(allocation.id) has a malformed owner key")
+        }
+        var blobbers: [Blobber] = []
+        for b in allocation.blobbers {
+            guard let url = URL(string: b.url) else { throw .invalidAllocation("blobber \(b.blobberID) has a malformed URL \(b.url)") }
+            blobbers.append(Blobber(id: b.blobberID, url: url))
+        }
+        self.init(id: allocation.id, ownerPublicKey: key, dataShards: allocation.dataShards, parityShards: allocation.parityShards,
+                  size: Int64(clamping: allocation.size), expiration: allocation.expiration, blobbers: blobbers)
+    }
+
+    /// From a signed assignment and the blobbers' base URLs (same order as `assignment.blobbers`).
+    public init(assignment: AllocationAssignment, urls: [URL]) throws(StorageClientError) {
+        guard urls.count == assignment.blobbers.count else {
+            throw .invalidAllocation("\(assignment.blobbers.count) blobbers but \(urls.count) URLs")
+        }
+        self.init(id: assignment.allocationID, ownerPublicKey: assignment.ownerPublicKey, dataShards: assignment.dataShards,
+                  parityShards: assignment.parityShards, size: assignment.size, expiration: assignment.expiration,
+                  blobbers: zip(assignment.blobbers, urls).map { Blobber(id: $0, url: $1) })
+    }
+
+    public var totalShards: Int { dataShards + parityShards }
+
+    /// Blobbers that must be reachable to start a write, and hold a metadata change for it to count:
+    /// d + 1 (d when there is no parity), so one more loss still leaves the data readable.
+    public var writeQuorum: Int { min(totalShards, dataShards + 1) }
+}

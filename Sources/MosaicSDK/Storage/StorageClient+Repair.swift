@@ -1,0 +1,133 @@
+import Foundation
+import MosaicCrypto
+import MosaicStorage
+
+extension StorageClient {
+    /// Brings every reachable blobber of the allocation to the state that at least d blobbers agree
+    /// on: fragments a blobber lacks (a failed upload, a replaced or wiped blobber) are rebuilt from
+    /// d verified others and committed there; entries the others deleted are removed. Entries
+    /// recorded in `repairs.json` for blobbers that are now consistent are cleared.
+    @discardableResult
+    public func repair(allocation a: StorageAllocation) async throws -> RepairReport {
+        try checkWritable(a)
+        var report = RepairReport()
+        let conns = connections(a)
+        // Each blobber's files (signature-checked), or why it cannot be read.
+        let views = await withTaskGroup(of: (Int, [String: FileMeta]?, String?).self) { group in
+            for c in conns {
+                group.addTask {
+                    do {
+                        var files: [String: FileMeta] = [:]
+                        for m in try await c.list("/", recursive: true) where (try? m.verify(owner: a.ownerPublicKey)) != nil {
+                            files[m.path] = m
+                        }
+                        return (c.index, files, nil)
+                    } catch {
+                        return (c.index, nil, Self.reason(error))
+                    }
+                }
+            }
+            var out: [Int: [String: FileMeta]] = [:]
+            var failed: [Int: String] = [:]
+            for await (i, f, e) in group {
+                if let f { out[i] = f } else { failed[i] = e ?? "unreachable" }
+            }
+            return (out, failed)
+        }
+        let (files, unreachable) = views
+        report.failed = unreachable
+        // The agreed version of each path: most votes (≥ d), then newest.
+        var votes: [String: [String: (meta: FileMeta, holders: [Int])]] = [:]
+        for (i, list) in files {
+            for m in list.values { votes[m.path, default: [:]][m.hash, default: (m, [])].holders.append(i) }
+        }
+        var truth: [String: (meta: FileMeta, holders: [Int])] = [:]
+        for (path, versions) in votes {
+            let good = versions.values.filter { $0.holders.count >= a.dataShards }
+            if let best = good.max(by: { ($0.holders.count, $0.meta.modified) < ($1.holders.count, $1.meta.modified) }) {
+                truth[path] = best
+            }
+        }
+        // Fragments to rebuild: per path, the blobbers lacking the agreed version.
+        var uploads: [Int: [String: String]] = [:]  // blobber → path → upload id
+        for (path, t) in truth.sorted(by: { $0.key < $1.key }) where t.meta.kind == .file && t.meta.fragmentLength > 0 {
+            let targets = files.keys.filter { files[$0]?[path]?.hash != t.meta.hash }
+            guard !targets.isEmpty else { continue }
+            guard let wrapped = Hex.decode(t.meta.wrappedKey), let prefix = Hex.decode(t.meta.noncePrefix),
+                  let contentKey = try? SealedBox.open(wrapped, with: key) else {
+                for i in targets { report.failed[i] = "cannot open the content key of \(path)" }
+                continue
+            }
+            let cipher = try AESGCMSegmentCipher(key: contentKey, noncePrefix: prefix, fileSize: t.meta.size)
+            let decoder = try FileDecoder(file: try t.meta.encodedFile(), cipher: cipher, chunksPerBatch: configuration.chunksPerBatch)
+            var sinks: [Int: any FragmentSink] = [:]
+            var ids: [Int: String] = [:]
+            for i in targets {
+                let id = Hex.encode(Random.bytes(16))
+                ids[i] = id
+                sinks[i] = BlobberUploadSink(connection: conns[i], upload: id)
+            }
+            var sources: [Int: any FragmentSource] = [:]
+            for i in t.holders { sources[i] = BlobberFragmentSource(connection: conns[i], path: path) }
+            do {
+                let r = try await decoder.rebuild(sinks, from: sources)
+                for i in targets {
+                    if let why = r.failedSinks[i] { report.failed[i] = why } else { uploads[i, default: [:]][path] = ids[i] }
+                }
+            } catch {
+                for i in targets { report.failed[i] = "rebuilding \(path): \(Self.reason(error))" }
+            }
+        }
+        // One commit per blobber: drop what the others do not have, add what it lacks.
+        let agreed = truth
+        let rebuilt = uploads
+        let results = await withTaskGroup(of: (Int, [(String, Bool)]?, String?).self) { group in
+            for i in files.keys {
+                let c = conns[i]
+                group.addTask {
+                    do {
+                        let applied = try await self.commit(c, allocation: a) { current in
+                            var changes: [BlobberWire.Change] = []
+                            var gone = Set<String>()
+                            for (path, m) in current.sorted(by: { $0.key < $1.key }) where agreed[path]?.meta.hash != m.hash {
+                                if gone.contains(where: { RemotePath.isWithin(path, folder: $0) }) { continue }
+                                changes.append(.delete(path))
+                                gone.insert(path)
+                            }
+                            for (path, t) in agreed.sorted(by: { $0.key < $1.key }) {
+                                let present = current[path]?.hash == t.meta.hash && !gone.contains(where: { RemotePath.isWithin(path, folder: $0) })
+                                if present { continue }
+                                if t.meta.kind == .file && t.meta.fragmentLength > 0 {
+                                    guard let id = rebuilt[i]?[path] else { continue }
+                                    changes.append(.put(t.meta, uploadID: id))
+                                } else {
+                                    changes.append(.put(t.meta))
+                                }
+                            }
+                            return changes
+                        }
+                        let done: [(String, Bool)] = applied.changes.compactMap { ch in
+                            if ch.op == .put, let m = ch.meta { return (m.path, true) }
+                            if let p = ch.path, agreed[p] == nil { return (p, false) }
+                            return nil
+                        }
+                        return (i, done, nil)
+                    } catch {
+                        return (i, nil, Self.reason(error))
+                    }
+                }
+            }
+            var out: [(Int, [(String, Bool)]?, String?)] = []
+            for await r in group { out.append(r) }
+            return out
+        }
+        for (i, done, e) in results {
+            if let e { report.failed[i] = e; continue }
+            for (path, added) in done ?? [] {
+                if added { report.repaired.append((i, path)) } else { report.removed.append((i, path)) }
+            }
+        }
+        clearRepairs(a.id, blobbers: Set(files.keys).subtracting(report.failed.keys))
+        return report
+    }
+}

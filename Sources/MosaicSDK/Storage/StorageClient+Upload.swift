@@ -1,0 +1,129 @@
+import Foundation
+import MosaicCrypto
+import MosaicProtocol
+import MosaicStorage
+
+extension StorageClient {
+    /// Uploads `localFile` to `remotePath`: encrypts it (AES-256-GCM, a new key per file sealed to
+    /// the owner), erasure-codes it and streams fragment i to blobber i in parallel, with bounded
+    /// memory. It starts only when d + 1 blobbers answer, and succeeds when at least d of them
+    /// committed (then `degraded` is set if fewer than d + 1 did); blobbers that missed it are
+    /// recorded for `repair`.
+    /// Missing parent folders are created. If an earlier run of the same upload was interrupted,
+    /// this continues it: blobbers keep what they received and only the rest is sent.
+    @discardableResult
+    public func upload(localFile: URL, remotePath: String, allocation a: StorageAllocation, contentType: String? = nil,
+                       replace: Bool = false, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> UploadResult {
+        try RemotePath.validate(remotePath)
+        try checkWritable(a)
+        let attrs: [FileAttributeKey: Any]
+        do { attrs = try FileManager.default.attributesOfItem(atPath: localFile.path) } catch {
+            throw StorageClientError.localFile(path: localFile.path, reason: "it does not exist or is not readable")
+        }
+        guard (attrs[.type] as? FileAttributeType) == .typeRegular else {
+            throw StorageClientError.localFile(path: localFile.path, reason: "not a regular file")
+        }
+        let size = (attrs[.size] as? NSNumber)?.int64Value ?? 0
+        let modified = (attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+
+        // Refuse early (before sending bytes) when the path exists and may not be replaced.
+        let existing: FileMeta?
+        do { existing = try await resolve(remotePath, allocation: a).meta } catch StorageClientError.notFound { existing = nil }
+        if let existing {
+            guard existing.kind == .file else { throw StorageClientError.notAFile(path: remotePath) }
+            guard replace else { throw StorageClientError.alreadyExists(path: remotePath) }
+        }
+
+        // Start only with d + 1 blobbers answering; a blobber lost during the transfer no longer
+        // fails it while d remain (the data is readable from d; repair restores the rest).
+        let conns = connections(a)
+        let down = await forEach(conns) { c in _ = try await c.state() }
+        if a.totalShards - down.count < a.writeQuorum {
+            throw Self.summarize(down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: remotePath)
+        }
+
+        // Resume or start the journal.
+        let journalURL = UploadJournal.url(home: home, allocation: a.id, remotePath: remotePath)
+        var journal: UploadJournal
+        var contentKey: SecretBytes
+        var resumed = false
+        if let j = UploadJournal.load(journalURL), j.localPath == localFile.path, j.size == size, j.modified == modified,
+           let wrapped = Hex.decode(j.wrappedKey), let key = try? SealedBox.open(wrapped, with: key) {
+            journal = j
+            contentKey = key
+            resumed = true
+        } else {
+            contentKey = SecretBytes(Random.bytes(AESGCMSegmentCipher.keyCount))
+            journal = UploadJournal(allocationID: a.id, remotePath: remotePath, localPath: localFile.path, size: size, modified: modified,
+                                    uploadID: Hex.encode(Random.bytes(16)), wrappedKey: Hex.encode(try SealedBox.seal(contentKey, to: key.publicKey)),
+                                    noncePrefix: Hex.encode(Random.bytes(AESGCMSegmentCipher.noncePrefixCount)), created: now)
+            try journal.save(journalURL)
+        }
+        let cipher = try AESGCMSegmentCipher(key: contentKey, noncePrefix: Hex.decode(journal.noncePrefix) ?? [], fileSize: size)
+
+        let sinks = conns.map { BlobberUploadSink(connection: $0, upload: journal.uploadID) }
+        let encoder = try FileEncoder(dataShards: a.dataShards, parityShards: a.parityShards, cipher: cipher,
+                                      chunksPerBatch: configuration.chunksPerBatch)
+        let total = size
+        let encoded: FileEncoder.Result
+        do {
+            encoded = try await encoder.encode(fileAt: localFile.path, to: sinks, minimumSinks: a.dataShards) { done in
+                progress?(TransferProgress(bytes: done, total: total))
+            }
+        } catch let StorageError.tooFewSinks(needed, succeeded, failures) {
+            throw Self.summarize(failures, needed: needed, reached: succeeded, path: remotePath)
+        }
+        guard encoded.file.layout.fileSize == size else { throw StorageClientError.changedDuringUpload(path: localFile.path) }
+
+        var meta = FileMeta(allocationID: a.id, path: remotePath, kind: .file, size: size,
+                            contentType: contentType ?? Self.guessType(remotePath), cipher: FileMeta.aesGCMCipher,
+                            dataShards: a.dataShards, parityShards: a.parityShards,
+                            fragmentRoots: encoded.file.fragmentRoots.map { Hex.encode($0) },
+                            fragmentLength: encoded.file.layout.fragmentLength, wrappedKey: journal.wrappedKey,
+                            noncePrefix: journal.noncePrefix, created: existing?.created ?? journal.created, modified: now,
+                            ownerID: key.publicKey.clientID)
+        meta.sign(with: key)
+        let signed = meta
+        let dirs = folders(for: remotePath, allocation: a.id)
+        let uploadID = journal.uploadID
+        let finished = (0..<a.totalShards).filter { encoded.failedSinks[$0] == nil }
+        let result = try await commitAll(a, indices: finished, quorum: a.dataShards, path: remotePath, build: { _, files in
+            var changes: [BlobberWire.Change] = dirs.filter { files[$0.path] == nil }.map { .put($0) }
+            if let old = files[remotePath], !replace || old.kind != .file { throw StorageClientError.alreadyExists(path: remotePath) }
+            changes.append(.put(signed, uploadID: signed.fragmentLength > 0 ? uploadID : nil, replace: replace))
+            return changes
+        }, undo: { _, files in
+            files[remotePath]?.hash == signed.hash ? [.delete(remotePath)] : []
+        })
+        var failed = encoded.failedSinks
+        failed.merge(result.failed) { a, _ in a }
+        try? FileManager.default.removeItem(at: journalURL)
+        return UploadResult(meta: signed, committed: result.ok, failed: failed, resumed: resumed,
+                            degraded: result.ok.count < a.writeQuorum)
+    }
+
+    /// Signed folder entries for every ancestor of `path` (blobbers add the ones they lack).
+    func folders(for path: String, allocation: String) -> [FileMeta] {
+        RemotePath.ancestors(path).map { p in
+            var m = FileMeta.directory(allocationID: allocation, path: p, time: 0, ownerID: key.publicKey.clientID)
+            m.sign(with: key)
+            return m
+        }
+    }
+
+    static func guessType(_ path: String) -> String {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "txt", "md": return "text/plain"
+        case "html", "htm": return "text/html"
+        case "json": return "application/json"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "png": return "image/png"
+        case "gif": return "image/gif"
+        case "pdf": return "application/pdf"
+        case "mp4": return "video/mp4"
+        case "mp3": return "audio/mpeg"
+        case "zip": return "application/zip"
+        default: return "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import MosaicCrypto
+import MosaicHTTP
+import MosaicProtocol
+import MosaicStorage
+
+/// The client side of storage: upload, download, folders and repair over an allocation's blobbers.
+///
+/// Every write is an owner-signed change plus one write marker per blobber, applied by each
+/// blobber atomically; a write succeeds when d + 1 blobbers applied it, and the ones that missed it
+/// are recorded in `$MOSAIC_HOME/repairs.json` for `repair(allocation:)`. Uploads keep a journal
+/// under `$MOSAIC_HOME/uploads/` and continue where they stopped when run again.
+public final class StorageClient: Sendable {
+    public struct Configuration: Sendable {
+        /// Seconds without progress before a blobber request fails (and that blobber is dropped).
+        public var requestTimeout: TimeInterval = 30
+        /// Chunks coded per batch: one PUT per blobber carries this many 64 KiB blocks.
+        public var chunksPerBatch = 16
+        public init() {}
+    }
+
+    public let key: Ed25519.SigningKey
+    public let home: URL
+    public let configuration: Configuration
+    private let repairLock = NSLock()
+    let readCounters = ReadCounters()
+
+    public init(signingKey: Ed25519.SigningKey, home: URL, configuration: Configuration = Configuration()) {
+        key = signingKey
+        self.home = home
+        self.configuration = configuration
+    }
+
+    public convenience init(wallet: UnlockedWallet, home: URL, configuration: Configuration = Configuration()) {
+        self.init(signingKey: wallet.signingKey, home: home, configuration: configuration)
+    }
+
+    var now: Int64 { Int64(Date().timeIntervalSince1970) }
+
+    func connections(_ a: StorageAllocation, ticket: AuthTicket? = nil) -> [BlobberConnection] {
+        a.blobbers.enumerated().map {
+            BlobberConnection(index: $0.offset, blobber: $0.element, allocation: a.id, ownerID: a.ownerPublicKey.clientID, key: key,
+                              timeout: configuration.requestTimeout, ticket: ticket, counters: readCounters)
+        }
+    }
+
+    func checkWritable(_ a: StorageAllocation) throws {
+        guard a.ownerPublicKey == key.publicKey else {
+            throw StorageClientError.invalidAllocation("allocation \(a.id) belongs to \(a.ownerPublicKey.clientID), not to this wallet")
+        }
+        guard a.expiration > now else { throw StorageClientError.expired(allocation: a.id, at: a.expiration) }
+    }
+
+    /// Sends the owner-signed assignment to every blobber (allocation setup without a ledger).
+    /// Returns the blobbers that refused or were unreachable.
+    @discardableResult
+    public func assign(_ assignment: AllocationAssignment, to allocation: StorageAllocation) async -> [Int: String] {
+        await forEach(connections(allocation)) { c in _ = try await c.assign(assignment) }
+    }
+
+    /// Runs `body` on every connection concurrently; returns the failures by blobber index.
+    func forEach(_ conns: [BlobberConnection], _ body: @escaping @Sendable (BlobberConnection) async throws -> Void) async -> [Int: String] {
+        await withTaskGroup(of: (Int, String?).self) { group in
+            for c in conns {
+                group.addTask {
+                    do { try await body(c); return (c.index, nil) } catch { return (c.index, Self.reason(error)) }
+                }
+            }
+            var out: [Int: String] = [:]
+            for await (i, e) in group { if let e { out[i] = e } }
+            return out
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        if let e = error as? HTTPClientError { return e.status == 0 ? "unreachable (\(e.message))" : e.message }
+        return "\(error)"
+    }
+
+    // MARK: Commits
+
+    /// Applies changes on one blobber: reads its files and root (checking that the listing matches
+    /// the root it committed), lets `build` decide the changes from them, signs the write marker for
+    /// the resulting root and commits. Retries once if another write landed in between.
+    @discardableResult
+    func commit(_ c: BlobberConnection, allocation a: StorageAllocation,
+                build: @Sendable ([String: FileMeta]) throws -> [BlobberWire.Change]) async throws -> (state: BlobberWire.AllocationState, changes: [BlobberWire.Change]) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            async let stateCall = c.state()
+            async let listCall = c.list("/", recursive: true)
+            let (state, listed) = try await (stateCall, listCall)
+            guard state.blobberID == c.blobber.id else {
+                throw StorageClientError.invalidAllocation("blobber \(c.index) at \(c.blobber.url) answers as \(state.blobberID), expected \(c.blobber.id)")
+            }
+            var files: [String: FileMeta] = [:]
+            for m in listed { files[m.path] = m }
+            guard try AllocationRoot.root(of: Array(files.values), index: c.index) == state.root else {
+                throw StorageClientError.unreadable(path: "/", reason: "blobber \(c.index)'s file list does not match its committed root")
+            }
+            let changes = try build(files)
+            if changes.isEmpty { return (state, []) }
+            for ch in changes {
+                switch ch.op {
+                case .delete:
+                    if let p = ch.path { for k in files.keys where RemotePath.isWithin(k, folder: p) { files[k] = nil } }
+                case .put:
+                    if let m = ch.meta { files[m.path] = m }
+                }
+            }
+            let metas = Array(files.values)
+            var marker = WriteMarker(allocationID: a.id, blobberID: c.blobber.id, clientID: key.publicKey.clientID,
+                                     previousRoot: state.root, root: try AllocationRoot.root(of: metas, index: c.index),
+                                     size: AllocationRoot.size(of: metas), timestamp: now)
+            marker.sign(with: key)
+            do {
+                return (try await c.commit(BlobberWire.Commit(changes: changes, writeMarker: marker)), changes)
+            } catch let e as HTTPClientError where e.status == 409 && e.message.contains("previous_root") && attempt < 3 {
+                continue
+            }
+        }
+    }
+
+    /// Commits on every blobber in `indices` concurrently; succeeds when `quorum` applied it.
+    /// Missed blobbers are logged for repair. Below quorum, `undo` is committed on the ones that
+    /// applied (nothing partial stays) and the best blobber error is thrown.
+    func commitAll(_ a: StorageAllocation, indices: [Int], quorum: Int, path: String,
+                   build: @escaping @Sendable (Int, [String: FileMeta]) throws -> [BlobberWire.Change],
+                   undo: (@Sendable (Int, [String: FileMeta]) throws -> [BlobberWire.Change])? = nil) async throws -> (ok: [Int], failed: [Int: String]) {
+        let conns = connections(a).filter { indices.contains($0.index) }
+        let failures = await forEach(conns) { c in
+            try await self.commit(c, allocation: a) { try build(c.index, $0) }
+        }
+        let ok = indices.filter { failures[$0] == nil }.sorted()
+        var failed = failures
+        for i in 0..<a.totalShards where !indices.contains(i) && failed[i] == nil { failed[i] = "skipped (failed earlier)" }
+        if ok.count < quorum {
+            if let undo {
+                _ = await forEach(conns.filter { ok.contains($0.index) }) { c in
+                    try await self.commit(c, allocation: a) { try undo(c.index, $0) }
+                }
+            }
+            throw Self.summarize(failures, needed: quorum, reached: ok.count, path: path)
+        }
+        if !failed.isEmpty { recordRepairs(a, path: path, failed: failed) }
+        return (ok, failed)
+    }
+
+    /// The clearest error for a failed quorum: a shared user-facing cause (exists, missing, full,
+    /// expired) when the blobbers agree on one, else the list of reasons.
+    static func summarize(_ failures: [Int: String], needed: Int, reached: Int, path: String) -> StorageClientError {
+        let texts = Array(failures.values)
+        if texts.contains(where: { $0.contains("already exists") }) { return .alreadyExists(path: path) }
+        if texts.contains(where: { $0.contains("does not exist") }) { return .notFound(path: path) }
+        if let full = texts.first(where: { $0.contains("is full") }) { return .full(full) }
+        if let e = texts.first(where: { $0.contains("expired") }) { return .full(e) }
+        return .tooFewBlobbers(needed: needed, reached: reached, failures: failures)
+    }
+
+    func recordRepairs(_ a: StorageAllocation, path: String, failed: [Int: String]) {
+        repairLock.withLock {
+            var log = RepairLog.load(home: home)
+            for (i, why) in failed.sorted(by: { $0.key < $1.key }) {
+                log.items.removeAll { $0.allocationID == a.id && $0.path == path && $0.blobber == i }
+                log.items.append(.init(allocationID: a.id, path: path, blobber: i, reason: why, time: now))
+            }
+            try? log.save(home: home)
+        }
+    }
+
+    /// Blobbers recorded as missing writes for an allocation (blobber index → paths).
+    public func pendingRepairs(allocation: String) -> [Int: [String]] {
+        repairLock.withLock {
+            var out: [Int: [String]] = [:]
+            for item in RepairLog.load(home: home).items where item.allocationID == allocation { out[item.blobber, default: []].append(item.path) }
+            return out
+        }
+    }
+
+    func clearRepairs(_ allocation: String, blobbers: Set<Int>) {
+        repairLock.withLock {
+            var log = RepairLog.load(home: home)
+            log.items.removeAll { $0.allocationID == allocation && blobbers.contains($0.blobber) }
+            try? log.save(home: home)
+        }
+    }
+
+    // MARK: Reading metadata
+
+    /// Metadata at `path` as most blobbers report it (each copy's owner signature checked), with the
+    /// blobbers that hold exactly that version, fastest first.
+    func resolve(_ path: String, allocation a: StorageAllocation, ticket: AuthTicket? = nil) async throws -> (meta: FileMeta, holders: [Int]) {
+        try RemotePath.validate(path)
+        let conns = connections(a, ticket: ticket)
+        let answers = await withTaskGroup(of: (Int, Duration, FileMeta?, String?).self) { group in
+            for c in conns {
+                group.addTask {
+                    let clock = ContinuousClock()
+                    let start = clock.now
+                    do {
+                        let m = try await c.stat(path)
+                        return (c.index, clock.now - start, m, nil)
+                    } catch {
+                        return (c.index, clock.now - start, nil, Self.reason(error))
+                    }
+                }
+            }
+            var out: [(Int, Duration, FileMeta?, String?)] = []
+            for await r in group { out.append(r) }
+            return out
+        }
+        var byHash: [String: (meta: FileMeta, holders: [(Int, Duration)])] = [:]
+        var failures: [Int: String] = [:]
+        var missing = 0
+        for (i, t, m, e) in answers {
+            if let e { failures[i] = e; continue }
+            guard let m else { missing += 1; continue }
+            guard m.allocationID == a.id, m.path == path, (try? m.verify(owner: a.ownerPublicKey)) != nil else {
+                failures[i] = "served metadata that is not signed by the owner"
+                continue
+            }
+            byHash[m.hash, default: (m, [])].holders.append((i, t))
+        }
+        guard let best = byHash.values.max(by: { ($0.holders.count, $0.meta.modified) < ($1.holders.count, $1.meta.modified) }) else {
+            if missing > 0 { throw StorageClientError.notFound(path: path) }
+            throw StorageClientError.unreadable(path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
+        }
+        return (best.meta, best.holders.sorted { $0.1 < $1.1 }.map(\.0))
+    }
+
+    /// Metadata of one path.
+    public func stat(_ path: String, allocation: StorageAllocation) async throws -> FileMeta {
+        try await resolve(path, allocation: allocation).meta
+    }
+
+    /// Entries of a folder ("/" for the top), merged over blobbers: a path counts when d blobbers
+    /// (or all that answered, if fewer) list the same signed version.
+    public func list(_ path: String = "/", allocation a: StorageAllocation) async throws -> [FileMeta] {
+        if path != "/" { try RemotePath.validate(path) }
+        let conns = connections(a)
+        let lists = await withTaskGroup(of: (Int, [FileMeta]?, String?).self) { group in
+            for c in conns {
+                group.addTask {
+                    do { return (c.index, try await c.list(path, recursive: false), nil) } catch { return (c.index, nil, Self.reason(error)) }
+                }
+            }
+            var out: [(Int, [FileMeta]?, String?)] = []
+            for await r in group { out.append(r) }
+            return out
+        }
+        let answered = lists.compactMap(\.1)
+        guard !answered.isEmpty else {
+            let failures = Dictionary(uniqueKeysWithValues: lists.compactMap { i, _, e in e.map { (i, $0) } })
+            if failures.values.allSatisfy({ $0.contains("does not exist") }) { throw StorageClientError.notFound(path: path) }
+            throw StorageClientError.unreadable(path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
+        }
+        let needed = min(a.dataShards, answered.count)
+        var votes: [String: (FileMeta, Int)] = [:]
+        for list in answered {
+            for m in list where (try? m.verify(owner: a.ownerPublicKey)) != nil && m.allocationID == a.id {
+                votes[m.hash, default: (m, 0)].1 += 1
+            }
+        }
+        var byPath: [String: FileMeta] = [:]
+        for (m, n) in votes.values where n >= needed {
+            if let other = byPath[m.path], other.modified >= m.modified { continue }
+            byPath[m.path] = m
+        }
+        return byPath.values.sorted { $0.path < $1.path }
+    }
+}

@@ -1,0 +1,35 @@
+import MosaicStorage
+
+/// Why a storage operation failed, each with what to do. Blobbers' own messages are kept
+/// (users want the real reason, not "consensus not met").
+public enum StorageClientError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidAllocation(String)
+    case expired(allocation: String, at: Int64)
+    case full(String)
+    case tooFewBlobbers(needed: Int, reached: Int, failures: [Int: String])
+    case notFound(path: String)
+    case alreadyExists(path: String)
+    case notAFile(path: String)
+    case localFile(path: String, reason: String)
+    case changedDuringUpload(path: String)
+    case unreadable(path: String, reason: String)
+    case invalidPath(String)
+
+    public var description: String {
+        switch self {
+        case let .invalidAllocation(why): return "invalid allocation: \(why)"
+        case let .expired(id, at): return "allocation \(id) expired at \(at) (unix time); extend it with 'mosaic alloc update \(id) --extend' before writing"
+        case let .full(why): return "\(why)"
+        case let .tooFewBlobbers(n, r, f):
+            let reasons = f.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; ")
+            return "only \(r) blobbers succeeded, \(n) needed; \(reasons.isEmpty ? "bring more blobbers online" : reasons)"
+        case let .notFound(p): return "\(p) does not exist; list the folder with 'mosaic ls' to check the name"
+        case let .alreadyExists(p): return "\(p) already exists; delete it first, or upload with --replace"
+        case let .notAFile(p): return "\(p) is a folder, not a file"
+        case let .localFile(p, why): return "cannot use local file \(p): \(why)"
+        case let .changedDuringUpload(p): return "\(p) changed while it was being uploaded; upload it again"
+        case let .unreadable(p, why): return "cannot read \(p) from enough blobbers: \(why); run 'mosaic repair' or try later"
+        case let .invalidPath(why): return why
+        }
+    }
+}

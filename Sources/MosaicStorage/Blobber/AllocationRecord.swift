@@ -1,0 +1,40 @@
+import Foundation
+import MosaicProtocol
+
+/// What a blobber keeps about one allocation besides fragment bytes: the assignment, every path's
+/// signed metadata with the id of its fragment file, and the latest committed write marker.
+/// Stored as one JSON file per allocation, replaced atomically on every commit, so a crash leaves
+/// either the old or the new state, never a mix.
+struct AllocationRecord: Sendable, Codable {
+    struct StoredFile: Sendable, Codable {
+        var meta: FileMeta
+        /// Fragment file id in the `FragmentStore`; nil for folders and empty files.
+        var fragment: String?
+    }
+
+    var assignment: AllocationAssignment
+    var index: Int
+    var root: String
+    var size: UInt64
+    var writeMarker: WriteMarker?
+    /// Markers not yet committed to the ledger, oldest first.
+    var pendingMarkers: [WriteMarker]
+    var files: [String: StoredFile]
+
+    init(assignment: AllocationAssignment, index: Int) {
+        self.assignment = assignment
+        self.index = index
+        root = AllocationRoot.empty
+        size = 0
+        writeMarker = nil
+        pendingMarkers = []
+        files = [:]
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case assignment, index, root, size
+        case writeMarker = "write_marker"
+        case pendingMarkers = "pending_markers"
+        case files
+    }
+}

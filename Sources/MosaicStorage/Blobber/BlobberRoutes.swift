@@ -1,0 +1,169 @@
+import Foundation
+import MosaicHTTP
+
+/// The blobber's HTTP routes (docs/STORAGE.md §11). Bulk data travels as binary bodies; everything
+/// else is JSON. Every allocation route except `assign` needs a request signed by the owner.
+extension BlobberServer {
+    func registerRoutes() {
+        let alloc = ["id": "allocation id (64 hex)"]
+        http.route(.get, "/v1/info", summary: "Blobber id, public key and bytes used") { [self] _ in
+            try HTTPResponse.json(BlobberWire.Info(blobberID: blobberID, publicKey: key.publicKey.hex, usedBytes: store.totalUsedBytes))
+        }
+        http.route(.post, "/v1/alloc/:id/assign", summary: "Accept an owner-signed allocation assignment naming this blobber",
+                   params: alloc, request: "AllocationAssignment", response: "AllocationState") { [self] req in
+            try await mappedAsync {
+                let a = try req.decodeJSON(AllocationAssignment.self)
+                guard a.allocationID == (try req.param("id")) else { throw StorageRequestError.invalid("assignment is for another allocation id") }
+                return try HTTPResponse.json(state(try assign(a)))
+            }
+        }
+        http.route(.get, "/v1/alloc/:id", summary: "This blobber's root, size and latest write marker for an allocation",
+                   params: alloc, response: "AllocationState") { [self] req in
+            try await mappedAsync {
+                let id = try req.param("id")
+                try await ensureRecord(id)
+                return try HTTPResponse.json(state(try authorize(req, allocation: id, write: false)))
+            }
+        }
+        let upload = ["id": "allocation id", "upload": "client-chosen upload id (1–100 of A–Z a–z 0–9 . _ -)"]
+        http.streamingRoute(.put, "/v1/alloc/:id/uploads/:upload",
+                            summary: "Append fragment bytes to a resumable upload",
+                            description: "Binary body with Content-Length; header X-Offset = stream offset of the first byte. Bytes the blobber already has are skipped; a gap is refused.",
+                            params: upload, request: "application/octet-stream", response: "UploadStatus",
+                            bodyLimit: configuration.maxPutBytes,
+                            precheck: { [self] req in
+                                try mapped {
+                                    let id = try req.param("id")
+                                    // With a ledger, an allocation seen for the first time is read by the handler.
+                                    if configuration.ledger != nil, (try? record(id)) == nil { return }
+                                    let r = try authorize(req, allocation: id, write: true)
+                                    guard let offsetText = req.headers["X-Offset"], let offset = Int64(offsetText), offset >= 0 else {
+                                        throw StorageRequestError.invalid("X-Offset header (the stream offset of the body) is required")
+                                    }
+                                    guard req.headers["Content-Length"] != nil else { throw StorageRequestError.invalid("Content-Length is required") }
+                                    let length = Int64(req.headers["Content-Length"] ?? "") ?? 0
+                                    if offset + length > r.assignment.perBlobberCapacity {
+                                        throw StorageRequestError.full("this upload would exceed the allocation's \(r.assignment.perBlobberCapacity) bytes on this blobber; grow the allocation")
+                                    }
+                                    let received = try uploadLength(allocation: id, upload: try req.param("upload"))
+                                    guard offset <= received else {
+                                        throw StorageRequestError.conflict("offset \(offset) is beyond the \(received) bytes received; resume from \(received)")
+                                    }
+                                }
+                            }) { [self] req, body in
+            try await mappedAsync {
+                let id = try req.param("id")
+                try await ensureRecord(id)
+                _ = try authorize(req, allocation: id, write: true)
+                let offset = Int64(req.headers["X-Offset"] ?? "") ?? 0
+                let received = try await receive(allocation: id, upload: try req.param("upload"), offset: offset, body: body)
+                return try HTTPResponse.json(BlobberWire.UploadStatus(received: received))
+            }
+        }
+        http.route(.get, "/v1/alloc/:id/uploads/:upload", summary: "Bytes received so far for a resumable upload",
+                   params: upload, response: "UploadStatus") { [self] req in
+            try await mappedAsync {
+                let id = try req.param("id")
+                try await ensureRecord(id)
+                _ = try authorize(req, allocation: id, write: false)
+                return try HTTPResponse.json(BlobberWire.UploadStatus(received: try uploadLength(allocation: id, upload: try req.param("upload"))))
+            }
+        }
+        http.route(.delete, "/v1/alloc/:id/uploads/:upload", summary: "Drop an uncommitted upload", params: upload) { [self] req in
+            try await mappedAsync {
+                let id = try req.param("id")
+                try await ensureRecord(id)
+                _ = try authorize(req, allocation: id, write: false)
+                try discard(allocation: id, upload: try req.param("upload"))
+                return try HTTPResponse.json(BlobberWire.UploadStatus(received: 0))
+            }
+        }
+        http.route(.post, "/v1/alloc/:id/commit", summary: "Apply owner-signed changes (put/delete) with a write marker, atomically",
+                   params: alloc, request: "Commit", response: "AllocationState", bodyLimit: 16 << 20) { [self] req in
+            try await mappedAsync {
+                let id = try req.param("id")
+                try await ensureRecord(id)
+                _ = try authorize(req, allocation: id, write: true)
+                return try HTTPResponse.json(try apply(try req.decodeJSON(BlobberWire.Commit.self), allocation: id))
+            }
+        }
+        http.route(.get, "/v1/alloc/:id/files", summary: "Metadata of a folder's entries (or of one file)",
+                   params: alloc, query: ["path": "remote folder (default /)", "recursive": "1 for everything below"],
+                   response: "Listing") { [self] req in
+            try await mappedAsync {
+                let id = try req.param("id")
+                try await ensureRecord(id)
+                let path = req.query["path"] ?? "/"
+                let (r, _) = try await authorizeRead(req, allocation: id, path: path)
+                let entries = try list(r, path: path, recursive: req.query["recursive"] == "1")
+                return try HTTPResponse.json(BlobberWire.Listing(entries: entries))
+            }
+        }
+        http.route(.get, "/v1/alloc/:id/stat", summary: "Signed metadata of one path", params: alloc,
+                   query: ["path": "remote path"], response: "FileMeta") { [self] req in
+            try await mappedAsync {
+                let id = try req.param("id")
+                try await ensureRecord(id)
+                let path = req.query["path"] ?? ""
+                let (r, _) = try await authorizeRead(req, allocation: id, path: path)
+                guard let f = r.files[path] else { throw StorageRequestError.notFound("\(path) does not exist") }
+                return try HTTPResponse.json(f.meta)
+            }
+        }
+        http.route(.get, "/v1/alloc/:id/read-counter", summary: "The signing reader's current read-marker counter here",
+                   params: alloc, response: "{counter}") { [self] req in
+            try await mappedAsync {
+                let id = try req.param("id")
+                try await ensureRecord(id)
+                _ = try record(id)
+                let reader = try RequestSignature.verify(method: req.method.rawValue, path: req.path, allocation: id, headers: { req.headers[$0] })
+                return try HTTPResponse.json(BlobberWire.ReadCounter(counter: try await readCounter(allocation: id, reader: reader.clientID)))
+            }
+        }
+        http.route(.get, "/v1/alloc/:id/blocks", summary: "Blocks of this blobber's fragment of a file, each with its Merkle proof",
+                   description: "Binary: \"MBK1\" ‖ u32 count ‖ count × (u32 length ‖ data ‖ u32 proof length ‖ proof), big-endian.",
+                   params: alloc, query: ["path": "remote path", "start": "first block", "count": "blocks (1–64)"],
+                   response: "application/octet-stream") { [self] req in
+            try await mappedAsync {
+                let id = try req.param("id")
+                try await ensureRecord(id)
+                let path = req.query["path"] ?? ""
+                let (r, reader) = try await authorizeRead(req, allocation: id, path: path)
+                guard let start = Int(req.query["start"] ?? ""), let count = Int(req.query["count"] ?? ""),
+                      start >= 0, count >= 0, count <= 64 else {
+                    throw StorageRequestError.invalid("start ≥ 0 and count in 0…64 are required")
+                }
+                let blocks = try blocks(r, path: path, range: start..<(start + count))
+                try await acceptReadMarker(req, record: r, reader: reader, blocks: blocks.count)
+                return HTTPResponse.bytes(BlobberWire.encodeBlocks(blocks))
+            }
+        }
+    }
+
+    /// Maps storage errors to the JSON error format with the right status.
+    func mapped(_ body: () throws -> HTTPResponse) throws -> HTTPResponse {
+        do { return try body() } catch { throw Self.httpError(error) }
+    }
+
+    func mapped(_ body: () throws -> Void) throws {
+        do { try body() } catch { throw Self.httpError(error) }
+    }
+
+    func mappedAsync(_ body: () async throws -> HTTPResponse) async throws -> HTTPResponse {
+        do { return try await body() } catch { throw Self.httpError(error) }
+    }
+
+    static func httpError(_ error: any Error) -> any Error {
+        switch error {
+        case let e as StorageRequestError: return HTTPError(status: e.status, code: e.code, message: e.message)
+        case let e as StorageError:
+            switch e {
+            case .notFound: return HTTPError.notFound(e.description)
+            case .blockIndexOutOfRange, .invalidName: return HTTPError.badRequest(e.description)
+            case .rootMismatch, .fragmentLengthMismatch: return HTTPError.badRequest(e.description, code: "fragment_mismatch")
+            default: return HTTPError.internalError(e.description)
+            }
+        default: return error
+        }
+    }
+}

@@ -1,0 +1,399 @@
+import Foundation
+import MosaicProtocol
+import MosaicCrypto
+import MosaicHTTP
+import Synchronization
+
+/// A storage provider: receives fragment streams over HTTP, checks them against the owner's signed
+/// metadata and write marker, makes them visible atomically, and serves verified blocks.
+///
+/// Disk layout under `directory`: `blobber.key` (its Ed25519 seed, hex), `fragments/` (a
+/// `FragmentStore`: committed fragments and resumable uploads), `meta/<allocation>.json` (an
+/// `AllocationRecord`, replaced atomically). At start, fragment files no record points to (left by
+/// a crash between publishing a fragment and writing the record) are deleted, so a killed write
+/// never shows. HTTP API: docs/STORAGE.md §11.
+public final class BlobberServer: Sendable {
+    public struct Configuration: Sendable {
+        public var directory: String
+        public var host = "127.0.0.1"
+        public var port: UInt16 = 0
+        /// Largest body of one upload PUT.
+        public var maxPutBytes: Int64 = 256 << 20
+        public var logger: HTTPLogger? = nil
+        /// When set, allocations are read from the ledger (the `assign` route is refused) and write
+        /// markers are committed to it by `commitPendingMarkers()`.
+        public var ledger: (any BlobberLedger)? = nil
+        /// Seconds a ledger read of an allocation is reused before it is read again (expiry, growth).
+        public var ledgerRefresh: Double = 5
+        public init(directory: String) { self.directory = directory }
+    }
+
+    public let configuration: Configuration
+    public let key: Ed25519.SigningKey
+    public var blobberID: String { key.publicKey.clientID }
+    let store: FragmentStore
+    let http: HTTPServer
+    private let records: Mutex<[String: AllocationRecord]>
+    private let writers = Mutex<[String: FragmentWriter]>([:])
+    private let refreshed = Mutex<[String: ContinuousClock.Instant]>([:])
+    let readState = Mutex(ReadState())
+    private let markerCommits = Mutex<Task<Void, Never>?>(nil)
+    private var metaDirectory: String { configuration.directory + "/meta" }
+
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        let dir = configuration.directory
+        try FileManager.default.createDirectory(atPath: dir + "/meta", withIntermediateDirectories: true)
+        key = try Self.loadKey(dir + "/blobber.key")
+        store = try FragmentStore(directory: dir + "/fragments")
+        store.removeStaleUploads(olderThan: 7 * 24 * 3600)
+        var loaded: [String: AllocationRecord] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/meta") where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/meta/" + name))
+            let record = try JSONDecoder().decode(AllocationRecord.self, from: data)
+            loaded[record.assignment.allocationID] = record
+        }
+        // Fragments published but never recorded (crash mid-commit) or orphaned by a delete.
+        for (id, record) in loaded {
+            let referenced = Set(record.files.values.compactMap(\.fragment))
+            for file in (try? store.files(allocation: id)) ?? [] where !referenced.contains(file) {
+                try? store.delete(allocation: id, file: file)
+            }
+        }
+        records = Mutex(loaded)
+        var http = HTTPServer.Configuration()
+        http.host = configuration.host
+        http.port = configuration.port
+        http.threads = 4
+        http.logger = configuration.logger
+        http.title = "Mosaic blobber API"
+        self.http = HTTPServer(configuration: http)
+        registerRoutes()
+    }
+
+    public func start() throws { try http.start() }
+
+    public func stop() async {
+        markerCommits.withLock { $0?.cancel() }
+        await http.stop(grace: .seconds(1))
+    }
+
+    /// Commits pending write markers to the ledger every `seconds` (batched per allocation).
+    public func startMarkerCommits(every seconds: Double) {
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+                guard let self else { return }
+                _ = await self.commitPendingMarkers()
+            }
+        }
+        markerCommits.withLock { $0?.cancel(); $0 = task }
+    }
+    public var baseURL: URL { http.baseURL }
+    public var port: UInt16 { http.port }
+
+    static func loadKey(_ path: String) throws -> Ed25519.SigningKey {
+        if let text = try? String(contentsOfFile: path, encoding: .utf8),
+           let seed = Hex.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)), seed.count == 32 {
+            return try Ed25519.SigningKey(seed: SecretBytes(seed))
+        }
+        let key = Ed25519.SigningKey.generate()
+        let seed = key.seed.copyBytes()
+        try AtomicWrite.replace(path, with: Data(Hex.encode(seed).utf8))
+        return key
+    }
+
+    // MARK: State
+
+    func record(_ id: String) throws(StorageRequestError) -> AllocationRecord {
+        guard let r = records.withLock({ $0[id] }) else {
+            throw .notFound("allocation \(id) is not assigned to this blobber; send its signed assignment first (POST /v1/alloc/\(id)/assign)")
+        }
+        return r
+    }
+
+    private func save(_ record: AllocationRecord) throws {
+        let data = try JSONEncoder().encode(record)
+        try AtomicWrite.replace(metaDirectory + "/" + record.assignment.allocationID + ".json", with: data)
+    }
+
+    /// Reads the allocation from the ledger when one is configured (at most every `ledgerRefresh`
+    /// seconds) and creates or updates the local record: size and expiry follow the ledger.
+    @discardableResult
+    func ensureRecord(_ id: String) async throws -> AllocationRecord {
+        guard let ledger = configuration.ledger else { return try record(id) }
+        let fresh = refreshed.withLock { $0[id].map { ContinuousClock.now - $0 < .milliseconds(Int64(configuration.ledgerRefresh * 1000)) } ?? false }
+        if fresh, let r = records.withLock({ $0[id] }) { return r }
+        guard Transaction.isHexID(id) else { throw StorageRequestError.invalid("allocation id must be 64 lowercase hex characters") }
+        guard let a = try await ledger.allocation(id) else {
+            throw StorageRequestError.notFound("allocation \(id) does not exist on the ledger")
+        }
+        guard let index = a.index(of: blobberID) else {
+            throw StorageRequestError.forbidden("this blobber (\(blobberID)) is not one of allocation \(id)'s blobbers")
+        }
+        guard let owner = Ed25519.PublicKey(hex: a.ownerPublicKey) else { throw StorageRequestError.invalid("the allocation's owner key is malformed") }
+        let terms = AllocationAssignment(allocationID: a.id, ownerPublicKey: owner, dataShards: a.dataShards, parityShards: a.parityShards,
+                                         size: Int64(clamping: a.size), expiration: a.status == .active ? a.expiration : min(a.expiration, 0),
+                                         blobbers: a.blobbers.map(\.blobberID), signature: "ledger")
+        let r = try records.withLock { all -> AllocationRecord in
+            var r = all[id] ?? AllocationRecord(assignment: terms, index: index)
+            if r.assignment != terms || all[id] == nil {
+                r.assignment = terms
+                r.index = index
+                try save(r)
+                all[id] = r
+            }
+            return r
+        }
+        refreshed.withLock { $0[id] = ContinuousClock.now }
+        return r
+    }
+
+    /// Sends every allocation's pending write markers to the ledger, oldest first, and forgets the
+    /// ones the ledger has (markers up to its committed root for this blobber are dropped first, so
+    /// a retry after a crash never sends one twice); then redeems the latest read markers.
+    /// Returns failures by allocation id ("read markers" for a failed redemption).
+    @discardableResult
+    public func commitPendingMarkers() async -> [String: String] {
+        guard let ledger = configuration.ledger else { return [:] }
+        var failures: [String: String] = [:]
+        let pending = records.withLock { $0.filter { !$0.value.pendingMarkers.isEmpty }.map { ($0.key, $0.value.pendingMarkers) } }
+        for (id, markers) in pending {
+            do {
+                var todo = markers
+                if let a = try await ledger.allocation(id), let i = a.index(of: blobberID),
+                   let done = todo.lastIndex(where: { $0.root == a.blobbers[i].allocationRoot }) {
+                    todo.removeFirst(done + 1)
+                }
+                for batch in stride(from: 0, to: todo.count, by: 64).map({ Array(todo[$0..<min(todo.count, $0 + 64)]) }) {
+                    try await ledger.commitWriteMarkers(batch)
+                }
+                let sent = Set(markers.map(\.signature))
+                try records.withLock { all in
+                    guard var r = all[id] else { return }
+                    r.pendingMarkers.removeAll { sent.contains($0.signature) }
+                    try save(r)
+                    all[id] = r
+                }
+            } catch {
+                failures[id] = "\(error)"
+            }
+        }
+        do { try await redeemReadMarkers(with: ledger) } catch { failures["read markers"] = "\(error)" }
+        return failures
+    }
+
+    /// Accepts the first signed assignment naming this blobber; later ones must be identical.
+    func assign(_ a: AllocationAssignment) throws -> AllocationRecord {
+        guard configuration.ledger == nil else {
+            throw StorageRequestError.forbidden("this blobber reads allocations from the ledger; create the allocation there")
+        }
+        try a.verify()
+        guard let index = a.blobbers.firstIndex(of: blobberID) else {
+            throw StorageRequestError.forbidden("this blobber (\(blobberID)) is not one of the allocation's blobbers")
+        }
+        return try records.withLock { all in
+            if let existing = all[a.allocationID] {
+                guard existing.assignment == a else {
+                    throw StorageRequestError.conflict("allocation \(a.allocationID) is already assigned with other parameters")
+                }
+                return existing
+            }
+            let r = AllocationRecord(assignment: a, index: index)
+            try save(r)
+            all[a.allocationID] = r
+            return r
+        }
+    }
+
+    func authorize(_ req: HTTPRequest, allocation: String, write: Bool) throws -> AllocationRecord {
+        let r = try record(allocation)
+        let signer = try RequestSignature.verify(method: req.method.rawValue, path: req.path, allocation: allocation,
+                                                 headers: { req.headers[$0] })
+        guard signer == r.assignment.ownerPublicKey else {
+            throw StorageRequestError.forbidden(write ? "only the allocation owner may write" : "only the allocation owner may read the allocation state")
+        }
+        if write, r.assignment.expiration <= Int64(Date().timeIntervalSince1970) {
+            throw StorageRequestError.expired("allocation \(allocation) expired at \(r.assignment.expiration); extend it before writing")
+        }
+        return r
+    }
+
+    // MARK: Uploads
+
+    private func writer(allocation: String, upload: String) throws -> FragmentWriter {
+        let key = allocation + "." + upload
+        return try writers.withLock { all in
+            if let w = all[key] { return w }
+            let w = try store.resumableWrite(allocation: allocation, upload: upload, file: "u-" + upload)
+            all[key] = w
+            return w
+        }
+    }
+
+    func uploadLength(allocation: String, upload: String) throws -> Int64 {
+        if let w = writers.withLock({ $0[allocation + "." + upload] }) { return w.length }
+        return try store.uploadLength(allocation: allocation, upload: upload) ?? 0
+    }
+
+    func receive(allocation: String, upload: String, offset: Int64, body: RequestBodyStream) async throws -> Int64 {
+        let w = try writer(allocation: allocation, upload: upload)
+        var at = offset
+        for try await chunk in body {
+            try w.receive([UInt8](chunk), at: at)
+            at += Int64(chunk.count)
+        }
+        return w.length
+    }
+
+    func discard(allocation: String, upload: String) throws {
+        if let w = writers.withLock({ $0.removeValue(forKey: allocation + "." + upload) }) { w.abort() }
+        try store.discardUpload(allocation: allocation, upload: upload)
+    }
+
+    // MARK: Commit
+
+    /// Applies `commit` atomically: verifies the marker and every metadata signature, checks that the
+    /// marker's root is the root of the resulting entries, checks each uploaded fragment's Merkle root
+    /// against the metadata, publishes the fragments, then replaces the record. Any failure leaves
+    /// the previous state untouched.
+    func apply(_ commit: BlobberWire.Commit, allocation: String) throws -> BlobberWire.AllocationState {
+        try records.withLock { all in
+            guard var r = all[allocation] else { throw StorageRequestError.notFound("allocation \(allocation) is not assigned to this blobber") }
+            let a = r.assignment
+            let owner = a.ownerPublicKey
+            let m = commit.writeMarker
+            do { try m.verify(ownerPublicKey: owner.hex) } catch {
+                throw StorageRequestError.forbidden("write marker refused: \(error)")
+            }
+            guard m.allocationID == allocation, m.blobberID == blobberID else {
+                throw StorageRequestError.invalid("the write marker is for allocation \(m.allocationID) on blobber \(m.blobberID), not \(allocation) on \(blobberID)")
+            }
+            guard m.previousRoot == r.root else {
+                throw StorageRequestError.conflict("write marker previous_root \(m.previousRoot) is not this blobber's root \(r.root); another write landed first, refresh and retry")
+            }
+            if a.expiration <= Int64(Date().timeIntervalSince1970) {
+                throw StorageRequestError.expired("allocation \(allocation) expired at \(a.expiration); extend it before writing")
+            }
+            var files = r.files
+            var fromUploads: [(upload: String, meta: FileMeta)] = []
+            var links: [(from: String, to: String)] = []
+            for change in commit.changes {
+                switch change.op {
+                case .delete:
+                    guard let path = change.path else { throw StorageRequestError.invalid("a delete needs a path") }
+                    guard files[path] != nil else { throw StorageRequestError.notFound("\(path) does not exist") }
+                    for p in files.keys where RemotePath.isWithin(p, folder: path) { files[p] = nil }
+                case .put:
+                    guard let meta = change.meta else { throw StorageRequestError.invalid("a put needs metadata") }
+                    try meta.verify(owner: owner)
+                    guard meta.allocationID == allocation else { throw StorageRequestError.invalid("metadata of \(meta.path) is for another allocation") }
+                    if meta.kind == .file, meta.dataShards != a.dataShards || meta.parityShards != a.parityShards {
+                        throw StorageRequestError.invalid("metadata of \(meta.path) uses \(meta.dataShards)+\(meta.parityShards) shards, the allocation \(a.dataShards)+\(a.parityShards)")
+                    }
+                    if let existing = files[meta.path], change.replace != true || existing.meta.kind != meta.kind {
+                        throw StorageRequestError.conflict("\(meta.path) already exists; delete it first or upload with replace")
+                    }
+                    var fragment: String?
+                    if let upload = change.uploadID {
+                        try FragmentStore.validate(upload)
+                        fragment = "u-" + upload
+                        guard !r.files.values.contains(where: { $0.fragment == fragment }) else {
+                            throw StorageRequestError.conflict("upload \(upload) was already committed; start a new upload id")
+                        }
+                        fromUploads.append((upload, meta))
+                    } else if let source = change.source {
+                        guard let src = r.files[source] else { throw StorageRequestError.notFound("\(source) does not exist") }
+                        guard src.meta.kind == .file, src.meta.fragmentRoots[safe: r.index] == meta.fragmentRoots[safe: r.index],
+                              src.meta.fragmentLength == meta.fragmentLength else {
+                            throw StorageRequestError.invalid("\(meta.path) must have the same fragments as its source \(source)")
+                        }
+                        if let f = src.fragment {
+                            let id = "c-" + Hex.encodeRandom()
+                            links.append((f, id))
+                            fragment = id
+                        }
+                    } else if meta.kind == .file && meta.fragmentLength > 0 {
+                        throw StorageRequestError.invalid("\(meta.path) has content: give an upload_id or a source")
+                    }
+                    files[meta.path] = .init(meta: meta, fragment: fragment)
+                }
+            }
+            let metas = files.values.map(\.meta)
+            let root: String
+            do { root = try AllocationRoot.root(of: metas, index: r.index) } catch { throw StorageRequestError.invalid("\(error)") }
+            let size = AllocationRoot.size(of: metas)
+            guard m.root == root, m.size == size else {
+                throw StorageRequestError.invalid("the write marker says root \(m.root) size \(m.size) but the changes give root \(root) size \(size); recompute it from GET /v1/alloc/\(allocation)/files?recursive=1")
+            }
+            guard Int64(size) <= a.perBlobberCapacity else {
+                throw StorageRequestError.full("allocation \(allocation) is full on this blobber: \(size) bytes needed, \(a.perBlobberCapacity) allowed; grow the allocation or delete files")
+            }
+            // Publish fragments; undo on any failure so nothing partial stays.
+            var published: [String] = []
+            do {
+                for (upload, meta) in fromUploads {
+                    let w = try writer(allocation: allocation, upload: upload)
+                    guard let root = Hex.decode(meta.fragmentRoots[r.index]) else { throw StorageRequestError.invalid("bad fragment root") }
+                    do {
+                        try w.commit(expectedRoot: root, expectedLength: meta.fragmentLength)
+                    } catch let e as StorageError {
+                        _ = writers.withLock { $0.removeValue(forKey: allocation + "." + upload) }
+                        throw StorageRequestError.invalid("fragment of \(meta.path) does not match its signed metadata (\(e)); upload it again")
+                    }
+                    _ = writers.withLock { $0.removeValue(forKey: allocation + "." + upload) }
+                    published.append("u-" + upload)
+                }
+                for (from, to) in links {
+                    try store.link(allocation: allocation, from: from, to: to)
+                    published.append(to)
+                }
+                let old = Set(r.files.values.compactMap(\.fragment))
+                r.files = files
+                r.root = root
+                r.size = size
+                r.writeMarker = m
+                r.pendingMarkers.append(m)
+                try save(r)
+                all[allocation] = r
+                let now = Set(files.values.compactMap(\.fragment))
+                for f in old.subtracting(now) { try? store.delete(allocation: allocation, file: f) }
+            } catch {
+                for f in published { try? store.delete(allocation: allocation, file: f) }
+                throw error
+            }
+            return state(r)
+        }
+    }
+
+    func state(_ r: AllocationRecord) -> BlobberWire.AllocationState {
+        BlobberWire.AllocationState(allocationID: r.assignment.allocationID, blobberID: blobberID, index: r.index, root: r.root,
+                                    size: r.size, capacity: r.assignment.perBlobberCapacity, fileCount: r.files.count,
+                                    expiration: r.assignment.expiration, writeMarker: r.writeMarker)
+    }
+
+    // MARK: Reads
+
+    func list(_ r: AllocationRecord, path: String, recursive: Bool) throws -> [FileMeta] {
+        if path != "/" {
+            guard let f = r.files[path] else { throw StorageRequestError.notFound("\(path) does not exist") }
+            if f.meta.kind == .file { return [f.meta] }
+        }
+        return r.files.values.map(\.meta).filter { m in
+            recursive ? (m.path != path && RemotePath.isWithin(m.path, folder: path)) : RemotePath.parent(m.path) == path
+        }.sorted { $0.path < $1.path }
+    }
+
+    func blocks(_ r: AllocationRecord, path: String, range: Range<Int>) throws -> [FragmentBlock] {
+        guard let f = r.files[path], f.meta.kind == .file else { throw StorageRequestError.notFound("\(path) does not exist") }
+        guard let fragment = f.fragment else {
+            guard range.isEmpty else { throw StorageRequestError.invalid("\(path) has no blocks") }
+            return []
+        }
+        return try store.readBlocks(allocation: r.assignment.allocationID, file: fragment, range: range)
+    }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
+}

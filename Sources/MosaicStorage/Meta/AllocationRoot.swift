@@ -1,0 +1,33 @@
+import MosaicCrypto
+import MosaicProtocol
+
+/// One blobber's allocation root over the files it holds, by the storage contract's
+/// `AllocationTree` rules (entries sorted by path; each entry commits to this blobber's fragment
+/// root, the fragment length, the file size and the hash of the signed `FileMeta`). Owner and
+/// blobber both compute it: the owner signs it in the write marker, the blobber checks it, and the
+/// ledger's challenges prove blocks against it.
+public enum AllocationRoot {
+    public static let empty = AllocationTree.emptyRoot
+
+    /// Blobber `index`'s entry for `meta` (folders: zero fragment root, length 0).
+    public static func entry(_ meta: FileMeta, index: Int) -> AllocationEntry {
+        let root = meta.kind == .file ? (meta.fragmentRoots[safe: index] ?? empty) : empty
+        return AllocationEntry(path: meta.path, fragmentRoot: root, fragmentLength: UInt64(max(0, meta.fragmentLength)),
+                               fileSize: UInt64(max(0, meta.size)), metadataHash: meta.hash)
+    }
+
+    /// The tree of blobber `index` holding `metas`; throws on duplicate paths or malformed roots.
+    public static func tree(of metas: [FileMeta], index: Int) throws(StorageProtocolError) -> AllocationTree {
+        try AllocationTree(entries: metas.map { entry($0, index: index) })
+    }
+
+    /// Hex allocation root of blobber `index` holding `metas`.
+    public static func root(of metas: [FileMeta], index: Int) throws(StorageProtocolError) -> String {
+        try tree(of: metas, index: index).root
+    }
+
+    /// Fragment bytes a blobber holds for `metas` (the write marker's `size`).
+    public static func size(of metas: [FileMeta]) -> UInt64 {
+        metas.reduce(0) { $0 + UInt64(max(0, $1.fragmentLength)) }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import MosaicCrypto
+import MosaicSDK
+import MosaicStorage
+
+// Storage throughput on loopback (run in release): `swift run -c release bench-storage [MiB] [d+p ...]`.
+// Starts d + p blobbers in this process, uploads a random file of MiB mebibytes through the SDK,
+// downloads it, checks it, and prints MB/s and the process's peak memory (VmHWM).
+
+func peakRSS() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return "?" }
+    return text.split(separator: "\n").first { $0.hasPrefix("VmHWM") }.map { String($0.dropFirst(6)).trimmingCharacters(in: .whitespaces) } ?? "?"
+}
+
+let args = CommandLine.arguments.dropFirst()
+let mib = Int(args.first ?? "") ?? 256
+let layouts: [(Int, Int)] = args.dropFirst().compactMap { spec in
+    let parts = spec.split(separator: "+").compactMap { Int($0) }
+    return parts.count == 2 ? (parts[0], parts[1]) : nil
+}
+let root = NSTemporaryDirectory() + "mosaic-bench-" + Hex.encode(Random.bytes(4))
+try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: root) }
+
+// The input file, written in 4 MiB pieces.
+let input = URL(fileURLWithPath: root + "/input")
+FileManager.default.createFile(atPath: input.path, contents: nil)
+let handle = try FileHandle(forWritingTo: input)
+for _ in 0..<(mib / 4) { try handle.write(contentsOf: Random.bytes(4 << 20)) }
+try handle.close()
+let bytes = Double(mib << 20)
+
+for (d, p) in layouts.isEmpty ? [(2, 2), (4, 2)] : layouts {
+    var servers: [BlobberServer] = []
+    for i in 0..<(d + p) {
+        let s = try BlobberServer(configuration: .init(directory: root + "/\(d)+\(p)-blobber\(i)"))
+        try s.start()
+        servers.append(s)
+    }
+    let owner = Ed25519.SigningKey.generate()
+    var assignment = AllocationAssignment(allocationID: Hex.encode(Random.bytes(32)), ownerPublicKey: owner.publicKey,
+                                          dataShards: d, parityShards: p, size: 1 << 40,
+                                          expiration: Int64(Date().timeIntervalSince1970) + 3600, blobbers: servers.map(\.blobberID))
+    assignment.sign(with: owner)
+    let allocation = try StorageAllocation(assignment: assignment, urls: servers.map(\.baseURL))
+    let client = StorageClient(signingKey: owner, home: URL(fileURLWithPath: root + "/home"))
+    _ = await client.assign(assignment, to: allocation)
+
+    let clock = ContinuousClock()
+    var t = clock.now
+    try await client.upload(localFile: input, remotePath: "/bench.bin", allocation: allocation)
+    let up = clock.now - t
+    let output = URL(fileURLWithPath: root + "/output")
+    t = clock.now
+    try await client.download(remotePath: "/bench.bin", to: output, allocation: allocation)
+    let down = clock.now - t
+    let same = FileManager.default.contentsEqual(atPath: input.path, andPath: output.path)
+    func rate(_ d: Duration) -> String {
+        let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        return String(format: "%.0f MB/s (%.2f s)", bytes / s / 1e6, s)
+    }
+    print("\(d)+\(p) \(mib) MiB: upload \(rate(up)), download \(rate(down)), byte-exact \(same), peak RSS \(peakRSS())")
+    try? FileManager.default.removeItem(at: output)
+    for s in servers { await s.stop() }
+}
