@@ -7,6 +7,7 @@ enum RootCommand {
                     NetworkCommand.command,
                     NodeCommand.command,
                     DevnetCommand.command,
+                    BlobberCommand.command,
                     AppCommand.command,
                     VersionCommand.command,
                 ])

@@ -64,6 +64,7 @@ actor Devnet {
                 case .blobber: urls.blobbers.append(url)
                 }
             }
+            for service in started { try await service.ready() }
         } catch {
             await stop()
             throw error
