@@ -31,6 +31,20 @@ struct StorageEndToEndTests {
         #expect(names == ["/sizes/f0", "/sizes/f1", "/sizes/f131073", "/sizes/f65535"])
     }
 
+    @Test func hundredMiBRoundTrip() async throws {
+        let grid = try await StorageGrid(data: 4, parity: 2, chunksPerBatch: 16)
+        defer { Task { await grid.shutdown() } }
+        let file = try grid.localFile([])
+        let h = try FileHandle(forWritingTo: file)
+        for _ in 0..<25 { try h.write(contentsOf: randomBytes(4 << 20)) }
+        try h.close()
+        try await grid.client.upload(localFile: file, remotePath: "/100MiB", allocation: grid.allocation)
+        let out = grid.outputURL()
+        let r = try await grid.client.download(remotePath: "/100MiB", to: out, allocation: grid.allocation)
+        #expect(r.bytesWritten == 100 << 20)
+        #expect(FileManager.default.contentsEqual(atPath: file.path, andPath: out.path))
+    }
+
     @Test func largeFileRoundTripAndRanges() async throws {
         let grid = try await StorageGrid(data: 4, parity: 2, chunksPerBatch: 16)
         defer { Task { await grid.shutdown() } }
@@ -89,6 +103,25 @@ struct StorageEndToEndTests {
         let out = grid.outputURL()
         try await grid.client.download(remotePath: "/docs/report.pdf", to: out, allocation: grid.allocation)
         #expect(same([UInt8](try Data(contentsOf: out)), bytes))
+    }
+
+    @Test func repairRemovesWhatOthersDeleted() async throws {
+        let grid = try await StorageGrid(data: 1, parity: 2)
+        defer { Task { await grid.shutdown() } }
+        let a = grid.allocation
+        _ = try await grid.client.upload(localFile: try grid.localFile(randomBytes(5000)), remotePath: "/old", allocation: a)
+        await grid.stop(2)
+        try await grid.client.delete("/old", allocation: a)
+        try await grid.client.mkdir("/new", allocation: a)
+        try await grid.restart(2)
+        #expect(try await grid.connection(2).stat("/old") != nil, "the blobber that was down still has it")
+        let report = try await grid.client.repair(allocation: a)
+        #expect(report.removed.contains { $0.blobber == 2 && $0.path == "/old" })
+        #expect(report.repaired.contains { $0.blobber == 2 && $0.path == "/new" })
+        #expect(try await grid.connection(2).stat("/old") == nil)
+        #expect(grid.fragmentFiles(2).isEmpty)
+        let roots = try await (0..<3).asyncMap { try await grid.connection($0).state().root }
+        #expect(Set(roots).count == 1, "only the folder is left, so every blobber commits the same root")
     }
 
     @Test func downloadWithParityBlobbersDown() async throws {
@@ -294,5 +327,13 @@ extension FragmentStore {
     /// Test helper: the bytes a writer has received so far (from its temp file).
     func readBytesOrEmpty(_ w: FragmentWriter) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: w.tempPath)))
+    }
+}
+
+extension Sequence where Element: Sendable {
+    func asyncMap<T>(_ f: (Element) async throws -> T) async rethrows -> [T] {
+        var out: [T] = []
+        for e in self { out.append(try await f(e)) }
+        return out
     }
 }

@@ -36,16 +36,28 @@ extension StorageClient {
         }
         let (files, unreachable) = views
         report.failed = unreachable
-        // The agreed version of each path: most votes (≥ d), then newest.
+        // The agreed state of each path. Blobbers known (repairs.json) to have missed writes do not
+        // vote; among the others a path stays when its best version has at least as many holders
+        // as there are blobbers without it (a tie keeps data), the newest version breaking ties.
+        let missed = Set(pendingRepairs(allocation: a.id).keys)
+        var voters = Set(files.keys).subtracting(missed)
+        if voters.isEmpty { voters = Set(files.keys) }
         var votes: [String: [String: (meta: FileMeta, holders: [Int])]] = [:]
         for (i, list) in files {
             for m in list.values { votes[m.path, default: [:]][m.hash, default: (m, [])].holders.append(i) }
         }
         var truth: [String: (meta: FileMeta, holders: [Int])] = [:]
         for (path, versions) in votes {
-            let good = versions.values.filter { $0.holders.count >= a.dataShards }
-            if let best = good.max(by: { ($0.holders.count, $0.meta.modified) < ($1.holders.count, $1.meta.modified) }) {
-                truth[path] = best
+            let counted = versions.values.map { v in (v, v.holders.filter { voters.contains($0) }.count) }
+            guard let best = counted.max(by: { ($0.1, $0.0.meta.modified) < ($1.1, $1.0.meta.modified) }), best.1 > 0 else { continue }
+            let present = counted.reduce(0) { $0 + $1.1 }
+            let absent = voters.count - present
+            if best.1 >= absent { truth[path] = best.0 }
+        }
+        // A folder stays when anything below it stays.
+        for path in truth.keys {
+            for ancestor in RemotePath.ancestors(path) where truth[ancestor] == nil {
+                if let v = votes[ancestor]?.values.first { truth[ancestor] = v }
             }
         }
         // Fragments to rebuild: per path, the blobbers lacking the agreed version.
@@ -53,6 +65,10 @@ extension StorageClient {
         for (path, t) in truth.sorted(by: { $0.key < $1.key }) where t.meta.kind == .file && t.meta.fragmentLength > 0 {
             let targets = files.keys.filter { files[$0]?[path]?.hash != t.meta.hash }
             guard !targets.isEmpty else { continue }
+            guard t.holders.count >= a.dataShards else {
+                for i in targets { report.failed[i] = "\(path): only \(t.holders.count) of the \(a.dataShards) blobbers needed hold it" }
+                continue
+            }
             guard let wrapped = Hex.decode(t.meta.wrappedKey), let prefix = Hex.decode(t.meta.noncePrefix),
                   let contentKey = try? SealedBox.open(wrapped, with: key) else {
                 for i in targets { report.failed[i] = "cannot open the content key of \(path)" }

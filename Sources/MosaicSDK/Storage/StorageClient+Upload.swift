@@ -72,6 +72,9 @@ extension StorageClient {
             }
         } catch let StorageError.tooFewSinks(needed, succeeded, failures) {
             throw Self.summarize(failures, needed: needed, reached: succeeded, path: remotePath)
+        } catch is CryptoError {
+            // The cipher is bound to the size at the start: a file that grew has more segments.
+            throw StorageClientError.changedDuringUpload(path: localFile.path)
         }
         guard encoded.file.layout.fileSize == size else { throw StorageClientError.changedDuringUpload(path: localFile.path) }
 

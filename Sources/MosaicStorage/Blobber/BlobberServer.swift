@@ -76,6 +76,8 @@ public final class BlobberServer: Sendable {
     public func stop() async {
         markerCommits.withLock { $0?.cancel() }
         await http.stop(grace: .seconds(1))
+        // Open uploads keep their bytes in uploads/ for a later resume; only the descriptors go.
+        writers.withLock { $0.removeAll() }
     }
 
     /// Commits pending write markers to the ledger every `seconds` (batched per allocation).
@@ -222,6 +224,7 @@ public final class BlobberServer: Sendable {
     // MARK: Uploads
 
     private func writer(allocation: String, upload: String) throws -> FragmentWriter {
+        guard upload.utf8.count <= 100 else { throw StorageRequestError.invalid("an upload id has at most 100 characters") }
         let key = allocation + "." + upload
         return try writers.withLock { all in
             if let w = all[key] { return w }

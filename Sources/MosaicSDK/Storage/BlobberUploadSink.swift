@@ -1,0 +1,44 @@
+import Foundation
+import MosaicCrypto
+import MosaicHTTP
+import MosaicProtocol
+import MosaicStorage
+import Synchronization
+
+/// Sends one fragment stream of an upload to a blobber, one PUT per encoder batch, skipping what
+/// the blobber already holds (resume after either side was interrupted).
+final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
+    // @unchecked: `received` and `finished` are guarded by `lock`; the encoder calls a sink in order.
+    let connection: BlobberConnection
+    let upload: String
+    private let lock = NSLock()
+    private var received: Int64?
+    private(set) var finished: (length: Int64, root: [UInt8])?
+
+    init(connection: BlobberConnection, upload: String) {
+        self.connection = connection
+        self.upload = upload
+    }
+
+    func write(_ bytes: [UInt8], at offset: Int64) async throws {
+        var have = lock.withLock { received }
+        if have == nil {
+            have = try await connection.uploadStatus(upload)
+            lock.withLock { received = have }
+        }
+        let already = have ?? 0
+        if offset + Int64(bytes.count) <= already { return }
+        let skip = Int(max(0, already - offset))
+        let now = try await connection.put(upload, offset: offset + Int64(skip), bytes: Array(bytes[skip...]))
+        lock.withLock { received = now }
+    }
+
+    func finish(length: Int64, root: [UInt8]) async throws {
+        if length == 0 { return lock.withLock { finished = (length, root) } }
+        let have = try await connection.uploadStatus(upload)
+        guard have == length else {
+            throw StorageClientError.unreadable(path: upload, reason: "blobber \(connection.index) holds \(have) of \(length) bytes")
+        }
+        lock.withLock { finished = (length, root) }
+    }
+}
