@@ -36,13 +36,8 @@ final class BlobberRuntime: Sendable {
     init(options: Options) throws {
         self.options = options
         try FileManager.default.createDirectory(at: options.directory, withIntermediateDirectories: true)
-        try BlobberRuntime.ensureKey(options.directory.appendingPathComponent("blobber.key").path)
+        let key = try BlobberRuntime.key(directory: options.directory)
         let client = LedgerClient(baseURL: options.node)
-        let seedText = try String(contentsOfFile: options.directory.appendingPathComponent("blobber.key").path, encoding: .utf8)
-        guard let seed = Hex.decode(seedText.trimmingCharacters(in: .whitespacesAndNewlines)), seed.count == 32 else {
-            throw CLIError.failure("\(options.directory.path)/blobber.key is not a 64-hex-character Ed25519 seed")
-        }
-        let key = try Ed25519.SigningKey(seed: SecretBytes(seed))
         wallet = Wallet(signingKey: key, client: client, name: "blobber")
         var config = BlobberServer.Configuration(directory: options.directory.path)
         config.port = options.port
@@ -106,6 +101,19 @@ final class BlobberRuntime: Sendable {
         _ = await server.commitPendingMarkers()
         await server.stop()
     }
+
+    /// The blobber's key in `directory`, created on first use.
+    static func key(directory: URL) throws -> Ed25519.SigningKey {
+        let path = directory.appendingPathComponent("blobber.key").path
+        try ensureKey(path)
+        let seedText = try String(contentsOfFile: path, encoding: .utf8)
+        guard let seed = Hex.decode(seedText.trimmingCharacters(in: .whitespacesAndNewlines)), seed.count == 32 else {
+            throw CLIError.failure("\(path) is not a 64-hex-character Ed25519 seed")
+        }
+        return try Ed25519.SigningKey(seed: SecretBytes(seed))
+    }
+
+    static func clientID(directory: URL) throws -> String { try key(directory: directory).publicKey.clientID }
 
     /// Creates `path` with a fresh seed, readable by the owner only, unless it exists.
     static func ensureKey(_ path: String) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicProtocol
 import Synchronization
 
 /// A blobber as a devnet service: serves at once, and registers (stake poured from the faucet) in
@@ -15,6 +16,11 @@ final class BlobberService: DevnetService {
         name = "blobber-\(index)"
         self.capacity = capacity
         self.logger = logger
+    }
+
+    /// Ten tokens: the one-token stake plus fees for a long while.
+    func genesisFunds(directory: URL) throws -> [String: UInt64] {
+        [try BlobberRuntime.clientID(directory: directory): 10 * TokenAmount.unitsPerToken]
     }
 
     func start(node: URL, directory: URL) async throws -> URL {
