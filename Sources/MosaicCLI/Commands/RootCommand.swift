@@ -8,6 +8,7 @@ enum RootCommand {
                     NodeCommand.command,
                     DevnetCommand.command,
                     BlobberCommand.command,
+                    AllocCommand.command,
                     AppCommand.command,
                     VersionCommand.command,
                 ])
