@@ -41,10 +41,15 @@ final class BlobberRuntime: Sendable {
         wallet = Wallet(signingKey: key, client: client, name: "blobber")
         var config = BlobberServer.Configuration(directory: options.directory.path)
         config.port = options.port
-        config.ledger = NodeBlobberLedger(wallet: wallet)
+        let hook = MarkerCommitHook()
+        config.ledger = NodeBlobberLedger(wallet: wallet, beforeCommit: hook)
         config.ledgerRefresh = 2
         server = try BlobberServer(configuration: config)
-        responder = ChallengeResponder(server: server, wallet: wallet, interval: options.challengeInterval, log: options.logger)
+        let responder = ChallengeResponder(server: server, wallet: wallet, interval: options.challengeInterval, log: options.logger)
+        hook.set { markers in
+            for id in Set(markers.map(\.allocationID)) { responder.prover.remember(allocation: id) }
+        }
+        self.responder = responder
     }
 
     var blobberID: String { server.blobberID }

@@ -9,6 +9,7 @@ enum RootCommand {
                     DevnetCommand.command,
                     BlobberCommand.command,
                     AllocCommand.command,
+                ] + FileCommands.all + [
                     AppCommand.command,
                     VersionCommand.command,
                 ])

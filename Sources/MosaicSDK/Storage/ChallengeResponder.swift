@@ -9,6 +9,7 @@ import Synchronization
 /// often (each poll is one cheap GET).
 public final class ChallengeResponder: Sendable {
     public let server: BlobberServer
+    public let prover: ChallengeProver
     public let wallet: Wallet
     public let interval: Duration
     private let answered = Mutex<Set<String>>([])
@@ -17,6 +18,7 @@ public final class ChallengeResponder: Sendable {
 
     public init(server: BlobberServer, wallet: Wallet, interval: Duration = .seconds(1), log: (@Sendable (String) -> Void)? = nil) {
         self.server = server
+        prover = ChallengeProver(server: server)
         self.wallet = wallet
         self.interval = interval
         self.log = log
@@ -39,6 +41,7 @@ public final class ChallengeResponder: Sendable {
     /// transaction hash, or the error that stopped the answer.
     @discardableResult
     public func respondOnce() async -> [String: String] {
+        prover.rememberAll()
         let open: [Challenge]
         do { open = try await wallet.client.storageOpenChallenges(blobber: server.blobberID) } catch { return [:] }
         let openIDs = Set(open.map(\.id))
@@ -51,9 +54,9 @@ public final class ChallengeResponder: Sendable {
         var out: [String: String] = [:]
         await withTaskGroup(of: (String, String).self) { group in
             for c in todo {
-                group.addTask { [server, wallet, log] in
+                group.addTask { [prover, wallet, log] in
                     do {
-                        let proof = try server.challengeProof(for: c)
+                        let proof = try prover.proof(for: c)
                         let view = try await wallet.respondChallenge(c.id, proof: proof)
                         return (c.id, view.hash)
                     } catch {
