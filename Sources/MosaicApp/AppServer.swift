@@ -53,6 +53,7 @@ public final class AppServer: Sendable {
         registerSessionRoutes()
         registerNetworkRoutes()
         registerBoltRoutes()
+        registerVultRoutes()
     }
 
     public func start() throws {
