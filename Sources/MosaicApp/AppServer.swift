@@ -54,6 +54,7 @@ public final class AppServer: Sendable {
         registerNetworkRoutes()
         registerBoltRoutes()
         registerVultRoutes()
+        registerShareRoutes()
     }
 
     public func start() throws {
