@@ -52,6 +52,9 @@ public final class AppServer: Sendable {
         registerStaticRoutes()
         registerSessionRoutes()
         registerNetworkRoutes()
+        registerBoltRoutes()
+        registerVultRoutes()
+        registerShareRoutes()
     }
 
     public func start() throws {

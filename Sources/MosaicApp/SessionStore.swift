@@ -8,7 +8,12 @@ import Synchronization
 struct Session: Sendable {
     let id: String
     let csrf: String
-    var wallet: UnlockedWallet?
+    var wallet: UnlockedWallet? {
+        didSet { ledgerWallet = nil }
+    }
+    /// The wallet bound to the current network, kept per session so its nonce allocator
+    /// serialises concurrent sends from this browser.
+    var ledgerWallet: Wallet?
     var lastSeen: Date
     /// Set when the idle timeout locked the wallet, so the page can say why.
     var expired = false

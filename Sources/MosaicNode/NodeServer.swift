@@ -27,6 +27,7 @@ public final class NodeServer: Sendable {
         http.title = "Mosaic node API"
         self.http = HTTPServer(configuration: http)
         registerAPI()
+        registerStorageAPI()
         registerExplorer()
     }
 

@@ -56,7 +56,7 @@
     }
     if (!tx) return null;
     if (tx.outcome === 'failure' || tx.status === 'expired') t.update(what + ' failed: ' + (tx.error || tx.status), 'error');
-    else if (tx.status === 'sealed') t.update(what + ' confirmed: ' + tx.tokens + ' ' + symbol(), 'success');
+    else if (tx.status === 'sealed') t.update(what + ' confirmed: ' + (tx.credited && tx.credited !== 0 ? tx.credited_tokens : tx.tokens) + ' ' + symbol(), 'success');
     else t.update(what + ' is still ' + tx.status + '; it will show up when it seals', 'info');
     if (bolt.mounted) refresh();
     return tx;
@@ -195,9 +195,11 @@
 
   function txRow(tx) {
     const mine = me();
-    const out = tx.client_id === mine && tx.to_client_id !== mine;
+    const credit = tx.credited && tx.credited !== 0 && tx.credited !== '0';
+    const out = !credit && tx.client_id === mine && tx.to_client_id !== mine;
     const sign = out ? '−' : '+';
-    const kind = tx.type === 'contract_call' ? (tx.description || 'contract call') : out ? 'Sent' : 'Received';
+    const kind = tx.type === 'contract_call' ? (tx.description === 'faucet.pour' ? 'Faucet' : (tx.description || 'contract call')) : out ? 'Sent' : 'Received';
+    const amount = credit ? tx.credited_tokens : tx.tokens;
     return h('li', { class: 'tx-row' + (isFailed(tx) ? ' tx-failed' : '') + (out ? ' tx-out' : ' tx-in'), data: { hash: tx.hash, status: tx.status, outcome: tx.outcome || '' } },
       h('a', { class: 'tx-link', href: '#/bolt/tx/' + encodeURIComponent(tx.hash) },
         h('span', { class: 'tx-dir', 'aria-hidden': 'true' }, icon(out ? 'send' : 'receive')),
@@ -205,7 +207,7 @@
           h('span', { class: 'tx-hash mono', text: shortHash(tx.hash, 8), title: tx.hash }),
           h('span', { class: 'tx-meta small muted', text: kind + ' · ' + fmtDate(tx.creation_date) })),
         h('span', { class: 'tx-side' },
-          h('span', { class: 'tx-amount', text: sign + tx.tokens + ' ' + symbol() }),
+          h('span', { class: 'tx-amount', text: sign + amount + ' ' + symbol() }),
           chip(tx))));
   }
 

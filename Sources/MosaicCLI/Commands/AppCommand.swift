@@ -9,8 +9,9 @@ enum AppCommand {
         examples: ["mosaic app", "mosaic app --port 7300 --network devnet"],
         flags: [.option("port", "P", "port to listen on (default 7300; 0 picks a free one)")],
         action: { inv in
+            let signals = TerminationSignal()
             var config = AppServer.Configuration(home: inv.home, network: inv.value("network"))
-            config.port = try parsePort(inv.value("port") ?? "7300")
+            config.port = try NodeCommand.parsePort(inv.value("port"), default: 7300)
             let app = try AppServer(configuration: config)
             try app.start()
             if inv.json {
@@ -18,13 +19,10 @@ enum AppCommand {
             } else {
                 Console.out("Mosaic web app: \(app.baseURL.absoluteString)\nPress Ctrl-C to stop.\n")
             }
-            await ShutdownSignal.wait()
+            _ = await signals.wait()
+            signals.restoreDefaults()
             await app.stop()
             return CommandOutput(text: "", json: .object([("stopped", .bool(true))]))
         })
 
-    static func parsePort(_ s: String) throws -> UInt16 {
-        guard let p = UInt16(s) else { throw CLIError.usage("invalid port '\(s)': give a number from 0 to 65535") }
-        return p
-    }
 }

@@ -6,7 +6,7 @@ import MosaicSDK
 /// as `DevnetService`s), registered as network "devnet" in the client config.
 enum DevnetCommand {
     static let command = Command(
-        name: "devnet", summary: "run a local network (node, later blobbers and the web app) until Ctrl-C",
+        name: "devnet", summary: "run a local network (node, blobbers and the web app) until Ctrl-C",
         discussion: """
             Data lives under DIR (default $MOSAIC_HOME/devnet) and survives restarts. The network is saved
             as "devnet" in the client config and made current, so 'mosaic wallet …' works with no flags.
@@ -15,6 +15,9 @@ enum DevnetCommand {
         examples: ["mosaic devnet", "mosaic devnet --dir /tmp/dn --port 0 --block-time 500ms --json",
                    "mosaic devnet time advance 7d"],
         flags: [.option("dir", "DIR", "data folder (default $MOSAIC_HOME/devnet)"),
+                .option("app-port", "P", "web app port (default 7300, or a free one if taken; 0 picks a free one)"),
+                .toggle("no-app", "do not start the web app"),
+                .option("blobbers", "N", "blobbers to run in process, each registered before ready (default 6)"),
                 .option("port", "P", "node port on 127.0.0.1 (default 7100, or a free one if taken; 0 picks a free one)"),
                 .option("block-time", "DURATION", "block interval: 0, 500ms, 1s, 2s (default 1s)"),
                 .option("confirmations", "N", "blocks before a transaction is sealed (default 3)"),
@@ -57,7 +60,17 @@ enum DevnetCommand {
         if let bt = inv.value("block-time") { options.blockTime = try DurationText.parse(bt, flag: "block-time") }
         if let c = inv.value("confirmations") { options.confirmations = try NodeCommand.parseConfirmations(c) }
         if inv.has("verbose") { options.logger = { @Sendable line in Console.err(line + "\n") } }
-        // Extension point: blobbers and the web app are appended to `options.services` here.
+        let blobbers = try inv.value("blobbers").map { text -> Int in
+            guard let n = Int(text), (0...32).contains(n) else { throw CLIError.usage("--blobbers \(text): give a number from 0 to 32") }
+            return n
+        } ?? 6
+        for i in 0..<blobbers {
+            options.services.append(BlobberService(index: i + 1, logger: options.logger))
+        }
+        if !inv.has("no-app") {
+            let appPort = try inv.value("app-port").map { try NodeCommand.parsePort($0, default: AppService.defaultPort) }
+            options.services.append(AppService(home: inv.home, port: appPort, logRequests: inv.has("verbose")))
+        }
         let devnet = Devnet(options: options)
         let urls: DevnetURLs
         do { urls = try await devnet.start() } catch {

@@ -5,9 +5,12 @@ enum RootCommand {
                 subcommands: [
                     WalletCommand.command,
                     NetworkCommand.command,
-                    AppCommand.command,
                     NodeCommand.command,
                     DevnetCommand.command,
+                    BlobberCommand.command,
+                    AllocCommand.command,
+                ] + FileCommands.all + [
+                    AppCommand.command,
                     VersionCommand.command,
                 ])
     }

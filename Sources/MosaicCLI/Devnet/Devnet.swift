@@ -28,7 +28,13 @@ actor Devnet {
     /// Starts the node, then each service; on any failure stops what already runs and rethrows.
     func start() async throws -> DevnetURLs {
         let nodeDir = options.directory.appendingPathComponent("node")
-        var genesis = Genesis(chainID: options.chainID)
+        var funds: [String: UInt64] = [:]
+        for service in options.services {
+            let dir = options.directory.appendingPathComponent(service.name)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            funds.merge(try service.genesisFunds(directory: dir)) { $0 + $1 }
+        }
+        var genesis = Genesis(chainID: options.chainID, allocations: funds)
         genesis.confirmations = options.confirmations
         let c = options.blockTime.components
         genesis.blockTimeMillis = c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
@@ -64,6 +70,7 @@ actor Devnet {
                 case .blobber: urls.blobbers.append(url)
                 }
             }
+            for service in started { try await service.ready() }
         } catch {
             await stop()
             throw error

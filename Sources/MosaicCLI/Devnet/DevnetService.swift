@@ -10,8 +10,19 @@ protocol DevnetService: Sendable {
     var name: String { get }
     /// Starts serving on loopback and returns the base URL.
     func start(node: URL, directory: URL) async throws -> URL
+    /// Accounts to fund in a new devnet's genesis (base units by client id), given the service's
+    /// folder; lets blobbers stake without waiting for faucet pours.
+    func genesisFunds(directory: URL) throws -> [String: UInt64]
+    /// Waits until the service is usable (a blobber: registered on the ledger); called after every
+    /// service started, so slow set-ups overlap.
+    func ready() async throws
     /// Stops serving; called once, also when a later service failed to start.
     func stop() async
+}
+
+extension DevnetService {
+    func genesisFunds(directory: URL) throws -> [String: UInt64] { [:] }
+    func ready() async throws {}
 }
 
 /// How a devnet service is reported in `DevnetURLs`.

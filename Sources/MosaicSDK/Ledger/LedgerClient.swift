@@ -32,7 +32,7 @@ public struct LedgerClient: Sendable {
         return s.hasSuffix("/") ? String(s.dropLast()) : s
     }
 
-    private func call<T: Sendable>(_ body: () async throws -> T) async throws(LedgerClientError) -> T {
+    func call<T: Sendable>(_ body: () async throws -> T) async throws(LedgerClientError) -> T {
         do { return try await body() } catch let e as HTTPClientError {
             throw LedgerClientError.from(e, url: urlText)
         } catch let e as LedgerClientError {

@@ -1,0 +1,230 @@
+import Foundation
+import MosaicProtocol
+import MosaicSDK
+
+/// `mosaic alloc …`: storage allocations on the ledger (docs/STORAGE.md §8): create, list, show,
+/// update (extend, grow, add a blobber, add tokens), cancel, finalize.
+enum AllocCommand {
+    static let command = Command(
+        name: "alloc", summary: "create and manage storage allocations",
+        subcommands: [new, list, show, update, cancel, finalize])
+
+    static let new = Command(
+        name: "new", summary: "create an allocation: SIZE bytes on DATA + PARITY blobbers until EXPIRE",
+        discussion: """
+            Tokens locked (--lock) go to the allocation's write pool and pay the blobbers as data is written;
+            what is left returns at finalization. Without --lock the network's quote for these terms is locked.
+            """,
+        examples: ["mosaic alloc new --data 2 --parity 2 --size 1GiB --expire 30d --lock 1",
+                   "mosaic alloc new --data 4 --parity 2 --size 10GiB --expire 90d --name photos --json"],
+        flags: [.option("data", "D", "data shards (any D blobbers rebuild a file)"),
+                .option("parity", "P", "parity shards (P blobbers may be lost)"),
+                .option("size", "SIZE", "user bytes, e.g. 1GiB"),
+                .option("expire", "DURATION", "lifetime from now, e.g. 30d"),
+                .option("lock", "TOKENS", "tokens for the write pool (default: the network's quote)"),
+                .option("name", "NAME", "a label shown in lists")],
+        action: { inv in
+            let data = try count(try inv.required("data"), flag: "data", min: 1)
+            let parity = try count(try inv.required("parity"), flag: "parity", min: 0)
+            let size = try ByteSize.parse(try inv.required("size"), flag: "size")
+            guard size > 0 else { throw CLIError.usage("--size must be more than 0 bytes") }
+            let seconds = try expireSeconds(try inv.required("expire"), flag: "expire")
+            let ctx = try StorageContext(inv)
+            let lock: UInt64
+            if let text = inv.value("lock") {
+                lock = try BlobberCommand.tokens(text, flag: "lock")
+            } else {
+                lock = try await quote(ctx.client, size: size, data: data, parity: parity, seconds: seconds)
+            }
+            let now = try await ctx.client.network().time
+            if !inv.json { Console.err("creating allocation (\(data)+\(parity) shards, \(ByteSize.format(size))); waiting until it is sealed…\n") }
+            let name = inv.value("name") ?? ""
+            let id = try await chain({ message in
+                if message.contains("not enough blobbers") { return tooFew(message, data + parity) }
+                if message.contains("lock at least") { return "\(message); pass a larger --lock (or omit it to lock the network's quote)" }
+                return "cannot create the allocation: \(message)"
+            }) { () async throws(WalletError) in
+                try await ctx.wallet.newAllocation(name: name, data: data, parity: parity, size: size, expiration: now + Int64(seconds), lock: lock)
+            }
+            guard let a = try await ctx.client.storageAllocation(id) else { throw CLIError.failure("allocation \(id) was created but cannot be read back") }
+            return CommandOutput(text: "created allocation \(id)\n" + details(a), json: json(a))
+        })
+
+    static let list = Command(
+        name: "list", summary: "list this wallet's allocations",
+        examples: ["mosaic alloc list", "mosaic alloc list --json"],
+        action: { inv in
+            let ctx = try LedgerContext(inv)
+            let id = ctx.readOnlyWallet().clientID
+            let all = try await ctx.client.storageAllocations(owner: id)
+            var table = Table(["ID", "NAME", "SHARDS", "SIZE", "USED", "EXPIRES (UTC)", "STATUS"])
+            for a in all {
+                table.add([a.id, a.name.isEmpty ? "-" : a.name, "\(a.dataShards)+\(a.parityShards)", ByteSize.format(a.size),
+                           ByteSize.format(a.usedSize), Wallet.iso8601(a.expiration), a.status.rawValue])
+            }
+            let text = all.isEmpty ? "no allocations yet; create one with 'mosaic alloc new --data 2 --parity 2 --size 1GiB --expire 30d'" : table.rendered()
+            return CommandOutput(text: text, json: .object([("allocations", .array(all.map(json)))]))
+        })
+
+    static let show = Command(
+        name: "show", summary: "show an allocation: sizes, shards, counters, challenges and blobbers",
+        usage: "[ID]", examples: ["mosaic alloc show 3f9a…", "mosaic alloc show --json"],
+        arguments: ["ID"], minArguments: 0, maxArguments: 1,
+        action: { inv in
+            let ctx = try LedgerContext(inv)
+            let a = try await resolve(ctx, inv.arguments.first)
+            return CommandOutput(text: details(a), json: json(a))
+        })
+
+    static let update = Command(
+        name: "update", summary: "extend, grow, add a blobber to, or add tokens to an allocation",
+        usage: "ID", examples: ["mosaic alloc update ID --extend 30d", "mosaic alloc update ID --grow 1GiB --lock 1",
+                                "mosaic alloc update ID --add-blobber BLOBBER_ID"],
+        flags: [.option("extend", "DURATION", "move the expiration later"), .option("grow", "SIZE", "add user bytes"),
+                .option("add-blobber", "ID", "add one more blobber"), .option("lock", "TOKENS", "tokens to add to the write pool")],
+        arguments: ["ID"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let extend = try inv.value("extend").map { try expireSeconds($0, flag: "extend") }
+            let grow = try inv.value("grow").map { try ByteSize.parse($0, flag: "grow") }
+            let add = inv.value("add-blobber")
+            if let add, !Transaction.isHexID(add) { throw CLIError.usage("--add-blobber \(add): give a blobber id (64 hex characters)") }
+            let lock = try inv.value("lock").map { try BlobberCommand.tokens($0, flag: "lock") } ?? 0
+            guard extend != nil || grow != nil || add != nil || lock > 0 else {
+                throw CLIError.usage("nothing to update: give --extend, --grow, --add-blobber or --lock")
+            }
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.ledgerAllocation(inv.arguments[0])
+            _ = try await chain({ m in "cannot update allocation \(a.id): \(m)\(m.contains("lock") ? "; pass a larger --lock" : "")" }) { () async throws(WalletError) in
+                try await ctx.wallet.updateAllocation(a.id, extendSeconds: extend, growBytes: grow, addBlobber: add, lock: lock)
+            }
+            let after = try await ctx.client.storageAllocation(a.id) ?? a
+            return CommandOutput(text: "updated allocation \(a.id)\n" + details(after), json: json(after))
+        })
+
+    static let cancel = Command(
+        name: "cancel", summary: "cancel an allocation before it expires (refund minus a 10 % penalty to the blobbers)",
+        usage: "ID", arguments: ["ID"], minArguments: 1, maxArguments: 1,
+        action: { inv in try await close(inv, cancel: true) })
+
+    static let finalize = Command(
+        name: "finalize", summary: "finalize an expired allocation: pay the blobbers, return the rest of the write pool",
+        usage: "ID", arguments: ["ID"], minArguments: 1, maxArguments: 1,
+        action: { inv in try await close(inv, cancel: false) })
+
+    static func close(_ inv: Invocation, cancel: Bool) async throws -> CommandOutput {
+        let ctx = try StorageContext(inv)
+        let a = try await ctx.ledgerAllocation(inv.arguments[0])
+        let before = try await ctx.wallet.balance().amount.baseUnits
+        let verb = cancel ? "cancel" : "finalize"
+        _ = try await chain({ "cannot \(verb) allocation \(a.id): \($0)" }) { () async throws(WalletError) in
+            cancel ? try await ctx.wallet.cancelAllocation(a.id) : try await ctx.wallet.finalizeAllocation(a.id)
+        }
+        let after = try await ctx.client.storageAllocation(a.id) ?? a
+        let balance = try await ctx.wallet.balance().amount.baseUnits
+        let refund = balance > before ? balance - before : 0
+        return CommandOutput(text: "\(cancel ? "canceled" : "finalized") allocation \(a.id); \(TokenAmount(baseUnits: refund)) returned to the wallet (after the fee)",
+                             json: .object([("allocation_id", .string(a.id)), ("status", .string(after.status.rawValue)),
+                                            ("returned", .uint(refund))]))
+    }
+
+    // MARK: helpers
+
+    static func resolve(_ ctx: LedgerContext, _ id: String?) async throws -> Allocation {
+        let owner = ctx.readOnlyWallet().clientID
+        if let id, Transaction.isHexID(id.lowercased()) {
+            guard let a = try await ctx.client.storageAllocation(id.lowercased()) else {
+                throw CLIError.failure("allocation \(id) does not exist; list yours with 'mosaic alloc list'")
+            }
+            return a
+        }
+        let mine = try await ctx.client.storageAllocations(owner: owner)
+        let hits = id.map { t in mine.filter { $0.id.hasPrefix(t.lowercased()) || $0.name == t } } ?? mine.filter { $0.status == .active }
+        guard hits.count == 1, let a = hits.first else {
+            throw CLIError.usage(hits.isEmpty ? "no allocation found; list yours with 'mosaic alloc list'" : "several allocations match; give the id")
+        }
+        return a
+    }
+
+    static func details(_ a: Allocation) -> String {
+        var lines = [
+            "id:                     \(a.id)",
+            "name:                   \(a.name.isEmpty ? "-" : a.name)",
+            "status:                 \(a.status.rawValue)",
+            "expiration:             \(Wallet.iso8601(a.expiration))",
+            "size:                   \(ByteSize.format(a.size)) (\(a.size) bytes)",
+            "used size:              \(ByteSize.format(a.usedSize)) (\(a.usedSize) bytes)",
+            "data shards:            \(a.dataShards)",
+            "parity shards:          \(a.parityShards)",
+            "writes:                 \(a.numWrites)",
+            "reads:                  \(a.numReads)",
+            "successful challenges:  \(a.successfulChallenges)",
+            "failed challenges:      \(a.failedChallenges)",
+            "latest closed challenge: \(a.latestClosedChallenge.map(Wallet.iso8601) ?? "none")",
+            "write pool:             \(TokenAmount(baseUnits: a.writePool))",
+            "challenge pool:         \(TokenAmount(baseUnits: a.challengePool))",
+            "blobbers:",
+        ]
+        for (i, b) in a.blobbers.enumerated() {
+            lines.append("  \(i + 1). \(b.blobberID)  \(b.url)  used \(ByteSize.format(b.used))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ a: Allocation) -> JSONValue {
+        .object([
+            ("id", .string(a.id)), ("name", .string(a.name)), ("owner_id", .string(a.ownerID)), ("status", .string(a.status.rawValue)),
+            ("expiration", .int(a.expiration)), ("size", .uint(a.size)), ("used_size", .uint(a.usedSize)),
+            ("data_shards", .int(Int64(a.dataShards))), ("parity_shards", .int(Int64(a.parityShards))),
+            ("num_writes", .uint(a.numWrites)), ("num_reads", .uint(a.numReads)),
+            ("successful_challenges", .uint(a.successfulChallenges)), ("failed_challenges", .uint(a.failedChallenges)),
+            ("latest_closed_challenge", a.latestClosedChallenge.map { .int($0) } ?? .null),
+            ("write_pool", .uint(a.writePool)), ("challenge_pool", .uint(a.challengePool)),
+            ("blobbers", .array(a.blobbers.map { b in
+                .object([("id", .string(b.blobberID)), ("url", .string(b.url)), ("used", .uint(b.used)),
+                         ("allocation_root", .string(b.allocationRoot))])
+            })),
+        ])
+    }
+
+    /// Runs a storage contract call; an execution the chain refused becomes a CLI failure with
+    /// `explain(chain's message)`.
+    static func chain<T>(_ explain: (String) -> String, _ body: () async throws(WalletError) -> T) async throws -> T {
+        let result: Result<T, WalletError>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        switch result {
+        case .success(let v): return v
+        case .failure(let e):
+            if case let .failed(_, message) = e { throw CLIError.failure(explain(message)) }
+            throw e
+        }
+    }
+
+    static func quote(_ client: LedgerClient, size: UInt64, data: Int, parity: Int, seconds: UInt64) async throws -> UInt64 {
+        let result: Result<UInt64, LedgerClientError>
+        do { result = .success(try await client.storageQuote(size: size, dataShards: data, parityShards: parity, seconds: seconds)) } catch {
+            result = .failure(error)
+        }
+        switch result {
+        case .success(let v): return v
+        case .failure(let e):
+            if e.code == "not_enough_blobbers" { throw CLIError.failure(tooFew(e.description, data + parity)) }
+            throw e
+        }
+    }
+
+    static func tooFew(_ message: String, _ needed: Int) -> String {
+        "\(message); an allocation needs \(needed) blobbers with room: use fewer --data/--parity shards or a smaller --size, or start more blobbers ('mosaic blobber' or 'mosaic devnet --blobbers N')"
+    }
+
+    static func count(_ text: String, flag: String, min: Int) throws -> Int {
+        guard let n = Int(text), n >= min, n <= 64 else { throw CLIError.usage("--\(flag) \(text): give a number from \(min) to 64") }
+        return n
+    }
+
+    static func expireSeconds(_ text: String, flag: String) throws -> UInt64 {
+        guard let ms = DurationText.milliseconds(text), ms >= 1000 else {
+            throw CLIError.usage("--\(flag) \(text): give a duration such as 1h, 30d or 52w")
+        }
+        return UInt64(ms / 1000)
+    }
+}

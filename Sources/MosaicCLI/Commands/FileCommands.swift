@@ -1,0 +1,226 @@
+import Foundation
+import MosaicCrypto
+import MosaicProtocol
+import MosaicSDK
+import MosaicStorage
+
+/// The file commands of an allocation: `upload`, `download`, `ls`, `stat`, `rm`, `mv`, `cp`,
+/// `mkdir`, `repair`. Each is one owner-signed operation on the allocation's blobbers; errors say
+/// what to do and leave nothing partial (the SDK rolls back and writes downloads beside the target).
+enum FileCommands {
+    static let allocFlag = Flag.option("alloc", "ID", "allocation id, unique prefix or name (default: the wallet's only active one)")
+
+    static var all: [Command] { [upload, download, ls, stat, rm, mv, cp, mkdir, ShareCommand.command, repair] }
+
+    static let upload = Command(
+        name: "upload", summary: "upload a local file to REMOTE (encrypted, erasure-coded, streamed to the blobbers)",
+        usage: "LOCAL REMOTE",
+        discussion: "An interrupted upload resumes when the same command is run again. Missing folders are created.",
+        examples: ["mosaic upload ./report.pdf /docs/report.pdf", "mosaic upload --alloc 3f9a ./big.iso /isos/big.iso --json"],
+        flags: [allocFlag, .toggle("replace", "overwrite REMOTE if it exists"), .option("content-type", "TYPE", "MIME type (default: from the extension)")],
+        arguments: ["LOCAL", "REMOTE"], minArguments: 2, maxArguments: 2,
+        action: { inv in
+            let ctx = try StorageContext(inv)
+            let local = URL(fileURLWithPath: inv.arguments[0])
+            let remote = inv.arguments[1]
+            let a = try await ctx.allocation(forWriting: true)
+            let bar = ProgressBar(label: "upload", json: inv.json)
+            let started = ContinuousClock.now
+            let r = try await StorageContext.failing {
+                try await ctx.storage.upload(localFile: local, remotePath: remote, allocation: a, contentType: inv.value("content-type"),
+                                             replace: inv.has("replace"), progress: bar.callback)
+            }
+            bar.finish()
+            let seconds = elapsedMillis(since: started)
+            var text = "uploaded \(local.path) to \(r.meta.path) (\(ByteSize.format(UInt64(max(0, r.meta.size))))) on \(r.committed.count) of \(a.totalShards) blobbers in \(DurationText.format(milliseconds: seconds))"
+            if r.resumed { text += "; resumed an interrupted upload" }
+            if !r.failed.isEmpty {
+                text += "\nblobbers that missed it: " + r.failed.sorted { $0.key < $1.key }.map { "\($0.key + 1) (\($0.value))" }.joined(separator: ", ")
+                text += "\nrun 'mosaic repair --alloc \(a.id)' when they are back"
+            }
+            return CommandOutput(text: text, json: .object([
+                ("allocation_id", .string(a.id)), ("path", .string(r.meta.path)), ("size", .int(r.meta.size)),
+                ("committed", .array(r.committed.map { .int(Int64($0)) })), ("failed", .object(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })),
+                ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)), ("elapsed_ms", .int(seconds)),
+            ]))
+        })
+
+    static let download = Command(
+        name: "download", summary: "download REMOTE to LOCAL (verified, decrypted), or a shared file with --ticket",
+        usage: "REMOTE LOCAL | --ticket T LOCAL",
+        examples: ["mosaic download /docs/report.pdf ./report.pdf", "mosaic download /big.iso ./part --range 0-1048575",
+                   "mosaic download --ticket mosaic-ticket:… ./shared.pdf"],
+        flags: [allocFlag, .option("ticket", "T", "a ticket from 'mosaic share' (file shared with you or public)"),
+                .option("range", "A-B", "only bytes A to B (inclusive)"), .toggle("replace", "overwrite LOCAL if it exists")],
+        arguments: ["REMOTE", "LOCAL"], minArguments: 1, maxArguments: 2,
+        action: { inv in
+            let ctx = try StorageContext(inv)
+            let range = try inv.value("range").map(parseRange)
+            let remote: String
+            let local: URL
+            let a: StorageAllocation
+            var ticket: AuthTicket?
+            var key: SecretBytes?
+            if let text = inv.value("ticket") {
+                guard inv.arguments.count == 1 else { throw CLIError.usage("with --ticket give only LOCAL (the ticket names the file)") }
+                let share = try ShareToken.decode(text)
+                local = URL(fileURLWithPath: inv.arguments[0])
+                remote = share.ticket.path
+                ticket = share.ticket
+                key = try share.contentKey(for: ctx.storage.key)
+                guard let onLedger = try await ctx.client.storageAllocation(share.ticket.allocationID) else {
+                    throw CLIError.failure("the shared allocation \(share.ticket.allocationID) no longer exists")
+                }
+                a = try StorageAllocation(onLedger)
+            } else {
+                guard inv.arguments.count == 2 else { throw CLIError.usage("give REMOTE and LOCAL (or --ticket T LOCAL)") }
+                remote = inv.arguments[0]
+                local = URL(fileURLWithPath: inv.arguments[1])
+                a = try await ctx.allocation(forWriting: false)
+            }
+            if FileManager.default.fileExists(atPath: local.path), !inv.has("replace") {
+                throw CLIError.failure("\(local.path) already exists; choose another name or pass --replace")
+            }
+            let bar = ProgressBar(label: "download", json: inv.json)
+            let started = ContinuousClock.now
+            let r = try await StorageContext.failing {
+                try await ctx.storage.download(remotePath: remote, to: local, allocation: a, range: range, ticket: ticket, contentKey: key,
+                                               progress: bar.callback)
+            }
+            bar.finish()
+            let ms = elapsedMillis(since: started)
+            return CommandOutput(text: "downloaded \(remote) to \(local.path) (\(ByteSize.format(UInt64(max(0, r.bytesWritten))))) in \(DurationText.format(milliseconds: ms))",
+                                 json: .object([("allocation_id", .string(a.id)), ("path", .string(remote)), ("local", .string(local.path)),
+                                                ("bytes", .int(r.bytesWritten)), ("size", .int(r.meta.size)), ("elapsed_ms", .int(ms))]))
+        })
+
+    static let ls = Command(
+        name: "ls", summary: "list a folder of the allocation (name, size, modified, type)",
+        usage: "[PATH]", examples: ["mosaic ls", "mosaic ls /docs --json"],
+        flags: [allocFlag, .toggle("recursive", "everything below PATH")],
+        arguments: ["PATH"], minArguments: 0, maxArguments: 1,
+        action: { inv in
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: false)
+            let path = inv.arguments.first ?? "/"
+            var entries = try await StorageContext.failing { try await ctx.storage.list(path, allocation: a) }
+            if inv.has("recursive") {
+                var queue = entries.filter { $0.kind == .directory }.map(\.path)
+                while let next = queue.popLast() {
+                    let more = try await StorageContext.failing { try await ctx.storage.list(next, allocation: a) }
+                    entries += more
+                    queue += more.filter { $0.kind == .directory }.map(\.path)
+                }
+                entries.sort { $0.path < $1.path }
+            }
+            var table = Table(["NAME", "SIZE", "MODIFIED (UTC)", "TYPE"])
+            for m in entries {
+                let name = inv.has("recursive") ? m.path : (m.path.split(separator: "/").last.map(String.init) ?? m.path)
+                table.add([m.kind == .directory ? name + "/" : name, m.kind == .directory ? "-" : ByteSize.format(UInt64(max(0, m.size))),
+                           m.kind == .directory ? "-" : Wallet.iso8601(m.modified), m.kind == .directory ? "folder" : (m.contentType.isEmpty ? "file" : m.contentType)])
+            }
+            return CommandOutput(text: entries.isEmpty ? "\(path) is empty" : table.rendered(),
+                                 json: .object([("allocation_id", .string(a.id)), ("path", .string(path)), ("entries", .array(entries.map(metaJSON)))]))
+        })
+
+    static let stat = Command(
+        name: "stat", summary: "show one file or folder: size, type, times, shards",
+        usage: "PATH", flags: [allocFlag], arguments: ["PATH"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: false)
+            let m = try await StorageContext.failing { try await ctx.storage.stat(inv.arguments[0], allocation: a) }
+            var lines = ["path:          \(m.path)", "type:          \(m.kind == .directory ? "folder" : "file")"]
+            if m.kind == .file {
+                lines += ["size:          \(ByteSize.format(UInt64(max(0, m.size)))) (\(m.size) bytes)", "content type:  \(m.contentType)",
+                          "created:       \(Wallet.iso8601(m.created))", "modified:      \(Wallet.iso8601(m.modified))",
+                          "shards:        \(m.dataShards)+\(m.parityShards)", "cipher:        \(m.cipher)"]
+            }
+            return CommandOutput(text: lines.joined(separator: "\n"), json: metaJSON(m))
+        })
+
+    static let rm = Command(
+        name: "rm", summary: "delete a file, or a folder with everything in it",
+        usage: "PATH", flags: [allocFlag], arguments: ["PATH"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: true)
+            try await StorageContext.failing { try await ctx.storage.delete(inv.arguments[0], allocation: a) }
+            return CommandOutput(text: "deleted \(inv.arguments[0])", json: .object([("allocation_id", .string(a.id)), ("deleted", .string(inv.arguments[0]))]))
+        })
+
+    static let mv = Command(
+        name: "mv", summary: "move or rename a file or folder (no data is sent)",
+        usage: "FROM TO", flags: [allocFlag], arguments: ["FROM", "TO"], minArguments: 2, maxArguments: 2,
+        action: { inv in
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: true)
+            try await StorageContext.failing { try await ctx.storage.move(inv.arguments[0], to: inv.arguments[1], allocation: a) }
+            return CommandOutput(text: "moved \(inv.arguments[0]) to \(inv.arguments[1])",
+                                 json: .object([("allocation_id", .string(a.id)), ("from", .string(inv.arguments[0])), ("to", .string(inv.arguments[1]))]))
+        })
+
+    static let cp = Command(
+        name: "cp", summary: "copy a file or folder inside the allocation (no data is sent)",
+        usage: "FROM TO", flags: [allocFlag], arguments: ["FROM", "TO"], minArguments: 2, maxArguments: 2,
+        action: { inv in
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: true)
+            try await StorageContext.failing { try await ctx.storage.copy(inv.arguments[0], to: inv.arguments[1], allocation: a) }
+            return CommandOutput(text: "copied \(inv.arguments[0]) to \(inv.arguments[1])",
+                                 json: .object([("allocation_id", .string(a.id)), ("from", .string(inv.arguments[0])), ("to", .string(inv.arguments[1]))]))
+        })
+
+    static let mkdir = Command(
+        name: "mkdir", summary: "create a folder (and its parents)",
+        usage: "PATH", flags: [allocFlag], arguments: ["PATH"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: true)
+            try await StorageContext.failing { try await ctx.storage.mkdir(inv.arguments[0], allocation: a) }
+            return CommandOutput(text: "created folder \(inv.arguments[0])", json: .object([("allocation_id", .string(a.id)), ("created", .string(inv.arguments[0]))]))
+        })
+
+    static let repair = Command(
+        name: "repair", summary: "rebuild on each blobber the files it lacks, from the others",
+        discussion: "Use after an upload that missed blobbers, or after a blobber was replaced.",
+        examples: ["mosaic repair", "mosaic repair --alloc 3f9a --json"],
+        flags: [allocFlag],
+        action: { inv in
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: true)
+            let r = try await StorageContext.failing { try await ctx.storage.repair(allocation: a) }
+            var lines = ["repaired \(r.repaired.count) fragment(s), removed \(r.removed.count) stale path(s) in allocation \(a.id)"]
+            for x in r.repaired { lines.append("  rebuilt \(x.path) on blobber \(x.blobber + 1)") }
+            for x in r.removed { lines.append("  removed \(x.path) from blobber \(x.blobber + 1)") }
+            for (i, why) in r.failed.sorted(by: { $0.key < $1.key }) { lines.append("  blobber \(i + 1) not repaired: \(why)") }
+            return CommandOutput(text: lines.joined(separator: "\n"), json: .object([
+                ("allocation_id", .string(a.id)),
+                ("repaired", .array(r.repaired.map { .object([("blobber", .int(Int64($0.blobber))), ("path", .string($0.path))]) })),
+                ("removed", .array(r.removed.map { .object([("blobber", .int(Int64($0.blobber))), ("path", .string($0.path))]) })),
+                ("failed", .object(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })),
+            ]))
+        })
+
+    // MARK: helpers
+
+    static func metaJSON(_ m: FileMeta) -> JSONValue {
+        .object([("path", .string(m.path)), ("name", .string(m.path.split(separator: "/").last.map(String.init) ?? "/")),
+                 ("type", .string(m.kind == .directory ? "folder" : "file")), ("size", .int(m.size)), ("content_type", .string(m.contentType)),
+                 ("created", .int(m.created)), ("modified", .int(m.modified))])
+    }
+
+    /// "A-B" inclusive, as plaintext offsets.
+    static func parseRange(_ text: String) throws -> Range<Int64> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int64(parts[0]), let b = Int64(parts[1]), a >= 0, b >= a, b < Int64.max else {
+            throw CLIError.usage("--range \(text): give first and last byte, e.g. 0-1048575")
+        }
+        return a..<(b + 1)
+    }
+
+    static func elapsedMillis(since start: ContinuousClock.Instant) -> Int64 {
+        let d = ContinuousClock.now - start
+        return d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+    }
+}

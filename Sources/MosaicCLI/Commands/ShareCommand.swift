@@ -1,0 +1,83 @@
+import Foundation
+import MosaicCrypto
+import MosaicProtocol
+import MosaicSDK
+
+/// `mosaic share`: an owner-signed auth ticket for one file, for one wallet (`--to`) or anyone,
+/// printed as a `mosaic-ticket:` string; `--revoke` ends a ticket on the ledger.
+enum ShareCommand {
+    static let command = Command(
+        name: "share", summary: "share a file: print a ticket that 'mosaic download --ticket' accepts; or revoke one",
+        usage: "PATH [--to CLIENT_ID] [--expire 7d] | --revoke TICKET",
+        discussion: """
+            Without --to the ticket is a public link: it carries the file's key, so anyone holding it can read
+            the file. With --to only that wallet can open the key (the recipient must have sent at least one
+            transaction, e.g. a faucet pour, so its public key is known). --expire defaults to never;
+            'mosaic share --revoke' ends a ticket at once.
+            """,
+        examples: ["mosaic share /docs/report.pdf", "mosaic share /docs/report.pdf --to 6a3803d5…3827 --expire 7d",
+                   "mosaic share --revoke 549cf8e6…211a"],
+        flags: [FileCommands.allocFlag, .option("to", "CLIENT_ID", "the only wallet that may read (default: anyone with the ticket)"),
+                .option("expire", "DURATION", "ticket lifetime, e.g. 7d (default: until revoked)"),
+                .option("revoke", "TICKET", "revoke a ticket (its id or the whole ticket string)")],
+        arguments: ["PATH"], minArguments: 0, maxArguments: 1,
+        action: { inv in
+            if let revoke = inv.value("revoke") { return try await ShareCommand.revoke(inv, revoke) }
+            guard let path = inv.arguments.first else { throw CLIError.usage("give the PATH to share, or --revoke TICKET") }
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: false)
+            let meta = try await StorageContext.failing { try await ctx.storage.stat(path, allocation: a) }
+            guard meta.kind == .file else {
+                throw CLIError.failure("\(path) is a folder; share its files one at a time (each file has its own key)")
+            }
+            var recipient: Ed25519.PublicKey?
+            if let to = inv.value("to") { recipient = try await publicKey(of: to.lowercased(), ctx.client) }
+            var expiration: Int64 = 0
+            if let e = inv.value("expire") { expiration = Int64(Date().timeIntervalSince1970) + Int64(try AllocCommand.expireSeconds(e, flag: "expire")) }
+            guard let wrapped = Hex.decode(meta.wrappedKey), let key = try? SealedBox.open(wrapped, with: ctx.storage.key) else {
+                throw CLIError.failure("cannot open the content key of \(path) with this wallet")
+            }
+            let token = try ShareToken(owner: ctx.storage.key, allocationID: a.id, path: meta.path, kind: .file, contentKey: key,
+                                       recipient: recipient, expiration: expiration)
+            let who = recipient.map { "wallet \($0.clientID)" } ?? "anyone holding it (public link)"
+            let text = """
+                \(token.encoded)
+                ticket \(token.ticket.id) for \(meta.path), readable by \(who), \(expiration == 0 ? "until revoked" : "until \(Wallet.iso8601(expiration))")
+                download with: mosaic download --ticket TICKET LOCAL · revoke with: mosaic share --revoke \(token.ticket.id)
+                """
+            return CommandOutput(text: text, json: .object([
+                ("ticket", .string(token.encoded)), ("ticket_id", .string(token.ticket.id)), ("allocation_id", .string(a.id)),
+                ("path", .string(meta.path)), ("recipient_id", .string(token.ticket.recipientID)), ("expiration", .int(expiration)),
+            ]))
+        })
+
+    static func revoke(_ inv: Invocation, _ text: String) async throws -> CommandOutput {
+        let id: String
+        if text.hasPrefix(ShareToken.prefix) {
+            id = try ShareToken.decode(text).ticket.id
+        } else {
+            guard Transaction.isHexID(text.lowercased()) else { throw CLIError.usage("--revoke \(text): give the ticket id (64 hex) or the ticket string") }
+            id = text.lowercased()
+        }
+        let ctx = try StorageContext(inv)
+        _ = try await AllocCommand.chain({ "cannot revoke ticket \(id): \($0)" }) { () async throws(WalletError) in
+            try await ctx.wallet.revokeTicket(id)
+        }
+        return CommandOutput(text: "revoked ticket \(id); blobbers refuse it from now on",
+                             json: .object([("ticket_id", .string(id)), ("revoked", .bool(true))]))
+    }
+
+    /// The Ed25519 key behind a client id, from a transaction it signed (client ids are key hashes).
+    static func publicKey(of clientID: String, _ client: LedgerClient) async throws -> Ed25519.PublicKey {
+        if let key = Ed25519.PublicKey(hex: clientID), clientID.count == 64, key.clientID != clientID {
+            // A public key given directly works too.
+            if (try? await client.transactions(of: key.clientID, limit: 1)) != nil { return key }
+        }
+        guard Transaction.isHexID(clientID) else { throw CLIError.usage("--to \(clientID): give a client id (64 hex characters)") }
+        let page = try await client.transactions(of: clientID, limit: 100)
+        for v in page.transactions where v.transaction.clientID == clientID {
+            if let key = Ed25519.PublicKey(hex: v.transaction.publicKey), key.clientID == clientID { return key }
+        }
+        throw CLIError.failure("wallet \(clientID) has never sent a transaction, so its public key is unknown; ask its owner to run 'mosaic wallet faucet' (or send anything) first")
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import MosaicProtocol
+
+/// Signed calls of the storage contract (docs/STORAGE.md §8). Each one goes through the wallet's
+/// nonce allocator, waits until `until` (sealed by default) and turns an execution the chain
+/// refused into `WalletError.failed` carrying the chain's own message ("not enough blobbers: …",
+/// "lock at least …"), so callers can show it as is.
+extension Wallet {
+    /// Registers this wallet as a blobber; `stake` (≥ 1 token) is locked as the transaction value.
+    @discardableResult
+    public func registerBlobber(url: String, capacity: UInt64, writePrice: UInt64, readPrice: UInt64, stake: UInt64,
+                                until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+        try await storageCall("register_blobber", ["url": .string(url), "capacity": .uint(capacity), "write_price": .uint(writePrice),
+                                                   "read_price": .uint(readPrice)], value: stake, until: until)
+    }
+
+    /// Changes a blobber's terms; `stake` adds to its stake.
+    @discardableResult
+    public func updateBlobber(url: String? = nil, capacity: UInt64? = nil, writePrice: UInt64? = nil, readPrice: UInt64? = nil,
+                              stake: UInt64 = 0, until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+        var args: [String: JSONValue] = [:]
+        if let url { args["url"] = .string(url) }
+        if let capacity { args["capacity"] = .uint(capacity) }
+        if let writePrice { args["write_price"] = .uint(writePrice) }
+        if let readPrice { args["read_price"] = .uint(readPrice) }
+        return try await storageCall("update_blobber", args, value: stake, until: until)
+    }
+
+    /// Creates an allocation of `size` bytes on `data + parity` blobbers until `expiration` (unix
+    /// seconds), locking `lock` base units in its write pool; returns the allocation id (the
+    /// transaction hash) once the call is `until`.
+    public func newAllocation(name: String = "", data: Int, parity: Int, size: UInt64, expiration: Int64, lock: UInt64,
+                              blobbers: [String] = [], until: TransactionStatus = .sealed) async throws(WalletError) -> String {
+        var args: [String: JSONValue] = ["data_shards": .integer(Int64(data)), "parity_shards": .integer(Int64(parity)),
+                                         "size": .uint(size), "expiration": .integer(expiration)]
+        if !name.isEmpty { args["name"] = .string(name) }
+        if !blobbers.isEmpty { args["blobbers"] = .array(blobbers.map(JSONValue.string)) }
+        return try await storageCall("new_allocation", args, value: lock, until: until).hash
+    }
+
+    /// Extends, grows or adds a blobber to an allocation; `lock` pays the extra cost.
+    @discardableResult
+    public func updateAllocation(_ id: String, extendSeconds: UInt64? = nil, growBytes: UInt64? = nil, addBlobber: String? = nil,
+                                 lock: UInt64 = 0, until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+        var args: [String: JSONValue] = ["allocation_id": .string(id)]
+        if let extendSeconds { args["extend_seconds"] = .uint(extendSeconds) }
+        if let growBytes { args["grow_bytes"] = .uint(growBytes) }
+        if let addBlobber { args["add_blobber"] = .string(addBlobber) }
+        return try await storageCall("update_allocation", args, value: lock, until: until)
+    }
+
+    /// Cancels before expiry: refunds the write pool minus the cancellation penalty.
+    @discardableResult
+    public func cancelAllocation(_ id: String, until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+        try await storageCall("cancel_allocation", ["allocation_id": .string(id)], until: until)
+    }
+
+    /// After expiry: pays the blobbers and returns the rest of the write pool to the owner.
+    @discardableResult
+    public func finalizeAllocation(_ id: String, until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+        try await storageCall("finalize_allocation", ["allocation_id": .string(id)], until: until)
+    }
+
+    /// Ends an auth ticket this wallet signed; blobbers refuse it from then on.
+    @discardableResult
+    public func revokeTicket(_ ticketID: String, until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+        try await storageCall("revoke_ticket", ["ticket_id": .string(ticketID)], until: until)
+    }
+
+    /// Blobber: commits owners' write markers (all or nothing).
+    @discardableResult
+    public func commitWriteMarkers(_ markers: [WriteMarker], until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+        try await storageCall("commit_write_markers", ["markers": try Wallet.jsonValue(markers)], until: until)
+    }
+
+    /// Blobber: redeems readers' latest read markers.
+    @discardableResult
+    public func redeemReadMarkers(_ markers: [ReadMarker], until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+        try await storageCall("redeem_read_markers", ["markers": try Wallet.jsonValue(markers)], until: until)
+    }
+
+    /// Blobber: answers a challenge. A wrong proof still succeeds as a transaction (the
+    /// challenge is recorded as failed); read the challenge to see how it closed.
+    @discardableResult
+    public func respondChallenge(_ challengeID: String, proof: ChallengeProof, until: TransactionStatus = .finalized) async throws(WalletError) -> TransactionView {
+        try await storageCall("respond_challenge", ["challenge_id": .string(challengeID), "proof": try Wallet.jsonValue(proof)], until: until)
+    }
+
+    /// One signed `storage.<method>` call, waited for.
+    public func storageCall(_ method: String, _ args: [String: JSONValue], value: UInt64 = 0,
+                            until: TransactionStatus = .sealed, timeout: Duration = .seconds(120)) async throws(WalletError) -> TransactionView {
+        let fee = try await networkInfo().minimumFee
+        let data = ContractCall(contract: "storage", method: method, args: args).json
+        let tx = try await submit(to: ContractCall.address(of: "storage"), value: value, fee: fee, type: .contractCall, data: data)
+        return try await wait(for: tx.hash, until: until, timeout: timeout)
+    }
+
+    static func jsonValue<T: Encodable>(_ value: T) throws(WalletError) -> JSONValue {
+        do { return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value)) } catch {
+            throw .node(.invalidResponse("cannot encode \(T.self): \(error)"))
+        }
+    }
+}
+
+extension JSONValue {
+    /// A base-unit amount: a JSON integer when it fits, else a decimal string (the contract takes both).
+    static func uint(_ v: UInt64) -> JSONValue { v <= UInt64(Int64.max) ? .integer(Int64(v)) : .string(String(v)) }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import MosaicCrypto
+import MosaicProtocol
+
+/// What `mosaic share` prints and `download --ticket` reads: the owner-signed `AuthTicket` and the
+/// file's content key, either in clear (a public link: whoever holds the string can read) or sealed
+/// to the recipient's key (only that wallet can open it). The key is outside the ticket's
+/// signature (docs/STORAGE.md §6): a wrong key cannot pass the AEAD check.
+/// Text form: "mosaic-ticket:" + base64url of the JSON, one copyable word.
+public struct ShareToken: Sendable, Codable, Equatable {
+    public var ticket: AuthTicket
+    /// Hex content key (public links).
+    public var key: String?
+    /// Hex sealed box of the content key to the recipient's Ed25519 key.
+    public var sealedKey: String?
+
+    enum CodingKeys: String, CodingKey {
+        case ticket, key
+        case sealedKey = "sealed_key"
+    }
+
+    public static let prefix = "mosaic-ticket:"
+
+    /// Signs a ticket for `path` of allocation `allocationID` and wraps `contentKey` for
+    /// `recipient` (nil: anyone holding the string).
+    public init(owner: Ed25519.SigningKey, allocationID: String, path: String, kind: AuthTicket.Kind, contentKey: SecretBytes?,
+                recipient: Ed25519.PublicKey?, expiration: Int64) throws {
+        var t = AuthTicket(allocationID: allocationID, ownerID: owner.publicKey.clientID, ownerPublicKey: owner.publicKey.hex, path: path,
+                           kind: kind, recipientID: recipient?.clientID ?? "", expiration: expiration, nonce: Hex.encode(Random.bytes(8)))
+        t.sign(with: owner)
+        ticket = t
+        if let contentKey {
+            if let recipient {
+                sealedKey = Hex.encode(try SealedBox.seal(contentKey, to: recipient))
+            } else {
+                key = Hex.encode(contentKey.copyBytes())
+            }
+        }
+    }
+
+    public var encoded: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = (try? encoder.encode(self)) ?? Data()
+        let b64 = data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        return ShareToken.prefix + b64
+    }
+
+    public static func decode(_ text: String) throws(ShareTokenError) -> ShareToken {
+        let s = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard s.hasPrefix(prefix) else { throw .malformed("a ticket starts with \"\(prefix)\"; copy the whole line 'mosaic share' printed") }
+        var b64 = String(s.dropFirst(prefix.count)).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while b64.count % 4 != 0 { b64 += "=" }
+        guard let data = Data(base64Encoded: b64), let token = try? JSONDecoder().decode(ShareToken.self, from: data) else {
+            throw .malformed("the ticket is damaged (not base64 JSON); copy it again")
+        }
+        do { try token.ticket.verify() } catch { throw .malformed("the ticket's signature does not verify: \(error)") }
+        return token
+    }
+
+    /// The content key for the wallet `reader`: in clear for public links, else opened with its key.
+    public func contentKey(for reader: Ed25519.SigningKey) throws(ShareTokenError) -> SecretBytes {
+        if let key, let bytes = Hex.decode(key), bytes.count == 32 { return SecretBytes(bytes) }
+        guard let sealedKey, let box = Hex.decode(sealedKey) else { throw .malformed("the ticket carries no content key") }
+        if !ticket.recipientID.isEmpty, ticket.recipientID != reader.publicKey.clientID {
+            throw .notForThisWallet(recipient: ticket.recipientID)
+        }
+        do { return try SealedBox.open(box, with: reader) } catch { throw .notForThisWallet(recipient: ticket.recipientID) }
+    }
+}
+
+/// Why a share string cannot be used.
+public enum ShareTokenError: Error, Equatable, Sendable, CustomStringConvertible {
+    case malformed(String)
+    case notForThisWallet(recipient: String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let why): return why
+        case .notForThisWallet(let r): return "this ticket was shared with \(r), not with this wallet; download with that wallet (--wallet NAME)"
+        }
+    }
+}

@@ -1,0 +1,141 @@
+"""Browser tests: a real devnet (node, blobbers, web app) on loopback, driven by headless Chromium."""
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MOSAIC = ROOT / ".build" / "debug" / "mosaic"
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+
+
+class Devnet:
+    """`mosaic devnet --json` in a temporary home; stopped with SIGTERM."""
+
+    def __init__(self):
+        self.home = pathlib.Path(tempfile.mkdtemp(prefix="mosaic-browser-"))
+        env = dict(os.environ, MOSAIC_HOME=str(self.home))
+        env.pop("MOSAIC_PASSPHRASE", None)
+        self.proc = subprocess.Popen(
+            [str(MOSAIC), "devnet", "--dir", str(self.home / "devnet"), "--port", "0",
+             "--block-time", "300ms", "--json"],
+            stdout=subprocess.PIPE, stderr=open(self.home / "devnet.log", "wb"), env=env, text=True)
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("devnet did not start: " + (self.home / "devnet.log").read_text()[-2000:])
+        info = json.loads(line)
+        self.node = info["node"]
+        self.app = info["app"]
+        self.blobbers = info["blobbers"]
+        self.env = env
+
+    def cli(self, *args, passphrase=None):
+        env = dict(self.env)
+        if passphrase:
+            env["MOSAIC_PASSPHRASE"] = passphrase
+        out = subprocess.run([str(MOSAIC), *args, "--json"], env=env, capture_output=True, text=True, timeout=60)
+        return json.loads(out.stdout) if out.stdout.strip() else {"stderr": out.stderr}
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+@pytest.fixture
+def devnet():
+    d = Devnet()
+    yield d
+    d.stop()
+
+
+class Browser:
+    """A headless Chromium with helpers that wait for elements and save a screenshot of every page."""
+
+    def __init__(self, test_name, profile_dir):
+        opts = webdriver.ChromeOptions()
+        opts.binary_location = "/usr/bin/chromium"
+        for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
+                     f"--user-data-dir={profile_dir}"):
+            opts.add_argument(flag)
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+        self.driver.set_page_load_timeout(30)
+        self.dir = ARTIFACTS / re.sub(r"[^A-Za-z0-9_.-]", "_", test_name)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.shots = 0
+
+    def get(self, url):
+        self.driver.get(url)
+
+    def el(self, css, timeout=20):
+        return WebDriverWait(self.driver, timeout).until(EC.visibility_of_element_located((By.CSS_SELECTOR, css)))
+
+    def click(self, css, timeout=20):
+        e = WebDriverWait(self.driver, timeout).until(EC.element_to_be_clickable((By.CSS_SELECTOR, css)))
+        e.click()
+        return e
+
+    def type(self, css, text, clear=True):
+        e = self.el(css)
+        if clear:
+            e.clear()
+        e.send_keys(text)
+        return e
+
+    def text_of(self, css, timeout=20):
+        return self.el(css, timeout).text
+
+    def wait_text(self, css, predicate, timeout=30):
+        def check(_):
+            try:
+                t = self.driver.find_element(By.CSS_SELECTOR, css).text
+                return t if predicate(t) else False
+            except Exception:
+                return False
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.2).until(check)
+
+    def wait(self, predicate, timeout=30):
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.2).until(lambda d: predicate())
+
+    def shot(self, name):
+        self.shots += 1
+        self.driver.save_screenshot(str(self.dir / f"{self.shots:02d}-{name}.png"))
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def quit(self):
+        self.driver.quit()
+
+
+@pytest.fixture
+def browser(request, tmp_path):
+    b = Browser(request.node.name, tmp_path / "profile")
+    yield b
+    try:
+        b.shot("end")
+    finally:
+        b.quit()
+
+
+@pytest.fixture
+def second_browser(request, tmp_path):
+    b = Browser(request.node.name + "-second", tmp_path / "profile2")
+    yield b
+    b.quit()
