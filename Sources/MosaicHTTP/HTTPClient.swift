@@ -77,7 +77,7 @@ public final class HTTPClient: Sendable {
         }
         let request = req
         return try await withRetries(method) {
-            try await self.withDeadline { try await self.session.data(for: request) }
+            try await self.withDeadline { try await self.session.cancellableData(for: request) }
         }
     }
 
@@ -93,7 +93,7 @@ public final class HTTPClient: Sendable {
         req.setValue(contentType, forHTTPHeaderField: "Content-Type")
         let request = req
         do {
-            return try checked(try await transport { try await self.session.data(for: request) })
+            return try checked(try await transport { try await self.session.cancellableData(for: request) })
         } catch let e as HTTPClientError where e.status == 0 {
             // URLSession only says "aborted by callback"; the producer knows why.
             if let cause = body.streamError as? HTTPClientError { throw cause }
@@ -121,7 +121,7 @@ public final class HTTPClient: Sendable {
             req.setValue(String(size), forHTTPHeaderField: "Content-Length")
             req.setValue(contentType, forHTTPHeaderField: "Content-Type")
             let r = req
-            return try await self.session.data(for: r)
+            return try await self.session.cancellableData(for: r)
         }
     }
 
@@ -131,7 +131,7 @@ public final class HTTPClient: Sendable {
     public func download(_ path: String, to destination: URL, query: [String: String] = [:],
                          headers: [String: String] = [:]) async throws -> HTTPClientResponse {
         let req = try request(.get, path, query: query, headers: headers)
-        let (tmp, response) = try await withRetriesRaw(.get) { try await self.session.download(for: req) }
+        let (tmp, response) = try await withRetriesRaw(.get) { try await self.session.cancellableDownload(for: req) }
         defer { try? FileManager.default.removeItem(at: tmp) }
         let (status, hdrs) = head(response)
         if status >= 400 {

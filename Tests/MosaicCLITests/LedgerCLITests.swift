@@ -24,14 +24,18 @@ import Testing
     @Test func devnetJSONIsReadyWithinTwoSecondsAndStopsOnSIGTERM() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let started = ContinuousClock.now
-        let p = try LedgerChildProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--json"],
+        let p = try LedgerChildProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
+                                        "--app-port", "0", "--json"],
                                        environment: ["MOSAIC_HOME": cli.home.path])
         let line = try #require(p.firstLine(timeout: 10))
         #expect(ContinuousClock.now - started < .seconds(2))
         let json = try #require((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])
         #expect(Set(json.keys) == ["node", "app", "blobbers", "dir"])
-        #expect(json["app"] is NSNull)
-        #expect((json["blobbers"] as? [Any])?.isEmpty == true)
+        // The whole network: the web app and six registered blobbers, all on loopback.
+        #expect((json["app"] as? String)?.hasPrefix("http://127.0.0.1:") == true)
+        let blobbers = try #require(json["blobbers"] as? [String])
+        #expect(blobbers.count == 6)
+        #expect(blobbers.allSatisfy { $0.hasPrefix("http://127.0.0.1:") })
         #expect(json["dir"] as? String == cli.home.appendingPathComponent("dn").path)
         let node = try #require(json["node"] as? String)
         #expect(node.hasPrefix("http://127.0.0.1:"))
