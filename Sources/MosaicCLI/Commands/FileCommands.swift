@@ -83,9 +83,15 @@ enum FileCommands {
             }
             let bar = ProgressBar(label: "download", json: inv.json)
             let started = ContinuousClock.now
-            let r = try await StorageContext.failing {
-                try await ctx.storage.download(remotePath: remote, to: local, allocation: a, range: range, ticket: ticket, contentKey: key,
-                                               progress: bar.callback)
+            let r: DownloadResult
+            do {
+                r = try await StorageContext.failing {
+                    try await ctx.storage.download(remotePath: remote, to: local, allocation: a, range: range, ticket: ticket, contentKey: key,
+                                                   progress: bar.callback)
+                }
+            } catch let e as CLIError where ticket != nil && e.description.contains("revoked") {
+                bar.finish()
+                throw CLIError.failure("the owner revoked this ticket; ask them to share \(remote) again")
             }
             bar.finish()
             let ms = elapsedMillis(since: started)
