@@ -53,6 +53,8 @@ public final class AppServer: Sendable {
         registerSessionRoutes()
         registerNetworkRoutes()
         registerBoltRoutes()
+        registerVultRoutes()
+        registerShareRoutes()
     }
 
     public func start() throws {

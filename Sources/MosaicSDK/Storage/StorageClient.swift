@@ -229,9 +229,9 @@ public final class StorageClient: Sendable {
         return (best.meta, best.holders.sorted { $0.1 < $1.1 }.map(\.0))
     }
 
-    /// Metadata of one path.
-    public func stat(_ path: String, allocation: StorageAllocation) async throws -> FileMeta {
-        try await resolve(path, allocation: allocation).meta
+    /// Metadata of one path; another wallet reads it with the owner's `ticket`.
+    public func stat(_ path: String, allocation: StorageAllocation, ticket: AuthTicket? = nil) async throws -> FileMeta {
+        try await resolve(path, allocation: allocation, ticket: ticket).meta
     }
 
     /// Entries of a folder ("/" for the top), merged over blobbers: a path counts when d blobbers

@@ -1,0 +1,130 @@
+import Foundation
+import MosaicCrypto
+import MosaicHTTP
+import MosaicProtocol
+import MosaicSDK
+import MosaicStorage
+
+/// Sharing: the owner makes a signed ticket for one file; a public link carries the file's key, so
+/// the page at `/s/TICKET` can fetch, verify and decrypt it for anyone holding the link, with a
+/// throw-away reader key (no wallet needed).
+extension AppServer {
+    struct ShareBody: Decodable {
+        let alloc: String
+        let path: String
+        let toClientID: String?
+        let expire: String?
+        enum CodingKeys: String, CodingKey {
+            case alloc, path, expire
+            case toClientID = "to_client_id"
+        }
+    }
+
+    func registerShareRoutes() {
+        api(.post, "/api/files/share", summary: "Share a file: a signed ticket and a link", access: .wallet) { [self] req in
+            let body = try req.decode(ShareBody.self)
+            let (client, alloc) = try await storage(req, allocationID: body.alloc)
+            let wallet = try ledgerWallet(req)
+            let meta = try await mapStorage { try await client.stat(body.path, allocation: alloc) }
+            guard meta.kind == .file else {
+                throw HTTPError.unprocessable("\(body.path) is a folder; share its files one at a time (each file has its own key)", code: "not_a_file")
+            }
+            var recipient: Ed25519.PublicKey?
+            if let to = body.toClientID?.trimmingCharacters(in: .whitespaces).lowercased(), !to.isEmpty {
+                guard Transaction.isHexID(to) else { throw HTTPError.unprocessable("invalid address: a client id is 64 hex characters", code: "invalid_address") }
+                guard let key = try await mapWallet({ try await wallet.client.publicKey(of: to) }) else {
+                    throw HTTPError.unprocessable("wallet \(to) has never sent a transaction, so its public key is unknown; ask its owner to use the faucet once", code: "unknown_key")
+                }
+                recipient = key
+            }
+            var expiration: Int64 = 0
+            if let e = body.expire, !e.isEmpty {
+                guard let ms = Quantity.milliseconds(e), ms > 0 else {
+                    throw HTTPError.unprocessable("invalid expiry \"\(e)\": give a duration such as 1d or 7d", code: "invalid_expire")
+                }
+                expiration = Int64(Date().timeIntervalSince1970) + ms / 1000
+            }
+            guard let wrapped = Hex.decode(meta.wrappedKey), let contentKey = try? SealedBox.open(wrapped, with: client.key) else {
+                throw HTTPError.unprocessable("the content key of \(body.path) cannot be opened with this wallet", code: "not_owner")
+            }
+            let token = try ShareToken(owner: client.key, allocationID: alloc.id, path: meta.path, kind: .file, contentKey: contentKey,
+                                       recipient: recipient, expiration: expiration)
+            let url = server.baseURL.appendingPathComponent("s").appendingPathComponent(token.encoded).absoluteString
+            return try AppServer.json(["ticket": token.encoded, "ticket_id": token.ticket.id, "url": url,
+                                       "public": recipient == nil, "expiration": expiration])
+        }
+
+        server.route(.get, "/s/:ticket", summary: "A shared file's page") { [self] req in
+            let token: ShareToken
+            do { token = try ShareToken.decode(try req.param("ticket")) } catch {
+                return AppServer.secured(.html(AppServer.sharedPage(title: "Link not valid", body: "<p id=\"shared-error\">\(AppServer.escape("\(error)"))</p>"), status: 400))
+            }
+            do {
+                let (meta, _) = try await sharedFile(token)
+                let name = (meta.path as NSString).lastPathComponent
+                let body = """
+                    <div id="shared-file" class="card"><h2>\(AppServer.escape(name))</h2>
+                    <p class="muted">\(Quantity.formatBytes(UInt64(max(0, meta.size)))) · shared by \(AppServer.escape(String(token.ticket.ownerID.prefix(12))))…</p>
+                    <p><a class="btn btn-primary" id="shared-download" href="\(AppServer.escape(req.path))/download">Download</a></p></div>
+                    """
+                return AppServer.secured(.html(AppServer.sharedPage(title: name, body: body)))
+            } catch {
+                return AppServer.secured(.html(AppServer.sharedPage(title: "Cannot open this file", body: "<p id=\"shared-error\">\(AppServer.escape("\(error)"))</p>"), status: 404))
+            }
+        }
+
+        server.route(.get, "/s/:ticket/download", summary: "Download a shared file") { [self] req in
+            do {
+                let token = try ShareToken.decode(try req.param("ticket"))
+                let reader = Ed25519.SigningKey.generate()
+                let key = try token.contentKey(for: reader)
+                let (_, alloc) = try await sharedFile(token)
+                let client = StorageClient(signingKey: reader, home: configuration.home.appendingPathComponent("app-readers"))
+                let spool = try spoolFile()
+                let result = try await mapStorage {
+                    try await client.download(remotePath: token.ticket.path, to: spool, allocation: alloc, ticket: token.ticket, contentKey: key)
+                }
+                var response = try HTTPResponse.file(atPath: spool.path, contentType: result.meta.contentType.isEmpty ? "application/octet-stream" : result.meta.contentType)
+                try? FileManager.default.removeItem(at: spool)
+                let name = (token.ticket.path as NSString).lastPathComponent.replacingOccurrences(of: "\"", with: "")
+                response.headers.add("Content-Disposition", "attachment; filename=\"\(name)\"")
+                return AppServer.secured(response)
+            } catch let e as HTTPError {
+                return AppServer.secured(e.response)
+            } catch let e as ShareTokenError {
+                return AppServer.secured(HTTPError.badRequest(e.description, code: "invalid_ticket").response)
+            }
+        }
+    }
+
+    /// The file a ticket names, read with the ticket (so a revoked or expired ticket fails here).
+    func sharedFile(_ token: ShareToken) async throws -> (FileMeta, StorageAllocation) {
+        let network = try mapConfig { try networkState.current() }
+        let ledger = try mapConfig { try LedgerClient(network: network) }
+        guard let onLedger = try await mapWallet({ try await ledger.storageAllocation(token.ticket.allocationID) }) else {
+            throw HTTPError.notFound("the shared allocation no longer exists", code: "unknown_allocation")
+        }
+        let alloc: StorageAllocation
+        do { alloc = try StorageAllocation(onLedger) } catch { throw HTTPError(status: 502, code: "invalid_allocation", message: error.description) }
+        if token.ticket.expiration != 0 && token.ticket.expiration < Int64(Date().timeIntervalSince1970) {
+            throw HTTPError.forbidden("this link expired; ask the owner to share the file again", code: "ticket_expired")
+        }
+        let reader = StorageClient(signingKey: Ed25519.SigningKey.generate(), home: configuration.home.appendingPathComponent("app-readers"))
+        let meta = try await mapStorage { try await reader.stat(token.ticket.path, allocation: alloc, ticket: token.ticket) }
+        return (meta, alloc)
+    }
+
+    static func sharedPage(title: String, body: String) -> String {
+        """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark"><title>\(escape(title)) · Mosaic</title><link rel="stylesheet" href="/app.css"></head>
+        <body><header class="topbar"><a class="brand" href="/"><img src="/icon.svg" alt="" width="28" height="28"><span>Mosaic</span></a></header>
+        <main class="view">\(body)</main></body></html>
+        """
+    }
+
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import MosaicCrypto
+import MosaicHTTP
+import MosaicProtocol
+import MosaicSDK
+import MosaicStorage
+
+/// Vult: allocations and files. Uploads are spooled to a private temp file (bounded memory) and
+/// then encrypted, erasure-coded and streamed to the blobbers by the SDK; downloads come back the
+/// same way. Keys never leave this process.
+extension AppServer {
+    struct NewAllocationBody: Decodable {
+        let name: String?
+        let dataShards: Int?
+        let parityShards: Int?
+        let size: String?
+        let expire: String?
+        let lock: String?
+        enum CodingKeys: String, CodingKey {
+            case name, size, expire, lock
+            case dataShards = "data_shards"
+            case parityShards = "parity_shards"
+        }
+    }
+
+    struct PathBody: Decodable {
+        let alloc: String
+        let path: String
+    }
+
+    struct MoveBody: Decodable {
+        let alloc: String
+        let from: String
+        let to: String
+    }
+
+    func registerVultRoutes() {
+        api(.get, "/api/allocations", summary: "The wallet's allocations", access: .wallet) { [self] req in
+            let wallet = try ledgerWallet(req)
+            let list = try await allocations(owner: wallet.clientID, client: wallet.client)
+            return try AppServer.json(["allocations": list.map(AppServer.allocationJSON)])
+        }
+
+        api(.get, "/api/allocations/:id", summary: "One allocation with every detail", access: .wallet) { [self] req in
+            let wallet = try ledgerWallet(req)
+            let a = try await allocation(try req.http.param("id"), client: wallet.client)
+            return try AppServer.json(AppServer.allocationJSON(a))
+        }
+
+        api(.post, "/api/allocations", summary: "Create an allocation", access: .wallet) { [self] req in
+            let body = try req.decode(NewAllocationBody.self)
+            let wallet = try ledgerWallet(req)
+            let a = try await createAllocation(body, wallet: wallet)
+            return try AppServer.json(AppServer.allocationJSON(a), status: 201)
+        }
+
+        api(.get, "/api/files", summary: "List a folder", access: .wallet) { [self] req in
+            let (client, alloc) = try await storage(req, allocationID: req.http.query["alloc"])
+            let path = req.http.query["path"] ?? "/"
+            let entries = try await mapStorage { try await client.list(path, allocation: alloc) }
+            return try AppServer.json(["path": path, "entries": entries.map(AppServer.entryJSON)])
+        }
+
+        apiStreaming(.post, "/api/files/upload", summary: "Upload a file (raw body)") { [self] req, body in
+            let (client, alloc) = try await storage(req, allocationID: req.http.query["alloc"])
+            guard let path = req.http.query["path"], !path.isEmpty else {
+                throw HTTPError.badRequest("give the destination as ?path=/folder/name", code: "invalid_path")
+            }
+            let spool = try spoolFile()
+            defer { try? FileManager.default.removeItem(at: spool) }
+            try await AppServer.write(body, to: spool)
+            let type = req.http.headers["Content-Type"].flatMap { $0.hasPrefix("application/x-www-form") ? nil : $0 }
+            let result = try await mapStorage {
+                try await client.upload(localFile: spool, remotePath: path, allocation: alloc, contentType: type,
+                                        replace: req.http.query["replace"] == "1")
+            }
+            return try AppServer.json(AppServer.entryJSON(result.meta), status: 201)
+        }
+
+        api(.get, "/api/files/download", summary: "Download a file", access: .wallet) { [self] req in
+            try await downloadResponse(req, attachment: true)
+        }
+
+        api(.get, "/api/files/thumbnail", summary: "An image file, for thumbnails", access: .wallet) { [self] req in
+            try await downloadResponse(req, attachment: false)
+        }
+
+        api(.post, "/api/files/mkdir", summary: "Create a folder", access: .wallet) { [self] req in
+            let body = try req.decode(PathBody.self)
+            let (client, alloc) = try await storage(req, allocationID: body.alloc)
+            try await mapStorage { try await client.mkdir(body.path, allocation: alloc) }
+            return try AppServer.json(["path": body.path], status: 201)
+        }
+
+        api(.post, "/api/files/move", summary: "Rename or move a file or folder", access: .wallet) { [self] req in
+            let body = try req.decode(MoveBody.self)
+            let (client, alloc) = try await storage(req, allocationID: body.alloc)
+            try await mapStorage { try await client.move(body.from, to: body.to, allocation: alloc) }
+            let meta = try await mapStorage { try await client.stat(body.to, allocation: alloc) }
+            return try AppServer.json(AppServer.entryJSON(meta))
+        }
+
+        api(.post, "/api/files/delete", summary: "Delete a file or folder", access: .wallet) { [self] req in
+            let body = try req.decode(PathBody.self)
+            let (client, alloc) = try await storage(req, allocationID: body.alloc)
+            try await mapStorage { try await client.delete(body.path, allocation: alloc) }
+            return HTTPResponse(status: 204, body: Data(), contentType: "text/plain")
+        }
+    }
+
+    /// Like `api`, for a route whose body streams in (uploads); needs an unlocked wallet and CSRF.
+    func apiStreaming(_ method: HTTPMethod, _ path: String, summary: String,
+                      handler: @escaping @Sendable (AppRequest, RequestBodyStream) async throws -> HTTPResponse) {
+        let sessions = self.sessions
+        server.streamingRoute(method, path, summary: summary, bodyLimit: 64 << 30, precheck: { req in
+            _ = try AppServer.resolve(req, access: .wallet, sessions: sessions)
+        }) { req, body in
+            do {
+                let app = try AppServer.resolve(req, access: .wallet, sessions: sessions)
+                return AppServer.secured(try await handler(app, body))
+            } catch let e as HTTPError {
+                return AppServer.secured(e.response)
+            }
+        }
+    }
+
+    /// A private temp file under the app's spool folder (mode 0600).
+    func spoolFile() throws -> URL {
+        let dir = configuration.home.appendingPathComponent("app-spool", isDirectory: true)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let url = dir.appendingPathComponent(Hex.encode(Random.bytes(16)))
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw HTTPError.internalError("cannot create a temporary file in \(dir.path)")
+        }
+        return url
+    }
+
+    static func write(_ body: RequestBodyStream, to url: URL) async throws {
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        for try await chunk in body {
+            try handle.write(contentsOf: chunk)
+        }
+    }
+
+    func downloadResponse(_ req: AppRequest, attachment: Bool) async throws -> HTTPResponse {
+        let (client, alloc) = try await storage(req, allocationID: req.http.query["alloc"])
+        guard let path = req.http.query["path"], !path.isEmpty else {
+            throw HTTPError.badRequest("give the file as ?path=/folder/name", code: "invalid_path")
+        }
+        let spool = try spoolFile()
+        let result = try await mapStorage { try await client.download(remotePath: path, to: spool, allocation: alloc) }
+        var response = try HTTPResponse.file(atPath: spool.path, contentType: result.meta.contentType.isEmpty ? "application/octet-stream" : result.meta.contentType)
+        // The response holds the open file; the name can go now, so nothing stays on disk.
+        try? FileManager.default.removeItem(at: spool)
+        let name = (path as NSString).lastPathComponent.replacingOccurrences(of: "\"", with: "")
+        response.headers.add("Content-Disposition", "\(attachment ? "attachment" : "inline"); filename=\"\(name)\"")
+        return response
+    }
+
+    /// The session's storage client and the allocation named (or the wallet's only one).
+    func storage(_ req: AppRequest, allocationID: String?) async throws -> (StorageClient, StorageAllocation) {
+        let wallet = try ledgerWallet(req)
+        let unlocked = try req.wallet()
+        let a: Allocation
+        if let id = allocationID, !id.isEmpty {
+            a = try await allocation(id, client: wallet.client)
+        } else {
+            let all = try await allocations(owner: wallet.clientID, client: wallet.client).filter { $0.status == .active }
+            guard all.count == 1, let only = all.first else {
+                throw HTTPError.badRequest(all.isEmpty ? "this wallet has no allocation yet; create one first" : "choose an allocation with ?alloc=ID", code: "no_allocation")
+            }
+            a = only
+        }
+        guard a.ownerID == unlocked.clientID else { throw HTTPError.forbidden("allocation \(a.id) belongs to another wallet", code: "not_owner") }
+        let alloc: StorageAllocation
+        do { alloc = try StorageAllocation(a) } catch { throw HTTPError(status: 502, code: "invalid_allocation", message: error.description) }
+        return (StorageClient(signingKey: unlocked.signingKey, home: configuration.home), alloc)
+    }
+
+    static func entryJSON(_ m: FileMeta) -> [String: Any] {
+        let name = m.path == "/" ? "/" : (m.path as NSString).lastPathComponent
+        return ["name": name, "path": m.path, "type": m.kind == .file ? "file" : "dir", "size": m.size,
+                "modified": m.modified, "mime": m.contentType]
+    }
+
+    static func allocationJSON(_ a: Allocation) -> [String: Any] {
+        [
+            "id": a.id, "name": a.name, "expiration": a.expiration, "size": a.size, "used_size": a.usedSize,
+            "data_shards": a.dataShards, "parity_shards": a.parityShards, "num_writes": a.numWrites,
+            "num_reads": a.numReads, "successful_challenges": a.successfulChallenges,
+            "failed_challenges": a.failedChallenges,
+            "latest_closed_challenge": a.latestClosedChallenge.map { $0 as Any } ?? NSNull(),
+            "blobbers": a.blobbers.map { ["id": $0.blobberID, "url": $0.url, "used": $0.used] },
+            "write_pool": a.writePool, "tokens_locked": TokenAmount(baseUnits: a.writePool).description,
+            "status": a.status.rawValue, "created_at": a.createdAt,
+        ]
+    }
+
+    /// Storage failures as HTTP answers with the SDK's message.
+    func mapStorage<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let e as StorageClientError {
+            switch e {
+            case .notFound: throw HTTPError.notFound(e.description, code: "not_found")
+            case .alreadyExists: throw HTTPError.conflict(e.description, code: "exists")
+            default: throw HTTPError.unprocessable(e.description, code: "storage")
+            }
+        }
+    }
+}

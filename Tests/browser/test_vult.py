@@ -1,0 +1,91 @@
+"""Vult in a real browser: allocation, upload with progress, list, download, rename, share, delete."""
+import hashlib
+import os
+
+from test_wallet import create_wallet
+
+SHA_JS = """
+const done = arguments[arguments.length - 1];
+fetch(arguments[0], {credentials: 'same-origin'})
+  .then(r => r.arrayBuffer().then(b => crypto.subtle.digest('SHA-256', b).then(d =>
+     done([r.status, Array.from(new Uint8Array(d)).map(x => x.toString(16).padStart(2, '0')).join(''), b.byteLength]))))
+  .catch(e => done([0, String(e), 0]));
+"""
+
+
+def test_allocation_upload_download_rename_share_delete(devnet, browser, second_browser, tmp_path):
+    b = browser
+    create_wallet(b, devnet.app)
+    b.get(devnet.app + "/#/bolt")
+    b.click("#faucet")
+    b.wait_text("#balance-tokens", lambda t: t.strip() not in ("", "0", "—") and float(t.replace(",", "")) > 0, timeout=40)
+
+    # Home offers to create an allocation when there is none.
+    b.get(devnet.app + "/#/")
+    b.click("#create-allocation-open")
+    b.type("#alloc-name", "photos")
+    b.type("#alloc-size", "64MiB")
+    b.type("#alloc-lock", "0.5")
+    b.shot("allocation-form")
+    b.click("#alloc-submit")
+    b.get(devnet.app + "/#/allocation")
+    b.wait_text("#allocation-details [data-field=data_shards]", lambda t: t.strip() == "2", timeout=40)
+    assert b.text_of("#allocation-details [data-field=name]").strip() == "photos"
+    b.shot("allocation-details")
+
+    # Upload through the file picker; a progress bar per file.
+    local = tmp_path / "report.bin"
+    data = os.urandom(700_000)
+    local.write_bytes(data)
+    b.get(devnet.app + "/#/vult")
+    b.el("#vult")
+    b.driver.find_element("css selector", "#upload-input").send_keys(str(local))
+    b.el(".upload-item")
+    b.shot("uploading")
+    b.el('.file-row[data-path="/report.bin"]', timeout=60)
+    b.shot("uploaded")
+    assert "%" in b.js("return document.querySelector('.upload-item').textContent") or b.js(
+        "return document.querySelector('.upload-progress') !== null")
+
+    # Download: the bytes are equal.
+    alloc = devnet_alloc_id(b)
+    status, digest, length = b.driver.execute_async_script(SHA_JS, f"/api/files/download?alloc={alloc}&path=/report.bin")
+    assert status == 200 and length == len(data)
+    assert digest == hashlib.sha256(data).hexdigest()
+
+    # Rename.
+    row = b.el('.file-row[data-path="/report.bin"]')
+    row.find_element("css selector", ".file-rename").click()
+    b.type("#move-to", "/renamed.bin")
+    b.click("#move-submit")
+    b.el('.file-row[data-path="/renamed.bin"]', timeout=30)
+    b.shot("renamed")
+
+    # Share a public link; it works in a second browser profile with no wallet.
+    b.el('.file-row[data-path="/renamed.bin"]').find_element("css selector", ".file-share").click()
+    b.click("#share-submit")
+    url = b.el("#share-url", timeout=30).get_attribute("value")
+    b.shot("share-link")
+    s = second_browser
+    s.get(url)
+    s.el("#shared-file")
+    assert "renamed.bin" in s.text_of("#shared-file")
+    s.shot("shared-page")
+    href = s.el("#shared-download").get_attribute("href")
+    status, digest, length = s.driver.execute_async_script(SHA_JS, href)
+    assert status == 200 and digest == hashlib.sha256(data).hexdigest()
+    b.driver.find_element("css selector", "dialog[open] .dialog-close").click()
+
+    # Delete with confirmation.
+    b.el('.file-row[data-path="/renamed.bin"]').find_element("css selector", ".file-delete").click()
+    b.shot("delete-confirm")
+    b.click("#confirm-yes")
+    b.wait(lambda: b.js("return document.querySelector('.file-row[data-path=\"/renamed.bin\"]') === null"), timeout=30)
+    b.shot("deleted")
+
+
+def devnet_alloc_id(b):
+    return b.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch('/api/allocations', {credentials: 'same-origin'}).then(r => r.json()).then(j => done(j.allocations[0].id));
+    """)
