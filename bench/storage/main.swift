@@ -12,6 +12,8 @@ func peakRSS() -> String {
     return text.split(separator: "\n").first { $0.hasPrefix("VmHWM") }.map { String($0.dropFirst(6)).trimmingCharacters(in: .whitespaces) } ?? "?"
 }
 
+// MOSAIC_BENCH_BATCH overrides the client's chunks per batch (one PUT per blobber per batch).
+let batch = ProcessInfo.processInfo.environment["MOSAIC_BENCH_BATCH"].flatMap { Int($0) }
 let args = CommandLine.arguments.dropFirst()
 let mib = Int(args.first ?? "") ?? 256
 let layouts: [(Int, Int)] = args.dropFirst().compactMap { spec in
@@ -43,7 +45,9 @@ for (d, p) in layouts.isEmpty ? [(2, 2), (4, 2)] : layouts {
                                           expiration: Int64(Date().timeIntervalSince1970) + 3600, blobbers: servers.map(\.blobberID))
     assignment.sign(with: owner)
     let allocation = try StorageAllocation(assignment: assignment, urls: servers.map(\.baseURL))
-    let client = StorageClient(signingKey: owner, home: URL(fileURLWithPath: root + "/home"))
+    var config = StorageClient.Configuration()
+    if let batch { config.chunksPerBatch = batch }
+    let client = StorageClient(signingKey: owner, home: URL(fileURLWithPath: root + "/home"), configuration: config)
     _ = await client.assign(assignment, to: allocation)
 
     let clock = ContinuousClock()
@@ -59,7 +63,7 @@ for (d, p) in layouts.isEmpty ? [(2, 2), (4, 2)] : layouts {
         let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
         return String(format: "%.0f MB/s (%.2f s)", bytes / s / 1e6, s)
     }
-    print("\(d)+\(p) \(mib) MiB: upload \(rate(up)), download \(rate(down)), byte-exact \(same), peak RSS \(peakRSS())")
+    print("\(d)+\(p) \(mib) MiB, \(config.chunksPerBatch) chunks per batch: upload \(rate(up)), download \(rate(down)), byte-exact \(same), peak RSS \(peakRSS())")
     try? FileManager.default.removeItem(at: output)
     for s in servers { await s.stop() }
 }

@@ -35,13 +35,14 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
         self.blobbers = blobbers
     }
 
-    /// From the storage contract's allocation (as read from the ledger).
+    /// From the storage contract's allocation (as read from the ledger). Blobbers added later with
+    /// `add_blobber` (beyond d + p) are not used yet: fragment i stays with the i-th blobber.
     public init(_ allocation: Allocation) throws(StorageClientError) {
         guard let key = Ed25519.PublicKey(hex: allocation.ownerPublicKey) else {
             throw .invalidAllocation("allocation \(allocation.id) has a malformed owner key")
         }
         var blobbers: [Blobber] = []
-        for b in allocation.blobbers {
+        for b in allocation.blobbers.prefix(allocation.dataShards + allocation.parityShards) {
             guard let url = URL(string: b.url) else { throw .invalidAllocation("blobber \(b.blobberID) has a malformed URL \(b.url)") }
             blobbers.append(Blobber(id: b.blobberID, url: url))
         }

@@ -36,8 +36,18 @@ extension StorageClient {
 
         // Start only with d + 1 blobbers answering; a blobber lost during the transfer no longer
         // fails it while d remain (the data is readable from d; repair restores the rest).
+        // Also refuse early, before any byte is sent, when the file cannot fit.
         let conns = connections(a)
-        let down = await forEach(conns) { c in _ = try await c.state() }
+        let needed = try FileLayout(fileSize: size, dataShards: a.dataShards, parityShards: a.parityShards,
+                                    cipherOverhead: AES256GCM.tagCount).fragmentLength
+        let freed = existing?.fragmentLength ?? 0
+        let down = await forEach(conns) { c in
+            let state = try await c.state()
+            if Int64(state.size) - freed + needed > state.capacity {
+                throw StorageClientError.full("allocation \(a.id) is full: this file needs \(needed) bytes on each blobber, \(state.capacity - Int64(state.size)) are free; grow the allocation or delete files")
+            }
+        }
+        if let full = down.values.first(where: { $0.contains("is full") }) { throw StorageClientError.full(full) }
         if a.totalShards - down.count < a.writeQuorum {
             throw Self.summarize(down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: remotePath)
         }

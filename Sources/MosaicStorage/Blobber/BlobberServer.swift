@@ -33,7 +33,7 @@ public final class BlobberServer: Sendable {
     public var blobberID: String { key.publicKey.clientID }
     let store: FragmentStore
     let http: HTTPServer
-    private let records: Mutex<[String: AllocationRecord]>
+    let records: Mutex<[String: AllocationRecord]>
     private let writers = Mutex<[String: FragmentWriter]>([:])
     private let refreshed = Mutex<[String: ContinuousClock.Instant]>([:])
     let readState = Mutex(ReadState())
@@ -48,6 +48,9 @@ public final class BlobberServer: Sendable {
         store = try FragmentStore(directory: dir + "/fragments")
         store.removeStaleUploads(olderThan: 7 * 24 * 3600)
         var loaded: [String: AllocationRecord] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/meta") where name.hasPrefix(".") && name.contains(".tmp-") {
+            unlink(dir + "/meta/" + name)  // a record replacement cut short; the old record is intact
+        }
         for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/meta") where name.hasSuffix(".json") && !name.hasPrefix(".") {
             let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/meta/" + name))
             let record = try JSONDecoder().decode(AllocationRecord.self, from: data)
@@ -80,13 +83,14 @@ public final class BlobberServer: Sendable {
         writers.withLock { $0.removeAll() }
     }
 
-    /// Commits pending write markers to the ledger every `seconds` (batched per allocation).
+    /// Commits pending write markers to the ledger and answers open challenges every `seconds`.
     public func startMarkerCommits(every seconds: Double) {
         let task = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
                 guard let self else { return }
                 _ = await self.commitPendingMarkers()
+                _ = await self.answerChallenges()
             }
         }
         markerCommits.withLock { $0?.cancel(); $0 = task }
