@@ -160,6 +160,30 @@ import Testing
         #expect(expired.contains("expired") && expired.contains("alloc update"))
     }
 
+    @Test func allocUpdateCancelAndFinalize() async throws {
+        let cli = try cli(); defer { cli.cleanup() }
+        let net = try devnet(cli, blobbers: 3)
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
+        try ok(cli, ["wallet", "create"])
+        try ok(cli, ["wallet", "faucet"])
+        let a = try ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "2MiB", "--expire", "2d"])
+        let id = try #require(a["id"] as? String)
+        // No --lock: the CLI locks the extra cost itself.
+        let grown = try ok(cli, ["alloc", "update", id, "--extend", "1d", "--grow", "2MiB"])
+        #expect(grown["size"] as? Int == 4 << 20)
+        #expect((grown["expiration"] as? Int ?? 0) - (a["expiration"] as? Int ?? 0) == 86_400)
+        let canceled = try ok(cli, ["alloc", "cancel", id])
+        #expect(canceled["status"] as? String == "canceled")
+        #expect(try fails(cli, ["alloc", "update", id, "--extend", "1d"]).contains("cannot update allocation"))
+
+        let b = try #require(try ok(cli, ["alloc", "new", "--data", "1", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
+        #expect(try fails(cli, ["alloc", "finalize", b]).contains("cannot finalize"))
+        try ok(cli, ["devnet", "time", "advance", "2d"])
+        #expect(try ok(cli, ["alloc", "finalize", b])["status"] as? String == "finalized")
+        let list = try #require(try ok(cli, ["alloc", "list"])["allocations"] as? [[String: Any]])
+        #expect(list.compactMap { $0["status"] as? String } == ["canceled", "finalized"])
+    }
+
     @Test func challengesPassForHeldDataAndFailForADeletedFragment() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let net = try devnet(cli, blobbers: 3)
