@@ -113,6 +113,18 @@ import Testing
         #expect(try fails(cli, ["download", "--wallet", "alice", "--ticket", ticket, cli.home.appendingPathComponent("x").path])
             .contains("not with this wallet"))
 
+        // Bob paid from his read pool: the blobbers redeem his read markers from it.
+        let bobTxs = try get(net.node + "/v1/accounts/\(bob)/transactions")["transactions"] as? [[String: Any]] ?? []
+        let lockTx = bobTxs.first { ($0["transaction_data"] as? String ?? "").contains("lock_read_pool") }
+        let locked = try #require(lockTx?["value"] as? Int)
+        #expect(locked > 0)
+        var redeemed = false
+        for _ in 0..<100 where !redeemed {
+            redeemed = (try get(net.node + "/v1/storage/read-pools/\(bob)")["balance"] as? Int ?? locked) < locked
+            if !redeemed { try await Task.sleep(for: .milliseconds(150)) }
+        }
+        #expect(redeemed)
+
         let ticketID = try #require(shared["ticket_id"] as? String)
         try ok(cli, ["share", "--wallet", "alice", "--revoke", ticketID])
         let revoked = try get(net.node + "/v1/storage/tickets/\(ticketID)/revoked?owner=" + (created["owner_id"] as? String ?? ""))

@@ -18,3 +18,17 @@ public struct ReadCounterView: Sendable, Codable {
     public var counter: UInt64
     public init(counter: UInt64) { self.counter = counter }
 }
+
+/// `GET /v1/storage/read-pools/{client_id}`: tokens the reader locked for paying reads.
+public struct ReadPoolView: Sendable, Codable {
+    public var clientID: String
+    public var balance: UInt64
+    enum CodingKeys: String, CodingKey {
+        case clientID = "client_id"
+        case balance
+    }
+    public init(clientID: String, balance: UInt64) {
+        self.clientID = clientID
+        self.balance = balance
+    }
+}
