@@ -41,19 +41,21 @@ final class InProcessBlobberLedger: BlobberLedger {
         try ledger.isTicketRevoked(id, owner: owner)
     }
 
-    func openChallenges() async throws -> [Challenge] {
-        try ledger.storageOpenChallenges(blobber: key.publicKey.clientID)
-    }
-
-    func respondChallenge(_ id: String, proof: ChallengeProof) async throws {
-        try call("respond_challenge", ["challenge_id": .string(id), "proof": try Self.json(proof)])
+    /// Not part of `BlobberLedger` (the SDK's `ChallengeResponder` answers over the node API):
+    /// answers every open challenge of this blobber with proofs from `prover`.
+    func answerChallenges(with prover: ChallengeProver) throws -> Int {
+        let open = try ledger.storageOpenChallenges(blobber: key.publicKey.clientID)
+        for ch in open {
+            try call("respond_challenge", ["challenge_id": .string(ch.id), "proof": try Self.json(try prover.proof(for: ch))])
+        }
+        return open.count
     }
 
     static func json<T: Encodable>(_ value: T) throws -> JSONValue {
         try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
     }
 
-    private func call(_ method: String, _ args: [String: JSONValue]) throws {
+    func call(_ method: String, _ args: [String: JSONValue]) throws {
         try lock.withLock { _ in
             let nonce = try ledger.account(key.publicKey.clientID).nonce + 1
             let tx = Transaction.signed(by: key, chainID: chainID, to: ContractCall.address(of: "storage"), value: 0,
@@ -148,38 +150,40 @@ struct LedgerBlobberTests {
         _ = try await client.upload(localFile: try grid.localFile(randomBytes(200_000)), remotePath: "/b.bin", allocation: allocation)
         for s in grid.servers { #expect(await s.commitPendingMarkers().isEmpty) }
 
-        // Honest blobbers answer whatever they are asked.
+        // Honest blobbers answer whatever they are asked (ChallengeProver, as `mosaic blobber` runs it).
+        let provers = grid.servers.map { ChallengeProver(server: $0) }
+        let seams = grid.servers.map { $0.configuration.ledger as? InProcessBlobberLedger }
         var answered = 0
         for _ in 0..<20 where answered < 3 {
             _ = try ledger.produceBlock()
-            for s in grid.servers {
-                let open = try ledger.storageOpenChallenges(blobber: s.blobberID).count
-                #expect(await s.answerChallenges().isEmpty)
-                answered += open
-            }
+            for (i, seam) in seams.enumerated() { answered += try #require(seam).answerChallenges(with: provers[i]) }
         }
         #expect(answered > 0)
         let passed = try #require(try ledger.storageAllocation(allocation.id)).successfulChallenges
         #expect(passed == UInt64(answered))
 
-        // A blobber that lost its fragments cannot answer a challenge on a file; the deadline fails it.
-        var victim: BlobberServer?
+        // A blobber that lost its fragments cannot prove a block of a file: the challenge fails, with a penalty.
+        var victim: Int?
+        var victimChallenge: Challenge?
         for _ in 0..<60 where victim == nil {
             _ = try ledger.produceBlock()
-            for s in grid.servers {
+            for (i, s) in grid.servers.enumerated() {
                 for ch in try ledger.storageOpenChallenges(blobber: s.blobberID) {
-                    let proof = try s.proof(for: ch)
-                    if proof.entry.blockCount > 0 && victim == nil { victim = s } else { _ = await s.answerChallenges() }
+                    if victim == nil, try provers[i].proof(for: ch).entry.blockCount > 0 {
+                        victim = i
+                        victimChallenge = ch
+                    }
                 }
+                if victim != i { _ = try #require(seams[i]).answerChallenges(with: provers[i]) }
             }
         }
-        let lost = try #require(victim)
+        let lostIndex = try #require(victim)
+        _ = try #require(victimChallenge)
+        let lost = grid.servers[lostIndex]
         let dir = lost.store.directory + "/alloc/" + allocation.id
         for f in try FileManager.default.contentsOfDirectory(atPath: dir) { try FileManager.default.removeItem(atPath: dir + "/" + f) }
-        #expect(await lost.answerChallenges().isEmpty == false)
         let before = try #require(try ledger.storageBlobber(lost.blobberID))
-        ledger.clock.offsetSeconds += config.challengeTimeoutSeconds + 1
-        _ = try ledger.produceBlock()
+        _ = try #require(seams[lostIndex]).answerChallenges(with: provers[lostIndex])
         let after = try #require(try ledger.storageBlobber(lost.blobberID))
         #expect(after.failedChallenges == before.failedChallenges + 1)
         #expect(after.penalties > before.penalties)

@@ -16,8 +16,4 @@ public protocol BlobberLedger: Sendable {
     func readCounter(allocation: String, blobber: String, reader: String) async throws -> UInt64
     /// True when the owner revoked the auth ticket `id` (`storage.revoke_ticket`).
     func isTicketRevoked(_ id: String, owner: String) async throws -> Bool
-    /// Open challenges addressed to this blobber.
-    func openChallenges() async throws -> [Challenge]
-    /// Submits `storage.respond_challenge` with the proof, signed by the blobber.
-    func respondChallenge(_ id: String, proof: ChallengeProof) async throws
 }

@@ -83,14 +83,14 @@ public final class BlobberServer: Sendable {
         writers.withLock { $0.removeAll() }
     }
 
-    /// Commits pending write markers to the ledger and answers open challenges every `seconds`.
+    /// Commits pending write markers to the ledger every `seconds` (batched per allocation).
+    /// Challenges are answered by `ChallengeResponder` (MosaicSDK) with a `ChallengeProver`.
     public func startMarkerCommits(every seconds: Double) {
         let task = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
                 guard let self else { return }
                 _ = await self.commitPendingMarkers()
-                _ = await self.answerChallenges()
             }
         }
         markerCommits.withLock { $0?.cancel(); $0 = task }
