@@ -42,7 +42,7 @@ final class BlobberRuntime: Sendable {
         var config = BlobberServer.Configuration(directory: options.directory.path)
         config.port = options.port
         let hook = MarkerCommitHook()
-        config.ledger = NodeBlobberLedger(wallet: wallet, beforeCommit: hook, serverAnswersChallenges: false)
+        config.ledger = NodeBlobberLedger(wallet: wallet, beforeCommit: hook)
         config.ledgerRefresh = 2
         server = try BlobberServer(configuration: config)
         let responder = ChallengeResponder(server: server, wallet: wallet, interval: options.challengeInterval, log: options.logger)

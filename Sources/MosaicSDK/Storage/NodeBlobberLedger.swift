@@ -15,18 +15,12 @@ public struct NodeBlobberLedger: BlobberLedger {
     /// Told the markers about to be committed (before they are sent), e.g. so a
     /// `ChallengeProver` remembers the file set behind the root the ledger will hold.
     public let beforeCommit: MarkerCommitHook
-    /// False when a `ChallengeResponder` answers instead of the server's own loop
-    /// (`BlobberServer.answerChallenges`, which can prove only its current root): `openChallenges()`
-    /// then lists none, so no challenge is answered twice.
-    public let serverAnswersChallenges: Bool
 
-    public init(wallet: Wallet, until: TransactionStatus = .finalized, beforeCommit: MarkerCommitHook = MarkerCommitHook(),
-                serverAnswersChallenges: Bool = true) {
+    public init(wallet: Wallet, until: TransactionStatus = .finalized, beforeCommit: MarkerCommitHook = MarkerCommitHook()) {
         self.client = wallet.client
         self.wallet = wallet
         self.until = until
         self.beforeCommit = beforeCommit
-        self.serverAnswersChallenges = serverAnswersChallenges
     }
 
     public func allocation(_ id: String) async throws -> Allocation? { try await client.storageAllocation(id) }
@@ -44,15 +38,6 @@ public struct NodeBlobberLedger: BlobberLedger {
 
     public func readCounter(allocation: String, blobber: String, reader: String) async throws -> UInt64 {
         try await client.storageReadCounter(allocation: allocation, blobber: blobber, reader: reader)
-    }
-
-    public func openChallenges() async throws -> [Challenge] {
-        guard serverAnswersChallenges else { return [] }
-        return try await client.storageOpenChallenges(blobber: wallet.clientID)
-    }
-
-    public func respondChallenge(_ id: String, proof: ChallengeProof) async throws {
-        try await wallet.respondChallenge(id, proof: proof)
     }
 
     public func isTicketRevoked(_ id: String, owner: String) async throws -> Bool {
