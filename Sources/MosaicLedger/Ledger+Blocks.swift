@@ -60,6 +60,7 @@ extension Ledger {
         lock.withLock {
             guard store != nil else { return false }
             if let last = lastNonEmptyRound, latest.round < last + genesis.confirmations { return true }
+            if includeWaiting, let store, storageWantsBlocks(store) { return true }
             if pool.isEmpty { return false }
             return includeWaiting || readyLocked()
         }

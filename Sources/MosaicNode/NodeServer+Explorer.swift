@@ -87,6 +87,7 @@ extension NodeServer {
         var body = "<h1>Network \(HTML.escape(info.chainID))</h1>"
         body += HTML.details([
             ("Latest block", blockLink(latest)),
+            ("Storage", HTML.link("/explorer/storage", "blobbers")),
             ("Symbol", HTML.escape(info.symbol)),
             ("Confirmations to seal", String(info.confirmations)),
             ("Minimum fee", HTML.escape(tokens(ledger, info.minimumFee))),

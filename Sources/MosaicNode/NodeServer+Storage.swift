@@ -66,6 +66,13 @@ extension NodeServer {
             return try .json(TicketRevocationView(ticketID: id, owner: owner, revoked: revoked))
         }
 
+        http.route(.get, "/v1/storage/read-pools/:client_id", summary: "Tokens a reader has locked to pay blobbers for reads",
+                   params: ["client_id": "reader client id"], response: "{\"client_id\",\"balance\"}") { req in
+            let id = try NodeServer.clientID(req)
+            let pool = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageReadPool(id) }
+            return try .json(ReadPoolView(clientID: id, balance: pool))
+        }
+
         http.route(.get, "/v1/storage/read-counter", summary: "Highest redeemed read-marker counter",
                    query: ["allocation": "allocation id", "blobber": "blobber id", "reader": "reader client id"],
                    response: "{\"counter\"}") { req in

@@ -29,6 +29,7 @@ public final class NodeServer: Sendable {
         registerAPI()
         registerStorageAPI()
         registerExplorer()
+        registerStorageExplorer()
     }
 
     /// Starts producing blocks and listening.

@@ -88,12 +88,17 @@ enum AllocCommand {
             let grow = try inv.value("grow").map { try ByteSize.parse($0, flag: "grow") }
             let add = inv.value("add-blobber")
             if let add, !Transaction.isHexID(add) { throw CLIError.usage("--add-blobber \(add): give a blobber id (64 hex characters)") }
-            let lock = try inv.value("lock").map { try BlobberCommand.tokens($0, flag: "lock") } ?? 0
-            guard extend != nil || grow != nil || add != nil || lock > 0 else {
+            let given = try inv.value("lock").map { try BlobberCommand.tokens($0, flag: "lock") }
+            guard extend != nil || grow != nil || add != nil || (given ?? 0) > 0 else {
                 throw CLIError.usage("nothing to update: give --extend, --grow, --add-blobber or --lock")
             }
             let ctx = try StorageContext(inv)
             let a = try await ctx.ledgerAllocation(inv.arguments[0])
+            var lock = given ?? 0
+            if given == nil {
+                let added = try await add.asyncMap { try await ctx.client.storageBlobber($0) } ?? nil
+                lock = updateCost(a, extend: extend ?? 0, grow: grow ?? 0, added: added, now: try await ctx.client.network().time)
+            }
             _ = try await chain({ m in "cannot update allocation \(a.id): \(m)\(m.contains("lock") ? "; pass a larger --lock" : "")" }) { () async throws(WalletError) in
                 try await ctx.wallet.updateAllocation(a.id, extendSeconds: extend, growBytes: grow, addBlobber: add, lock: lock)
             }
@@ -121,8 +126,9 @@ enum AllocCommand {
         }
         let after = try await ctx.client.storageAllocation(a.id) ?? a
         let balance = try await ctx.wallet.balance().amount.baseUnits
-        let refund = balance > before ? balance - before : 0
-        return CommandOutput(text: "\(cancel ? "canceled" : "finalized") allocation \(a.id); \(TokenAmount(baseUnits: refund)) returned to the wallet (after the fee)",
+        let fee = try await ctx.wallet.networkInfo().minimumFee
+        let refund = balance + fee > before ? balance + fee - before : 0
+        return CommandOutput(text: "\(cancel ? "canceled" : "finalized") allocation \(a.id); \(TokenAmount(baseUnits: refund)) returned to the wallet (the call's fee was \(TokenAmount(baseUnits: fee)))",
                              json: .object([("allocation_id", .string(a.id)), ("status", .string(after.status.rawValue)),
                                             ("returned", .uint(refund))]))
     }
@@ -199,6 +205,23 @@ enum AllocCommand {
         }
     }
 
+    /// What `update_allocation` charges (docs/STORAGE.md §8), computed as the contract does, plus a
+    /// margin for the seconds until the block: any excess stays in the write pool and returns at
+    /// finalization.
+    static func updateCost(_ a: Allocation, extend: UInt64, grow: UInt64, added: BlobberInfo?, now: Int64) -> UInt64 {
+        let newPer = StoragePricing.blobberSize(size: a.size &+ grow, dataShards: a.dataShards)
+        let oldLeft = UInt64(max(0, a.expiration - now))
+        let newLeft = oldLeft &+ extend
+        var extra: UInt64 = 0
+        for b in a.blobbers {
+            let after = StoragePricing.writeCost(price: b.writePrice, bytes: newPer, seconds: newLeft) ?? 0
+            let before = StoragePricing.writeCost(price: b.writePrice, bytes: a.blobberSize, seconds: oldLeft) ?? 0
+            extra &+= after > before ? after - before : 0
+        }
+        if let added { extra &+= StoragePricing.writeCost(price: added.writePrice, bytes: newPer, seconds: newLeft) ?? 0 }
+        return extra == 0 ? 0 : extra + extra / 100 + UInt64(a.blobbers.count + 1) * 2
+    }
+
     static func quote(_ client: LedgerClient, size: UInt64, data: Int, parity: Int, seconds: UInt64) async throws -> UInt64 {
         let result: Result<UInt64, LedgerClientError>
         do { result = .success(try await client.storageQuote(size: size, dataShards: data, parityShards: parity, seconds: seconds)) } catch {
@@ -226,5 +249,13 @@ enum AllocCommand {
             throw CLIError.usage("--\(flag) \(text): give a duration such as 1h, 30d or 52w")
         }
         return UInt64(ms / 1000)
+    }
+}
+
+extension Optional {
+    /// `map` with an async transform.
+    func asyncMap<U>(_ f: (Wrapped) async throws -> U) async rethrows -> U? {
+        guard let v = self else { return nil }
+        return try await f(v)
     }
 }

@@ -72,6 +72,7 @@ enum FileCommands {
                     throw CLIError.failure("the shared allocation \(share.ticket.allocationID) no longer exists")
                 }
                 a = try StorageAllocation(onLedger)
+                try await ensureReadPool(ctx, onLedger, json: inv.json)
             } else {
                 guard inv.arguments.count == 2 else { throw CLIError.usage("give REMOTE and LOCAL (or --ticket T LOCAL)") }
                 remote = inv.arguments[0]
@@ -83,9 +84,15 @@ enum FileCommands {
             }
             let bar = ProgressBar(label: "download", json: inv.json)
             let started = ContinuousClock.now
-            let r = try await StorageContext.failing {
-                try await ctx.storage.download(remotePath: remote, to: local, allocation: a, range: range, ticket: ticket, contentKey: key,
-                                               progress: bar.callback)
+            let r: DownloadResult
+            do {
+                r = try await StorageContext.failing {
+                    try await ctx.storage.download(remotePath: remote, to: local, allocation: a, range: range, ticket: ticket, contentKey: key,
+                                                   progress: bar.callback)
+                }
+            } catch let e as CLIError where ticket != nil && e.description.contains("revoked") {
+                bar.finish()
+                throw CLIError.failure("the owner revoked this ticket; ask them to share \(remote) again")
             }
             bar.finish()
             let ms = elapsedMillis(since: started)
@@ -203,6 +210,21 @@ enum FileCommands {
         })
 
     // MARK: helpers
+
+    /// A reader of someone else's files pays the blobbers from its read pool (the owner pays from
+    /// the write pool). Before a ticket download, tops the pool up to what reading every block of
+    /// the allocation once from each blobber would cost, so redemptions never bounce.
+    static func ensureReadPool(_ ctx: StorageContext, _ a: Allocation, json: Bool) async throws {
+        guard a.ownerID != ctx.wallet.clientID else { return }
+        let blocks = (a.blobberSize + 65_535) / 65_536
+        let need = a.blobbers.reduce(UInt64(0)) { $0 &+ (StoragePricing.readCost(price: $1.readPrice, blocks: blocks) ?? 0) }
+        let have = try await ctx.client.storageReadPool(ctx.wallet.clientID)
+        guard need > have else { return }
+        if !json { Console.err("locking \(TokenAmount(baseUnits: need - have)) in this wallet's read pool to pay the blobbers for reading…\n") }
+        _ = try await AllocCommand.chain({ "cannot lock tokens to pay for the read: \($0)" }) { () async throws(WalletError) in
+            try await ctx.wallet.lockReadPool(need - have, until: .finalized)
+        }
+    }
 
     static func metaJSON(_ m: FileMeta) -> JSONValue {
         .object([("path", .string(m.path)), ("name", .string(m.path.split(separator: "/").last.map(String.init) ?? "/")),

@@ -69,15 +69,8 @@ enum ShareCommand {
 
     /// The Ed25519 key behind a client id, from a transaction it signed (client ids are key hashes).
     static func publicKey(of clientID: String, _ client: LedgerClient) async throws -> Ed25519.PublicKey {
-        if let key = Ed25519.PublicKey(hex: clientID), clientID.count == 64, key.clientID != clientID {
-            // A public key given directly works too.
-            if (try? await client.transactions(of: key.clientID, limit: 1)) != nil { return key }
-        }
         guard Transaction.isHexID(clientID) else { throw CLIError.usage("--to \(clientID): give a client id (64 hex characters)") }
-        let page = try await client.transactions(of: clientID, limit: 100)
-        for v in page.transactions where v.transaction.clientID == clientID {
-            if let key = Ed25519.PublicKey(hex: v.transaction.publicKey), key.clientID == clientID { return key }
-        }
+        if let key = try await client.publicKey(of: clientID) { return key }
         throw CLIError.failure("wallet \(clientID) has never sent a transaction, so its public key is unknown; ask its owner to run 'mosaic wallet faucet' (or send anything) first")
     }
 }

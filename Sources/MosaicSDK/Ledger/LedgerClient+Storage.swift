@@ -39,6 +39,11 @@ extension LedgerClient {
         try await call { try await http.get("/v1/storage/tickets/\(ticketID)/revoked", query: ["owner": owner], as: TicketRevocationView.self).revoked }
     }
 
+    /// Tokens `clientID` locked to pay blobbers for the blocks it reads (`storage.lock_read_pool`).
+    public func storageReadPool(_ clientID: String) async throws(LedgerClientError) -> UInt64 {
+        try await call { try await http.get("/v1/storage/read-pools/\(clientID)", as: ReadPoolView.self).balance }
+    }
+
     public func storageReadCounter(allocation: String, blobber: String, reader: String) async throws(LedgerClientError) -> UInt64 {
         try await call {
             try await http.get("/v1/storage/read-counter", query: ["allocation": allocation, "blobber": blobber, "reader": reader],

@@ -61,6 +61,19 @@ extension Wallet {
         try await storageCall("finalize_allocation", ["allocation_id": .string(id)], until: until)
     }
 
+    /// Locks `amount` in this wallet's read pool, from which blobbers are paid for what it reads
+    /// of other owners' files (shared with it).
+    @discardableResult
+    public func lockReadPool(_ amount: UInt64, until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+        try await storageCall("lock_read_pool", [:], value: amount, until: until)
+    }
+
+    /// Takes `amount` (default everything) back from the read pool.
+    @discardableResult
+    public func unlockReadPool(_ amount: UInt64? = nil, until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+        try await storageCall("unlock_read_pool", amount.map { ["amount": .uint($0)] } ?? [:], until: until)
+    }
+
     /// Ends an auth ticket this wallet signed; blobbers refuse it from then on.
     @discardableResult
     public func revokeTicket(_ ticketID: String, until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {

@@ -1,7 +1,6 @@
 import Foundation
 import MosaicProtocol
 import MosaicStorage
-import Synchronization
 
 /// A blobber's seam to the ledger over a node's HTTP API: reads through `LedgerClient`, marker
 /// commits and redemptions signed by the blobber's own `Wallet` (so they share its nonces with
@@ -43,12 +42,4 @@ public struct NodeBlobberLedger: BlobberLedger {
     public func isTicketRevoked(_ id: String, owner: String) async throws -> Bool {
         try await client.isTicketRevoked(id, owner: owner)
     }
-}
-
-/// A hook set after construction (the blobber server needs its ledger before the prover exists).
-public final class MarkerCommitHook: Sendable {
-    private let body = Mutex<(@Sendable ([WriteMarker]) -> Void)?>(nil)
-    public init() {}
-    public func set(_ f: @escaping @Sendable ([WriteMarker]) -> Void) { body.withLock { $0 = f } }
-    func call(_ markers: [WriteMarker]) { body.withLock { $0 }?(markers) }
 }

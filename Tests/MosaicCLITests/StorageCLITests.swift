@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+
+/// Storage end to end through real processes: `mosaic devnet` with its in-process blobbers, and
+/// the `alloc`, file, `share` and `download --ticket` commands of the CLI binary.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct StorageCLITests {
+    struct Net {
+        let process: LedgerChildProcess
+        let node: String
+        let blobbers: [String]
+        let dir: URL
+    }
+
+    func cli() throws -> CLIRunner {
+        var c = try CLIRunner()
+        c.environment["MOSAIC_PASSPHRASE"] = "correct horse"
+        return c
+    }
+
+    /// A devnet with fast blocks (sealed after one confirmation) and `blobbers` blobbers.
+    func devnet(_ cli: CLIRunner, blobbers: Int = 4) throws -> Net {
+        let dir = cli.home.appendingPathComponent("dn")
+        let p = try LedgerChildProcess(["devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
+                                        "--confirmations", "1", "--blobbers", String(blobbers), "--json"],
+                                       environment: ["MOSAIC_HOME": cli.home.path])
+        let ready = try #require(p.firstJSON(timeout: 20))
+        return Net(process: p, node: try #require(ready["node"] as? String), blobbers: try #require(ready["blobbers"] as? [String]), dir: dir)
+    }
+
+    /// Runs a command that must succeed, returning its `--json` object.
+    @discardableResult
+    func ok(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let r = try cli.run(args + ["--json"])
+        #expect(r.code == 0, "\(args.joined(separator: " ")): \(r.err)", sourceLocation: sourceLocation)
+        return r.json
+    }
+
+    /// Runs a command that must fail; returns its error message.
+    func fails(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let r = try cli.run(args)
+        #expect(r.code != 0, "\(args.joined(separator: " ")) should fail: \(r.out)", sourceLocation: sourceLocation)
+        return r.err
+    }
+
+    func get(_ url: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: try #require(URL(string: url)))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func randomFile(_ cli: CLIRunner, _ name: String, _ count: Int) throws -> URL {
+        let url = cli.home.appendingPathComponent(name)
+        var bytes = [UInt8](repeating: 0, count: count)
+        for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    @Test func allocUploadDownloadShareAndRevoke() async throws {
+        let cli = try cli(); defer { cli.cleanup() }
+        let net = try devnet(cli)
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
+        #expect(net.blobbers.count == 4)
+        let listed = try get(net.node + "/v1/storage/blobbers")["blobbers"] as? [[String: Any]]
+        #expect(listed?.count == 4)
+
+        try ok(cli, ["wallet", "create", "--name", "alice"])
+        try ok(cli, ["wallet", "create", "--name", "bob"])
+        try ok(cli, ["wallet", "faucet", "--wallet", "alice"])
+        try ok(cli, ["wallet", "faucet", "--wallet", "bob"])
+
+        let created = try ok(cli, ["alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "2", "--size", "16MiB",
+                                   "--expire", "30d", "--name", "docs"])
+        let id = try #require(created["id"] as? String)
+        #expect(created["data_shards"] as? Int == 2)
+        #expect((created["blobbers"] as? [Any])?.count == 4)
+
+        // Upload, list, download byte-exact (the allocation is the wallet's only one: no --alloc).
+        let file = try randomFile(cli, "in.bin", 200_000)
+        let up = try ok(cli, ["upload", "--wallet", "alice", file.path, "/docs/in.bin"])
+        #expect(up["size"] as? Int == 200_000)
+        let ls = try ok(cli, ["ls", "--wallet", "alice", "--alloc", id, "/docs"])
+        let entries = try #require(ls["entries"] as? [[String: Any]])
+        #expect(entries.map { $0["name"] as? String } == ["in.bin"])
+        #expect(entries.first?["size"] as? Int == 200_000)
+        let out = cli.home.appendingPathComponent("out.bin")
+        try ok(cli, ["download", "--wallet", "alice", "/docs/in.bin", out.path])
+        #expect(try Data(contentsOf: out) == Data(contentsOf: file))
+        let part = cli.home.appendingPathComponent("part.bin")
+        try ok(cli, ["download", "--wallet", "alice", "/docs/in.bin", part.path, "--range", "1000-1999"])
+        #expect(try Data(contentsOf: part) == Data(contentsOf: file).subdata(in: 1000..<2000))
+
+        // alloc show has every field of the seed's allocation screen.
+        let shown = try ok(cli, ["alloc", "show", id, "--wallet", "alice"])
+        for key in ["id", "name", "expiration", "size", "used_size", "data_shards", "parity_shards", "num_writes", "num_reads",
+                    "successful_challenges", "failed_challenges", "latest_closed_challenge", "blobbers"] {
+            #expect(shown.keys.contains(key), "alloc show lacks \(key)")
+        }
+        #expect(shown["name"] as? String == "docs")
+        let text = try cli.run(["alloc", "show", id, "--wallet", "alice"]).out
+        for label in ["expiration:", "used size:", "data shards:", "parity shards:", "writes:", "reads:", "successful challenges:",
+                      "failed challenges:", "latest closed challenge:", "blobbers:"] {
+            #expect(text.contains(label), "alloc show text lacks \(label)")
+        }
+
+        // Share with bob; bob downloads with the ticket; alice cannot open bob's key; revoke ends it.
+        let bob = try #require(try ok(cli, ["wallet", "show", "--wallet", "bob"])["client_id"] as? String)
+        let shared = try ok(cli, ["share", "--wallet", "alice", "/docs/in.bin", "--to", bob, "--expire", "7d"])
+        let ticket = try #require(shared["ticket"] as? String)
+        #expect(ticket.hasPrefix("mosaic-ticket:"))
+        let got = cli.home.appendingPathComponent("bob.bin")
+        try ok(cli, ["download", "--wallet", "bob", "--ticket", ticket, got.path])
+        #expect(try Data(contentsOf: got) == Data(contentsOf: file))
+        #expect(try fails(cli, ["download", "--wallet", "alice", "--ticket", ticket, cli.home.appendingPathComponent("x").path])
+            .contains("not with this wallet"))
+
+        // Bob paid from his read pool: the blobbers redeem his read markers from it.
+        let bobTxs = try get(net.node + "/v1/accounts/\(bob)/transactions")["transactions"] as? [[String: Any]] ?? []
+        let lockTx = bobTxs.first { ($0["transaction_data"] as? String ?? "").contains("lock_read_pool") }
+        let locked = try #require(lockTx?["value"] as? Int)
+        #expect(locked > 0)
+        var redeemed = false
+        for _ in 0..<100 where !redeemed {
+            redeemed = (try get(net.node + "/v1/storage/read-pools/\(bob)")["balance"] as? Int ?? locked) < locked
+            if !redeemed { try await Task.sleep(for: .milliseconds(150)) }
+        }
+        #expect(redeemed)
+
+        let ticketID = try #require(shared["ticket_id"] as? String)
+        try ok(cli, ["share", "--wallet", "alice", "--revoke", ticketID])
+        let revoked = try get(net.node + "/v1/storage/tickets/\(ticketID)/revoked?owner=" + (created["owner_id"] as? String ?? ""))
+        #expect(revoked["revoked"] as? Bool == true)
+        let again = cli.home.appendingPathComponent("again.bin")
+        #expect(try fails(cli, ["download", "--wallet", "bob", "--ticket", ticket, again.path]).contains("revoked"))
+        #expect(!FileManager.default.fileExists(atPath: again.path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: cli.home.path).filter { $0.contains(".mosaic-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func errorMessagesSayWhatToDo() async throws {
+        let cli = try cli(); defer { cli.cleanup() }
+        let net = try devnet(cli)
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
+        try ok(cli, ["wallet", "create"])
+        try ok(cli, ["wallet", "faucet"])
+
+        #expect(try fails(cli, ["upload", cli.home.path, "/x"]).contains("no active allocation"))
+        let tooMany = try fails(cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d"])
+        #expect(tooMany.contains("not enough blobbers") && tooMany.contains("start more blobbers"))
+        let tooMuch = try fails(cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d", "--lock", "0.5"])
+        #expect(tooMuch.contains("not enough blobbers"))
+        #expect(try fails(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1GiB", "--expire", "30d", "--lock", "0.0000000001"])
+            .contains("lock at least"))
+
+        // 1 MiB on 2 data shards: each blobber holds at most 512 KiB.
+        let id = try #require(try ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
+        let small = try randomFile(cli, "small.bin", 1000)
+        try ok(cli, ["upload", small.path, "/a/small.bin"])
+        #expect(try fails(cli, ["upload", small.path, "/a/small.bin"]).contains("already exists"))
+        #expect(try fails(cli, ["download", "/a/missing.bin", cli.home.appendingPathComponent("m").path]).contains("does not exist"))
+        #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("m").path))
+        #expect(try fails(cli, ["rm", "/nothing/here"]).contains("does not exist"))
+
+        let big = try randomFile(cli, "big.bin", 3 << 20)
+        let full = try fails(cli, ["upload", big.path, "/big.bin"])
+        #expect(full.contains("full"), "\(full)")
+        let names = (try ok(cli, ["ls", "--recursive"])["entries"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        #expect(names == ["/a", "/a/small.bin"])
+
+        // After expiry writes are refused with what to do.
+        try ok(cli, ["devnet", "time", "advance", "2d"])
+        let expired = try fails(cli, ["upload", small.path, "/b.bin", "--alloc", id])
+        #expect(expired.contains("expired") && expired.contains("alloc update"))
+    }
+
+    @Test func allocUpdateCancelAndFinalize() async throws {
+        let cli = try cli(); defer { cli.cleanup() }
+        let net = try devnet(cli, blobbers: 3)
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
+        try ok(cli, ["wallet", "create"])
+        try ok(cli, ["wallet", "faucet"])
+        let a = try ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "2MiB", "--expire", "2d"])
+        let id = try #require(a["id"] as? String)
+        // No --lock: the CLI locks the extra cost itself.
+        let grown = try ok(cli, ["alloc", "update", id, "--extend", "1d", "--grow", "2MiB"])
+        #expect(grown["size"] as? Int == 4 << 20)
+        #expect((grown["expiration"] as? Int ?? 0) - (a["expiration"] as? Int ?? 0) == 86_400)
+        let canceled = try ok(cli, ["alloc", "cancel", id])
+        #expect(canceled["status"] as? String == "canceled")
+        #expect(try fails(cli, ["alloc", "update", id, "--extend", "1d"]).contains("cannot update allocation"))
+
+        let b = try #require(try ok(cli, ["alloc", "new", "--data", "1", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
+        #expect(try fails(cli, ["alloc", "finalize", b]).contains("cannot finalize"))
+        try ok(cli, ["devnet", "time", "advance", "2d"])
+        #expect(try ok(cli, ["alloc", "finalize", b])["status"] as? String == "finalized")
+        let list = try #require(try ok(cli, ["alloc", "list"])["allocations"] as? [[String: Any]])
+        #expect(list.compactMap { $0["status"] as? String } == ["canceled", "finalized"])
+    }
+
+    @Test func challengesPassForHeldDataAndFailForADeletedFragment() async throws {
+        let cli = try cli(); defer { cli.cleanup() }
+        let net = try devnet(cli, blobbers: 3)
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
+        try ok(cli, ["wallet", "create"])
+        try ok(cli, ["wallet", "faucet"])
+        let alloc = try ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "16MiB", "--expire", "30d"])
+        let id = try #require(alloc["id"] as? String)
+        let blobbers = try #require(alloc["blobbers"] as? [[String: Any]])
+        let file = try randomFile(cli, "c.bin", 300_000)
+        try ok(cli, ["upload", file.path, "/c.bin"])
+
+        // The victim: the allocation's first blobber; its folder is blobber-N in the devnet's order.
+        let victimURL = try #require(blobbers.first?["url"] as? String)
+        let victimID = try #require(blobbers.first?["id"] as? String)
+        let n = try #require(net.blobbers.firstIndex(of: victimURL)) + 1
+        let fragments = net.dir.appendingPathComponent("blobber-\(n)/fragments/alloc/\(id)")
+        // Wait until the upload's write markers are on the ledger (roots are challengeable only then).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let a = try get(net.node + "/v1/storage/allocations/\(id)")
+            if (a["blobbers"] as? [[String: Any]] ?? []).allSatisfy({ ($0["used"] as? Int ?? 0) > 0 }) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: fragments.path) {
+            try FileManager.default.removeItem(at: fragments.appendingPathComponent(name))
+        }
+
+        var victim: [String: Any] = [:]
+        var others: [[String: Any]] = []
+        while ContinuousClock.now < deadline + .seconds(60) {
+            victim = try get(net.node + "/v1/storage/blobbers/\(victimID)")
+            others = try blobbers.dropFirst().map { try get(net.node + "/v1/storage/blobbers/\($0["id"] as? String ?? "")") }
+            if (victim["failed_challenges"] as? Int ?? 0) > 0, others.contains(where: { ($0["successful_challenges"] as? Int ?? 0) > 0 }) { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(victim["failed_challenges"] as? Int ?? 0 > 0)
+        #expect(victim["penalties"] as? Int ?? 0 > 0)
+        #expect(others.contains { ($0["successful_challenges"] as? Int ?? 0) > 0 })
+        #expect(others.allSatisfy { ($0["failed_challenges"] as? Int ?? 0) == 0 })
+        let shown = try ok(cli, ["alloc", "show", id])
+        #expect(shown["failed_challenges"] as? Int ?? 0 > 0)
+        #expect(shown["successful_challenges"] as? Int ?? 0 > 0)
+        #expect(!(shown["latest_closed_challenge"] is NSNull))
+    }
+}
