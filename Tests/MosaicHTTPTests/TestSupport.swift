@@ -27,7 +27,7 @@ func withServer(_ configure: (HTTPServer) -> Void, _ body: (HTTPServer, HTTPClie
 final class RawSocket {
     let fd: Int32
 
-    init?(port: UInt16, receiveTimeout: Int = 5) {
+    init?(port: UInt16, receiveTimeout: Int = 20) {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var tv = timeval(tv_sec: receiveTimeout, tv_usec: 0)

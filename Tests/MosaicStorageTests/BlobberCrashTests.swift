@@ -69,6 +69,7 @@ struct BlobberCrashTests {
             try await check(client: client, allocation: allocation, dir: dir, expected: expected)
 
             // Uploads stream in until the process is killed at some point.
+            let committed = Counter()
             let writer = Task {
                 var n = 0
                 while !Task.isCancelled {
@@ -79,9 +80,16 @@ struct BlobberCrashTests {
                     let local = URL(fileURLWithPath: root + "/local/r\(round)-\(n)")
                     try? Data(bytes).write(to: local)
                     do { _ = try await client.upload(localFile: local, remotePath: path, allocation: allocation) } catch { return }
+                    committed.increment()
                 }
             }
-            try await Task.sleep(for: .milliseconds(150 + 120 * round))
+            // Let at least one upload land first (a loaded machine may need a while), then kill
+            // at a varying moment while the next ones are streaming.
+            let waitStart = ContinuousClock.now
+            while committed.value == 0 && ContinuousClock.now - waitStart < .seconds(60) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try await Task.sleep(for: .milliseconds(30 + 60 * round))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             writer.cancel()
@@ -125,4 +133,23 @@ final class ExpectedFiles: Sendable {
     func set(_ path: String, _ bytes: [UInt8]) { files.withLock { $0[path] = bytes } }
     func get(_ path: String) -> [UInt8]? { files.withLock { $0[path] } }
     var count: Int { files.withLock { $0.count } }
+}
+
+/// A count shared between the upload task and the test body.
+private final class Counter: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var n = 0
+    private let lock = NSLock()
+
+    func increment() {
+        lock.lock()
+        n += 1
+        lock.unlock()
+    }
+
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return n
+    }
 }
