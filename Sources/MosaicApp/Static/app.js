@@ -529,7 +529,7 @@
     M.state.message = '';
     const submit = h('button', { type: 'submit', class: 'btn btn-primary btn-block', id: 'unlock', text: 'Unlock' });
     const picker = wallets.length > 1
-      ? field({ id: 'unlock-wallet', tag: 'select', label: 'Wallet', options: wallets.map((w) => h('option', { value: w.name, text: w.name + ' · ' + shortHash(w.client_id, 6) })) })
+      ? field({ id: 'unlock-wallet', tag: 'select', label: 'Wallet', options: wallets.map((w) => h('option', { value: w.name, selected: w.name === (M.state.session && M.state.session.default_wallet), text: w.name + ' · ' + shortHash(w.client_id, 6) })) })
       : null;
     const form = h('form', { id: 'unlock-form', class: 'stack', novalidate: true },
       picker,
