@@ -37,7 +37,8 @@ let package = Package(
         .executableTarget(name: "bench-ledger", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
 
         // Tests, one target per module.
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic"]),
+        .target(name: "MosaicTestSupport", path: "Tests/Support"),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic", "MosaicTestSupport"]),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
         .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger", "blobber-fixture"]),
@@ -46,7 +47,7 @@ let package = Package(
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
         .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
-        .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic"]),
+        .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic", "MosaicTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

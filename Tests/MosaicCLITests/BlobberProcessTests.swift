@@ -1,4 +1,5 @@
 import Foundation
+import MosaicTestSupport
 import Testing
 
 /// `mosaic blobber` as its own process against a devnet node: key created with mode 0600,
@@ -8,17 +9,17 @@ import Testing
         var cli = try CLIRunner()
         cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
         defer { cli.cleanup() }
-        let dn = try LedgerChildProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
+        let dn = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
                                          "--blobbers", "0", "--block-time", "100ms", "--confirmations", "1", "--json"],
                                         environment: ["MOSAIC_HOME": cli.home.path])
         defer { dn.signal(SIGTERM); _ = dn.waitForExit(timeout: 10) }
         let node = try #require(dn.firstJSON(timeout: 20)?["node"] as? String)
 
-        var blobbers: [LedgerChildProcess] = []
+        var blobbers: [MosaicProcess] = []
         var ids: [String] = []
         for i in 0..<2 {
             let dir = cli.home.appendingPathComponent("b\(i)")
-            let b = try LedgerChildProcess(["blobber", "--dir", dir.path, "--node", node, "--capacity", "1GiB", "--write-price", "0.01", "--json"],
+            let b = try MosaicProcess(["blobber", "--dir", dir.path, "--node", node, "--capacity", "1GiB", "--write-price", "0.01", "--json"],
                                            environment: ["MOSAIC_HOME": cli.home.path])
             blobbers.append(b)
             let line = try #require(b.firstJSON(timeout: 30))
@@ -54,14 +55,14 @@ import Testing
         var cli = try CLIRunner()
         cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
         defer { cli.cleanup() }
-        let dn = try LedgerChildProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
+        let dn = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
                                          "--blobbers", "0", "--block-time", "100ms", "--confirmations", "1", "--json"],
                                         environment: ["MOSAIC_HOME": cli.home.path])
         defer { dn.signal(SIGTERM); _ = dn.waitForExit(timeout: 10) }
         let node = try #require(dn.firstJSON(timeout: 20)?["node"] as? String)
         let base = UInt16.random(in: 30000...60000)
-        func blobber(_ i: Int) throws -> LedgerChildProcess {
-            try LedgerChildProcess(["blobber", "--dir", cli.home.appendingPathComponent("b\(i)").path, "--node", node,
+        func blobber(_ i: Int) throws -> MosaicProcess {
+            try MosaicProcess(["blobber", "--dir", cli.home.appendingPathComponent("b\(i)").path, "--node", node,
                                     "--port", String(base + UInt16(i)), "--json"], environment: ["MOSAIC_HOME": cli.home.path])
         }
         var running = try (0..<3).map(blobber)

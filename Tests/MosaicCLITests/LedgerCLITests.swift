@@ -1,13 +1,14 @@
 import Foundation
+import MosaicTestSupport
 import Testing
 
 /// The wallet's ledger commands and `mosaic devnet`, run as real processes against a devnet
 /// started by the test in the CLI's own home folder.
 @Suite(.timeLimit(.minutes(3))) struct LedgerCLITests {
     /// Starts `mosaic devnet --json` in `cli.home`; returns it with its node URL.
-    func devnet(_ cli: CLIRunner, blockTime: String = "0") throws -> (LedgerChildProcess, String, ContinuousClock.Duration) {
+    func devnet(_ cli: CLIRunner, blockTime: String = "0") throws -> (MosaicProcess, String, ContinuousClock.Duration) {
         let started = ContinuousClock.now
-        let p = try LedgerChildProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
+        let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
                                         "--block-time", blockTime, "--json"], environment: ["MOSAIC_HOME": cli.home.path])
         let ready = try #require(p.firstJSON(timeout: 10))
         let elapsed = ContinuousClock.now - started
@@ -24,7 +25,7 @@ import Testing
     @Test func devnetJSONIsReadyWithinTwoSecondsAndStopsOnSIGTERM() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let started = ContinuousClock.now
-        let p = try LedgerChildProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
+        let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
                                         "--app-port", "0", "--json"],
                                        environment: ["MOSAIC_HOME": cli.home.path])
         let line = try #require(p.firstLine(timeout: 10))

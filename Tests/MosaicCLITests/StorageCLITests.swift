@@ -1,11 +1,12 @@
 import Foundation
+import MosaicTestSupport
 import Testing
 
 /// Storage end to end through real processes: `mosaic devnet` with its in-process blobbers, and
 /// the `alloc`, file, `share` and `download --ticket` commands of the CLI binary.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct StorageCLITests {
     struct Net {
-        let process: LedgerChildProcess
+        let process: MosaicProcess
         let node: String
         let blobbers: [String]
         let dir: URL
@@ -20,7 +21,7 @@ import Testing
     /// A devnet with fast blocks (sealed after one confirmation) and `blobbers` blobbers.
     func devnet(_ cli: CLIRunner, blobbers: Int = 4) throws -> Net {
         let dir = cli.home.appendingPathComponent("dn")
-        let p = try LedgerChildProcess(["devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
+        let p = try MosaicProcess(["devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
                                         "--confirmations", "1", "--blobbers", String(blobbers), "--json"],
                                        environment: ["MOSAIC_HOME": cli.home.path])
         let ready = try #require(p.firstJSON(timeout: 20))

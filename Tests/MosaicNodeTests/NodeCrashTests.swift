@@ -1,4 +1,5 @@
 import Foundation
+import MosaicTestSupport
 import Synchronization
 import Testing
 import MosaicCrypto
@@ -22,7 +23,7 @@ import MosaicSDK
         let ledgerDir = dir + "/ledger"
         let args = ["node", "--dir", ledgerDir, "--port", "0", "--block-time", "100ms", "--quiet", "--json"]
 
-        let first = try ChildProcess(args + ["--genesis", genesisFile])
+        let first = try MosaicProcess(args + ["--genesis", genesisFile])
         let ready = try #require(first.firstJSON(timeout: 10))
         let url = try #require((ready["node"] as? String).flatMap(URL.init(string:)))
         let client = LedgerClient(baseURL: url)
@@ -62,7 +63,7 @@ import MosaicSDK
         let reported = finalized.withLock { $0 }
         #expect(reported.count >= 2000)
 
-        let second = try ChildProcess(args)
+        let second = try MosaicProcess(args)
         let again = try #require(second.firstJSON(timeout: 10))
         let url2 = try #require((again["node"] as? String).flatMap(URL.init(string:)))
         let client2 = LedgerClient(baseURL: url2)

@@ -3,19 +3,20 @@ import Synchronization
 
 /// A child process of the real `mosaic` binary whose first stdout line (the URL, as JSON) the
 /// test waits for with a deadline instead of sleeping.
-final class ChildProcess: Sendable {
-    let process: Process
+public final class MosaicProcess: Sendable {
+    public let process: Process
     private let buffer = Mutex<Data>(Data())
     private let lineReady = DispatchSemaphore(value: 0)
 
-    static var binary: URL {
+    /// The debug build of `mosaic` next to the tests (`swift test` builds it first).
+    public static var binary: URL {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return root.appendingPathComponent(".build/debug/mosaic")
     }
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         let p = Process()
-        p.executableURL = ChildProcess.binary
+        p.executableURL = MosaicProcess.binary
         p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
@@ -39,7 +40,7 @@ final class ChildProcess: Sendable {
     }
 
     /// The first line printed, or nil if none came within `timeout`.
-    func firstLine(timeout: Double) -> String? {
+    public func firstLine(timeout: Double) -> String? {
         _ = lineReady.wait(timeout: .now() + timeout)
         return buffer.withLock { b in
             guard let i = b.firstIndex(of: 0x0a) else { return nil }
@@ -48,15 +49,15 @@ final class ChildProcess: Sendable {
     }
 
     /// The first line parsed as a JSON object.
-    func firstJSON(timeout: Double) -> [String: Any]? {
+    public func firstJSON(timeout: Double) -> [String: Any]? {
         guard let line = firstLine(timeout: timeout) else { return nil }
         return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
     }
 
-    func signal(_ sig: Int32) { if process.isRunning { kill(process.processIdentifier, sig) } }
+    public func signal(_ sig: Int32) { if process.isRunning { kill(process.processIdentifier, sig) } }
 
     /// Waits for exit (bounded) and returns the exit status, or nil when it did not exit in time.
-    func waitForExit(timeout: Double) -> Int32? {
+    public func waitForExit(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         return process.isRunning ? nil : process.terminationStatus
