@@ -31,6 +31,8 @@ let handle = try FileHandle(forWritingTo: input)
 for _ in 0..<(mib / 4) { try handle.write(contentsOf: Random.bytes(4 << 20)) }
 try handle.close()
 let bytes = Double(mib << 20)
+/// MB/s per layout, for the comparison with Tahoe-LAFS below.
+var measured: [String: (up: Double, down: Double)] = [:]
 
 for (d, p) in layouts.isEmpty ? [(2, 2), (4, 2)] : layouts {
     var servers: [BlobberServer] = []
@@ -63,7 +65,47 @@ for (d, p) in layouts.isEmpty ? [(2, 2), (4, 2)] : layouts {
         let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
         return String(format: "%.0f MB/s (%.2f s)", bytes / s / 1e6, s)
     }
+    func mbps(_ d: Duration) -> Double {
+        bytes / (Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) / 1e6
+    }
+    measured["\(d)+\(p)"] = (mbps(up), mbps(down))
     print("\(d)+\(p) \(mib) MiB, \(config.chunksPerBatch) chunks per batch: upload \(rate(up)), download \(rate(down)), byte-exact \(same), peak RSS \(peakRSS())")
     try? FileManager.default.removeItem(at: output)
     for s in servers { await s.stop() }
+}
+
+// The peer in the same run: Tahoe-LAFS 2-of-4 on loopback through ../shared/bench/tahoe_grid.sh
+// (installed from PyPI into /tmp/tahoe on first use). MOSAIC_BENCH_TAHOE=0 skips it.
+let script = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).deletingLastPathComponent()
+    .appendingPathComponent("shared/bench/tahoe_grid.sh").path
+if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", FileManager.default.fileExists(atPath: script) {
+    print("running Tahoe-LAFS 2-of-4 (\(mib) MiB, tahoe put/get) for comparison…")
+    let tahoe = Process()
+    tahoe.executableURL = URL(fileURLWithPath: "/bin/bash")
+    tahoe.arguments = [script]
+    var env = ProcessInfo.processInfo.environment
+    env["SIZES_MIB"] = String(mib)
+    env["RUNS"] = "1"
+    env["METHODS"] = "tahoe-cli"
+    env["STEPS"] = "install grid putget"
+    tahoe.environment = env
+    tahoe.standardOutput = FileHandle.nullDevice
+    tahoe.standardError = FileHandle.nullDevice
+    try tahoe.run()
+    tahoe.waitUntilExit()
+    let results = URL(fileURLWithPath: (env["BASE"] ?? "/tmp/tahoe") + "/results/putget_https.json")
+    if let data = try? Data(contentsOf: results),
+       let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+       let cli = json["tahoe-cli"] as? [String: Any], let row = cli["\(mib)MiB"] as? [String: Any],
+       let put = (row["put_median_MBps"] as? NSNumber)?.doubleValue, let get = (row["get_median_MBps"] as? NSNumber)?.doubleValue,
+       put > 0, get > 0 {
+        print(String(format: "Tahoe-LAFS 2-of-4 %d MiB: put %.1f MB/s, get %.1f MB/s", mib, put, get))
+        for (layout, r) in measured.sorted(by: { $0.key < $1.key }) {
+            print(String(format: "Mosaic %@ vs Tahoe 2-of-4: upload %.1f×, download %.1f× (target ≥ 6×)", layout, r.up / put, r.down / get))
+        }
+    } else {
+        print("Tahoe-LAFS did not produce results (exit \(tahoe.terminationStatus)); see /tmp/tahoe for its logs")
+    }
+} else {
+    print("Tahoe-LAFS comparison skipped (\(script) not found or MOSAIC_BENCH_TAHOE=0)")
 }
