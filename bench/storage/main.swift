@@ -74,6 +74,31 @@ for (d, p) in layouts.isEmpty ? [(2, 2), (4, 2)] : layouts {
     for s in servers { await s.stop() }
 }
 
+// The hardware bounds of the pipeline's parts, measured in this run on one core each: what the
+// upload and download could reach if nothing but this step cost time.
+func throughput(_ label: String, bytes n: Int, repeat times: Int = 4, _ body: () throws -> Void) rethrows {
+    let clock = ContinuousClock()
+    let t = clock.now
+    for _ in 0..<times { try body() }
+    let d = clock.now - t
+    let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    print(String(format: "bound: %@ %.0f MB/s", label, Double(n * times) / s / 1e6))
+}
+let block = Random.bytes(64 << 20)
+let sealer = try AES256GCM.Sealer(key: SecretBytes(Random.bytes(32)))
+let nonce = Random.bytes(12)
+try throughput("AES-256-GCM seal (libcrypto, 64 KiB segments)", bytes: block.count) {
+    var i = 0
+    while i < block.count {
+        _ = try sealer.seal(Array(block[i..<min(i + 65_536, block.count)]), nonce: nonce)
+        i += 65_536
+    }
+}
+throughput("SHA-256 (libcrypto)", bytes: block.count) { _ = SHA256.hash(block) }
+let coder = try ErasureCoder(dataShards: 2, parityShards: 2)
+try throughput("ISA-L encode 2+2", bytes: block.count) { _ = try coder.encode(block, fragmentSize: block.count / 2) }
+throughput("memory copy", bytes: block.count) { var copy = block; copy[0] ^= 1; _ = copy.count }
+
 // The peer in the same run: Tahoe-LAFS 2-of-4 on loopback through ../shared/bench/tahoe_grid.sh
 // (installed from PyPI into /tmp/tahoe on first use). MOSAIC_BENCH_TAHOE=0 skips it.
 let script = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).deletingLastPathComponent()
