@@ -6,35 +6,15 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 
-/* MHD_start_daemon and MHD_get_daemon_info are C-variadic, which Swift cannot call.
-   Poll mode with an internal thread pool: MHD's epoll loop stalls at 128 busy connections. */
-static inline struct MHD_Daemon *cmhd_start(unsigned flags, uint16_t port, int loopback_only, unsigned pool,
-        unsigned timeout_s, unsigned conn_limit, size_t conn_mem,
-        MHD_AccessHandlerCallback h, void *h_cls, MHD_RequestCompletedCallback done, void *done_cls) {
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(loopback_only ? INADDR_LOOPBACK : INADDR_ANY);
-    struct MHD_OptionItem ops[] = {
-        { MHD_OPTION_SOCK_ADDR, 0, &a },
-        { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)done, done_cls },
-        { MHD_OPTION_CONNECTION_TIMEOUT, timeout_s, NULL },
-        { MHD_OPTION_CONNECTION_LIMIT, conn_limit, NULL },
-        { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)conn_mem, NULL },
-        { MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, NULL },
-        { pool > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, pool, NULL },
-        { MHD_OPTION_END, 0, NULL } };
-    return MHD_start_daemon(flags, port, NULL, NULL, h, h_cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
-}
-
 static inline uint16_t cmhd_bound_port(struct MHD_Daemon *d) {
     const union MHD_DaemonInfo *i = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     return i ? i->port : 0;
 }
 
-/* Like cmhd_start, but binds the given IPv4 address (e.g. "127.0.0.1", "0.0.0.0").
-   Returns NULL when the address does not parse or the daemon cannot start. */
+/* MHD_start_daemon and MHD_get_daemon_info are C-variadic, which Swift cannot call.
+   Poll mode with an internal thread pool: MHD's epoll loop stalls at 128 busy connections. */
+/* Binds the given IPv4 address (e.g. "127.0.0.1", "0.0.0.0"); NULL when the address does not
+   parse or the daemon cannot start. */
 static inline struct MHD_Daemon *cmhd_start_host(unsigned flags, const char *host, uint16_t port, unsigned pool,
         unsigned timeout_s, unsigned conn_limit, size_t conn_mem,
         MHD_AccessHandlerCallback h, void *h_cls, MHD_RequestCompletedCallback done, void *done_cls) {
