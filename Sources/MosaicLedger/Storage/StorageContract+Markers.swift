@@ -7,11 +7,7 @@ extension StorageContract {
     /// write pool into the blobber's challenge pool. Shrinking refunds nothing.
     func commitWriteMarkers(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
         let c = state.context
-        _ = try requireRegisteredBlobber(state)
-        let markers = try a.decodeArray("markers", as: WriteMarker.self)
-        guard !markers.isEmpty, markers.count <= config.maxMarkersPerCall else {
-            throw .invalidArguments("\"markers\" must hold 1 to \(config.maxMarkersPerCall) write markers")
-        }
+        let markers = try blobberMarkers(state, a, as: WriteMarker.self, kind: "write markers")
         var moved: UInt64 = 0
         for (i, m) in markers.enumerated() {
             try c.consumeGas(2000)
@@ -71,11 +67,7 @@ extension StorageContract {
     /// when the reader is the owner and its read pool is short, from the allocation's write pool.
     func redeemReadMarkers(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
         let c = state.context
-        _ = try requireRegisteredBlobber(state)
-        let markers = try a.decodeArray("markers", as: ReadMarker.self)
-        guard !markers.isEmpty, markers.count <= config.maxMarkersPerCall else {
-            throw .invalidArguments("\"markers\" must hold 1 to \(config.maxMarkersPerCall) read markers")
-        }
+        let markers = try blobberMarkers(state, a, as: ReadMarker.self, kind: "read markers")
         var paid: UInt64 = 0
         for (i, m) in markers.enumerated() {
             try c.consumeGas(2000)
@@ -123,5 +115,17 @@ extension StorageContract {
         try state.save(key, c.now)
         try c.emit("revoke_ticket", ["owner": c.caller, "ticket": id])
         return "ticket \(id) revoked"
+    }
+
+    /// The `markers` argument of a blobber's batch call: the caller must be a registered blobber,
+    /// and a call carries 1 to `maxMarkersPerCall` markers.
+    private func blobberMarkers<M: Decodable>(_ state: StorageState, _ a: StorageArgs, as type: M.Type,
+                                              kind: String) throws(ContractError) -> [M] {
+        _ = try requireRegisteredBlobber(state)
+        let markers = try a.decodeArray("markers", as: type)
+        guard !markers.isEmpty, markers.count <= config.maxMarkersPerCall else {
+            throw .invalidArguments("\"markers\" must hold 1 to \(config.maxMarkersPerCall) \(kind)")
+        }
+        return markers
     }
 }
