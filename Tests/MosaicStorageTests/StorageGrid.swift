@@ -39,7 +39,9 @@ final class StorageGrid: Sendable {
         allocation = try StorageAllocation(assignment: assignment, urls: ports.map { URL(string: "http://127.0.0.1:\($0)")! })
         var config = StorageClient.Configuration()
         config.chunksPerBatch = chunksPerBatch
-        config.requestTimeout = 10
+        // Generous: a loaded 2-core CI box has stalled a blobber answer past 10 s; a stopped blobber
+        // refuses at once, so no failure test waits for this.
+        config.requestTimeout = 30
         client = StorageClient(signingKey: owner, home: URL(fileURLWithPath: root + "/home"), configuration: config)
         let failures = await client.assign(assignment, to: allocation)
         guard failures.isEmpty else { throw GridError(message: "assign failed: \(failures)") }
