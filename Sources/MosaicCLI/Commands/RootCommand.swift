@@ -10,6 +10,7 @@ enum RootCommand {
                     BlobberCommand.command,
                     AllocCommand.command,
                 ] + FileCommands.all + [
+                    NotesCommand.command,
                     AppCommand.command,
                     VersionCommand.command,
                 ])

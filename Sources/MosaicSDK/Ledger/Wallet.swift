@@ -9,7 +9,7 @@ public final class Wallet: Sendable {
     public let client: LedgerClient
     public let clientID: String
     public let name: String
-    private let key: Ed25519.SigningKey
+    let key: Ed25519.SigningKey
     private let nonces = NonceAllocator(window: 10)
     private let cachedInfo = Mutex<NetworkInfo?>(nil)
 

@@ -1,0 +1,130 @@
+import Foundation
+import MosaicCrypto
+import MosaicProtocol
+
+/// The wallet's own notepad on the `notes` contract: signed writes (each waited for until
+/// `until`, sealed by default; nil returns once the node accepted it) and reads that open the
+/// wallet's private notes. Limits are checked before anything is broadcast, so a note that
+/// cannot fit costs no fee; the chain checks them again.
+public final class Notepad: Sendable {
+    public static let maxTitleBytes = 256
+    public static let maxBodyBytes = 16 * 1024
+    public static let maxNotes = 10_000
+
+    public let wallet: Wallet
+    public let reader: NotesClient
+    let cipher: NoteCipher?
+
+    public init(wallet: Wallet) {
+        self.wallet = wallet
+        reader = NotesClient(client: wallet.client)
+        cipher = try? NoteCipher(signingKey: wallet.key)
+    }
+
+    public var owner: String { wallet.clientID }
+
+    // MARK: writes
+
+    /// Creates this account's notepad; a second one fails ("already has a notepad").
+    @discardableResult
+    public func create(until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+        try await write("create_notepad", [:], until: until, timeout: timeout)
+    }
+
+    /// Adds a note and returns its id (from the `NoteAdded` event; nil when not waited for).
+    /// `isPrivate` encrypts title and body to this wallet before they leave it.
+    /// `createNotepad` makes the notepad in the same transaction when the account has none.
+    @discardableResult
+    public func add(title: String, body: String, isPrivate: Bool = false, createNotepad: Bool = false, gas: UInt64? = nil,
+                    until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+        var args = try fields(title: title, body: body, isPrivate: isPrivate)
+        if createNotepad { args["create"] = .bool(true) }
+        var w = try await write("add", args, gas: gas, until: until, timeout: timeout)
+        w.noteID = w.events.first { $0.name == "NoteAdded" }.flatMap { $0.attributes["id"] }.flatMap { UInt64($0) }
+        return w
+    }
+
+    /// Replaces note `id`'s title and body.
+    @discardableResult
+    public func edit(_ id: UInt64, title: String, body: String, isPrivate: Bool = false,
+                     until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+        var args = try fields(title: title, body: body, isPrivate: isPrivate)
+        args["id"] = .uint(id)
+        var w = try await write("edit", args, until: until, timeout: timeout)
+        w.noteID = id
+        return w
+    }
+
+    /// Deletes note `id`; its id is never given to another note.
+    @discardableResult
+    public func delete(_ id: UInt64, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+        var w = try await write("delete", ["id": .uint(id)], until: until, timeout: timeout)
+        w.noteID = id
+        return w
+    }
+
+    /// Deletes the notepad with all its notes.
+    @discardableResult
+    public func deleteNotepad(until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+        try await write("delete_notepad", [:], until: until, timeout: timeout)
+    }
+
+    /// Checks the limits on the clear text, then encrypts private fields.
+    func fields(title: String, body: String, isPrivate: Bool) throws(NotesError) -> [String: JSONValue] {
+        let t = title.utf8.count, b = body.utf8.count
+        guard t > 0 else { throw .emptyTitle }
+        guard t <= Notepad.maxTitleBytes else { throw .titleTooLong(bytes: t) }
+        guard b <= Notepad.maxBodyBytes else { throw .bodyTooLong(bytes: b) }
+        guard isPrivate else { return ["title": .string(title), "body": .string(body)] }
+        guard let cipher else { throw .invalidResponse("this wallet's note key is unavailable") }
+        do {
+            return ["title": .string(try cipher.seal(title, field: "title")), "body": .string(try cipher.seal(body, field: "body")),
+                    "private": .bool(true)]
+        } catch {
+            throw .invalidResponse("cannot encrypt: \(error)")
+        }
+    }
+
+    func write(_ method: String, _ args: [String: JSONValue], gas: UInt64? = nil, until: TransactionStatus?,
+               timeout: Duration) async throws(NotesError) -> NoteWrite {
+        do {
+            let tx = try await wallet.submitCall(contract: "notes", method: method, args: args, gas: gas)
+            guard let until else { return NoteWrite(noteID: nil, hash: tx.hash, view: nil) }
+            let view = try await wallet.wait(for: tx.hash, until: until, timeout: timeout)
+            return NoteWrite(noteID: nil, hash: tx.hash, view: view)
+        } catch {
+            throw .wallet(error)
+        }
+    }
+
+    // MARK: reads
+
+    /// This account's notepad, nil when it has none.
+    public func info(round: UInt64? = nil) async throws(NotesError) -> NotepadInfo? {
+        try await reader.notepad(owner: owner, round: round)
+    }
+
+    /// A page of this account's notes with private ones opened.
+    public func list(after: UInt64? = nil, limit: Int = 100, newestFirst: Bool = false, round: UInt64? = nil) async throws(NotesError) -> NotesPage {
+        var page = try await reader.notes(owner: owner, after: after, limit: limit, newestFirst: newestFirst, round: round)
+        page.notes = page.notes.map(open)
+        return page
+    }
+
+    /// Note `id` with a private one opened when it is this wallet's.
+    public func note(_ id: UInt64, round: UInt64? = nil) async throws(NotesError) -> Note {
+        guard let n = try await reader.note(id, round: round) else { throw .noteNotFound(id) }
+        return open(n)
+    }
+
+    /// Opens a private note of this wallet; anything else is returned as it is.
+    public func open(_ note: Note) -> Note {
+        guard note.isPrivate, note.owner == owner, let cipher,
+              let title = cipher.open(note.title, field: "title"), let body = cipher.open(note.body, field: "body") else { return note }
+        var n = note
+        n.title = title
+        n.body = body
+        n.isLocked = false
+        return n
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import MosaicProtocol
+
+/// Free, unsigned reads of the notes contract through its views (docs/NOTES.md §3): answered
+/// from the latest sealed round unless `round` is given. Anyone can read anyone's notes;
+/// private ones stay ciphertext (`Note.isLocked`) unless read through the owner's `Notepad`.
+public struct NotesClient: Sendable {
+    public let client: LedgerClient
+
+    public init(client: LedgerClient) { self.client = client }
+
+    /// One page of `owner`'s notes by id (ascending, or newest first with `newestFirst`).
+    public func notes(owner: String, after: UInt64? = nil, limit: Int = 100, newestFirst: Bool = false,
+                      round: UInt64? = nil) async throws(NotesError) -> NotesPage {
+        guard Transaction.isHexID(owner) else { throw .invalidOwner(owner) }
+        var args: [String: JSONValue] = ["owner": .string(owner), "limit": .integer(Int64(limit))]
+        if let after { args["after"] = .uint(after) }
+        if newestFirst { args["order"] = .string("desc") }
+        let r = try await view("notes", args, round: round)
+        var page: NotesPage = try NotesClient.decode(r.result, as: NotesPage.self)
+        page.round = r.round
+        return page
+    }
+
+    /// Every note of `owner` (all pages).
+    public func allNotes(owner: String, round: UInt64? = nil) async throws(NotesError) -> NotesPage {
+        var page = try await notes(owner: owner, limit: 1000, round: round)
+        var next = page.nextAfter
+        while let after = next {
+            let more = try await notes(owner: owner, after: after, limit: 1000, round: page.round)
+            page.notes += more.notes
+            next = more.nextAfter
+        }
+        page.nextAfter = nil
+        return page
+    }
+
+    /// Note `id` (any owner), or nil when no such note exists at that round.
+    public func note(_ id: UInt64, round: UInt64? = nil) async throws(NotesError) -> Note? {
+        let r = try await view("note", ["id": .uint(id)], round: round)
+        if r.result == .null { return nil }
+        return try NotesClient.decode(r.result, as: Note.self)
+    }
+
+    /// `owner`'s notepad, nil when it has none.
+    public func notepad(owner: String, round: UInt64? = nil) async throws(NotesError) -> NotepadInfo? {
+        guard Transaction.isHexID(owner) else { throw .invalidOwner(owner) }
+        let r = try await view("notepad", ["owner": .string(owner)], round: round)
+        if r.result == .null { return nil }
+        return try NotesClient.decode(r.result, as: NotepadInfo.self)
+    }
+
+    /// Chain-wide counts (notepads created, deleted, live; notes created).
+    public func stats(round: UInt64? = nil) async throws(NotesError) -> NotesStats {
+        try NotesClient.decode(try await view("stats", [:], round: round).result, as: NotesStats.self)
+    }
+
+    func view(_ name: String, _ args: [String: JSONValue], round: UInt64?) async throws(NotesError) -> ContractViewResult {
+        do { return try await client.view(contract: "notes", name: name, args: args, round: round) } catch { throw .wallet(.node(error)) }
+    }
+
+    static func decode<T: Decodable>(_ value: JSONValue, as type: T.Type) throws(NotesError) -> T {
+        do { return try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value)) } catch {
+            throw .invalidResponse("\(T.self): \(error)")
+        }
+    }
+}
