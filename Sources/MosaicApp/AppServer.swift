@@ -55,6 +55,7 @@ public final class AppServer: Sendable {
         registerBoltRoutes()
         registerVultRoutes()
         registerShareRoutes()
+        registerNotesRoutes()
     }
 
     public func start() throws {

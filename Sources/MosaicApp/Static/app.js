@@ -17,7 +17,7 @@
  *  Unlock     #unlock-form #unlock-message #unlock-wallet (select, if several)
  *             #unlock-passphrase #unlock-error #unlock #add-wallet-open
  *  Home       #home #tile-wallet #tile-allocation #tile-network #tile-bolt #tile-vult
- *             #tile-notes #tile-social #tile-locker (coming) #no-allocation
+ *             #tile-notes #tile-social #tile-locker (coming) #no-allocation (Notes: notes.js)
  *             #create-allocation-open
  *  Allocation form  #alloc-form #alloc-name #alloc-data #alloc-parity #alloc-size
  *             #alloc-expire #alloc-lock #alloc-error #alloc-submit
@@ -644,7 +644,7 @@
       h('div', { class: 'tiles' },
         tile('tile-bolt', '#/bolt', 'bolt', 'Bolt', 'Wallet: send, receive, faucet'),
         tile('tile-vult', '#/vult', 'vult', 'Vult', 'Your files, encrypted and spread'),
-        tile('tile-notes', null, 'notes', 'Notes', 'Coming soon', true),
+        tile('tile-notes', '#/notes', 'notes', 'Notes', 'Your notepad on the ledger'),
         tile('tile-social', null, 'social', 'Social', 'Coming soon', true),
         tile('tile-locker', null, 'locker', 'Locker', 'Coming soon', true)));
     render(wrap);

@@ -1,0 +1,91 @@
+import Foundation
+import MosaicHTTP
+import MosaicProtocol
+import MosaicSDK
+
+/// Notes: the wallet's notepad on the `notes` contract, over the SDK's `Notepad` (private notes
+/// are opened here, with the session's key; the page only sees clear text of its own notes).
+/// Writes answer 202 with the transaction hash at once; the page waits on
+/// `/api/transactions/:hash/wait` and shows the chain's error if the call failed.
+extension AppServer {
+    struct NoteBody: Decodable {
+        let title: String
+        let body: String?
+        let isPrivate: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case title, body
+            case isPrivate = "private"
+        }
+    }
+
+    func registerNotesRoutes() {
+        api(.get, "/api/notes", summary: "The wallet's notepad and notes (latest sealed round)", access: .wallet) { [self] req in
+            let pad = try notepad(req)
+            let page = try await mapNotes { try await pad.list(limit: 1000, newestFirst: true) }
+            return try AppServer.json(AppServer.pageJSON(page))
+        }
+
+        api(.post, "/api/notes", summary: "Add a note (creates the notepad when missing)", access: .wallet) { [self] req in
+            let body = try req.decode(NoteBody.self)
+            let pad = try notepad(req)
+            let w = try await mapNotes {
+                try await pad.add(title: body.title, body: body.body ?? "", isPrivate: body.isPrivate ?? false, createNotepad: true, until: nil)
+            }
+            return try AppServer.json(["hash": w.hash], status: 202)
+        }
+
+        api(.put, "/api/notes/:id", summary: "Replace a note's title and body", access: .wallet) { [self] req in
+            let id = try AppServer.noteID(req)
+            let body = try req.decode(NoteBody.self)
+            let pad = try notepad(req)
+            let w = try await mapNotes { try await pad.edit(id, title: body.title, body: body.body ?? "", isPrivate: body.isPrivate ?? false, until: nil) }
+            return try AppServer.json(["hash": w.hash], status: 202)
+        }
+
+        api(.delete, "/api/notes/:id", summary: "Delete a note", access: .wallet) { [self] req in
+            let id = try AppServer.noteID(req)
+            let pad = try notepad(req)
+            let w = try await mapNotes { try await pad.delete(id, until: nil) }
+            return try AppServer.json(["hash": w.hash], status: 202)
+        }
+
+        api(.delete, "/api/notepad", summary: "Delete the notepad with all its notes", access: .wallet) { [self] req in
+            let pad = try notepad(req)
+            let w = try await mapNotes { try await pad.deleteNotepad(until: nil) }
+            return try AppServer.json(["hash": w.hash], status: 202)
+        }
+    }
+
+    func notepad(_ req: AppRequest) throws -> Notepad { Notepad(wallet: try ledgerWallet(req)) }
+
+    static func noteID(_ req: AppRequest) throws -> UInt64 {
+        let text = try req.http.param("id")
+        guard let id = UInt64(text), id > 0 else { throw HTTPError.badRequest("'\(text)' is not a note id", code: "invalid_note_id") }
+        return id
+    }
+
+    static func pageJSON(_ p: NotesPage) -> [String: Any] {
+        var out: [String: Any] = ["owner": p.owner, "round": p.round, "notes": p.notes.map(noteJSON), "notepad": NSNull()]
+        if let n = p.notepad {
+            out["notepad"] = ["number": n.number, "notes": n.notes, "max_notes": n.maxNotes, "created_at": n.createdAt]
+        }
+        return out
+    }
+
+    static func noteJSON(_ n: Note) -> [String: Any] {
+        ["id": n.id, "title": n.title, "body": n.body, "private": n.isPrivate, "locked": n.isLocked,
+         "created_at": n.createdAt, "updated_at": n.updatedAt, "round": n.updatedRound]
+    }
+
+    /// Notes failures as HTTP answers: limits found before broadcasting are 422 with their code.
+    func mapNotes<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as NotesError {
+            if case .wallet(let w) = error { return try await mapWallet { () throws -> T in throw w } }
+            if case .noteNotFound = error { throw HTTPError.notFound(error.description, code: error.code) }
+            throw HTTPError.unprocessable(error.description, code: error.code)
+        }
+    }
+}
