@@ -53,7 +53,7 @@ extension StorageContract {
             part.used = m.size
             part.latestWriteMarker = m.timestamp
             alloc.blobbers[bi] = part
-            alloc.usedSize = alloc.blobbers.reduce(0) { $0 &+ $1.used }
+            alloc.usedSize = Allocation.dataEquivalent(blobberUsed: alloc.blobbers.map(\.used), dataShards: alloc.dataShards)
             alloc.numWrites += 1
             try state.save(alloc)
             try state.setChallengeable(alloc.id, c.caller, m.root != AllocationTree.emptyRoot)
