@@ -22,7 +22,7 @@ extension AppServer {
     func registerNotesRoutes() {
         api(.get, "/api/notes", summary: "The wallet's notepad and notes (latest sealed round)", access: .wallet) { [self] req in
             let pad = try notepad(req)
-            let page = try await mapNotes { try await pad.list(limit: 1000, newestFirst: true) }
+            let page = try await mapNotes { try await pad.list(limit: 500, newestFirst: true) }
             return try AppServer.json(AppServer.pageJSON(page))
         }
 

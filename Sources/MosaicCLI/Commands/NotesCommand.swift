@@ -81,11 +81,11 @@ enum NotesCommand {
         name: "list", summary: "list an account's notes (default: this wallet's)",
         examples: ["mosaic notes list", "mosaic notes list --owner 3c2580b8…7801 --json", "mosaic notes list --limit 20 --after 40"],
         flags: [.option("owner", "CLIENT_ID", "whose notes (default: this wallet's)"),
-                .option("limit", "N", "how many (default 100, at most 1000)"), .option("after", "ID", "start after this note id"),
+                .option("limit", "N", "how many (default 100, at most 500)"), .option("after", "ID", "start after this note id"),
                 .toggle("newest", "newest first")] + readFlags,
         action: { inv in
-            let limit = try WalletLedgerCommands.number(inv.value("limit"), flag: "limit", default: 100, max: 1000)
-            guard limit > 0 else { throw CLIError.usage("--limit 0: give a whole number from 1 to 1000") }
+            let limit = try WalletLedgerCommands.number(inv.value("limit"), flag: "limit", default: 100, max: 500)
+            guard limit > 0 else { throw CLIError.usage("--limit 0: give a whole number from 1 to 500") }
             let after = try inv.value("after").map { t throws in try parseID(t, flag: "--after") }
             let round = try inv.value("round").map { t throws in try parseID(t, flag: "--round") }
             let owner = inv.value("owner")?.lowercased()

@@ -17,9 +17,9 @@ struct NotepadRecord: Codable, Sendable {
         case firstID = "first_id", createdAt = "created_at", createdRound = "created_round"
     }
 
-    var json: JSONValue {
+    func json(maxNotes: Int) -> JSONValue {
         .object(["owner": .string(owner), "number": .integer(Int64(clamping: number)), "first_id": .integer(Int64(clamping: firstID)),
-                 "notes": .integer(Int64(notes)), "max_notes": .integer(Int64(NotesContract.maxNotes)),
+                 "notes": .integer(Int64(notes)), "max_notes": .integer(Int64(maxNotes)),
                  "created_at": .integer(createdAt), "created_round": .integer(Int64(clamping: createdRound))])
     }
 }

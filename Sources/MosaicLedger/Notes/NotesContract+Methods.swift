@@ -58,7 +58,7 @@ extension NotesContract {
         if let existing = try notepad(context, context.caller) { pad = existing }
         else if try a.bool("create") { pad = try makeNotepad(context) }
         else { throw NotesContract.noNotepad }
-        guard pad.notes < NotesContract.maxNotes else {
+        guard pad.notes < noteLimit else {
             throw .refused("notepad is full: it holds \(pad.notes) notes, the most allowed; delete some first")
         }
         var stats = try stats(context)
@@ -69,6 +69,7 @@ extension NotesContract {
                               updatedAt: context.now, createdRound: context.round, updatedRound: context.round)
         try context.set(NotesContract.noteKey(context.caller, id), try NotesContract.encode(note))
         try context.set(NotesContract.idKey(id), Array(context.caller.utf8))
+        try context.set(NotesContract.indexKey(context.caller, id), [1])
         try context.set(NotesContract.padKey(context.caller), try NotesContract.encode(pad))
         try context.set(NotesContract.statsKey, try NotesContract.encode(stats))
         try context.emit("NoteAdded", ["id": String(id), "owner": context.caller, "private": String(isPrivate)])
@@ -99,8 +100,7 @@ extension NotesContract {
         var pad = try requireNotepad(context)
         _ = try requireNote(context, pad, id)
         pad.notes -= 1
-        try context.set(NotesContract.noteKey(context.caller, id), nil)
-        try context.set(NotesContract.idKey(id), nil)
+        try removeNote(context, owner: context.caller, id)
         try context.set(NotesContract.padKey(context.caller), try NotesContract.encode(pad))
         try context.emit("NoteDeleted", ["id": String(id), "owner": context.caller])
         return "note \(id) deleted"
@@ -111,13 +111,12 @@ extension NotesContract {
     func deleteNotepad(_ context: ContractContext) throws(ContractError) -> String {
         let pad = try requireNotepad(context)
         let owner = context.caller
-        let rows = try context.scan(prefix: NotesContract.notePrefix(owner), limit: NotesContract.inlineDeleteLimit)
+        let rows = try context.scan(prefix: NotesContract.indexPrefix(owner), limit: inlineDeleteLimit)
         for row in rows {
             guard let id = NotesContract.id(fromKey: row.key) else { continue }
-            try context.set(row.key, nil)
-            try context.set(NotesContract.idKey(id), nil)
+            try removeNote(context, owner: owner, id)
         }
-        if rows.count >= NotesContract.inlineDeleteLimit {
+        if rows.count >= inlineDeleteLimit {
             // Notes from here up to the next id are swept after the block.
             let upTo = try stats(context).nextID
             try context.set(NotesContract.sweepKey(owner), try NotesContract.encode(upTo))
@@ -130,21 +129,31 @@ extension NotesContract {
         return "notepad #\(pad.number) deleted with \(pad.notes) note\(pad.notes == 1 ? "" : "s")"
     }
 
+    /// Deletes a note's three keys (record, id index, owner index).
+    func removeNote(_ context: ContractContext, owner: String, _ id: UInt64) throws(ContractError) {
+        try context.set(NotesContract.noteKey(owner, id), nil)
+        try context.set(NotesContract.idKey(id), nil)
+        try context.set(NotesContract.indexKey(owner, id), nil)
+    }
+
     /// Deletes what is left of deleted notepads, at most `sweepPerBlock` notes per block.
     func sweep(_ context: ContractContext) throws(ContractError) {
-        var budget = NotesContract.sweepPerBlock
+        var budget = sweepPerBlock
         let pending = try context.scan(prefix: NotesContract.sweepPrefix, limit: 16)
         for entry in pending where budget > 0 {
             let owner = String(entry.key.dropFirst(NotesContract.sweepPrefix.count))
             guard let upTo: UInt64 = try NotesContract.decode(entry.value, key: entry.key) else { continue }
-            let rows = try context.scan(prefix: NotesContract.notePrefix(owner), limit: budget)
-            var done = rows.count < budget
-            for row in rows {
-                guard let id = NotesContract.id(fromKey: row.key) else { continue }
-                if id >= upTo { done = true; break }
-                try context.set(row.key, nil)
-                try context.set(NotesContract.idKey(id), nil)
-                budget -= 1
+            var done = false
+            while budget > 0 && !done {
+                let limit = min(budget, 1000)
+                let rows = try context.scan(prefix: NotesContract.indexPrefix(owner), limit: limit)
+                done = rows.count < limit
+                for row in rows {
+                    guard let id = NotesContract.id(fromKey: row.key) else { continue }
+                    if id >= upTo { done = true; break }
+                    try removeNote(context, owner: owner, id)
+                    budget -= 1
+                }
             }
             if done { try context.set(entry.key, nil) }
         }

@@ -2,14 +2,14 @@ import MosaicProtocol
 
 /// The free reads ("scripts"), answered from committed state as of a round:
 /// - `notes {owner, after?, limit?, order?}` — `{"owner","notepad","notes":[…],"next_after"}`; `notepad`
-///   is null when the account has none. Pages of `limit` (default 100, at most 1000) notes by id,
+///   is null when the account has none. Pages of `limit` (default 100, at most 500) notes by id,
 ///   ascending (`order: "desc"` for newest first); `next_after` continues, null at the end.
 /// - `note {id}` — the note with its owner, or null when no visible note has that id.
 /// - `notepad {owner}` — the notepad's record or null.
 /// - `stats {}` — `{"notepads_created","notepads_deleted","notepads_live","notes_created"}`.
 extension NotesContract {
     static let defaultPage = 100
-    static let maxPage = 1000
+    static let maxPage = 500
 
     public func view(_ state: ContractView, name: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue {
         let a = NotesArgs(args)
@@ -17,11 +17,11 @@ extension NotesContract {
         case "notes": return try notesView(state, a)
         case "note": return try noteView(state, a)
         case "notepad":
-            return try notepad(state, try a.clientID("owner"))?.json ?? .null
+            return try notepad(state, try a.clientID("owner"))?.json(maxNotes: noteLimit) ?? .null
         case "stats":
             let s: NotesStats = try NotesContract.decode(try state.get(NotesContract.statsKey), key: NotesContract.statsKey) ?? NotesStats()
             return s.json
-        default: throw .invalidArguments("contract notes has no view \"\(name)\"; views: \(views.joined(separator: ", "))")
+        default: throw .unknownView(contract: self.name, view: name)
         }
     }
 
@@ -60,7 +60,7 @@ extension NotesContract {
             notes.append(note.json)
             last = id
         }
-        return .object(["owner": .string(owner), "notepad": pad.json, "notes": .array(notes),
+        return .object(["owner": .string(owner), "notepad": pad.json(maxNotes: noteLimit), "notes": .array(notes),
                         "next_after": more ? last.map { .integer(Int64(clamping: $0)) } ?? .null : .null])
     }
 

@@ -8,6 +8,8 @@ import MosaicProtocol
 /// - `pad:{owner}` — `NotepadRecord`
 /// - `note:{owner}:{id, 20 digits}` — `NoteRecord`
 /// - `id:{id, 20 digits}` — the owner of note `id` (so a note is found by id alone)
+/// - `idx:{owner}:{id, 20 digits}` — one byte per note: the owner's ids, scanned to delete a
+///   notepad without paying gas for reading every note's body
 /// - `sweep:{owner}` — notes below this id are what is left of a deleted notepad; `endBlock`
 ///   deletes them in batches (a full notepad is more than one call's gas can delete)
 ///
@@ -19,10 +21,12 @@ public struct NotesContract: Contract {
     public static let maxNotes = 10_000
     /// Bytes AES-256-GCM adds to a private field (12-byte nonce, 16-byte tag).
     public static let privateOverhead = 28
+    /// Notes one notepad may hold (`maxNotes` unless a test lowers it).
+    public let noteLimit: Int
     /// Notes `delete_notepad` removes at once; the rest go to the end-of-block sweep.
-    static let inlineDeleteLimit = 200
+    let inlineDeleteLimit: Int
     /// Old notes the end-of-block sweep deletes per block, over all accounts.
-    static let sweepPerBlock = 2000
+    let sweepPerBlock: Int
     /// Gas every call pays before its own reads and writes.
     static let baseGas: UInt64 = 500
 
@@ -30,7 +34,14 @@ public struct NotesContract: Contract {
     public var methods: [String] { ["create_notepad", "add", "edit", "delete", "delete_notepad"] }
     public var views: [String] { ["notes", "note", "notepad", "stats"] }
 
-    public init() {}
+    public init() { self.init(noteLimit: NotesContract.maxNotes) }
+
+    /// A contract with other limits, for tests (replace the built-in one through `Ledger(contracts:)`).
+    public init(noteLimit: Int, inlineDeleteLimit: Int = 200, sweepPerBlock: Int = 2000) {
+        self.noteLimit = noteLimit
+        self.inlineDeleteLimit = inlineDeleteLimit
+        self.sweepPerBlock = sweepPerBlock
+    }
 
     public func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         try context.consumeGas(NotesContract.baseGas)
@@ -56,6 +67,8 @@ public struct NotesContract: Contract {
     static func notePrefix(_ owner: String) -> String { "note:" + owner + ":" }
     static func noteKey(_ owner: String, _ id: UInt64) -> String { notePrefix(owner) + padded(id) }
     static func idKey(_ id: UInt64) -> String { "id:" + padded(id) }
+    static func indexPrefix(_ owner: String) -> String { "idx:" + owner + ":" }
+    static func indexKey(_ owner: String, _ id: UInt64) -> String { indexPrefix(owner) + padded(id) }
     static let sweepPrefix = "sweep:"
     static func sweepKey(_ owner: String) -> String { sweepPrefix + owner }
 

@@ -24,10 +24,10 @@ public struct NotesClient: Sendable {
 
     /// Every note of `owner` (all pages).
     public func allNotes(owner: String, round: UInt64? = nil) async throws(NotesError) -> NotesPage {
-        var page = try await notes(owner: owner, limit: 1000, round: round)
+        var page = try await notes(owner: owner, limit: 500, round: round)
         var next = page.nextAfter
         while let after = next {
-            let more = try await notes(owner: owner, after: after, limit: 1000, round: page.round)
+            let more = try await notes(owner: owner, after: after, limit: 500, round: page.round)
             page.notes += more.notes
             next = more.nextAfter
         }
