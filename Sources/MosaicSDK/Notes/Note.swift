@@ -68,6 +68,15 @@ public struct NotesPage: Sendable, Hashable, Codable {
         case round, owner, notepad, notes
         case nextAfter = "next_after"
     }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        round = try c.decodeIfPresent(UInt64.self, forKey: .round) ?? 0  // the view's result carries it outside
+        owner = try c.decode(String.self, forKey: .owner)
+        notepad = try c.decodeIfPresent(NotepadInfo.self, forKey: .notepad)
+        notes = try c.decode([Note].self, forKey: .notes)
+        nextAfter = try c.decodeIfPresent(UInt64.self, forKey: .nextAfter)
+    }
 }
 
 /// Chain-wide counters of the notes contract.
