@@ -35,6 +35,8 @@ let package = Package(
         // Storage throughput on loopback blobbers (run in release): `swift run -c release bench-storage 256 2+2 4+2`.
         .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorage", "MosaicCrypto"], path: "bench/storage"),
         .executableTarget(name: "bench-ledger", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
+        // Notes views under load, and sealed-write latency (release): `swift run -c release bench-notes`.
+        .executableTarget(name: "bench-notes", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/notes"),
 
         // Tests, one target per module.
         .target(name: "MosaicTestSupport", path: "Tests/Support"),
