@@ -151,7 +151,7 @@
     empty.hidden = page.notes.length > 0;
     empty.textContent = page.notepad ? 'Your notepad is empty. Add a note with “+”.' : 'You have no notepad yet. Add a note with “+” and it is created with it.';
     count.textContent = page.notepad
-      ? 'Notepad #' + page.notepad.number + ' · ' + page.notepad.notes + ' of ' + page.notepad.max_notes + ' notes · block #' + page.round
+      ? 'Notepad #' + page.notepad.number + ' · ' + page.notepad.notes.toLocaleString() + ' of ' + page.notepad.max_notes.toLocaleString() + ' notes · block #' + page.round
       : 'No notepad · block #' + page.round;
   }
 
