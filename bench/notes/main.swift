@@ -122,7 +122,7 @@ await withTaskGroup(of: Void.self) { group in
                     let d = secondsOf(ContinuousClock.now - t0)
                     writeLatencies.withLock { $0.append(d) }
                 } catch {
-                    writeErrors.withLock { $0.append(error.description) }
+                    writeErrors.withLock { $0.append("\(error)") }
                 }
             }
         }

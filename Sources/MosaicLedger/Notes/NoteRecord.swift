@@ -1,8 +1,8 @@
 import MosaicProtocol
 
-/// One note as stored under `note:{owner}:{id}`. A private note's title and body are base64
+/// One note as stored under `note:{owner}:{id}` (binary, `NotesRecordWriter`). A private note's title and body are base64
 /// AES-256-GCM ciphertext only the owner's wallet can open (docs/NOTES.md §4).
-struct NoteRecord: Codable, Sendable {
+struct NoteRecord: Sendable, NotesRecordCodable {
     var id: UInt64
     var owner: String
     var title: String
@@ -13,10 +13,27 @@ struct NoteRecord: Codable, Sendable {
     var createdRound: UInt64
     var updatedRound: UInt64
 
-    enum CodingKeys: String, CodingKey {
-        case id, owner, title, body
-        case isPrivate = "private"
-        case createdAt = "created_at", updatedAt = "updated_at", createdRound = "created_round", updatedRound = "updated_round"
+    init(id: UInt64, owner: String, title: String, body: String, isPrivate: Bool, createdAt: Int64, updatedAt: Int64,
+         createdRound: UInt64, updatedRound: UInt64) {
+        self.id = id
+        self.owner = owner
+        self.title = title
+        self.body = body
+        self.isPrivate = isPrivate
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.createdRound = createdRound
+        self.updatedRound = updatedRound
+    }
+
+    func write(to w: inout NotesRecordWriter) {
+        w.u64(id); w.string(owner); w.string(title); w.string(body); w.bool(isPrivate)
+        w.i64(createdAt); w.i64(updatedAt); w.u64(createdRound); w.u64(updatedRound)
+    }
+
+    init(from r: inout NotesRecordReader) throws(NotesRecordReader.Malformed) {
+        id = try r.u64(); owner = try r.string(); title = try r.string(); body = try r.string(); isPrivate = try r.bool()
+        createdAt = try r.i64(); updatedAt = try r.i64(); createdRound = try r.u64(); updatedRound = try r.u64()
     }
 
     var json: JSONValue {

@@ -1,7 +1,7 @@
 import MosaicProtocol
 
-/// An account's notepad, stored under `pad:{owner}`.
-struct NotepadRecord: Codable, Sendable {
+/// An account's notepad, stored under `pad:{owner}` (binary, `NotesRecordWriter`).
+struct NotepadRecord: Sendable, NotesRecordCodable {
     var owner: String
     /// Its place among all notepads ever created on the chain (1 for the first).
     var number: UInt64
@@ -12,9 +12,22 @@ struct NotepadRecord: Codable, Sendable {
     var createdAt: Int64
     var createdRound: UInt64
 
-    enum CodingKeys: String, CodingKey {
-        case owner, number, notes
-        case firstID = "first_id", createdAt = "created_at", createdRound = "created_round"
+    init(owner: String, number: UInt64, firstID: UInt64, notes: Int, createdAt: Int64, createdRound: UInt64) {
+        self.owner = owner
+        self.number = number
+        self.firstID = firstID
+        self.notes = notes
+        self.createdAt = createdAt
+        self.createdRound = createdRound
+    }
+
+    func write(to w: inout NotesRecordWriter) {
+        w.string(owner); w.u64(number); w.u64(firstID); w.u64(UInt64(max(0, notes))); w.i64(createdAt); w.u64(createdRound)
+    }
+
+    init(from r: inout NotesRecordReader) throws(NotesRecordReader.Malformed) {
+        owner = try r.string(); number = try r.u64(); firstID = try r.u64(); notes = Int(clamping: try r.u64())
+        createdAt = try r.i64(); createdRound = try r.u64()
     }
 
     func json(maxNotes: Int) -> JSONValue {

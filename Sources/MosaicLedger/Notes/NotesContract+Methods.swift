@@ -11,7 +11,7 @@ extension NotesContract {
 
     func notepad(_ context: ContractContext, _ owner: String) throws(ContractError) -> NotepadRecord? {
         let key = NotesContract.padKey(owner)
-        return try NotesContract.decode(try context.get(key), key: key)
+        return try NotesContract.load(try context.get(key), key: key)
     }
 
     func requireNotepad(_ context: ContractContext) throws(ContractError) -> NotepadRecord {
@@ -22,7 +22,7 @@ extension NotesContract {
     /// The caller's visible note `id`, or a refusal naming it.
     func requireNote(_ context: ContractContext, _ pad: NotepadRecord, _ id: UInt64) throws(ContractError) -> NoteRecord {
         let key = NotesContract.noteKey(context.caller, id)
-        guard id >= pad.firstID, let note: NoteRecord = try NotesContract.decode(try context.get(key), key: key) else {
+        guard id >= pad.firstID, let note: NoteRecord = try NotesContract.load(try context.get(key), key: key) else {
             throw .refused("note \(id) is not in this account's notepad")
         }
         return note
@@ -41,7 +41,7 @@ extension NotesContract {
         stats.notepadsCreated += 1
         let pad = NotepadRecord(owner: context.caller, number: stats.notepadsCreated, firstID: stats.nextID, notes: 0,
                                 createdAt: context.now, createdRound: context.round)
-        try context.set(NotesContract.padKey(context.caller), try NotesContract.encode(pad))
+        try context.set(NotesContract.padKey(context.caller), pad.bytes)
         try context.set(NotesContract.statsKey, try NotesContract.encode(stats))
         try context.emit("NotepadCreated", ["owner": context.caller, "number": String(pad.number)])
         return pad
@@ -67,10 +67,10 @@ extension NotesContract {
         pad.notes += 1
         let note = NoteRecord(id: id, owner: context.caller, title: title, body: body, isPrivate: isPrivate, createdAt: context.now,
                               updatedAt: context.now, createdRound: context.round, updatedRound: context.round)
-        try context.set(NotesContract.noteKey(context.caller, id), try NotesContract.encode(note))
+        try context.set(NotesContract.noteKey(context.caller, id), note.bytes)
         try context.set(NotesContract.idKey(id), Array(context.caller.utf8))
         try context.set(NotesContract.indexKey(context.caller, id), [1])
-        try context.set(NotesContract.padKey(context.caller), try NotesContract.encode(pad))
+        try context.set(NotesContract.padKey(context.caller), pad.bytes)
         try context.set(NotesContract.statsKey, try NotesContract.encode(stats))
         try context.emit("NoteAdded", ["id": String(id), "owner": context.caller, "private": String(isPrivate)])
         return "note \(id) added"
@@ -89,7 +89,7 @@ extension NotesContract {
         note.isPrivate = isPrivate
         note.updatedAt = context.now
         note.updatedRound = context.round
-        try context.set(NotesContract.noteKey(context.caller, id), try NotesContract.encode(note))
+        try context.set(NotesContract.noteKey(context.caller, id), note.bytes)
         try context.emit("NoteEdited", ["id": String(id), "owner": context.caller, "private": String(isPrivate)])
         return "note \(id) edited"
     }
@@ -101,7 +101,7 @@ extension NotesContract {
         _ = try requireNote(context, pad, id)
         pad.notes -= 1
         try removeNote(context, owner: context.caller, id)
-        try context.set(NotesContract.padKey(context.caller), try NotesContract.encode(pad))
+        try context.set(NotesContract.padKey(context.caller), pad.bytes)
         try context.emit("NoteDeleted", ["id": String(id), "owner": context.caller])
         return "note \(id) deleted"
     }
