@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func waitsEndAsExpiredTimedOutUnknownOrFailed() async throws {
-        let net = try TestDevnet(blockTime: .milliseconds(50), expiryBlocks: 3)
+        let net = try TestDevnet(blockTime: .milliseconds(200), expiryBlocks: 10)
         defer { Task { await net.stop() } }
         let wallet = net.wallet(net.alice)
         // A nonce gap keeps a transaction pending until it expires.

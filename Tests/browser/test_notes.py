@@ -70,6 +70,14 @@ def test_notes_page(devnet, browser):
     assert secret["title"] == "Diary" and secret["body"] == "the key is under the mat", "the owner reads it in clear"
     b.shot("notes-list")
 
+    # A note opens in the sheet for editing; Save replaces it.
+    b.driver.find_element("css selector", '.note-row[data-private="false"] .note-main').click()
+    assert b.el("#note-title").get_attribute("value") == "Groceries"
+    b.type("#note-body", "milk, eggs, bread, butter")
+    b.shot("note-edit")
+    b.click("#note-save")
+    b.wait(lambda: any(r["body"] == "milk, eggs, bread, butter" for r in rows(b)), timeout=40)
+
     # Through the node's raw API the private note is ciphertext.
     owner = b.js("return Mosaic.state.session.wallet.client_id")
     with urllib.request.urlopen(f"{devnet.node}/v1/contracts/notes/views/notes?owner={owner}") as r:
