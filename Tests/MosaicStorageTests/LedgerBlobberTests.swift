@@ -140,6 +140,38 @@ struct LedgerBlobberTests {
         }
     }
 
+    @Test func readMarkersAcceptedBeforeACrashAreRedeemedAfterRestart() async throws {
+        let grid = try await LedgerGrid()
+        defer { Task { await grid.shutdown() } }
+        let (ledger, owner, client, allocation) = (grid.ledger, grid.owner, grid.client, grid.allocation!)
+        let bytes = randomBytes(200_000)
+        _ = try await client.upload(localFile: try grid.localFile(bytes), remotePath: "/r.bin", allocation: allocation)
+        for s in grid.servers { #expect(await s.commitPendingMarkers().isEmpty) }
+        let before = try #require(try ledger.storageAllocation(allocation.id)).numReads
+        let out = URL(fileURLWithPath: grid.root + "/local/r-out")
+        try await client.download(remotePath: "/r.bin", to: out, allocation: allocation)
+        #expect(same([UInt8](try Data(contentsOf: out)), bytes))
+
+        // The blobbers go away before redeeming; new processes on the same directories redeem.
+        var redeemedAfterRestart: UInt64 = 0
+        for (i, old) in grid.servers.enumerated() {
+            await old.stop()
+            var c = BlobberServer.Configuration(directory: grid.root + "/blobber\(i)")
+            c.ledger = InProcessBlobberLedger(ledger: ledger, key: grid.blobberKeys[i], chainID: grid.genesis.chainID)
+            let restarted = try BlobberServer(configuration: c)
+            #expect(await restarted.commitPendingMarkers().isEmpty)
+            redeemedAfterRestart += try ledger.storageReadCounter(allocation: allocation.id, blobber: restarted.blobberID,
+                                                                  reader: owner.publicKey.clientID)
+            // Redeemed once: a second restart has nothing left to send.
+            let again = try BlobberServer(configuration: c)
+            let reads = try #require(try ledger.storageAllocation(allocation.id)).numReads
+            #expect(await again.commitPendingMarkers().isEmpty)
+            #expect(try #require(try ledger.storageAllocation(allocation.id)).numReads == reads)
+        }
+        #expect(redeemedAfterRestart >= 2, "at least d blocks were read and are paid after the restart")
+        #expect(try #require(try ledger.storageAllocation(allocation.id)).numReads > before)
+    }
+
     @Test func challengesPassAndALostFragmentIsPenalized() async throws {
         var config = StorageConfig()
         config.challengeEveryBlocks = 1
