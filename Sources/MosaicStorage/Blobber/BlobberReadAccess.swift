@@ -55,12 +55,17 @@ extension BlobberServer {
             }
             return
         }
-        guard let data = Data(base64Encoded: text), let m = try? JSONDecoder().decode(ReadMarker.self, from: data) else {
+        guard let data = Data(base64Encoded: text), var m = try? JSONDecoder().decode(ReadMarker.self, from: data) else {
             throw StorageRequestError.invalid("X-Read-Marker must be base64 of the marker's JSON")
         }
         do { try m.verify() } catch { throw StorageRequestError.forbidden("read marker refused: \(error)") }
         guard m.allocationID == id, m.blobberID == blobberID, m.ownerID == r.assignment.ownerID, m.clientID == reader.clientID else {
             throw StorageRequestError.forbidden("the read marker must name this allocation, this blobber, its owner and the signing reader")
+        }
+        m.ticket = nil
+        // `authorizeRead` verified this request's ticket; keep it so the owner can be charged.
+        if reader != r.assignment.ownerPublicKey, let t = req.headers["X-Auth-Ticket"], let d = Data(base64Encoded: t) {
+            m.ticket = try? JSONDecoder().decode(AuthTicket.self, from: d)
         }
         let last = try await readCounter(allocation: id, reader: reader.clientID)
         let key = id + "|" + reader.clientID
