@@ -10,6 +10,7 @@ enum RootCommand {
                     BlobberCommand.command,
                     AllocCommand.command,
                 ] + FileCommands.all + [
+                    LockerCommand.command,
                     AppCommand.command,
                     VersionCommand.command,
                 ])

@@ -12,6 +12,8 @@ import MosaicStorage
 public struct Locker: Sendable {
     public static let folder = "/locker"
     public static let maxNameBytes = 255
+    /// Wrong PINs per file before tries have to wait.
+    public static let freeTries = LockerAttempts.freeTries
 
     let storage: StorageClient
     let allocation: StorageAllocation
@@ -87,6 +89,9 @@ public struct Locker: Sendable {
     @discardableResult
     public func get(name: String, pin: LockerPIN, to destination: URL,
                     progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> LockerEntry {
+        try Self.validate(name: name)
+        // While the file's wait runs nothing is fetched or tried.
+        try attempts.check(LockerAttempts.key(allocation: attemptPrefix, name: name), name: name, now: clock())
         let meta = try await lockerMeta(name)
         guard let bytes = Hex.decode(meta.wrappedKey) else { throw LockerError.damaged(name: name, reason: "its wrapped key is not hex") }
         let wrap: LockerKeyWrap

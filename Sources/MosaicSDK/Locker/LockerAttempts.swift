@@ -53,6 +53,13 @@ struct LockerAttempts: Sendable {
         }
     }
 
+    /// Throws `tooManyAttempts` while the file's wait is running (nothing is counted).
+    func check(_ key: String, name: String, now: Int64) throws(LockerError) {
+        guard let e = try entry(key) else { return }
+        let wait = Self.wait(afterFailures: e.failures)
+        if wait > 0, now < e.last + wait { throw .tooManyAttempts(name: name, retryAfter: e.last + wait - now) }
+    }
+
     /// Forgets the file's count (right PIN, deleted, replaced).
     func clear(_ key: String) throws(LockerError) {
         try update { log throws(LockerError) in log.files[key] = nil }
