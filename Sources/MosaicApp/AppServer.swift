@@ -55,6 +55,7 @@ public final class AppServer: Sendable {
         registerBoltRoutes()
         registerVultRoutes()
         registerShareRoutes()
+        registerLockerRoutes()
     }
 
     public func start() throws {

@@ -208,7 +208,7 @@ import Testing
             for i in 1...5 {
                 let m = try fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", wrong]).message
                 #expect(m.contains("incorrect PIN"))
-                if i == 4 { #expect(m.contains("1 more try")) }
+                if i == 4 { #expect(m.contains("1 more wrong PIN allowed")) }
                 if i == 5 { #expect(m.contains("the next try waits 30 s")) }
             }
         }

@@ -22,7 +22,7 @@ public enum LockerError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .incorrectPIN(name, left, wait):
-            let then = left > 0 ? "\(left) more \(left == 1 ? "try" : "tries") before tries have to wait"
+            let then = left > 0 ? "\(left) more wrong \(left == 1 ? "PIN" : "PINs") allowed before tries have to wait"
                 : "the next try waits \(LockerError.seconds(wait))"
             return "incorrect PIN for locker file \(name); \(then)"
         case let .tooManyAttempts(name, after):

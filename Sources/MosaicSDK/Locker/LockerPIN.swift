@@ -25,6 +25,9 @@ public struct LockerPIN: Sendable {
         for i in bytes.indices { bytes[i] = 0 }
     }
 
+    /// Constant-time comparison (for "enter the PIN twice").
+    public func matches(_ other: LockerPIN) -> Bool { secret == other.secret }
+
     /// From raw bytes (a file or a terminal line): must be UTF-8.
     public init(bytes: SecretBytes) throws(LockerError) {
         let text: String? = bytes.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
@@ -49,7 +52,7 @@ public struct LockerPIN: Sendable {
         let first = try ask(prompt)
         if confirm {
             let second = try ask("Repeat the PIN: ")
-            guard first.secret == second.secret else { throw .pinMismatch }
+            guard first.matches(second) else { throw .pinMismatch }
         }
         return first
     }
