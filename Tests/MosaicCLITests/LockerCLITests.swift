@@ -147,6 +147,7 @@ import Testing
         #expect(Array(try Data(contentsOf: out)) == plain)
         // An ordinary download cannot open it (the key is not sealed to the wallet).
         #expect(try fails(cli, ["download", "/locker/passport.bin", cli.home.appendingPathComponent("x").path]).message.contains("locker file"))
+        #expect(try fails(cli, ["share", "/locker/passport.bin"]).message.contains("cannot be shared"))
 
         // A wrong PIN fails authentication and says so; nothing is written.
         let bad = cli.home.appendingPathComponent("bad.bin")
