@@ -9,11 +9,11 @@ enum LockerCommand {
     static let command = Command(
         name: "locker", summary: "files that open only with a PIN and this wallet",
         discussion: """
-            Locker files live in the allocation under \(Locker.folder). Each file's key is wrapped under
-            Argon2id(PIN, a salt of its own) combined with a secret derived from the wallet: a blobber, someone
-            with only the PIN, or the wallet without the PIN cannot open it. After \(Locker.freeTries) wrong PINs
-            for a file, further tries wait (30 s, doubling, at most 1 h). A forgotten PIN cannot be recovered.
-            PINs have \(LockerPIN.minCharacters) to \(LockerPIN.maxCharacters) characters. See docs/LOCKER.md for what a short PIN does and does not protect.
+            Locker files live in the allocation under \(Locker.folder). Each file's key is wrapped under Argon2id(PIN,
+            a salt of its own) combined with a secret derived from the wallet: a blobber, someone with only the PIN,
+            or the wallet without the PIN cannot open it. After \(Locker.freeTries) wrong PINs for a file, further tries
+            wait (30 s, doubling, at most 1 h). A forgotten PIN cannot be recovered. PINs have \(LockerPIN.minCharacters)
+            to \(LockerPIN.maxCharacters) characters. docs/LOCKER.md says what a short PIN does and does not protect.
             """,
         subcommands: [put, get, ls, rm])
 

@@ -18,7 +18,7 @@ struct LockerKeyWrap: Sendable, Equatable {
     static let version: UInt8 = 1
     static let count = FileMeta.lockerWrappedKeyCount
     static let headerCount = 4
-    /// 3 passes over 64 MiB: about 0.1–0.3 s here per try.
+    /// 3 passes over 64 MiB: a fraction of a second per try (measured in docs/LOCKER.md §2).
     static let defaultParameters = Argon2id.Parameters(opsLimit: 3, memLimitBytes: 64 << 20)
     static let kekInfo = Array("mosaic-locker-kek-v1".utf8)
 
