@@ -56,6 +56,7 @@ public final class AppServer: Sendable {
         registerVultRoutes()
         registerShareRoutes()
         registerNotesRoutes()
+        registerLockerRoutes()
     }
 
     public func start() throws {

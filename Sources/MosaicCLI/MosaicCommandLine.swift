@@ -55,6 +55,7 @@ enum ErrorCode {
         if let e = error as? WalletError { return e.code }
         if let e = error as? LedgerClientError { return e.code }
         if let e = error as? NotesError { return e.code }
+        if let e = error as? LockerError { return e.code }
         let name = String(describing: type(of: error))
         var out = ""
         for (i, c) in name.enumerated() {

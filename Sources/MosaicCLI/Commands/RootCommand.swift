@@ -11,6 +11,7 @@ enum RootCommand {
                     AllocCommand.command,
                 ] + FileCommands.all + [
                     NotesCommand.command,
+                    LockerCommand.command,
                     AppCommand.command,
                     VersionCommand.command,
                 ])
