@@ -79,6 +79,11 @@ import Testing
         #expect(foreign.code == 1 && foreign.err.contains("no notepad"))
         #expect(try cli.run(["notes", "list", "--owner", other]).out.contains("has no notepad"))
 
+        // A call's own gas limit: too little fails the transaction, which is recorded with its error.
+        let starved = try cli.run(["notes", "add", "--wallet", "a", "--title", "t", "--body", String(repeating: "b", count: 2000), "--gas", "900"])
+        #expect(starved.code == 1)
+        #expect(starved.err.contains("failed: out of gas (limit 900)"))
+
         // --no-wait returns pending with the hash; the wallet's tx command waits for it.
         let quick = try cli.run(["notes", "add", "--wallet", "a", "--title", "Later", "--no-wait", "--json"])
         #expect(quick.json["status"] as? String == "pending")

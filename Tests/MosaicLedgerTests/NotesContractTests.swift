@@ -205,6 +205,34 @@ import Testing
         #expect(seen == [1, 2, 3, 4, 5, 6, 7])
     }
 
+    @Test func theDefaultContractDeletesMoreThanItsInlineLimitWithinTheGasLimit() throws {
+        let n = try Notes()
+        #expect(NotesContract().noteLimit == 10_000)
+        let alice = n.net.alice, owner = alice.publicKey.clientID
+        try n.call(alice, "create_notepad")
+        // 250 notes with 2 KiB bodies, ten per block (a sender may have 10 nonces waiting).
+        var nonce = n.nonces[owner] ?? 0
+        for round in 0..<25 {
+            for i in 0..<10 {
+                nonce += 1
+                let args: [String: JSONValue] = ["title": .string("n\(round * 10 + i)"), "body": .string(String(repeating: "x", count: 2048))]
+                try n.net.ledger.submit(Transaction.signed(by: alice, chainID: n.net.genesis.chainID, to: ContractCall.address(of: "notes"), value: 0,
+                                                           fee: n.net.genesis.minimumFee, nonce: nonce, type: .contractCall,
+                                                           data: ContractCall(contract: "notes", method: "add", args: args).json, creationDate: 1_800_000_100))
+            }
+            _ = try n.net.ledger.produceBlock()
+        }
+        n.nonces[owner] = nonce
+        guard case .object(let pad) = try n.view("notepad", ["owner": .string(owner)]) else { Issue.record("no notepad"); return }
+        #expect(pad["notes"] == .integer(250))
+        #expect(pad["max_notes"] == .integer(10_000))
+        let dropped = try n.call(alice, "delete_notepad")
+        #expect(Self.succeeded(dropped), "\(Self.error(dropped))")
+        // 200 went inline, the other 50 with the block's sweep.
+        for id: UInt64 in [2, 150, 250] { #expect(try n.raw(NotesContract.noteKey(owner, id)) == nil) }
+        #expect(try n.raw(NotesContract.sweepKey(owner)) == nil)
+    }
+
     @Test func aLargeNotepadIsDeletedAtOnceForReadersAndSweptOverBlocks() throws {
         let n = try Notes(NotesContract(noteLimit: 100, inlineDeleteLimit: 2, sweepPerBlock: 3))
         let alice = n.net.alice, owner = alice.publicKey.clientID

@@ -14,7 +14,8 @@ enum NotesCommand {
                    "mosaic notes edit 7 --title Groceries --body 'milk, eggs, bread'", "mosaic notes rm 7", "mosaic notes drop"],
         subcommands: [create, add, edit, rm, drop, list, show, stats])
 
-    static let waitFlags = WalletLedgerCommands.waitFlags
+    static let waitFlags = WalletLedgerCommands.waitFlags + [
+        .option("gas", "N", "computation limit for this call, below the network's (default: the network's limit)")]
     static let noteFlags: [Flag] = [.option("title", "TEXT", "the note's title, 1 to 256 bytes"),
                                     .option("body", "TEXT", "the note's text, up to 16 KiB"),
                                     .toggle("private", "encrypt title and body so only this wallet can read them")]
@@ -24,7 +25,7 @@ enum NotesCommand {
         examples: ["mosaic notes create", "mosaic notes create --no-wait --json"], flags: waitFlags,
         action: { inv in
             let (ctx, pad) = try notepad(inv)
-            let w = try await pad.create(until: until(inv), timeout: try ctx.timeout())
+            let w = try await pad.create(gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
             let number = w.events.first { $0.name == "NotepadCreated" }?.attributes["number"]
             return output(ctx, w, headline: number.map { "notepad #\($0) created" } ?? "notepad creation submitted")
         })
@@ -37,7 +38,7 @@ enum NotesCommand {
             let title = try inv.required("title")
             let (ctx, pad) = try notepad(inv)
             let w = try await pad.add(title: title, body: inv.value("body") ?? "", isPrivate: inv.has("private"),
-                                      createNotepad: inv.has("create"), until: until(inv), timeout: try ctx.timeout())
+                                      createNotepad: inv.has("create"), gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
             return output(ctx, w, headline: w.noteID.map { "note \($0) added" + (inv.has("private") ? " (private)" : "") } ?? "note submitted")
         })
 
@@ -50,7 +51,7 @@ enum NotesCommand {
             let title = try inv.required("title")
             let (ctx, pad) = try notepad(inv)
             let w = try await pad.edit(id, title: title, body: inv.value("body") ?? "", isPrivate: inv.has("private"),
-                                       until: until(inv), timeout: try ctx.timeout())
+                                       gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
             return output(ctx, w, headline: "note \(id) edited")
         })
 
@@ -60,7 +61,7 @@ enum NotesCommand {
         action: { inv in
             let id = try noteID(inv)
             let (ctx, pad) = try notepad(inv)
-            let w = try await pad.delete(id, until: until(inv), timeout: try ctx.timeout())
+            let w = try await pad.delete(id, gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
             return output(ctx, w, headline: "note \(id) deleted")
         })
 
@@ -69,7 +70,7 @@ enum NotesCommand {
         examples: ["mosaic notes drop"], flags: waitFlags,
         action: { inv in
             let (ctx, pad) = try notepad(inv)
-            let w = try await pad.deleteNotepad(until: until(inv), timeout: try ctx.timeout())
+            let w = try await pad.deleteNotepad(gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
             let n = w.events.first { $0.name == "NotepadDeleted" }?.attributes["notes"]
             return output(ctx, w, headline: n.map { "notepad deleted with \($0) note\($0 == "1" ? "" : "s")" } ?? "notepad deletion submitted")
         })
@@ -132,6 +133,12 @@ enum NotesCommand {
     static func notepad(_ inv: Invocation) throws -> (LedgerContext, Notepad) {
         let ctx = try LedgerContext(inv)
         return (ctx, Notepad(wallet: try ctx.unlockedWallet()))
+    }
+
+    static func gas(_ inv: Invocation) throws -> UInt64? {
+        guard let t = inv.value("gas") else { return nil }
+        guard let n = UInt64(t), n > 0 else { throw CLIError.usage("--gas \(t): give a whole number of gas units, e.g. 5000") }
+        return n
     }
 
     static func until(_ inv: Invocation) -> TransactionStatus? { inv.has("no-wait") ? nil : .sealed }

@@ -5,7 +5,8 @@ import MosaicProtocol
 /// The wallet's own notepad on the `notes` contract: signed writes (each waited for until
 /// `until`, sealed by default; nil returns once the node accepted it) and reads that open the
 /// wallet's private notes. Limits are checked before anything is broadcast, so a note that
-/// cannot fit costs no fee; the chain checks them again.
+/// cannot fit costs no fee; the chain checks them again. `gas` lowers a call's computation limit
+/// below the network's (a call that runs out fails, is recorded with its error and pays its fee).
 public final class Notepad: Sendable {
     public static let maxTitleBytes = 256
     public static let maxBodyBytes = 16 * 1024
@@ -27,8 +28,8 @@ public final class Notepad: Sendable {
 
     /// Creates this account's notepad; a second one fails ("already has a notepad").
     @discardableResult
-    public func create(until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
-        try await write("create_notepad", [:], until: until, timeout: timeout)
+    public func create(gas: UInt64? = nil, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+        try await write("create_notepad", [:], gas: gas, until: until, timeout: timeout)
     }
 
     /// Adds a note and returns its id (from the `NoteAdded` event; nil when not waited for).
@@ -46,27 +47,27 @@ public final class Notepad: Sendable {
 
     /// Replaces note `id`'s title and body.
     @discardableResult
-    public func edit(_ id: UInt64, title: String, body: String, isPrivate: Bool = false,
+    public func edit(_ id: UInt64, title: String, body: String, isPrivate: Bool = false, gas: UInt64? = nil,
                      until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
         var args = try fields(title: title, body: body, isPrivate: isPrivate)
         args["id"] = .uint(id)
-        var w = try await write("edit", args, until: until, timeout: timeout)
+        var w = try await write("edit", args, gas: gas, until: until, timeout: timeout)
         w.noteID = id
         return w
     }
 
     /// Deletes note `id`; its id is never given to another note.
     @discardableResult
-    public func delete(_ id: UInt64, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
-        var w = try await write("delete", ["id": .uint(id)], until: until, timeout: timeout)
+    public func delete(_ id: UInt64, gas: UInt64? = nil, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+        var w = try await write("delete", ["id": .uint(id)], gas: gas, until: until, timeout: timeout)
         w.noteID = id
         return w
     }
 
     /// Deletes the notepad with all its notes.
     @discardableResult
-    public func deleteNotepad(until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
-        try await write("delete_notepad", [:], until: until, timeout: timeout)
+    public func deleteNotepad(gas: UInt64? = nil, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+        try await write("delete_notepad", [:], gas: gas, until: until, timeout: timeout)
     }
 
     /// Checks the limits on the clear text, then encrypts private fields.
