@@ -87,8 +87,10 @@ final class RawHTTPClient {
         return nil
     }
 
+    /// Reused receive buffer (a fresh zeroed 64 KiB per read cost the client more than the reads).
+    private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+
     private func fill() throws {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if n < 0 && errno == EINTR { return }
         guard n > 0 else { throw Failure(description: "connection closed") }
