@@ -95,6 +95,14 @@ public final class Database {
         }
     }
 
+    /// Runs `body` inside a read transaction: every query sees one consistent snapshot even while
+    /// another connection commits (WAL). Must not be nested in `transaction`.
+    public func readTransaction<R>(_ body: () throws -> R) throws -> R {
+        try execute("BEGIN DEFERRED")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int {
         handle.map { Int(sqlite3_changes($0)) } ?? 0

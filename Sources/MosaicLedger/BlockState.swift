@@ -5,13 +5,16 @@ import MosaicProtocol
 final class BlockState {
     private let loadAccount: (String) throws -> AccountState
     private let loadContract: (String, String) throws -> [UInt8]?
+    private let scanContract: (String, KeyRange, Int) throws -> [ContractEntry]
     private(set) var accounts: [String: AccountState] = [:]
     /// Keyed by contract, then key; nil values are deletions.
     private(set) var contractValues: [String: [String: [UInt8]?]] = [:]
 
-    init(loadAccount: @escaping (String) throws -> AccountState, loadContract: @escaping (String, String) throws -> [UInt8]?) {
+    init(loadAccount: @escaping (String) throws -> AccountState, loadContract: @escaping (String, String) throws -> [UInt8]?,
+         scanContract: @escaping (String, KeyRange, Int) throws -> [ContractEntry]) {
         self.loadAccount = loadAccount
         self.loadContract = loadContract
+        self.scanContract = scanContract
     }
 
     func account(_ id: String) throws -> AccountState {
@@ -28,6 +31,15 @@ final class BlockState {
 
     func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) {
         contractValues[contract, default: [:]][key] = .some(value)
+    }
+
+    /// `range` over committed state with this block's writes and then `newer` on top.
+    func scan(_ contract: String, _ range: KeyRange, newer: [String: [UInt8]?]) throws -> [ContractEntry] {
+        var overlay: [String: [UInt8]?] = [:]
+        for (k, v) in contractValues[contract] ?? [:] where range.contains(k) { overlay[k] = .some(v) }
+        for (k, v) in newer where range.contains(k) { overlay[k] = .some(v) }
+        let base = try scanContract(contract, range, range.limit + overlay.count)
+        return range.merge(base: base, overlay: overlay)
     }
 
     /// Keeps the changes of one successful contract call.

@@ -15,8 +15,16 @@ public protocol Contract: Sendable {
     /// block: known to nobody before that block was made, the same on every node. The context's
     /// caller is empty and its value 0. Throwing drops this hook's changes for the block.
     func endBlock(_ context: ContractContext, seed: String) throws(ContractError)
+    /// Names of the read-only views anyone may run for free (`Ledger.view`).
+    var views: [String] { get }
+    /// Runs view `name` against the state `state` exposes. Views never change state.
+    func view(_ state: ContractView, name: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue
 }
 
 extension Contract {
     public func endBlock(_ context: ContractContext, seed: String) throws(ContractError) {}
+    public var views: [String] { [] }
+    public func view(_ state: ContractView, name: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue {
+        throw .unknownView(contract: self.name, view: name)
+    }
 }

@@ -53,6 +53,20 @@ public final class ContractContext {
         scratch.setContractValue(contractName, key, value)
     }
 
+    /// Keys of this contract's store starting with `prefix`, in UTF-8 byte order (descending when
+    /// `reverse`), strictly after `after` (before it when `reverse`), at most `limit` (1…1000).
+    /// Sees this block's earlier writes. 20 gas + 5 per row + 1 per byte read.
+    public func scan(prefix: String, after: String? = nil, limit: Int, reverse: Bool = false) throws(ContractError) -> [ContractEntry] {
+        guard (1...1000).contains(limit) else { throw .invalidArguments("a scan returns 1 to 1000 rows; asked for \(limit)") }
+        try consumeGas(20)
+        let rows: [ContractEntry]
+        do { rows = try scratch.scan(contractName, KeyRange(prefix: prefix, after: after, limit: limit, reverse: reverse)) } catch {
+            throw .refused("state unavailable: \(error)")
+        }
+        for r in rows { try consumeGas(5 + UInt64(r.key.utf8.count + r.value.count)) }
+        return rows
+    }
+
     /// Balance of any account (10 gas).
     public func balance(of clientID: String) throws(ContractError) -> UInt64 {
         try consumeGas(10)

@@ -5,6 +5,7 @@ public enum ContractError: Error, Sendable, Equatable, CustomStringConvertible {
     case outOfGas(limit: UInt64)
     case invalidArguments(String)
     case unknownMethod(contract: String, method: String)
+    case unknownView(contract: String, view: String)
     case insufficientFunds(needed: UInt64, available: UInt64)
     /// A rule of the contract refused the call; the message says what and until when.
     case refused(String)
@@ -14,6 +15,7 @@ public enum ContractError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outOfGas(let limit): return "out of gas (limit \(limit))"
         case .invalidArguments(let why): return "invalid arguments: \(why)"
         case let .unknownMethod(contract, method): return "contract \(contract) has no method \(method)"
+        case let .unknownView(contract, view): return "contract \(contract) has no view \(view)"
         case let .insufficientFunds(needed, available):
             return "contract has \(TokenAmount(baseUnits: available)) but needs \(TokenAmount(baseUnits: needed))"
         case .refused(let message): return message

@@ -7,6 +7,20 @@ struct FaucetContract: Contract {
     let config: FaucetConfig
     var name: String { "faucet" }
     var methods: [String] { ["pour"] }
+    var views: [String] { ["status"] }
+
+    /// `status {client_id}`: what the account has poured in its current window, as of the view's round.
+    func view(_ state: ContractView, name: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue {
+        guard name == "status" else { throw .unknownView(contract: self.name, view: name) }
+        guard let id = args["client_id"]?.stringValue, Transaction.isHexID(id) else {
+            throw .invalidArguments("client_id must be 64 lowercase hex characters")
+        }
+        var mine = Window(try state.get("account:\(id)"))
+        mine.roll(now: state.now, length: config.accountWindowSeconds)
+        return .object(["client_id": .string(id), "poured_in_window": .integer(Int64(clamping: mine.amount)),
+                        "account_limit": .integer(Int64(clamping: config.accountLimit)),
+                        "window_start": .integer(mine.amount == 0 ? 0 : mine.start)])
+    }
 
     func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         guard method == "pour" else { throw .unknownMethod(contract: name, method: method) }

@@ -93,7 +93,8 @@ extension Ledger {
         let ready = pool.ready(stateNonce: { (try? committedAccount($0, store).nonce) ?? 0 }, limit: genesis.maxBlockTransactions)
         let state = BlockState(
             loadAccount: { [unowned self] id in try self.committedAccount(id, store) },
-            loadContract: { c, k in try store.contractValue(c, k) })
+            loadContract: { c, k in try store.contractValue(c, k) },
+            scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
 
         var executed: [Executed] = []
         executed.reserveCapacity(ready.count)
@@ -121,7 +122,13 @@ extension Ledger {
                 }
                 for (id, a) in state.accounts { try store.upsert(account: id, a) }
                 for (contract, values) in state.contractValues {
-                    for (k, v) in values { try store.setContractValue(contract, k, v) }
+                    for (k, v) in values {
+                        try store.recordUndo(contract, k, round: round)
+                        try store.setContractValue(contract, k, v)
+                    }
+                }
+                if round % Ledger.historyPruneEvery == 0, round > Ledger.historyRounds {
+                    try store.pruneUndo(through: round - Ledger.historyRounds, contracts: Array(contracts.keys))
                 }
                 for e in expired { try store.insertExpired(e.tx, round: round) }
             }
@@ -182,7 +189,8 @@ extension Ledger {
                 scratch.setAccount(tx.toClientID, to)
             }
             let context = ContractContext(caller: tx.clientID, callerPublicKey: tx.publicKey, transactionHash: tx.hash, value: tx.value, now: now, round: round,
-                                          contractName: call.contract, gasLimit: genesis.contractGasLimit, scratch: scratch)
+                                          contractName: call.contract, gasLimit: min(call.gas ?? genesis.contractGasLimit, genesis.contractGasLimit),
+                                          scratch: scratch)
             do {
                 let output = try contract.execute(context, method: call.method, args: call.args)
                 state.merge(scratch)
@@ -208,6 +216,11 @@ extension Ledger {
             }
         }
     }
+
+    /// Rounds of contract-state history kept for views as of an earlier round (about a day of 1 s blocks).
+    static let historyRounds: UInt64 = 100_000
+    /// How often (in rounds) history older than `historyRounds` is dropped.
+    static let historyPruneEvery: UInt64 = 1_000
 
     /// Gas for one contract's end-of-block hook (it may touch every open challenge).
     static let endBlockGasLimit: UInt64 = 5_000_000

@@ -20,6 +20,7 @@ public final class Ledger: @unchecked Sendable {
     let contractAddresses: Set<String>
     let lock = NSLock()
     let producer = BlockProducer()
+    let readers = ReaderPool()
 
     // Guarded by `lock`.
     var store: LedgerStore?
@@ -68,6 +69,7 @@ public final class Ledger: @unchecked Sendable {
             if let offset = try store.meta("clock_offset").flatMap(Int64.init) { clock.offsetSeconds = offset }
             guard let block = try store.latestBlock() else { throw LedgerError.storage("no genesis block in \(directory)") }
             latest = block
+            if try store.meta("state_history_from") == nil { try store.setMeta("state_history_from", String(block.round)) }
             lastNonEmptyRound = try store.db.prepare("SELECT MAX(round) FROM blocks WHERE tx_count > 0")
                 .queryOne { $0.isNull(0) ? nil : UInt64($0.int64(0)) } ?? nil
         } catch let e as LedgerError {
@@ -127,6 +129,7 @@ public final class Ledger: @unchecked Sendable {
             store = nil
             return out
         }
+        readers.close()
         for (w, s) in resumes { w.timeout?.cancel(); w.continuation.resume(returning: s) }
     }
 

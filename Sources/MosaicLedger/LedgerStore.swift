@@ -6,8 +6,10 @@ import MosaicProtocol
 final class LedgerStore {
     let db: Database
 
-    init(path: String) throws(DatabaseError) {
+    /// Opens the database; a `reader` connection skips the schema (the writer made it).
+    init(path: String, reader: Bool = false) throws(DatabaseError) {
         db = try Database(path: path, synchronous: .normal)
+        if reader { return }
         try db.execute("""
             CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS accounts(client_id TEXT PRIMARY KEY, balance BLOB NOT NULL, nonce INTEGER NOT NULL) WITHOUT ROWID;
@@ -23,6 +25,9 @@ final class LedgerStore {
             CREATE INDEX IF NOT EXISTS transactions_round ON transactions(round);
             CREATE TABLE IF NOT EXISTS contract_state(contract TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
                 PRIMARY KEY(contract, key)) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS contract_undo(contract TEXT NOT NULL, round INTEGER NOT NULL, key TEXT NOT NULL, old BLOB,
+                PRIMARY KEY(contract, round, key)) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS contract_undo_key ON contract_undo(contract, key, round);
             CREATE TABLE IF NOT EXISTS expired(hash TEXT PRIMARY KEY, round INTEGER NOT NULL, tx TEXT NOT NULL) WITHOUT ROWID;
             """)
     }
@@ -51,6 +56,60 @@ final class LedgerStore {
     func contractValue(_ contract: String, _ key: String) throws(DatabaseError) -> [UInt8]? {
         try db.prepare("SELECT value FROM contract_state WHERE contract = ?1 AND key = ?2")
             .queryOne([.text(contract), .text(key)]) { $0.bytes(0) }
+    }
+
+    /// The first rows of `range` in the committed contract state.
+    func scan(_ contract: String, _ range: KeyRange, limit: Int) throws(DatabaseError) -> [ContractEntry] {
+        var values: [DatabaseValue] = [.text(contract), .text(range.prefix), .text(range.upperBound), .integer(Int64(limit))]
+        let sql: String
+        switch (range.after, range.reverse) {
+        case (nil, false):
+            sql = "SELECT key, value FROM contract_state WHERE contract = ?1 AND key >= ?2 AND key < ?3 ORDER BY key LIMIT ?4"
+        case (nil, true):
+            sql = "SELECT key, value FROM contract_state WHERE contract = ?1 AND key >= ?2 AND key < ?3 ORDER BY key DESC LIMIT ?4"
+        case (let after?, false):
+            values.append(.text(after))
+            sql = "SELECT key, value FROM contract_state WHERE contract = ?1 AND key >= ?2 AND key < ?3 AND key > ?5 ORDER BY key LIMIT ?4"
+        case (let after?, true):
+            values.append(.text(after))
+            sql = "SELECT key, value FROM contract_state WHERE contract = ?1 AND key >= ?2 AND key < ?3 AND key < ?5 ORDER BY key DESC LIMIT ?4"
+        }
+        return try db.prepare(sql).query(values) { ContractEntry(key: $0.string(0), value: $0.bytes(1)) }
+    }
+
+    /// What `key` held at the end of `round`, when it changed after that round: `.some(old)`
+    /// (old nil if it did not exist then); nil when it has not changed since.
+    func valueBeforeChanges(_ contract: String, _ key: String, after round: UInt64) throws(DatabaseError) -> [UInt8]?? {
+        try db.prepare("SELECT old FROM contract_undo WHERE contract = ?1 AND key = ?2 AND round > ?3 ORDER BY round LIMIT 1")
+            .queryOne([.text(contract), .text(key), .integer(Int64(round))]) { $0.isNull(0) ? nil : $0.bytes(0) }
+    }
+
+    /// For every key of `range` changed after `round`, its value at the end of `round` (nil: absent).
+    func undoOverlay(_ contract: String, _ range: KeyRange, after round: UInt64) throws(DatabaseError) -> [String: [UInt8]?] {
+        // The earliest change after `round` holds the value as of `round`.
+        let rows = try db.prepare("""
+            SELECT key, old, round FROM contract_undo WHERE contract = ?1 AND round > ?4 AND key >= ?2 AND key < ?3 ORDER BY round DESC
+            """).query([.text(contract), .text(range.prefix), .text(range.upperBound), .integer(Int64(round))]) { s -> (String, [UInt8]?) in
+            (s.string(0), s.isNull(1) ? nil : s.bytes(1))
+        }
+        var out: [String: [UInt8]?] = [:]
+        for (key, old) in rows where range.contains(key) { out[key] = .some(old) }
+        return out
+    }
+
+    /// Records the value `key` held before `round` changed it (once per key and round).
+    func recordUndo(_ contract: String, _ key: String, round: UInt64) throws(DatabaseError) {
+        let old = try contractValue(contract, key)
+        try db.prepare("INSERT OR IGNORE INTO contract_undo(contract, round, key, old) VALUES(?1, ?2, ?3, ?4)")
+            .run(.text(contract), .integer(Int64(round)), .text(key), old.map { .blob($0) } ?? .null)
+    }
+
+    /// Forgets history of rounds up to `round`: reads as of earlier rounds are then refused.
+    func pruneUndo(through round: UInt64, contracts: [String]) throws(DatabaseError) {
+        for c in contracts {
+            try db.prepare("DELETE FROM contract_undo WHERE contract = ?1 AND round <= ?2").run(.text(c), .integer(Int64(round)))
+        }
+        try setMeta("state_history_from", String(round))
     }
 
     /// Sum of all balances, checked for overflow (which would itself mean corruption).

@@ -21,4 +21,8 @@ final class TransactionScratch {
     func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) {
         contractValues[contract, default: [:]][key] = .some(value)
     }
+
+    func scan(_ contract: String, _ range: KeyRange) throws -> [ContractEntry] {
+        try base.scan(contract, range, newer: contractValues[contract] ?? [:])
+    }
 }

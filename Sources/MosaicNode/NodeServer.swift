@@ -28,6 +28,7 @@ public final class NodeServer: Sendable {
         self.http = HTTPServer(configuration: http)
         registerAPI()
         registerStorageAPI()
+        registerViewAPI()
         registerExplorer()
         registerStorageExplorer()
     }

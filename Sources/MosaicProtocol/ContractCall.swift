@@ -6,11 +6,15 @@ public struct ContractCall: Sendable, Hashable, Codable {
     public var contract: String
     public var method: String
     public var args: [String: JSONValue]
+    /// The most gas this call may use; the network's limit when absent or larger. Signed with the
+    /// rest of `transaction_data`, so nobody can raise it after the sender signed.
+    public var gas: UInt64?
 
-    public init(contract: String, method: String, args: [String: JSONValue] = [:]) {
+    public init(contract: String, method: String, args: [String: JSONValue] = [:], gas: UInt64? = nil) {
         self.contract = contract
         self.method = method
         self.args = args
+        self.gas = gas
     }
 
     public init(from decoder: any Decoder) throws {
@@ -18,6 +22,7 @@ public struct ContractCall: Sendable, Hashable, Codable {
         contract = try c.decode(String.self, forKey: .contract)
         method = try c.decode(String.self, forKey: .method)
         args = try c.decodeIfPresent([String: JSONValue].self, forKey: .args) ?? [:]
+        gas = try c.decodeIfPresent(UInt64.self, forKey: .gas)
     }
 
     /// Parses `transaction_data`; the error names what is wrong.

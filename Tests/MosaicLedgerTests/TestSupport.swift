@@ -18,9 +18,10 @@ final class TestNet {
     let bob: Ed25519.SigningKey
     let carol: Ed25519.SigningKey
     var ledger: Ledger
+    let contracts: [any Contract]
 
     init(confirmations: UInt64 = 3, expiryBlocks: UInt64 = 30, faucet: FaucetConfig = FaucetConfig(),
-         clock: LedgerClock = LedgerClock()) throws {
+         clock: LedgerClock = LedgerClock(), contracts: [any Contract] = []) throws {
         directory = NSTemporaryDirectory() + "mosaic-ledger-test-" + Hex.encode(Random.bytes(6))
         alice = try testKey(1)
         bob = try testKey(2)
@@ -31,12 +32,13 @@ final class TestNet {
         g.expiryBlocks = expiryBlocks
         g.faucet = faucet
         genesis = g
-        ledger = try Ledger(directory: directory, genesis: g, clock: clock)
+        self.contracts = contracts
+        ledger = try Ledger(directory: directory, genesis: g, clock: clock, contracts: contracts)
     }
 
     func reopen() throws {
         ledger.close()
-        ledger = try Ledger(directory: directory, genesis: genesis, clock: LedgerClock())
+        ledger = try Ledger(directory: directory, genesis: genesis, clock: LedgerClock(), contracts: contracts)
     }
 
     deinit {

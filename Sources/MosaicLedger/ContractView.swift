@@ -1,0 +1,56 @@
+import MosaicDatabase
+import MosaicProtocol
+
+/// What a view (a free, unsigned read script) sees: one contract's committed state as it was at
+/// the end of `round`, read-only, with a budget of rows so no query can run unbounded.
+public final class ContractView {
+    /// The round whose state this view reads.
+    public let round: UInt64
+    /// That block's timestamp (unix seconds): the "now" of the state being read.
+    public let now: Int64
+    /// Rows a single view may read.
+    public static let rowBudget = 20_000
+    public private(set) var rowsRead = 0
+    private let contract: String
+    private let store: LedgerStore
+
+    init(contract: String, round: UInt64, now: Int64, store: LedgerStore) {
+        self.contract = contract
+        self.round = round
+        self.now = now
+        self.store = store
+    }
+
+    private func charge(_ rows: Int) throws(ContractError) {
+        rowsRead += rows
+        guard rowsRead <= ContractView.rowBudget else {
+            throw .refused("this read touches more than \(ContractView.rowBudget) rows; ask for a smaller page (limit)")
+        }
+    }
+
+    /// The value of `key` as of `round`.
+    public func get(_ key: String) throws(ContractError) -> [UInt8]? {
+        try charge(1)
+        do {
+            if let old = try store.valueBeforeChanges(contract, key, after: round) { return old }
+            return try store.contractValue(contract, key)
+        } catch { throw .refused("state unavailable: \(error)") }
+    }
+
+    /// Like `ContractContext.scan`, as of `round`: keys starting with `prefix` in UTF-8 byte order
+    /// (descending when `reverse`), strictly after `after` (before it when `reverse`), at most `limit` (1…1000).
+    public func scan(prefix: String, after: String? = nil, limit: Int, reverse: Bool = false) throws(ContractError) -> [ContractEntry] {
+        guard (1...1000).contains(limit) else { throw .invalidArguments("a scan returns 1 to 1000 rows; asked for \(limit)") }
+        let range = KeyRange(prefix: prefix, after: after, limit: limit, reverse: reverse)
+        do {
+            let overlay = try store.undoOverlay(contract, range, after: round)
+            let rows = range.merge(base: try store.scan(contract, range, limit: limit + overlay.count), overlay: overlay)
+            try charge(max(1, rows.count))
+            return rows
+        } catch let e as ContractError {
+            throw e
+        } catch {
+            throw .refused("state unavailable: \(error)")
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import MosaicProtocol
+
+extension Ledger {
+    /// Runs the free, unsigned view `name` of `contract` against the state at the end of `round`
+    /// (default: the latest sealed round). Views run on their own read connections, so they
+    /// neither wait for nor delay block production.
+    public func view(contract: String, name: String, args: [String: JSONValue] = [:], round: UInt64? = nil) throws(LedgerError) -> ContractViewResult {
+        guard let c = contracts[contract] else {
+            throw .notFound("no contract named \"\(contract)\"; contracts: \(contracts.keys.sorted().joined(separator: ", "))")
+        }
+        guard c.views.contains(name) else {
+            let list = c.views.isEmpty ? "it has none" : "its views: \(c.views.joined(separator: ", "))"
+            throw .notFound("contract \(contract) has no view \"\(name)\"; \(list)")
+        }
+        let latestRound = try locked { _ throws(LedgerError) in latest.round }
+        let sealed = latestRound >= genesis.confirmations ? latestRound - genesis.confirmations : 0
+        let target = round ?? sealed
+        guard target <= latestRound else {
+            throw .notFound("round \(target) does not exist yet; the latest round is \(latestRound) (sealed: \(sealed))")
+        }
+        let reader = try readers.take(ledgerPath: storePath)
+        defer { readers.put(reader) }
+        do {
+            return try reader.db.readTransaction { () throws -> ContractViewResult in
+                let from = try reader.meta("state_history_from").flatMap(UInt64.init) ?? 0
+                guard target >= from else {
+                    throw LedgerError.notFound("this node keeps contract state from round \(from) on; round \(target) is older")
+                }
+                guard let block = try reader.block(round: target) else { throw LedgerError.notFound("round \(target) not found") }
+                let state = ContractView(contract: contract, round: target, now: block.timestamp, store: reader)
+                do {
+                    return ContractViewResult(round: target, result: try c.view(state, name: name, args: args))
+                } catch let e as ContractError {
+                    if case .unknownView = e { throw LedgerError.notFound(e.description) }
+                    throw LedgerError.malformed(e.description)
+                }
+            }
+        } catch let e as LedgerError {
+            throw e
+        } catch {
+            throw .storage("view \(contract).\(name): \(error)")
+        }
+    }
+
+    var storePath: String { (directory as NSString).appendingPathComponent("ledger.sqlite") }
+}
+
+/// Read-only connections for views, reused across calls; at most `capacity` exist, and a caller
+/// beyond that waits for one to be returned.
+final class ReaderPool: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var idle: [LedgerStore] = []
+    private var open = 0
+    private var closed = false
+    let capacity: Int
+
+    init(capacity: Int = 4) { self.capacity = capacity }
+
+    func take(ledgerPath: String) throws(LedgerError) -> LedgerStore {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if closed { throw .closed }
+            if let s = idle.popLast() { return s }
+            if open < capacity {
+                do {
+                    let s = try LedgerStore(path: ledgerPath, reader: true)
+                    open += 1
+                    return s
+                } catch { throw .storage("cannot open a read connection: \(error)") }
+            }
+            condition.wait()
+        }
+    }
+
+    func put(_ store: LedgerStore) {
+        condition.lock()
+        defer { condition.unlock() }
+        if closed { store.close(); open -= 1; return }
+        idle.append(store)
+        condition.signal()
+    }
+
+    func close() {
+        condition.lock()
+        defer { condition.unlock() }
+        closed = true
+        for s in idle { s.close() }
+        open -= idle.count
+        idle.removeAll()
+        condition.broadcast()
+    }
+}
