@@ -55,6 +55,8 @@ public final class AppServer: Sendable {
         registerBoltRoutes()
         registerVultRoutes()
         registerShareRoutes()
+        registerSocialRoutes()
+        registerConsentRoutes()
     }
 
     public func start() throws {

@@ -645,7 +645,7 @@
         tile('tile-bolt', '#/bolt', 'bolt', 'Bolt', 'Wallet: send, receive, faucet'),
         tile('tile-vult', '#/vult', 'vult', 'Vult', 'Your files, encrypted and spread'),
         tile('tile-notes', null, 'notes', 'Notes', 'Coming soon', true),
-        tile('tile-social', null, 'social', 'Social', 'Coming soon', true),
+        tile('tile-social', '#/social', 'social', 'Social', 'Posts, replies, votes'),
         tile('tile-locker', null, 'locker', 'Locker', 'Coming soon', true)));
     render(wrap);
     try {
