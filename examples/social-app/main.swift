@@ -208,7 +208,7 @@ struct App: Sendable {
                 rows = page.posts.isEmpty ? "<li id=\"empty\">No posts in this feed.</li>" : page.posts.map { p in
                     """
                     <li class="post" data-id="\(App.escape(p.path))"><div><strong>\(App.escape(p.title.isEmpty ? "(untitled)" : p.title))</strong>
-                    <span class="muted">by \(p.author.prefix(8))… · <span class="votes">\(p.voteCount) votes</span> · \(p.netRshares) rshares</span></div>
+                    <span class="muted">by \(p.author.prefix(8))… · <span class="votes">\(p.voteCount) vote\(p.voteCount == 1 ? "" : "s")</span> · \(p.netRshares) rshares</span></div>
                     <form method="post" action="/vote"><input type="hidden" name="id" value="\(App.escape(p.path))">
                     <button type="submit" class="upvote">Upvote</button></form></li>
                     """
