@@ -86,8 +86,10 @@ import Testing
 
         let account = try cli.run(["social", "account", a, "--json"]).json
         #expect(account["post_count"] as? Int == 2)
-        // A full vote spent 2 % (200 basis points); five minutes regenerated 300 × 10000 / 432000 = 6 of them.
-        #expect(try cli.run(["social", "account", "--wallet", "b", "--json"]).json["voting_power"] as? Int == 9_806)
+        // A full vote spent 2 % (200 basis points); five minutes (plus the seconds the test took)
+        // regenerated 300 × 10000 / 432000 = 6 of them, and a few more.
+        let power = try cli.run(["social", "account", "--wallet", "b", "--json"]).json["voting_power"] as? Int ?? 0
+        #expect((9_806...9_830).contains(power), "\(power)")
 
         // Seven days later the first post is paid out: frozen, out of trending, still in created.
         #expect(try cli.run(["devnet", "time", "advance", "7d"]).code == 0)
