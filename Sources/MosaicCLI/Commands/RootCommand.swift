@@ -10,6 +10,7 @@ enum RootCommand {
                     BlobberCommand.command,
                     AllocCommand.command,
                 ] + FileCommands.all + [
+                    SocialCommand.command,
                     AppCommand.command,
                     VersionCommand.command,
                 ])

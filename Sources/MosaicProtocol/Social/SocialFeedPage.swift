@@ -14,6 +14,15 @@ public struct SocialFeedPage: Sendable, Hashable, Codable {
         case sort, tag, posts, next, round
     }
 
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sort = try c.decode(SocialSort.self, forKey: .sort)
+        tag = try c.decodeIfPresent(String.self, forKey: .tag)
+        posts = try c.decode([SocialPost].self, forKey: .posts)
+        next = try c.decodeIfPresent(String.self, forKey: .next)
+        round = try c.decodeIfPresent(UInt64.self, forKey: .round) ?? 0
+    }
+
     public init(sort: SocialSort, tag: String?, posts: [SocialPost], next: String?, round: UInt64 = 0) {
         self.sort = sort
         self.tag = tag
