@@ -36,7 +36,8 @@ let package = Package(
         .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorage", "MosaicCrypto"], path: "bench/storage"),
         .executableTarget(name: "bench-ledger", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
         // A third-party app that signs in with Mosaic and votes for its users (examples/social-app/README.md).
-        .executableTarget(name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicCrypto", "MosaicProtocol"], path: "examples/social-app"),
+        .executableTarget(name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicCrypto", "MosaicProtocol"], path: "examples/social-app",
+                          exclude: ["README.md"]),
 
         // Tests, one target per module.
         .target(name: "MosaicTestSupport", path: "Tests/Support"),
