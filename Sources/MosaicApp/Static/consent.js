@@ -21,7 +21,11 @@
     }
     let data = null;
     try { data = await res.json(); } catch (_) { /* empty */ }
-    if (!res.ok) throw new Error((data && data.error && data.error.message) || 'Request failed (' + res.status + ')');
+    if (!res.ok) {
+      const e = new Error((data && data.error && data.error.message) || 'Request failed (' + res.status + ')');
+      e.status = res.status;
+      throw e;
+    }
     return data;
   }
 
@@ -86,6 +90,8 @@
         show(status, 'Returning to ' + root.dataset.app + '…');
         location.assign(r.redirect);
       } catch (ex) {
+        // Locked meanwhile (idle timeout): the page reloads into its unlock form.
+        if (ex.status === 401) return location.reload();
         show(status, '');
         show(err, ex.message);
         approve.disabled = false;
