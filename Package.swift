@@ -35,6 +35,8 @@ let package = Package(
         // Storage throughput on loopback blobbers (run in release): `swift run -c release bench-storage 256 2+2 4+2`.
         .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorage", "MosaicCrypto"], path: "bench/storage"),
         .executableTarget(name: "bench-ledger", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
+        // Social feed reads (run in release): `swift run -c release bench-social [posts clients seconds]`.
+        .executableTarget(name: "bench-social", dependencies: ["MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto"], path: "bench/social"),
 
         // Tests, one target per module.
         .target(name: "MosaicTestSupport", path: "Tests/Support"),
