@@ -38,6 +38,8 @@ let package = Package(
         // A third-party app that signs in with Mosaic and votes for its users (examples/social-app/README.md).
         .executableTarget(name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicCrypto", "MosaicProtocol"], path: "examples/social-app",
                           exclude: ["README.md"]),
+        // Social feed reads (run in release): `swift run -c release bench-social [posts clients seconds]`.
+        .executableTarget(name: "bench-social", dependencies: ["MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto"], path: "bench/social"),
 
         // Tests, one target per module.
         .target(name: "MosaicTestSupport", path: "Tests/Support"),
