@@ -113,6 +113,18 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     assert "already has weight 5000" in last_alert(b)
     b.shot("vote-refused")
 
+    # A downvote on the reply; reloaded, the reply's slider starts at that vote.
+    reply = "#replies > li.reply > .vote-control"
+    set_slider(b, reply + " .vote-range", -30)
+    assert b.text_of(reply + " .vote-btn") == "Downvote"
+    b.click(reply + " .vote-btn")
+    b.wait_text(reply + " .vote-current", lambda t: t == "Your vote: −30 %", timeout=40)
+    assert "−" in b.text_of("#replies > li.reply > .post-meta .post-rshares")
+    b.shot("reply-downvoted")
+    b.driver.refresh()
+    b.wait_text(reply + " .vote-current", lambda t: t == "Your vote: −30 %")
+    assert b.js("return document.querySelector(arguments[0]).value", reply + " .vote-range") == "-30"
+
     # With a positive vote the post is trending and hot; New lists every post.
     for tab in ("trending", "hot", "created"):
         b.get(devnet.app + "/#/social?sort=" + tab)

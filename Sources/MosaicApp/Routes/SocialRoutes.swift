@@ -80,7 +80,20 @@ extension AppServer {
             let social = try socialClient(req)
             let id = try AppServer.postID(req.http.query["id"] ?? "")
             let replies = try await mapSocial { try await social.replies(to: id) }
-            return try AppServer.json(["parent": id.description, "replies": try replies.replies.map(AppServer.postJSON), "round": replies.round])
+            // Each reply with the wallet's current vote on it, so its slider starts there.
+            let me = social.actor ?? ""
+            var out: [[String: Any]] = []
+            for reply in replies.replies {
+                var json = try AppServer.postJSON(reply)
+                var mine = 0
+                if reply.voteCount > 0, out.count < 100 {
+                    let votes = try await mapSocial { try await social.votes(on: SocialPostID(author: reply.author, permlink: reply.permlink)) }
+                    mine = votes.first(where: { $0.voter == me }).map { Int($0.weight) } ?? 0
+                }
+                json["my_vote"] = mine
+                out.append(json)
+            }
+            return try AppServer.json(["parent": id.description, "replies": out, "round": replies.round])
         }
 
         api(.post, "/api/social/posts", summary: "Write a root post (waits until sealed)", access: .wallet) { [self] req in

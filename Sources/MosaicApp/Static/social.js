@@ -22,7 +22,7 @@
   const M = window.Mosaic;
   const { h, $, api, toast, dialog, confirmDialog, field, errorBox, showError, busy, shortHash, fmtDate, routes, render, pageHead, go } = M;
 
-  const SORTS = [['trending', 'Trending'], ['hot', 'Hot'], ['created', 'New']];
+  const SORTS = [['trending', 'Trending'], ['hot', 'Hot'], ['created', 'Created']];
   const SORT_NOTES = {
     trending: 'Posts with positive votes from the last 7 days, ranked by stake-weighted votes over about a day.',
     hot: 'Posts with positive votes, ranked for the last few hours: newer posts need fewer votes.',
@@ -153,6 +153,7 @@
     });
     const list = h('ul', { class: 'post-list', id: 'social-feed', 'aria-busy': 'true' });
     const empty = h('p', { class: 'empty', id: 'social-empty', hidden: true });
+    const loading = h('p', { class: 'muted', id: 'social-loading', role: 'status', text: 'Loading posts…' });
     const more = h('button', { type: 'button', class: 'btn', id: 'social-more', text: 'Load more', hidden: true });
     const account = h('p', { class: 'muted small', id: 'social-account' });
     render(h('section', { id: 'social', data: { sort, tag } },
@@ -160,7 +161,7 @@
       account, tabs, tagForm,
       tag ? h('p', { class: 'small', id: 'social-tag-active' }, 'Showing ', h('strong', { text: '#' + tag }), ' only') : null,
       h('p', { class: 'muted small', id: 'social-feed-note', text: SORT_NOTES[sort] }),
-      list, empty, h('div', { class: 'actions left' }, more)));
+      loading, list, empty, h('div', { class: 'actions left' }, more)));
 
     api('GET', '/api/social/account').then((a) => {
       account.textContent = 'Voting power ' + (a.voting_power / 100).toFixed(2) + ' % · ' + plural(a.post_count, 'post', 'posts and replies');
@@ -180,13 +181,14 @@
         if (!list.children.length) {
           empty.textContent = sort === 'created'
             ? (tag ? 'No posts tagged #' + tag + ' yet.' : 'No posts yet. Write the first one!')
-            : 'No ' + sort + ' posts' + (tag ? ' tagged #' + tag : '') + ': posts appear here once they have positive votes. See New for every post.';
+            : 'No ' + sort + ' posts' + (tag ? ' tagged #' + tag : '') + ': posts appear here once they have positive votes. Created lists every post.';
           empty.hidden = false;
         }
       } catch (ex) {
         fail(ex, null);
       } finally {
         busy(more, false);
+        loading.hidden = true;
         list.setAttribute('aria-busy', 'false');
       }
     }
@@ -276,7 +278,7 @@
       const ta = slot.querySelector('textarea');
       if (ta) ta.focus();
     });
-    const vote = voteControl(p, 0, (post) => { const m = meta(post); metaEl.replaceWith(m); metaEl = m; });
+    const vote = voteControl(p, p.my_vote || 0, (post) => { const m = meta(post); metaEl.replaceWith(m); metaEl = m; });
     const li = h('li', { class: 'reply', data: { id: p.id, depth: String(p.depth) } },
       metaEl, h('div', { class: 'reply-body post-body', text: p.body }),
       h('div', { class: 'reply-actions' }, open, toggle), vote, slot, children);
