@@ -114,6 +114,23 @@ import MosaicProtocol
             #expect(ordered, "\(sort) is in descending order")
             if let tag { #expect(seen.allSatisfy { $0.tags.contains(tag) }) }
         }
+        // Votes between two pages reorder trending; pages read at the first page's round still see
+        // every post exactly once, in that round's order.
+        let round = net.ledger.latestBlock.round
+        let before = try net.feed("trending", limit: 100).posts + net.feed("trending", limit: 100, start: net.feed("trending", limit: 100).posts.last).posts
+        var pinned = try net.feed("trending", limit: 60, round: round)
+        var all = pinned.posts
+        try net.advance(3)
+        let reshuffle = (0..<50).map { i in net.tx(i, "vote", net.voteArgs(i, "post-0", Int64(10_000 - i * 150))) }
+        #expect(try net.block(reshuffle).allSatisfy { $0.outcome == .success })
+        #expect(try net.feed("trending", limit: 100).posts.map(\.path) != before.prefix(100).map(\.path), "the votes moved posts")
+        while let last = pinned.posts.last, pinned.next != nil {
+            pinned = try net.feed("trending", limit: 60, start: last, round: round)
+            all += pinned.posts
+        }
+        #expect(all.count == 250 && Set(all.map(\.path)).count == 250)
+        #expect(all.prefix(200).map(\.path) == before.map(\.path))
+
         let bad = #expect(throws: LedgerError.self) { try net.feed("trending", limit: 101) }
         #expect(bad?.description.contains("limit 101 is out of range") == true)
     }

@@ -86,8 +86,8 @@ final class SocialNet {
     }
 
     /// A view at the latest round (the tests read their own writes at once).
-    func view(_ name: String, _ args: [String: JSONValue]) throws -> JSONValue {
-        try ledger.view(contract: "social", name: name, args: args, round: ledger.latestBlock.round).result
+    func view(_ name: String, _ args: [String: JSONValue], round: UInt64? = nil) throws -> JSONValue {
+        try ledger.view(contract: "social", name: name, args: args, round: round ?? ledger.latestBlock.round).result
     }
 
     func decode<T: Decodable>(_ value: JSONValue, as: T.Type) throws -> T {
@@ -98,11 +98,11 @@ final class SocialNet {
         try decode(view("post", ["author": .string(id(author)), "permlink": .string(permlink)]), as: SocialPost?.self)
     }
 
-    func feed(_ sort: String, tag: String? = nil, limit: Int = 100, start: SocialPost? = nil) throws -> SocialFeedPage {
+    func feed(_ sort: String, tag: String? = nil, limit: Int = 100, start: SocialPost? = nil, round: UInt64? = nil) throws -> SocialFeedPage {
         var args: [String: JSONValue] = ["sort": .string(sort), "limit": .integer(Int64(limit))]
         if let tag { args["tag"] = .string(tag) }
         if let start { args["start_author"] = .string(start.author); args["start_permlink"] = .string(start.permlink) }
-        return try decode(view("feed", args), as: SocialFeedPage.self)
+        return try decode(view("feed", args, round: round), as: SocialFeedPage.self)
     }
 
     func balance(_ i: Int) throws -> UInt64 { try ledger.account(id(i)).balance }

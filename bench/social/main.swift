@@ -24,9 +24,15 @@ func secondsOf(_ d: Duration) -> Double { Double(d.components.seconds) + Double(
 
 // MARK: seed
 
-let dir = NSTemporaryDirectory() + "mosaic-bench-social-" + Hex.encode(Random.bytes(6))
-defer { try? FileManager.default.removeItem(atPath: dir) }
-let keys = (0..<authors).map { _ in Ed25519.SigningKey.generate() }
+// MOSAIC_BENCH_SOCIAL_DIR keeps the seeded ledger there and reuses it on the next run.
+let kept = ProcessInfo.processInfo.environment["MOSAIC_BENCH_SOCIAL_DIR"]
+let dir = kept ?? NSTemporaryDirectory() + "mosaic-bench-social-" + Hex.encode(Random.bytes(6))
+let reuse = kept.map { FileManager.default.fileExists(atPath: $0 + "/ledger.sqlite") } ?? false
+defer { if kept == nil { try? FileManager.default.removeItem(atPath: dir) } }
+// Deterministic keys, so a kept ledger's genesis matches the next run's.
+let keys = (0..<authors).map { i in
+    (try? Ed25519.SigningKey(seed: SecretBytes(Array(SHA256.hash(Array("bench-social-\(i)".utf8)))))) ?? Ed25519.SigningKey.generate()
+}
 var genesis = Genesis(chainID: "mosaic-bench-social",
                       allocations: Dictionary(uniqueKeysWithValues: keys.enumerated().map { i, k in
                           (k.publicKey.clientID, UInt64(1 + i % 1000) * TokenAmount.unitsPerToken)
@@ -40,6 +46,7 @@ let social = ContractCall.address(of: "social")
 let tags = ["mosaic", "storage", "swift", "news", "photo", "music", "travel", "food"]
 let body = String(repeating: "A post body of a realistic length for a feed preview. ", count: 6)
 
+if reuse { log("reusing the seeded ledger in \(dir)") } else {
 log("seeding \(waves * authors) posts by \(authors) authors in \(waves) waves (post + self-upvote per author each wave)…")
 let seedStart = ContinuousClock.now
 do {
@@ -80,6 +87,7 @@ do {
 }
 let seedSeconds = secondsOf(ContinuousClock.now - seedStart)
 log(String(format: "seeded in %.1f s (%.0f transactions/s through the contract)", seedSeconds, Double(2 * postCount) / seedSeconds))
+}
 
 // MARK: node and reads
 
@@ -110,6 +118,17 @@ do {
         n += 1
     }
     log(String(format: "in process, one thread: %.0f feed views/s", Double(n) / secondsOf(ContinuousClock.now - start)))
+    // What the node adds per answer: encoding the result as JSON.
+    let result = try node.ledger.view(contract: "social", name: "feed", args: ["sort": .string("trending"), "limit": .integer(20)])
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]   // as the node's responses
+    var m = 0
+    let encodeStart = ContinuousClock.now
+    while ContinuousClock.now - encodeStart < .seconds(1) {
+        _ = try encoder.encode(result)
+        m += 1
+    }
+    log(String(format: "JSON encoding of one page, one thread: %.0f/s", Double(m) / secondsOf(ContinuousClock.now - encodeStart)))
 }
 
 let reads = Atomic<Int>(0)

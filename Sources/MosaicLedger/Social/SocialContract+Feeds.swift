@@ -32,30 +32,26 @@ extension SocialContract {
         }
 
         var posts: [JSONValue] = []
-        var lastKey: String?
-        var exhausted = false
-        // Posts past their payout that endBlock has not removed yet are skipped (at most 200 a
-        // block are pending), so a page is still `limit` long when the feed has that many.
-        while posts.count < limit, !exhausted {
-            let want = limit - posts.count
+        var last: SocialPost?
+        var more = false
+        // One row beyond the page tells whether anything follows. Posts past their payout that
+        // endBlock has not removed yet are skipped (at most 200 a block are pending), so a page is
+        // still `limit` long when the feed has that many.
+        scanning: while true {
+            let want = limit - posts.count + 1
             let rows = try store.reader.scan(prefix: prefix, after: after, limit: want, reverse: false)
-            exhausted = rows.count < want
             for row in rows {
                 after = row.key
+                if posts.count == limit, sort == .created { more = true; break scanning }
                 guard let post = try store.post(path: row.value, bodyLimit: bodyLimit) else { continue }
                 if sort != .created, post.paidOut { continue }
+                if posts.count == limit { more = true; break scanning }
                 posts.append(post.jsonValue)
-                lastKey = row.key
+                last = post
             }
+            if rows.count < want { break }
         }
-        var next: JSONValue = .null
-        if posts.count == limit, !exhausted, let lastKey {
-            // The page's last post; ask for more only if something follows it.
-            if !(try store.reader.scan(prefix: prefix, after: lastKey, limit: 1, reverse: false)).isEmpty,
-               case .object(let last) = posts[posts.count - 1], let au = last["author"]?.stringValue, let pl = last["permlink"]?.stringValue {
-                next = .string("\(au)/\(pl)")
-            }
-        }
+        let next: JSONValue = more ? last.map { .string($0.path) } ?? .null : .null
         return .object(["sort": .string(sort.rawValue), "tag": tag.map(JSONValue.string) ?? .null, "posts": .array(posts), "next": next])
     }
 

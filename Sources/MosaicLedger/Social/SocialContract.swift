@@ -51,11 +51,17 @@ public struct SocialContract: Contract {
     /// 200 a block; the rest follow in the next blocks, and reads filter them by time meanwhile).
     public func endBlock(_ context: ContractContext, seed: String) throws(ContractError) {
         let store = SocialStore(reader: context)
+        // "q/<16 hex time>/…": keys sort by time, so the first one not yet due ends the turn.
+        func isDue(_ entry: ContractEntry) -> Bool {
+            let hex = entry.key.utf8.dropFirst(SocialKeys.payoutPrefix.utf8.count).prefix(16)
+            guard let at = UInt64(String(decoding: hex, as: UTF8.self), radix: 16) else { return true }
+            return at <= UInt64(max(0, context.now))
+        }
+        // Most blocks have nothing due: look at the first entry before reading a batch.
+        guard let first = try context.scan(prefix: SocialKeys.payoutPrefix, after: nil, limit: 1, reverse: false).first, isDue(first) else { return }
         let due = try context.scan(prefix: SocialKeys.payoutPrefix, after: nil, limit: 200, reverse: false)
         for entry in due {
-            // "q/<16 hex time>/…": keys sort by time, so the first one not yet due ends the turn.
-            let hex = entry.key.utf8.dropFirst(2).prefix(16)
-            guard let at = UInt64(String(decoding: hex, as: UTF8.self), radix: 16), at <= UInt64(max(0, context.now)) else { break }
+            guard isDue(entry) else { break }
             if let post = try store.post(path: entry.value) {
                 for key in SocialKeys.feedKeys(post, sorts: [.trending, .hot]) { try context.set(key, nil) }
             }
