@@ -73,6 +73,14 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     assert "0 votes" in b.text_of("#post-meta .post-votes")
     b.shot("post")
 
+    # The author edits the post (same dialog, prefilled).
+    b.click("#post-edit-open")
+    assert b.el("#compose-title").get_attribute("value") == "Hello Mosaic"
+    b.type("#compose-body", "My first post on the network.\nSecond line, edited.")
+    b.click("#compose-submit")
+    b.wait_text("#post-body", lambda t: "Second line, edited." in t, timeout=40)
+    b.shot("post-edited")
+
     # Reply, then a reply to the reply (replies are at least 3 s apart on the chain).
     b.type("#reply-body", "First reply, from the author.")
     b.click("#reply-submit")

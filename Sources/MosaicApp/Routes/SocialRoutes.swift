@@ -20,6 +20,13 @@ extension AppServer {
         let body: String
     }
 
+    struct EditBody: Decodable {
+        let id: String
+        let title: String?
+        let body: String?
+        let tags: TagList?
+    }
+
     struct VoteBody: Decodable {
         let id: String
         let weight: Int
@@ -117,6 +124,18 @@ extension AppServer {
             return try await postAnswer(social, id)
         }
 
+        api(.post, "/api/social/edit", summary: "Change the wallet's own post or reply before payout (waits until sealed)", access: .wallet) { [self] req in
+            let body = try req.decode(EditBody.self)
+            let social = try socialClient(req)
+            let id = try AppServer.postID(body.id)
+            guard id.author == social.actor else {
+                throw HTTPError.forbidden("only the author can edit \(id); this wallet is \(social.actor ?? "?")", code: "not_author")
+            }
+            let tags = body.tags.map { $0.values.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty } }
+            _ = try await mapSocial { try await social.edit(id, title: body.title, body: body.body, tags: tags) }
+            return try await postAnswer(social, id, status: 200)
+        }
+
         api(.post, "/api/social/votes", summary: "Vote on a post: weight -10000…10000, 0 removes (waits until sealed)", access: .wallet) { [self] req in
             let body = try req.decode(VoteBody.self)
             let social = try socialClient(req)
@@ -157,12 +176,12 @@ extension AppServer {
         SocialClient(wallet: try ledgerWallet(req))
     }
 
-    /// 201 with the new post, read back once sealed.
-    func postAnswer(_ social: SocialClient, _ id: SocialPostID) async throws -> HTTPResponse {
+    /// The post (201 when new), read back once sealed.
+    func postAnswer(_ social: SocialClient, _ id: SocialPostID, status: Int = 201) async throws -> HTTPResponse {
         let post = try await mapSocial { try await social.post(id) }
         var json: [String: Any] = ["id": id.description]
         json["post"] = try post.map(AppServer.postJSON) ?? NSNull()
-        return try AppServer.json(json, status: 201)
+        return try AppServer.json(json, status: status)
     }
 
     /// "AUTHOR/PERMLINK" checked, or a 400 that says the expected form.

@@ -9,6 +9,7 @@
  *          #social-feed (li.post-card[data-id] .post-title .post-author .post-age .post-votes
  *          .post-rshares .post-replies .post-tag[data-tag]) #social-empty #social-more
  *  Compose #compose-form #compose-title #compose-body #compose-tags #compose-error #compose-submit
+ *          (the same dialog edits the wallet's own post: #post-edit-open)
  *  Post    #social-post[data-id] #post-title #post-body #post-meta (same classes as a card)
  *          vote: #vote-weight (range −100…100 %) #vote-weight-label #vote-submit #my-vote #vote-error
  *          reply: #reply-form #reply-body #reply-error #reply-submit
@@ -196,38 +197,44 @@
     await load();
   }
 
-  function openCompose(tag) {
+  // The compose dialog; with `editing` (a post of this wallet) it changes that post instead.
+  function openCompose(tag, editing) {
+    const root = !editing || !editing.parent_id;
     const err = errorBox('compose-error');
-    const submit = h('button', { type: 'submit', class: 'btn btn-primary', id: 'compose-submit', text: 'Publish' });
+    const submit = h('button', { type: 'submit', class: 'btn btn-primary', id: 'compose-submit', text: editing ? 'Save' : 'Publish' });
     const form = h('form', { id: 'compose-form', class: 'stack', novalidate: true },
-      field({ id: 'compose-title', label: 'Title', autocomplete: 'off', maxlength: 255, required: true }),
+      root ? field({ id: 'compose-title', label: 'Title', autocomplete: 'off', maxlength: 255, required: true, value: editing ? editing.title : '' }) : null,
       field({ id: 'compose-body', tag: 'textarea', label: 'Text', rows: 6, required: true }),
-      field({ id: 'compose-tags', label: 'Tags (up to 5, the first is the category)', autocomplete: 'off', autocapitalize: 'none',
-        spellcheck: 'false', placeholder: 'intro, swift', value: tag || '', hint: 'Lowercase letters, digits and -, separated by commas or spaces.' }),
+      root ? field({ id: 'compose-tags', label: 'Tags (up to 5, the first is the category)', autocomplete: 'off', autocapitalize: 'none',
+        spellcheck: 'false', placeholder: 'intro, swift', value: editing ? editing.tags.join(', ') : tag || '',
+        hint: 'Lowercase letters, digits and -, separated by commas or spaces.' }) : null,
       err, h('div', { class: 'actions' }, submit));
+    if (editing) $('#compose-body', form).value = editing.body;
     let dlg = null;
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
-      const title = $('#compose-title', form).value.trim();
+      const title = root ? $('#compose-title', form).value.trim() : '';
       const body = $('#compose-body', form).value;
-      const tags = $('#compose-tags', form).value;
-      if (!title) return showError(err, 'Give the post a title');
+      const tags = root ? $('#compose-tags', form).value : '';
+      if (root && !title) return showError(err, 'Give the post a title');
       if (!body.trim()) return showError(err, 'Write something');
       showError(err, '');
-      busy(submit, true, 'Publishing… waiting for the block to seal');
+      busy(submit, true, (editing ? 'Saving' : 'Publishing') + '… waiting for the block to seal');
       form.setAttribute('aria-busy', 'true');
       try {
-        const r = await api('POST', '/api/social/posts', { title, body, tags });
-        toast('Post published', 'success');
+        const r = editing
+          ? await api('POST', '/api/social/edit', root ? { id: editing.id, title, body, tags } : { id: editing.id, body })
+          : await api('POST', '/api/social/posts', { title, body, tags });
+        toast(editing ? 'Changes saved' : 'Post published', 'success');
         dlg.close();
-        go('#/social/post/' + r.id);
+        if (editing) M.route(); else go('#/social/post/' + r.id);
       } catch (ex) {
         busy(submit, false);
         form.setAttribute('aria-busy', 'false');
         fail(ex, err);
       }
     });
-    dlg = dialog({ id: 'compose-dialog', title: 'New post', body: form });
+    dlg = dialog({ id: 'compose-dialog', title: editing ? 'Edit' : 'New post', body: form });
   }
 
   /* ------------------------------------------------------------- post */
@@ -323,8 +330,10 @@
       if (n >= 0) repliesTitle.textContent = 'Replies (' + n + ')';
     });
     const parent = p.parent_id ? h('p', { class: 'small' }, h('a', { href: '#/social/post/' + p.parent_id, id: 'post-parent', text: 'In reply to ' + shortHash(p.parent_author, 6) + '/' + p.parent_permlink })) : null;
+    const edit = p.author === me() && !p.paid_out
+      ? h('button', { type: 'button', class: 'btn', id: 'post-edit-open', text: 'Edit', on: { click: () => openCompose('', p) } }) : null;
     render(h('section', { id: 'social-post', data: { id: p.id } },
-      pageHead(p.title || (p.parent_id ? 'Reply' : '(untitled)'), '#/social'),
+      pageHead(p.title || (p.parent_id ? 'Reply' : '(untitled)'), '#/social', edit),
       h('article', { class: 'card post-full' },
         h('h2', { class: 'visually-hidden', id: 'post-title', text: p.title || '' }),
         parent, metaEl, tagChips(p.tags), h('div', { class: 'post-body', id: 'post-body', text: p.body }), vote),
