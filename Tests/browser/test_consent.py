@@ -91,6 +91,16 @@ def test_denied_consent(devnet, browser, example_app):
     b.get(devnet.app + "/#/social/apps")
     b.el("#social-grants-empty")
 
+    # Signed out, the user can deny without unlocking.
+    b.click("#sign-out")
+    b.el("#unlock-form")
+    b.get(example_app.url)
+    b.click("#signin")
+    b.el("#consent-unlock-form")
+    b.click("#consent-deny")
+    b.wait_text("#denied", lambda t: "denied" in t, timeout=20)
+    b.shot("denied-locked")
+
 
 def test_refused_requests(devnet, browser, example_app):
     b = browser

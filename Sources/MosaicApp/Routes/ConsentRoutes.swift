@@ -214,6 +214,7 @@ extension AppServer {
                     <div class="field"><label for="consent-passphrase">Passphrase</label><input type="password" id="consent-passphrase" autocomplete="current-password" required></div>
                     <p class="form-error" id="consent-error" role="alert" hidden></p>
                     <button type="submit" class="btn btn-primary btn-block" id="consent-unlock">Unlock</button>
+                    <button type="button" class="btn btn-ghost btn-block" id="consent-deny">Deny without signing in</button>
                     </form>
                     """
             }

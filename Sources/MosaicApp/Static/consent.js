@@ -47,8 +47,19 @@
     const err = document.getElementById('consent-error');
     const status = document.getElementById('consent-status');
 
+    const deny = document.getElementById('consent-deny');
     const unlock = document.getElementById('consent-unlock-form');
     if (unlock) {
+      if (deny) deny.addEventListener('click', async () => {
+        deny.disabled = true;
+        try {
+          const r = await post('/api/authorize/deny', request(root), csrf);
+          location.assign(r.redirect);
+        } catch (ex) {
+          show(err, ex.message);
+          deny.disabled = false;
+        }
+      });
       const pass = document.getElementById('consent-passphrase');
       const btn = document.getElementById('consent-unlock');
       pass.focus();
@@ -74,7 +85,6 @@
     }
 
     const approve = document.getElementById('consent-approve');
-    const deny = document.getElementById('consent-deny');
     if (!approve || !deny) return;
 
     async function answer(which) {
