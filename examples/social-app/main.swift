@@ -72,11 +72,14 @@ struct Options {
 enum ExampleError: Error, CustomStringConvertible {
     case usage(String)
     case startup(String)
+    /// The callback's grant does not check out on the ledger.
+    case grant(String)
 
     var description: String {
         switch self {
         case .usage(let m): return (m.isEmpty ? "" : "error: \(m)\n") + Options.usage
         case .startup(let m): return "error: \(m)"
+        case .grant(let m): return m
         }
     }
 }
@@ -251,15 +254,15 @@ struct App: Sendable {
         let view = try await wallet.client.transaction(hash)
         let tx = view.transaction
         guard view.status == .sealed || view.status == .finalized, view.outcome == .success else {
-            throw ExampleError.startup("grant transaction \(hash) is \(view.status.rawValue) \(view.error ?? "")")
+            throw ExampleError.grant("grant transaction \(hash) is \(view.status.rawValue) \(view.error ?? "")")
         }
         guard tx.clientID == user, let call = try? ContractCall.parse(tx.transactionData),
               call.contract == "social", call.method == "grant",
               call.args["app"] == .string(wallet.clientID) || call.args["app"] == .string(options.name) else {
-            throw ExampleError.startup("transaction \(hash) is not a grant by \(user) to this app")
+            throw ExampleError.grant("transaction \(hash) is not a grant by \(user) to this app")
         }
         guard let g = try await social.grants(of: user).first(where: { $0.app == wallet.clientID }), !g.expired else {
-            throw ExampleError.startup("user \(user) has no grant in force for this app (revoked or expired)")
+            throw ExampleError.grant("user \(user) has no grant in force for this app (revoked or expired)")
         }
         return Store.Grant(user: user, grant: hash, scopes: g.scopes.map(\.rawValue), expiresAt: g.expiresAt)
     }
