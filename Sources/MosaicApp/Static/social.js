@@ -187,6 +187,7 @@
         }
       } catch (ex) {
         fail(ex, null);
+        if (!list.children.length && ex.status !== 401) { empty.textContent = ex.message; empty.hidden = false; }
       } finally {
         busy(more, false);
         loading.hidden = true;
