@@ -188,6 +188,10 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     wait_feed_loaded(b)
     assert feed_ids(b) == [post_id]
     b.shot("tag-swift")
+    # A tag that cannot exist is explained in place of the list.
+    b.type("#social-tag", "c++")
+    b.click("#social-tag-apply")
+    b.wait_text("#social-empty", lambda t: "must be 1–24 characters of a-z, 0-9 and -" in t)
     # Bob's post has no votes: not trending.
     b.get(devnet.app + "/#/social?sort=trending&tag=rust")
     b.el("#social-empty")
