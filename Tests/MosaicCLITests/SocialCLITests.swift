@@ -64,6 +64,8 @@ import Testing
         #expect(edited.code == 0, "\(edited.err)")
         let shown = try cli.run(["social", "show", path])
         #expect(shown.out.contains("first post, edited") && shown.out.contains("replies:     1"), "\(shown.out)")
+        let votes = try cli.run(["social", "show", path, "--json"]).json["votes"] as? [[String: Any]]
+        #expect(votes?.count == 1 && votes?.first?["weight"] as? Int == 10_000)
 
         let trending = try cli.run(["social", "feed", "--sort", "trending", "--json"]).json["posts"] as? [[String: Any]]
         #expect(trending?.map { $0["permlink"] as? String } == ["hello-mosaic"])

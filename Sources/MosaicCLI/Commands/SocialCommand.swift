@@ -144,7 +144,20 @@ enum SocialCommand {
         action: { inv in
             let id = try postID(inv.arguments[0])
             let social = try reader(inv)
-            return try await shown(social, id, headline: nil)
+            var out = try await shown(social, id, headline: nil)
+            let votes = try await run { () async throws(SocialError) in try await social.votes(on: id) }
+            if !votes.isEmpty {
+                out.text += "\n\nvotes:\n" + votes.map { "  \(short($0.voter))  weight \($0.weight)  rshares \($0.rshares)  changes \($0.changes)" }
+                    .joined(separator: "\n")
+            }
+            if case .object(var fields) = out.json {
+                fields.append(("votes", .array(votes.map { v in
+                    .object([("voter", .string(v.voter)), ("weight", .int(Int64(v.weight))), ("rshares", .int(v.rshares)),
+                             ("changes", .uint(UInt64(v.changes))), ("time", .int(v.time))])
+                })))
+                out.json = .object(fields)
+            }
+            return out
         })
 
     static let replies = Command(

@@ -196,7 +196,7 @@ public struct SocialClient: Sendable {
 
     /// Every direct reply of a post, in creation order (read page by page at one round).
     public func replies(to id: SocialPostID, truncateBody: Int = 0) async throws(SocialError) -> SocialReplies {
-        struct Page: Decodable { let replies: [SocialPost]; let next: Int64? }
+        struct Page: Decodable, Sendable { let replies: [SocialPost]; let next: Int64? }
         var out: [SocialPost] = []
         var start: Int64 = 0
         var round: UInt64?
@@ -214,7 +214,7 @@ public struct SocialClient: Sendable {
 
     /// The current votes on a post, ordered by voter.
     public func votes(on id: SocialPostID) async throws(SocialError) -> [SocialVote] {
-        struct Page: Decodable { let votes: [SocialVote]; let next: String? }
+        struct Page: Decodable, Sendable { let votes: [SocialVote]; let next: String? }
         var out: [SocialVote] = []
         var start: String?
         var round: UInt64?
@@ -240,7 +240,7 @@ public struct SocialClient: Sendable {
     /// The grants `user` (default this client's actor) gave, expired ones flagged.
     public func grants(of user: String? = nil) async throws(SocialError) -> [SocialGrant] {
         guard let id = user ?? actor else { throw .noWallet }
-        struct List: Decodable { let grants: [SocialGrant] }
+        struct List: Decodable, Sendable { let grants: [SocialGrant] }
         let (_, list): (UInt64, List) = try await view("grants", ["user": .string(id)])
         return list.grants
     }
@@ -300,14 +300,12 @@ public struct SocialClient: Sendable {
         }
     }
 
-    private func view<T: Decodable>(_ name: String, _ args: [String: JSONValue], round: UInt64? = nil) async throws(SocialError) -> (UInt64, T) {
-        let result: ContractViewResult
-        do { result = try await client.view(contract: "social", name: name, args: args, round: round) } catch { throw .node(error) }
+    private func view<T: Decodable & Sendable>(_ name: String, _ args: [String: JSONValue], round: UInt64? = nil) async throws(SocialError) -> (UInt64, T) {
         do {
-            let data = try JSONEncoder().encode(result.result)
-            return (result.round, try JSONDecoder().decode(T.self, from: data))
+            let answer = try await client.view(contract: "social", name: name, args: args, round: round, as: T.self)
+            return (answer.round, answer.result)
         } catch {
-            throw .node(.invalidResponse("social view \(name) answered something unreadable: \(error)"))
+            throw .node(error)
         }
     }
 }
