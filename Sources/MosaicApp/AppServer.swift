@@ -56,6 +56,8 @@ public final class AppServer: Sendable {
         registerVultRoutes()
         registerShareRoutes()
         registerLockerRoutes()
+        registerSocialRoutes()
+        registerConsentRoutes()
     }
 
     public func start() throws {

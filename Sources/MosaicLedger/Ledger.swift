@@ -84,7 +84,8 @@ public final class Ledger: @unchecked Sendable {
         self.store = store
         faucetAddress = ContractCall.address(of: "faucet")
         var all: [String: any Contract] = ["faucet": FaucetContract(config: genesis.faucet),
-                                           "storage": StorageContract(config: StorageConfig())]
+                                           "storage": StorageContract(config: StorageConfig()),
+                                           "social": SocialContract()]
         for c in extra { all[c.name] = c }
         contracts = all
         contractAddresses = Set(all.keys.map { ContractCall.address(of: $0) })

@@ -11,6 +11,7 @@ enum RootCommand {
                     AllocCommand.command,
                 ] + FileCommands.all + [
                     LockerCommand.command,
+                    SocialCommand.command,
                     AppCommand.command,
                     VersionCommand.command,
                 ])
