@@ -57,6 +57,8 @@ public final class AppServer: Sendable {
         registerShareRoutes()
         registerNotesRoutes()
         registerLockerRoutes()
+        registerSocialRoutes()
+        registerConsentRoutes()
     }
 
     public func start() throws {

@@ -85,7 +85,8 @@ public final class Ledger: @unchecked Sendable {
         faucetAddress = ContractCall.address(of: "faucet")
         var all: [String: any Contract] = ["faucet": FaucetContract(config: genesis.faucet),
                                            "storage": StorageContract(config: StorageConfig()),
-                                           "notes": NotesContract()]
+                                           "notes": NotesContract(),
+                                           "social": SocialContract()]
         for c in extra { all[c.name] = c }
         contracts = all
         contractAddresses = Set(all.keys.map { ContractCall.address(of: $0) })

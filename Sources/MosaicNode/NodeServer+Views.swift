@@ -18,7 +18,7 @@ extension NodeServer {
             let result = try NodeServer.mapped { () throws(LedgerError) in
                 try ledger.view(contract: contract, name: view, args: body.args, round: body.round)
             }
-            return HTTPResponse(status: 200, body: Data(result.jsonBytes), contentType: "application/json")
+            return HTTPResponse(status: 200, body: result.jsonData, contentType: "application/json")
         }
 
         http.route(.get, "/v1/contracts/:contract/views/:view", summary: "Run a contract view with string arguments",
@@ -36,7 +36,7 @@ extension NodeServer {
             let result = try NodeServer.mapped { () throws(LedgerError) in
                 try ledger.view(contract: contract, name: view, args: args, round: round)
             }
-            return HTTPResponse(status: 200, body: Data(result.jsonBytes), contentType: "application/json")
+            return HTTPResponse(status: 200, body: result.jsonData, contentType: "application/json")
         }
     }
 

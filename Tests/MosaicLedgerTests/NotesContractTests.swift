@@ -261,13 +261,13 @@ import Testing
         let tricky = "quote \" backslash \\ slash / newline \n tab \t nul \u{0} bell \u{7} é 漢字 🙂 \u{2028}"
         let value: JSONValue = .object(["b": .array([.integer(-5), .integer(Int64.max), .bool(true), .null]), "a": .string(tricky),
                                         "c": .object(["z": .string(""), "y": .object([:])])])
-        let text = value.jsonBytes
-        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text)) == value)
+        let text = value.jsonData
+        #expect(try JSONDecoder().decode(JSONValue.self, from: text) == value)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let simple: JSONValue = .object(["title": .string("Groceries / list \"x\""), "id": .integer(7), "private": .bool(false)])
-        #expect(simple.jsonBytes == Array(try encoder.encode(simple)))
+        #expect(simple.jsonData == (try encoder.encode(simple)))
         let result = ContractViewResult(round: 12, result: simple)
-        #expect(result.jsonBytes == Array(try encoder.encode(result)))
+        #expect(result.jsonData == (try encoder.encode(result)))
     }
 }

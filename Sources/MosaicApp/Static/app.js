@@ -17,7 +17,7 @@
  *  Unlock     #unlock-form #unlock-message #unlock-wallet (select, if several)
  *             #unlock-passphrase #unlock-error #unlock #add-wallet-open
  *  Home       #home #tile-wallet #tile-allocation #tile-network #tile-bolt #tile-vult
- *             #tile-notes #tile-social (coming) #tile-locker #no-allocation (Notes: notes.js)
+ *             #tile-notes #tile-social #tile-locker #no-allocation (Notes: notes.js)
  *             #create-allocation-open
  *  Allocation form  #alloc-form #alloc-name #alloc-data #alloc-parity #alloc-size
  *             #alloc-expire #alloc-lock #alloc-error #alloc-submit
@@ -645,7 +645,7 @@
         tile('tile-bolt', '#/bolt', 'bolt', 'Bolt', 'Wallet: send, receive, faucet'),
         tile('tile-vult', '#/vult', 'vult', 'Vult', 'Your files, encrypted and spread'),
         tile('tile-notes', '#/notes', 'notes', 'Notes', 'Your notepad on the ledger'),
-        tile('tile-social', null, 'social', 'Social', 'Coming soon', true),
+        tile('tile-social', '#/social', 'social', 'Social', 'Posts, replies, votes'),
         tile('tile-locker', '#/locker', 'locker', 'Locker', 'Files that open with a PIN')));
     render(wrap);
     try {

@@ -12,6 +12,7 @@ enum RootCommand {
                 ] + FileCommands.all + [
                     NotesCommand.command,
                     LockerCommand.command,
+                    SocialCommand.command,
                     AppCommand.command,
                     VersionCommand.command,
                 ])

@@ -1,0 +1,363 @@
+import Foundation
+import MosaicProtocol
+import MosaicSDK
+
+/// `mosaic social …`: posts, replies, votes and feeds of the social contract, and the grants that
+/// let apps act for a user (docs/SOCIAL.md). Posts are addressed as AUTHOR/PERMLINK.
+enum SocialCommand {
+    static let command = Command(
+        name: "social", summary: "post, reply, vote, read feeds, and authorize apps",
+        discussion: """
+            Posts are addressed as AUTHOR/PERMLINK (the author's client id). Writes are signed by the wallet
+            and waited on until sealed; reads are free. An app's wallet acts for a user who authorized it
+            with --for USER_CLIENT_ID.
+            """,
+        examples: ["mosaic social post --title 'Hello' --body 'First post' --tag intro",
+                   "mosaic social feed --sort trending --limit 10",
+                   "mosaic social vote AUTHOR/PERMLINK --weight 10000"],
+        subcommands: [post, reply, edit, vote, feed, show, replies, account, authorize, revoke, grants, app])
+
+    static let forFlag = Flag.option("for", "USER", "sign as an app for USER (client id), who granted it the scope")
+
+    static let post = Command(
+        name: "post", summary: "publish a root post (the first --tag is its category, else \"general\")",
+        examples: ["mosaic social post --title 'Hello world' --body 'First post' --tag intro --tag mosaic",
+                   "mosaic social post --title T --body-file post.md --permlink my-post --json"],
+        flags: [.option("title", "TEXT", "title, under 256 bytes"), .option("body", "TEXT", "body (at most 64 KiB)"),
+                .option("body-file", "FILE", "read the body from FILE"),
+                .option("permlink", "P", "1–255 of a-z, 0-9, - (default: made from the title)"),
+                .option("tag", "TAG", "a tag (repeat; at most 5 with the category)", repeatable: true),
+                .option("category", "TAG", "the category (default: the first --tag)"),
+                .option("metadata", "JSON", "JSON metadata object"), forFlag],
+        action: { inv in
+            let title = try inv.required("title")
+            let body = try bodyText(inv, required: true) ?? ""
+            let social = try writer(inv)
+            let id = try await run { () async throws(SocialError) in
+                try await social.post(title: title, body: body, tags: inv.all("tag"), category: inv.value("category"),
+                                      permlink: inv.value("permlink"), jsonMetadata: inv.value("metadata") ?? "")
+            }
+            return try await shown(social, id, headline: "posted \(id)")
+        })
+
+    static let reply = Command(
+        name: "reply", summary: "reply to a post or a reply",
+        usage: "AUTHOR/PERMLINK --body TEXT", examples: ["mosaic social reply AUTHOR/PERMLINK --body 'Nice!'"],
+        flags: [.option("body", "TEXT", "body"), .option("body-file", "FILE", "read the body from FILE"),
+                .option("title", "TEXT", "optional title"), .option("permlink", "P", "default: re-<parent permlink>-<time>"),
+                .option("metadata", "JSON", "JSON metadata object"), forFlag],
+        arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let parent = try postID(inv.arguments[0])
+            let body = try bodyText(inv, required: true) ?? ""
+            let social = try writer(inv)
+            let id = try await run { () async throws(SocialError) in
+                try await social.reply(to: parent, body: body, title: inv.value("title") ?? "", permlink: inv.value("permlink"),
+                                       jsonMetadata: inv.value("metadata") ?? "")
+            }
+            return try await shown(social, id, headline: "replied \(id)")
+        })
+
+    static let edit = Command(
+        name: "edit", summary: "change a post's title, body, tags or metadata (until its payout; the parent is fixed)",
+        usage: "AUTHOR/PERMLINK [--title T] [--body B] [--tag T]…",
+        examples: ["mosaic social edit AUTHOR/PERMLINK --body 'Fixed a typo'"],
+        flags: [.option("title", "TEXT", "new title"), .option("body", "TEXT", "new body"), .option("body-file", "FILE", "read the new body from FILE"),
+                .option("tag", "TAG", "new tags (repeat; replace the old ones)", repeatable: true),
+                .option("metadata", "JSON", "new JSON metadata object")],
+        arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let id = try postID(inv.arguments[0])
+            let body = try bodyText(inv, required: false)
+            let tags = inv.all("tag")
+            let social = try writer(inv)
+            _ = try await run { () async throws(SocialError) in
+                try await social.edit(id, title: inv.value("title"), body: body, jsonMetadata: inv.value("metadata"),
+                                      tags: tags.isEmpty ? nil : tags)
+            }
+            return try await shown(social, id, headline: "edited \(id)")
+        })
+
+    static let vote = Command(
+        name: "vote", summary: "vote on a post: --weight -10000…10000 (0 removes your vote)",
+        usage: "AUTHOR/PERMLINK --weight W",
+        examples: ["mosaic social vote AUTHOR/PERMLINK --weight 10000", "mosaic social vote AUTHOR/PERMLINK --weight 0"],
+        flags: [.option("weight", "W", "10000 = full upvote, negative = downvote, 0 = remove"), forFlag],
+        arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let id = try postID(inv.arguments[0])
+            let text = try inv.required("weight")
+            guard let weight = Int(text), (-10_000...10_000).contains(weight) else {
+                throw CLIError.usage("--weight \(text): give a whole number from -10000 to 10000")
+            }
+            let social = try writer(inv)
+            let view = try await run { () async throws(SocialError) in try await social.vote(id, weight: weight) }
+            let post = try await run { () async throws(SocialError) in try await social.post(id) }
+            let text2 = "\(view.output ?? "voted") (transaction \(view.transaction.hash))"
+                + (post.map { "\nnet rshares: \($0.netRshares), votes: \($0.voteCount)" } ?? "")
+            return CommandOutput(text: text2, json: .object([("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
+                                                            ("voter", .string(social.actor ?? "")), ("author", .string(id.author)),
+                                                            ("permlink", .string(id.permlink)), ("weight", .int(Int64(weight))),
+                                                            ("output", .optional(view.output)),
+                                                            ("post", post.map(json) ?? .null)]))
+        })
+
+    static let feed = Command(
+        name: "feed", summary: "list root posts by trending, hot or created (newest first)",
+        examples: ["mosaic social feed", "mosaic social feed --sort hot --tag mosaic --limit 10",
+                   "mosaic social feed --sort created --start AUTHOR/PERMLINK --json"],
+        flags: [.option("sort", "SORT", "trending (default), hot or created"), .option("tag", "TAG", "only posts with this tag"),
+                .option("limit", "N", "1–100 (default 20)"), .option("start", "AUTHOR/PERMLINK", "continue after this post (the previous page's next)"),
+                .option("round", "N", "read the state of this round (default the latest sealed)")],
+        action: { inv in
+            let sortText = inv.value("sort") ?? "trending"
+            guard let sort = SocialSort(rawValue: sortText) else { throw CLIError.usage("--sort \(sortText): use trending, hot or created") }
+            let limit = try inv.value("limit").map { t -> Int in
+                guard let n = Int(t), (1...100).contains(n) else { throw CLIError.usage("--limit \(t): give a number from 1 to 100") }
+                return n
+            } ?? 20
+            let start = try inv.value("start").map(postID)
+            let round = try inv.value("round").map { t -> UInt64 in
+                guard let r = UInt64(t) else { throw CLIError.usage("--round \(t): give a round number") }
+                return r
+            }
+            let social = try reader(inv)
+            let page = try await run { () async throws(SocialError) in
+                try await social.feed(sort, tag: inv.value("tag"), limit: limit, start: start, round: round, truncateBody: 0)
+            }
+            var table = Table(["#", "POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "CREATED (UTC)"])
+            for (i, p) in page.posts.enumerated() {
+                table.add([String(i + 1), short(p.path), String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount),
+                           String(p.children), WalletLedgerCommands.shortDate(p.created)])
+            }
+            var text = page.posts.isEmpty ? "no posts in the \(sort.rawValue) feed\(inv.value("tag").map { " of tag \($0)" } ?? "")" : table.rendered()
+            if let next = page.next { text += "\nmore: --start \(next) --round \(page.round)" }
+            return CommandOutput(text: text, json: .object([("sort", .string(sort.rawValue)), ("tag", .optional(page.tag)),
+                                                           ("round", .uint(page.round)), ("posts", .array(page.posts.map(json))),
+                                                           ("next", .optional(page.next))]))
+        })
+
+    static let show = Command(
+        name: "show", summary: "show one post with its votes",
+        usage: "AUTHOR/PERMLINK", examples: ["mosaic social show AUTHOR/PERMLINK --json"],
+        arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let id = try postID(inv.arguments[0])
+            let social = try reader(inv)
+            var out = try await shown(social, id, headline: nil)
+            let votes = try await run { () async throws(SocialError) in try await social.votes(on: id) }
+            if !votes.isEmpty {
+                out.text += "\n\nvotes:\n" + votes.map { "  \(short($0.voter))  weight \($0.weight)  rshares \($0.rshares)  changes \($0.changes)" }
+                    .joined(separator: "\n")
+            }
+            if case .object(var fields) = out.json {
+                fields.append(("votes", .array(votes.map { v in
+                    .object([("voter", .string(v.voter)), ("weight", .int(Int64(v.weight))), ("rshares", .int(v.rshares)),
+                             ("changes", .uint(UInt64(v.changes))), ("time", .int(v.time))])
+                })))
+                out.json = .object(fields)
+            }
+            return out
+        })
+
+    static let replies = Command(
+        name: "replies", summary: "list the direct replies of a post in creation order",
+        usage: "AUTHOR/PERMLINK", examples: ["mosaic social replies AUTHOR/PERMLINK"],
+        arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let id = try postID(inv.arguments[0])
+            let social = try reader(inv)
+            guard try await run({ () async throws(SocialError) in try await social.post(id) }) != nil else { throw CLIError.failure("post \(id) does not exist") }
+            let list = try await run { () async throws(SocialError) in try await social.replies(to: id) }
+            let text = list.replies.isEmpty ? "no replies to \(id)"
+                : list.replies.map { "\(short($0.path))  \(WalletLedgerCommands.shortDate($0.created)) UTC\n  \($0.body.prefix(200))" }.joined(separator: "\n")
+            return CommandOutput(text: text, json: .object([("parent", .string(id.description)), ("round", .uint(list.round)),
+                                                           ("replies", .array(list.replies.map(json)))]))
+        })
+
+    static let account = Command(
+        name: "account", summary: "an account's post count, voting power and first social action",
+        usage: "[CLIENT_ID]", examples: ["mosaic social account", "mosaic social account CLIENT_ID --json"],
+        arguments: ["CLIENT_ID"], minArguments: 0, maxArguments: 1,
+        action: { inv in
+            let ctx = try LedgerContext(inv, needsWallet: inv.arguments.isEmpty)
+            let id = inv.arguments.first?.lowercased() ?? ctx.readOnlyWallet().clientID
+            let a = try await run { () async throws(SocialError) in try await SocialClient(client: ctx.client).account(id) }
+            let power = "\(a.votingPower / 100).\(String(format: "%02d", a.votingPower % 100)) %"
+            let text = """
+                client id:     \(a.clientID)
+                posts:         \(a.postCount)
+                voting power:  \(power)
+                created:       \(a.created.map { WalletLedgerCommands.shortDate($0) + " UTC" } ?? "no social activity yet")
+                """
+            return CommandOutput(text: text, json: .object([
+                ("client_id", .string(a.clientID)), ("post_count", .uint(a.postCount)), ("voting_power", .uint(UInt64(a.votingPower))),
+                ("created", a.created.map { .int($0) } ?? .null), ("last_root_post", a.lastRootPost.map { .int($0) } ?? .null),
+                ("last_reply", a.lastReply.map { .int($0) } ?? .null), ("last_vote", a.lastVote.map { .int($0) } ?? .null)]))
+        })
+
+    static let authorize = Command(
+        name: "authorize", summary: "let an app post or vote for this wallet (a signed grant with scopes and an expiry)",
+        examples: ["mosaic social authorize --app reader --scopes vote,comment --expires 7d"],
+        flags: [.option("app", "APP", "the app's name or client id"), .option("scopes", "LIST", "vote, comment or vote,comment"),
+                .option("expires", "DURATION", "how long the grant lasts, e.g. 7d (at most 365d)")],
+        action: { inv in
+            let app = try inv.required("app")
+            let scopes: [SocialScope]
+            switch SocialScope.parseList(try inv.required("scopes")) {
+            case .success(let s): scopes = s
+            case .failure(let e): throw CLIError.usage("--scopes: \(e.description)")
+            }
+            let seconds = try AllocCommand.expireSeconds(try inv.required("expires"), flag: "expires")
+            let social = try writer(inv)
+            let g = try await run { () async throws(SocialError) in try await social.authorize(app: app, scopes: scopes, expiresIn: Int64(seconds)) }
+            return CommandOutput(text: "app \(g.appName) (\(g.app)) may now \(g.scopes.map(\.rawValue).joined(separator: " and ")) for you until \(Wallet.iso8601(g.expiresAt))",
+                                 json: json(g))
+        })
+
+    static let revoke = Command(
+        name: "revoke", summary: "end this wallet's grant to an app",
+        usage: "APP", examples: ["mosaic social revoke reader"],
+        arguments: ["APP"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let social = try writer(inv)
+            let view = try await run { () async throws(SocialError) in try await social.revoke(app: inv.arguments[0]) }
+            return CommandOutput(text: view.output ?? "revoked", json: .object([("app", .string(inv.arguments[0])),
+                                                                                ("hash", .string(view.transaction.hash)), ("revoked", .bool(true))]))
+        })
+
+    static let grants = Command(
+        name: "grants", summary: "list the apps this wallet (or --user) authorized",
+        examples: ["mosaic social grants", "mosaic social grants --user CLIENT_ID --json"],
+        flags: [.option("user", "CLIENT_ID", "another account's grants")],
+        action: { inv in
+            let ctx = try LedgerContext(inv, needsWallet: inv.value("user") == nil)
+            let user = inv.value("user")?.lowercased() ?? ctx.readOnlyWallet().clientID
+            let list = try await run { () async throws(SocialError) in try await SocialClient(client: ctx.client).grants(of: user) }
+            var table = Table(["APP", "CLIENT ID", "SCOPES", "EXPIRES (UTC)", "STATUS"])
+            for g in list {
+                table.add([g.appName, short(g.app), g.scopes.map(\.rawValue).joined(separator: ","), Wallet.iso8601(g.expiresAt),
+                           g.expired ? "expired" : "active"])
+            }
+            return CommandOutput(text: list.isEmpty ? "no grants; authorize an app with 'mosaic social authorize --app APP --scopes vote,comment --expires 7d'" : table.rendered(),
+                                 json: .object([("user", .string(user)), ("grants", .array(list.map(json)))]))
+        })
+
+    static let app = Command(
+        name: "app", summary: "register this wallet as an app, or show an app",
+        subcommands: [appRegister, appShow])
+
+    static let appRegister = Command(
+        name: "register", summary: "register this wallet's account as an app users can authorize",
+        examples: ["mosaic social app register --name reader --redirect https://reader.example/callback"],
+        flags: [.option("name", "NAME", "3–32 of a-z, 0-9, -"), .option("redirect", "URL", "where a consent page returns the user")],
+        action: { inv in
+            let name = try inv.required("name"), redirect = try inv.required("redirect")
+            let social = try writer(inv)
+            let a = try await run { () async throws(SocialError) in try await social.registerApp(name: name, redirectURL: redirect) }
+            return CommandOutput(text: "registered app \(a.name) (\(a.clientID)), redirect \(a.redirectURL)", json: json(a))
+        })
+
+    static let appShow = Command(
+        name: "show", summary: "show a registered app by name or client id",
+        usage: "APP", arguments: ["APP"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let social = try reader(inv)
+            guard let a = try await run({ () async throws(SocialError) in try await social.app(inv.arguments[0]) }) else {
+                throw CLIError.failure("no app \(inv.arguments[0]) is registered")
+            }
+            return CommandOutput(text: "app \(a.name)\nclient id: \(a.clientID)\nredirect:  \(a.redirectURL)\nregistered: \(Wallet.iso8601(a.registered))",
+                                 json: json(a))
+        })
+
+    // MARK: helpers
+
+    static func reader(_ inv: Invocation) throws -> SocialClient {
+        SocialClient(client: try LedgerContext(inv, needsWallet: false).client)
+    }
+
+    /// The unlocked wallet's client, acting for `--for` when given.
+    static func writer(_ inv: Invocation) throws -> SocialClient {
+        let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
+        guard let user = inv.value("for") else { return social }
+        guard Transaction.isHexID(user.lowercased()) else { throw CLIError.usage("--for \(user): give the user's client id (64 hex characters)") }
+        return social.acting(for: user.lowercased())
+    }
+
+    static func postID(_ text: String) throws -> SocialPostID {
+        guard let id = SocialPostID(path: text) else {
+            throw CLIError.usage("'\(text.prefix(80))' is not AUTHOR/PERMLINK: the author's client id (64 hex), '/', and a permlink of a-z, 0-9 and -")
+        }
+        return id
+    }
+
+    static func bodyText(_ inv: Invocation, required: Bool) throws -> String? {
+        if let file = inv.value("body-file") {
+            do { return try String(contentsOfFile: file, encoding: .utf8) } catch {
+                throw CLIError.failure("cannot read --body-file \(file): \(error.localizedDescription)")
+            }
+        }
+        if let b = inv.value("body") { return b }
+        if required { throw CLIError.usage("missing --body (or --body-file) for 'mosaic \(inv.commandPath.joined(separator: " "))'") }
+        return nil
+    }
+
+    /// Runs an SDK call; bad input becomes a usage error, the chain's refusal a failure with its message.
+    static func run<T>(_ body: () async throws(SocialError) -> T) async throws -> T {
+        let result: Result<T, SocialError>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        switch result {
+        case .success(let v): return v
+        case .failure(let e):
+            switch e {
+            case .invalid(let m): throw CLIError.usage(m)
+            case .wallet(let w): throw w
+            case .node(let n): throw n
+            default: throw CLIError.failure(e.description)
+            }
+        }
+    }
+
+    static func shown(_ social: SocialClient, _ id: SocialPostID, headline: String?) async throws -> CommandOutput {
+        guard let p = try await run({ () async throws(SocialError) in try await social.post(id) }) else { throw CLIError.failure("post \(id) does not exist") }
+        var lines = headline.map { [$0] } ?? []
+        lines += [
+            "post:        \(p.path)",
+            p.isRoot ? "category:    \(p.category)" : "reply to:    \(p.parentAuthor)/\(p.parentPermlink)",
+            "title:       \(p.title.isEmpty ? "-" : p.title)",
+            "tags:        \(p.tags.isEmpty ? "-" : p.tags.joined(separator: ", "))",
+            "created:     \(WalletLedgerCommands.shortDate(p.created)) UTC\(p.lastUpdate != p.created ? " (edited \(WalletLedgerCommands.shortDate(p.lastUpdate)) UTC)" : "")",
+            "rshares:     \(p.netRshares) from \(p.voteCount) vote\(p.voteCount == 1 ? "" : "s")",
+            "replies:     \(p.children)",
+            "payout:      \(p.paidOut ? "paid out" : "open until") \(Wallet.iso8601(p.payoutAt))",
+            "", p.body,
+        ]
+        return CommandOutput(text: lines.joined(separator: "\n"), json: json(p))
+    }
+
+    static func short(_ path: String) -> String {
+        guard path.count > 80, let slash = path.firstIndex(of: "/") else { return path }
+        return path[..<slash].prefix(8) + "…" + path[slash...]
+    }
+
+    static func json(_ p: SocialPost) -> JSONValue {
+        .object([("author", .string(p.author)), ("permlink", .string(p.permlink)), ("parent_author", .string(p.parentAuthor)),
+                 ("parent_permlink", .string(p.parentPermlink)), ("category", .string(p.category)), ("title", .string(p.title)),
+                 ("body", .string(p.body)), ("json_metadata", .string(p.jsonMetadata)), ("tags", .array(p.tags.map(JSONValue.string))),
+                 ("created", .int(p.created)), ("last_update", .int(p.lastUpdate)), ("depth", .uint(UInt64(p.depth))),
+                 ("children", .uint(UInt64(p.children))), ("net_rshares", .int(p.netRshares)), ("vote_count", .uint(UInt64(p.voteCount))),
+                 ("trending_score", .int(p.trendingScore)), ("hot_score", .int(p.hotScore)), ("payout_at", .int(p.payoutAt)),
+                 ("paid_out", .bool(p.paidOut)), ("sequence", .uint(p.sequence))])
+    }
+
+    static func json(_ g: SocialGrant) -> JSONValue {
+        .object([("user", .string(g.user)), ("app", .string(g.app)), ("app_name", .string(g.appName)),
+                 ("scopes", .array(g.scopes.map { .string($0.rawValue) })), ("granted", .int(g.granted)),
+                 ("expires_at", .int(g.expiresAt)), ("expired", .bool(g.expired))])
+    }
+
+    static func json(_ a: SocialApp) -> JSONValue {
+        .object([("client_id", .string(a.clientID)), ("name", .string(a.name)), ("redirect_url", .string(a.redirectURL)),
+                 ("registered", .int(a.registered))])
+    }
+}

@@ -1,0 +1,88 @@
+import MosaicProtocol
+
+/// `social.vote` (docs/SOCIAL.md §3): weight −10000…10000, 0 removes the vote; at most 5
+/// changes, 3 seconds between a voter's votes, none after payout. A vote spends voting power
+/// and its rshares are the voter's stake (balance in base units) × the power spent / 10000.
+extension SocialContract {
+    /// Args: `author`, `permlink`, `weight`, optional `voter` (default the caller; another user
+    /// needs a grant with scope vote).
+    func vote(_ context: ContractContext, _ a: SocialArgs) throws(ContractError) -> String {
+        let store = SocialStore(reader: context)
+        let voter = try a.optionalClientID("voter") ?? context.caller
+        let author = try a.clientID("author")
+        let permlink = try Self.permlink(a)
+        let weight = try a.int("weight")
+        guard weight >= -SocialRules.maxVoteWeight, weight <= SocialRules.maxVoteWeight else {
+            throw .invalidArguments("weight \(weight) is out of range: give -10000…10000 (10000 = a full upvote, 0 removes your vote)")
+        }
+        try authorize(context, store, actor: voter, scope: .vote)
+        let now = context.now
+        guard var post = try store.post(author, permlink) else { throw .refused("post \(author)/\(permlink) does not exist") }
+        if post.paidOut {
+            throw .refused("post \(post.path) was paid out at \(UTCTime.iso8601(post.payoutAt)); votes are closed after payout")
+        }
+        var account = try store.account(voter)
+        if let last = account.lastVote, now < last + SocialRules.voteInterval {
+            throw .refused("votes must be at least 3 seconds apart: your last was at \(UTCTime.iso8601(last)); vote again at \(Self.when(last + SocialRules.voteInterval, now: now))")
+        }
+        let old = try store.vote(author, permlink, voter)
+        if let old {
+            if Int64(old.weight) == weight {
+                throw .refused(weight == 0 ? "your vote on \(post.path) is already removed" : "your vote on \(post.path) already has weight \(weight)")
+            }
+            guard old.changes < SocialRules.maxVoteChanges else {
+                throw .refused("your vote on \(post.path) was changed \(old.changes) times already; at most \(SocialRules.maxVoteChanges) changes are allowed")
+            }
+        } else if weight == 0 {
+            throw .refused("weight 0 removes a vote, but you have not voted on \(post.path)")
+        }
+
+        // Voting power: regenerate, then spend 2 % of it for a full vote (rounded up).
+        if account.created == nil { account.created = now; account.powerTime = now }
+        let power = account.power(at: now)
+        let used = Self.powerUsed(power: power, weight: weight)
+        let stake = try context.balance(of: voter)
+        let rshares = Self.rshares(stake: stake, used: used, weight: weight)
+        account.power = power - used
+        account.powerTime = now
+        account.lastVote = now
+        try saveAccount(context, voter, account)
+
+        let before = post
+        let (sum, overflow) = post.netRshares.subtractingReportingOverflow(old?.rshares ?? 0).partialValue
+            .addingReportingOverflow(rshares)
+        guard !overflow else { throw .refused("net rshares of \(post.path) would overflow") }
+        post.netRshares = sum
+        if let old, old.weight != 0 { post.voteCount -= 1 }
+        if weight != 0 { post.voteCount += 1 }
+        if post.isRoot {
+            post.trendingScore = SocialScore.trending(rshares: post.netRshares, created: post.created)
+            post.hotScore = SocialScore.hot(rshares: post.netRshares, created: post.created)
+        }
+        try save(context, post, replacing: before)
+        let record = SocialVote(voter: voter, author: author, permlink: permlink, weight: Int32(weight), rshares: rshares,
+                                changes: old.map { $0.changes + 1 } ?? 0, time: now)
+        try context.set(SocialKeys.vote(author, permlink, voter), try SocialCodec.encodeJSON(record))
+        try context.emit("vote", ["voter": voter, "author": author, "permlink": permlink, "weight": String(weight), "rshares": String(rshares)])
+        return weight == 0 ? "removed vote on \(post.path)" : "voted \(weight) on \(post.path): \(rshares) rshares"
+    }
+
+    /// Power a vote spends: ⌈power × |weight| / 10000 / 50⌉ (a full vote spends 2 % of the
+    /// current power); nothing for weight 0.
+    static func powerUsed(power: UInt32, weight: Int64) -> UInt32 {
+        guard weight != 0 else { return 0 }
+        let share = Int64(power) * weight.magnitude.asInt64 / 10_000
+        return UInt32(min(Int64(power), (share + 49) / 50))
+    }
+
+    /// `sign(weight) × stake × used / 10000`, in 128-bit arithmetic (fits Int64: used ≤ 200).
+    static func rshares(stake: UInt64, used: UInt32, weight: Int64) -> Int64 {
+        let magnitude = UInt128(stake) * UInt128(used) / 10_000
+        let clamped = Int64(min(magnitude, UInt128(Int64.max)))
+        return weight < 0 ? -clamped : clamped
+    }
+}
+
+private extension UInt64 {
+    var asInt64: Int64 { Int64(clamping: self) }
+}

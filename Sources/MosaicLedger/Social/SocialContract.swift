@@ -1,0 +1,110 @@
+import MosaicProtocol
+
+/// `social.*`: posts and replies, votes with voting power and rshares, the trending / hot /
+/// created feeds, and app authorizations with scopes (docs/SOCIAL.md).
+///
+/// Calls: `comment`, `edit`, `vote`, `register_app`, `grant`, `revoke`. Views (free, read at a
+/// sealed round): `feed`, `post`, `replies`, `votes`, `account`, `grants`, `app`. An operation
+/// whose author (or voter) is not the caller must come from an app the author granted the
+/// operation's scope to, before the grant's expiry.
+///
+/// Feeds are ordered key ranges (`SocialKeys`), kept up to date on comment, edit and vote; a
+/// root post leaves trending and hot at its payout time (7 days), removed by `endBlock` through
+/// the payout queue and filtered by time on reads in between.
+public struct SocialContract: Contract {
+    public var name: String { "social" }
+    public var methods: [String] { ["comment", "edit", "vote", "register_app", "grant", "revoke"] }
+    public var views: [String] { ["feed", "post", "replies", "votes", "account", "grants", "app"] }
+
+    public init() {}
+
+    public func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
+        try context.consumeGas(200)
+        let a = SocialArgs(args)
+        switch method {
+        case "comment": return try comment(context, a)
+        case "edit": return try edit(context, a)
+        case "vote": return try vote(context, a)
+        case "register_app": return try registerApp(context, a)
+        case "grant": return try grant(context, a)
+        case "revoke": return try revoke(context, a)
+        default: throw .unknownMethod(contract: name, method: method)
+        }
+    }
+
+    public func view(_ state: ContractView, name view: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue {
+        let a = SocialArgs(args)
+        let store = SocialStore(reader: state)
+        switch view {
+        case "feed": return try feedView(store, a)
+        case "post": return try postView(store, a)
+        case "replies": return try repliesView(store, a)
+        case "votes": return try votesView(store, a)
+        case "account": return try accountView(store, a)
+        case "grants": return try grantsView(store, a)
+        case "app": return try appView(store, a)
+        default: throw .invalidArguments("contract social has no view \(view); views: \(views.joined(separator: ", "))")
+        }
+    }
+
+    /// Takes root posts whose payout time has come out of the trending and hot feeds (at most
+    /// 200 a block; the rest follow in the next blocks, and reads filter them by time meanwhile).
+    public func endBlock(_ context: ContractContext, seed: String) throws(ContractError) {
+        let store = SocialStore(reader: context)
+        // "q/<16 hex time>/…": keys sort by time, so the first one not yet due ends the turn.
+        func isDue(_ entry: ContractEntry) -> Bool {
+            let hex = entry.key.utf8.dropFirst(SocialKeys.payoutPrefix.utf8.count).prefix(16)
+            guard let at = UInt64(String(decoding: hex, as: UTF8.self), radix: 16) else { return true }
+            return at <= UInt64(max(0, context.now))
+        }
+        // Most blocks have nothing due: look at the first entry before reading a batch.
+        guard let first = try context.scan(prefix: SocialKeys.payoutPrefix, after: nil, limit: 1, reverse: false).first, isDue(first) else { return }
+        let due = try context.scan(prefix: SocialKeys.payoutPrefix, after: nil, limit: 200, reverse: false)
+        for entry in due {
+            guard isDue(entry) else { break }
+            if let post = try store.post(path: entry.value) {
+                for key in SocialKeys.feedKeys(post, sorts: [.trending, .hot]) { try context.set(key, nil) }
+            }
+            try context.set(entry.key, nil)
+        }
+    }
+
+    // MARK: Shared helpers
+
+    /// Saves `post` and moves its feed keys from where `old` had them.
+    func save(_ context: ContractContext, _ post: SocialPost, replacing old: SocialPost?) throws(ContractError) {
+        try context.set(SocialKeys.post(post.author, post.permlink), SocialCodec.encode(post))
+        guard post.isRoot else { return }
+        let before = Set(old.map { SocialKeys.feedKeys($0, sorts: SocialSort.allCases) } ?? [])
+        let after = SocialKeys.feedKeys(post, sorts: SocialSort.allCases)
+        let value = Array(post.path.utf8)
+        for key in before where !after.contains(key) { try context.set(key, nil) }
+        for key in after where !before.contains(key) { try context.set(key, value) }
+    }
+
+    func saveAccount(_ context: ContractContext, _ id: String, _ account: SocialAccountState) throws(ContractError) {
+        try context.set(SocialKeys.account(id), try SocialCodec.encodeJSON(account))
+    }
+
+    /// Ensures `actor` (the operation's author or voter) allowed this call: either it is the
+    /// caller, or the caller is an app holding an unexpired grant from `actor` with `scope`.
+    /// Each refusal names the missing link.
+    func authorize(_ context: ContractContext, _ store: SocialStore, actor: String, scope: SocialScope) throws(ContractError) {
+        if actor == context.caller { return }
+        guard let app = try store.app(context.caller) else {
+            throw .refused("\(context.caller) is not a registered app, so it cannot act for user \(actor); sign with the user's own key, or register an app (social.register_app) and get a grant from the user")
+        }
+        guard let grant = try store.grant(actor, app.clientID) else {
+            throw .refused("app \(app.name) (\(app.clientID)) has no grant from user \(actor); the user grants one with 'mosaic social authorize --app \(app.name) --scopes \(scope.rawValue) --expires 7d'")
+        }
+        if grant.expired {
+            throw .refused("grant from user \(actor) to app \(app.name) expired at \(UTCTime.iso8601(grant.expiresAt)); the user can renew it with 'mosaic social authorize --app \(app.name)'")
+        }
+        guard grant.scopes.contains(scope) else {
+            throw .refused("grant from user \(actor) to app \(app.name) lacks scope \(scope.rawValue) (it has: \(grant.scopes.map(\.rawValue).joined(separator: ", "))); the user can grant it with 'mosaic social authorize --app \(app.name) --scopes \((grant.scopes.map(\.rawValue) + [scope.rawValue]).sorted().joined(separator: ","))'")
+        }
+    }
+
+    /// "at 2026-…Z (in N s)" for refusals that say when something becomes possible.
+    static func when(_ at: Int64, now: Int64) -> String { "\(UTCTime.iso8601(at)) (in \(max(0, at - now)) s)" }
+}

@@ -1,0 +1,61 @@
+import MosaicProtocol
+
+/// The social contract's keys (docs/SOCIAL.md §5). Parts are separated by "/", which neither
+/// client ids, permlinks nor tags may contain; "*" stands for "every tag" in feed keys.
+///
+/// | key | value |
+/// |---|---|
+/// | `p/<author>/<permlink>` | post record (`SocialCodec`) |
+/// | `v/<author>/<permlink>/<voter>` | `SocialVote` JSON |
+/// | `r/<parent author>/<parent permlink>/<index, 8 hex>` | "author/permlink" of the reply |
+/// | `f/<sort>/<tag or *>/<order, 16 hex>/<author>/<permlink>` | "author/permlink" |
+/// | `q/<payout time, 16 hex>/<author>/<permlink>` | "author/permlink" (root posts awaiting payout) |
+/// | `a/<client id>` | account state JSON |
+/// | `app/<client id>`, `appname/<name>` | `SocialApp` JSON, the app's client id |
+/// | `g/<user>/<app>` | `SocialGrant` JSON |
+/// | `seq` | last post sequence number (decimal) |
+enum SocialKeys {
+    static let allTags = "*"
+    static func post(_ author: String, _ permlink: String) -> String { "p/\(author)/\(permlink)" }
+    static func vote(_ author: String, _ permlink: String, _ voter: String) -> String { "v/\(author)/\(permlink)/\(voter)" }
+    static func votes(_ author: String, _ permlink: String) -> String { "v/\(author)/\(permlink)/" }
+    static func replies(_ author: String, _ permlink: String) -> String { "r/\(author)/\(permlink)/" }
+    static func reply(_ author: String, _ permlink: String, index: UInt32) -> String {
+        replies(author, permlink) + String(SocialScore.hex16(UInt64(index)).suffix(8))
+    }
+    static func feedPrefix(_ sort: SocialSort, tag: String?) -> String { "f/\(sort.rawValue)/\(tag ?? allTags)/" }
+    static func feed(_ sort: SocialSort, tag: String?, order: String, _ author: String, _ permlink: String) -> String {
+        feedPrefix(sort, tag: tag) + "\(order)/\(author)/\(permlink)"
+    }
+    static let payoutPrefix = "q/"
+    static func payout(_ at: Int64, _ author: String, _ permlink: String) -> String {
+        payoutPrefix + SocialScore.hex16(UInt64(max(0, at))) + "/\(author)/\(permlink)"
+    }
+    static func account(_ id: String) -> String { "a/\(id)" }
+    static func app(_ id: String) -> String { "app/\(id)" }
+    static func appName(_ name: String) -> String { "appname/\(name)" }
+    static func grants(_ user: String) -> String { "g/\(user)/" }
+    static func grant(_ user: String, _ app: String) -> String { "g/\(user)/\(app)" }
+    static let sequence = "seq"
+
+    /// The feed order part of a post's key in `sort` (nil when the post is not in that feed).
+    static func order(_ post: SocialPost, _ sort: SocialSort) -> String? {
+        guard post.isRoot else { return nil }
+        switch sort {
+        case .created: return SocialScore.hex16(UInt64.max - post.sequence)
+        case .trending: return post.netRshares > 0 ? SocialScore.descendingKey(post.trendingScore) : nil
+        case .hot: return post.netRshares > 0 ? SocialScore.descendingKey(post.hotScore) : nil
+        }
+    }
+
+    /// Every feed key of a post (for "*" and each of its tags).
+    static func feedKeys(_ post: SocialPost, sorts: [SocialSort]) -> [String] {
+        var out: [String] = []
+        for sort in sorts {
+            guard let order = order(post, sort) else { continue }
+            out.append(feed(sort, tag: nil, order: order, post.author, post.permlink))
+            for tag in post.tags { out.append(feed(sort, tag: tag, order: order, post.author, post.permlink)) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,311 @@
+import Foundation
+import MosaicProtocol
+
+/// The social network (docs/SOCIAL.md) through a node: free reads from the `social` contract's
+/// views and signed operations (`social.*` contract calls) waited on until sealed.
+///
+///     let social = SocialClient(wallet: wallet)
+///     let id = try await social.post(title: "Hello", body: "First post", tags: ["intro"])
+///     try await social.vote(id, weight: 10_000)
+///     let page = try await social.feed(.trending, limit: 20)
+///     let more = try await social.feed(.trending, limit: 20, after: page)   // same round, no repeats
+///
+/// An app acts for a user who granted it scopes: `SocialClient(wallet: appWallet).acting(for: userID)`
+/// signs with the app's key and names the user as author or voter; the ledger checks the grant.
+///
+/// Writes check the shape rules first (`SocialError.invalid`, nothing signed); the chain's
+/// refusals come back as `SocialError.refused` with its message.
+public struct SocialClient: Sendable {
+    public let client: LedgerClient
+    public let wallet: Wallet?
+    /// The user operations are made for when the wallet is an app's; nil: the wallet's own account.
+    public let user: String?
+
+    /// Read-only: feeds, posts, accounts, grants.
+    public init(client: LedgerClient) {
+        self.client = client
+        wallet = nil
+        user = nil
+    }
+
+    /// Reads and writes as `wallet`'s account.
+    public init(wallet: Wallet) {
+        client = wallet.client
+        self.wallet = wallet
+        user = nil
+    }
+
+    private init(client: LedgerClient, wallet: Wallet?, user: String?) {
+        self.client = client
+        self.wallet = wallet
+        self.user = user
+    }
+
+    /// The same wallet (an app's) signing for `user`, who must have granted it the scopes used.
+    public func acting(for user: String) -> SocialClient { SocialClient(client: client, wallet: wallet, user: user) }
+
+    /// The account operations are made for: `user`, else the wallet's own.
+    public var actor: String? { user ?? wallet?.clientID }
+
+    // MARK: Operations
+
+    /// A root post in `category` (default: the first tag, else "general"). Without `permlink` one
+    /// is made from the title (with "-<time>" appended if the author already used it).
+    /// Returns the post's id once sealed.
+    @discardableResult
+    public func post(title: String, body: String, tags: [String] = [], category: String? = nil, permlink: String? = nil,
+                     jsonMetadata: String = "", until: TransactionStatus = .sealed) async throws(SocialError) -> SocialPostID {
+        let actor = try requireActor()
+        let lowered = tags.map { $0.lowercased() }
+        let cat = (category ?? lowered.first ?? "general").lowercased()
+        guard SocialRules.isValidTag(cat) else { throw .invalid("category \"\(cat.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -") }
+        for t in lowered where !SocialRules.isValidTag(t) { throw .invalid("tag \"\(t.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -") }
+        let link = try await choosePermlink(permlink, author: actor, base: SocialRules.permlink(fromTitle: title))
+        try checkShape(title: title, body: body, metadata: jsonMetadata)
+        var args: [String: JSONValue] = ["permlink": .string(link), "parent_author": .string(""), "parent_permlink": .string(cat),
+                                         "title": .string(title), "body": .string(body),
+                                         "tags": .array(lowered.map(JSONValue.string))]
+        if !jsonMetadata.isEmpty { args["json_metadata"] = .string(jsonMetadata) }
+        _ = try await call("comment", args, author: actor, until: until)
+        return SocialPostID(author: actor, permlink: link)
+    }
+
+    /// A reply to `parent`. Without `permlink` one is made: "re-<parent permlink>-<ledger time>".
+    @discardableResult
+    public func reply(to parent: SocialPostID, body: String, title: String = "", permlink: String? = nil, jsonMetadata: String = "",
+                      until: TransactionStatus = .sealed) async throws(SocialError) -> SocialPostID {
+        let actor = try requireActor()
+        let link: String
+        if let permlink { link = try checkPermlink(permlink) } else {
+            let time: Int64
+            do { time = try await client.network().time } catch { throw .node(error) }
+            link = "re-\(parent.permlink.prefix(200))-\(time)"
+        }
+        try checkShape(title: title, body: body, metadata: jsonMetadata)
+        var args: [String: JSONValue] = ["permlink": .string(link), "parent_author": .string(parent.author),
+                                         "parent_permlink": .string(parent.permlink), "title": .string(title), "body": .string(body)]
+        if !jsonMetadata.isEmpty { args["json_metadata"] = .string(jsonMetadata) }
+        _ = try await call("comment", args, author: actor, until: until)
+        return SocialPostID(author: actor, permlink: link)
+    }
+
+    /// Changes a post's title, body, metadata or tags (nil keeps it) before its payout.
+    @discardableResult
+    public func edit(_ id: SocialPostID, title: String? = nil, body: String? = nil, jsonMetadata: String? = nil, tags: [String]? = nil,
+                     until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
+        _ = try requireActor()
+        guard title != nil || body != nil || jsonMetadata != nil || tags != nil else {
+            throw .invalid("nothing to change: give a new title, body, metadata or tags")
+        }
+        try checkShape(title: title ?? "", body: body ?? "x", metadata: jsonMetadata ?? "")
+        var args: [String: JSONValue] = ["permlink": .string(id.permlink)]
+        if let title { args["title"] = .string(title) }
+        if let body { args["body"] = .string(body) }
+        if let jsonMetadata { args["json_metadata"] = .string(jsonMetadata) }
+        if let tags { args["tags"] = .array(tags.map { .string($0.lowercased()) }) }
+        return try await call("edit", args, author: id.author, until: until)
+    }
+
+    /// Votes on a post: `weight` −10000…10000 (10000 a full upvote, negative a downvote, 0
+    /// removes the vote).
+    @discardableResult
+    public func vote(_ id: SocialPostID, weight: Int, until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
+        let actor = try requireActor()
+        guard (-10_000...10_000).contains(weight) else {
+            throw .invalid("weight \(weight) is out of range: give -10000…10000 (10000 = a full upvote, 0 removes your vote)")
+        }
+        return try await call("vote", ["author": .string(id.author), "permlink": .string(id.permlink), "weight": .integer(Int64(weight))],
+                              voter: actor, until: until)
+    }
+
+    /// Registers the wallet's account as an app named `name` (3–32 of a-z, 0-9, -) with the URL a
+    /// consent page returns to. Calling again changes the URL.
+    @discardableResult
+    public func registerApp(name: String, redirectURL: String, until: TransactionStatus = .sealed) async throws(SocialError) -> SocialApp {
+        guard SocialRules.isValidAppName(name) else { throw .invalid("app name \"\(name.prefix(40))\" must be 3–32 characters of a-z, 0-9 and -") }
+        guard redirectURL.hasPrefix("http://") || redirectURL.hasPrefix("https://") else {
+            throw .invalid("redirect URL \"\(redirectURL.prefix(80))\" must start with http:// or https://")
+        }
+        let view = try await call("register_app", ["name": .string(name), "redirect_url": .string(redirectURL)], until: until)
+        guard let wallet else { throw .noWallet }
+        return try await app(wallet.clientID) ?? SocialApp(clientID: wallet.clientID, name: name, redirectURL: redirectURL,
+                                                            registered: view.transaction.creationDate)
+    }
+
+    /// Grants app `app` (client id or name) the `scopes` for this wallet's account until
+    /// `expiresAt` (unix seconds, ledger time). Replaces an earlier grant to that app.
+    @discardableResult
+    public func authorize(app: String, scopes: [SocialScope], expiresAt: Int64, until: TransactionStatus = .sealed) async throws(SocialError) -> SocialGrant {
+        guard !scopes.isEmpty else { throw .invalid("give at least one scope: vote, comment") }
+        guard let wallet else { throw .noWallet }
+        _ = try await call("grant", ["app": .string(app), "scopes": .array(scopes.map { .string($0.rawValue) }), "expires_at": .integer(expiresAt)],
+                           until: until)
+        let all = try await grants(of: wallet.clientID)
+        guard let g = all.first(where: { $0.app == app || $0.appName == app }) else {
+            throw .node(.invalidResponse("the grant to \(app) was sealed but cannot be read back"))
+        }
+        return g
+    }
+
+    /// The same grant for `seconds` from the ledger's current time (e.g. 7 × 86,400).
+    @discardableResult
+    public func authorize(app: String, scopes: [SocialScope], expiresIn seconds: Int64, until: TransactionStatus = .sealed) async throws(SocialError) -> SocialGrant {
+        guard seconds > 0 else { throw .invalid("a grant must last more than 0 seconds") }
+        let now: Int64
+        do { now = try await client.network().time } catch { throw .node(error) }
+        return try await authorize(app: app, scopes: scopes, expiresAt: now + seconds, until: until)
+    }
+
+    /// Ends this wallet's grant to `app` (client id or name).
+    @discardableResult
+    public func revoke(app: String, until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
+        try await call("revoke", ["app": .string(app)], until: until)
+    }
+
+    // MARK: Reads
+
+    /// One page of a feed: `sort`, optional `tag`, `limit` 1–100, starting strictly after
+    /// `start`, read at `round` (default the latest sealed one). `truncateBody` > 0 cuts bodies
+    /// to that many bytes (for previews).
+    public func feed(_ sort: SocialSort, tag: String? = nil, limit: Int = 20, start: SocialPostID? = nil, round: UInt64? = nil,
+                     truncateBody: Int = 0) async throws(SocialError) -> SocialFeedPage {
+        var args: [String: JSONValue] = ["sort": .string(sort.rawValue), "limit": .integer(Int64(limit))]
+        if let tag { args["tag"] = .string(tag.lowercased()) }
+        if let start { args["start_author"] = .string(start.author); args["start_permlink"] = .string(start.permlink) }
+        if truncateBody > 0 { args["truncate_body"] = .integer(Int64(truncateBody)) }
+        let (r, value): (UInt64, SocialFeedPage) = try await view("feed", args, round: round)
+        var page = value
+        page.round = r
+        return page
+    }
+
+    /// The page after `page` (same sort, tag and round, so nothing repeats or goes missing);
+    /// nil when `page` was the last.
+    public func feed(after page: SocialFeedPage, limit: Int = 20, truncateBody: Int = 0) async throws(SocialError) -> SocialFeedPage? {
+        guard let next = page.next, let start = SocialPostID(path: next) else { return nil }
+        return try await feed(page.sort, tag: page.tag, limit: limit, start: start, round: page.round, truncateBody: truncateBody)
+    }
+
+    /// One post, or nil.
+    public func post(_ id: SocialPostID, truncateBody: Int = 0) async throws(SocialError) -> SocialPost? {
+        var args: [String: JSONValue] = ["author": .string(id.author), "permlink": .string(id.permlink)]
+        if truncateBody > 0 { args["truncate_body"] = .integer(Int64(truncateBody)) }
+        let (_, p): (UInt64, SocialPost?) = try await view("post", args)
+        return p
+    }
+
+    /// Every direct reply of a post, in creation order (read page by page at one round).
+    public func replies(to id: SocialPostID, truncateBody: Int = 0) async throws(SocialError) -> SocialReplies {
+        struct Page: Decodable, Sendable { let replies: [SocialPost]; let next: Int64? }
+        var out: [SocialPost] = []
+        var start: Int64 = 0
+        var round: UInt64?
+        while true {
+            var args: [String: JSONValue] = ["author": .string(id.author), "permlink": .string(id.permlink), "start": .integer(start)]
+            if truncateBody > 0 { args["truncate_body"] = .integer(Int64(truncateBody)) }
+            let (r, page): (UInt64, Page) = try await view("replies", args, round: round)
+            round = r
+            out += page.replies
+            guard let next = page.next, next > start else { break }
+            start = next
+        }
+        return SocialReplies(parent: id, replies: out, round: round ?? 0)
+    }
+
+    /// The current votes on a post, ordered by voter.
+    public func votes(on id: SocialPostID) async throws(SocialError) -> [SocialVote] {
+        struct Page: Decodable, Sendable { let votes: [SocialVote]; let next: String? }
+        var out: [SocialVote] = []
+        var start: String?
+        var round: UInt64?
+        while true {
+            var args: [String: JSONValue] = ["author": .string(id.author), "permlink": .string(id.permlink)]
+            if let start { args["start_voter"] = .string(start) }
+            let (r, page): (UInt64, Page) = try await view("votes", args, round: round)
+            round = r
+            out += page.votes
+            guard let next = page.next else { break }
+            start = next
+        }
+        return out
+    }
+
+    /// An account's post count, voting power (basis points, now) and first social action.
+    public func account(_ clientID: String) async throws(SocialError) -> SocialAccount {
+        guard Transaction.isHexID(clientID) else { throw .invalid("\"\(clientID.prefix(80))\" is not a client id (64 lowercase hex characters)") }
+        let (_, a): (UInt64, SocialAccount) = try await view("account", ["client_id": .string(clientID)])
+        return a
+    }
+
+    /// The grants `user` (default this client's actor) gave, expired ones flagged.
+    public func grants(of user: String? = nil) async throws(SocialError) -> [SocialGrant] {
+        guard let id = user ?? actor else { throw .noWallet }
+        struct List: Decodable, Sendable { let grants: [SocialGrant] }
+        let (_, list): (UInt64, List) = try await view("grants", ["user": .string(id)])
+        return list.grants
+    }
+
+    /// A registered app by client id or name, or nil.
+    public func app(_ idOrName: String) async throws(SocialError) -> SocialApp? {
+        let (_, a): (UInt64, SocialApp?) = try await view("app", ["app": .string(idOrName)])
+        return a
+    }
+
+    // MARK: Plumbing
+
+    private func requireActor() throws(SocialError) -> String {
+        guard let a = actor else { throw .noWallet }
+        return a
+    }
+
+    private func checkPermlink(_ p: String) throws(SocialError) -> String {
+        guard SocialRules.isValidPermlink(p) else { throw .invalid("permlink \"\(p.prefix(60))\" must be 1–255 characters of a-z, 0-9 and -") }
+        return p
+    }
+
+    private func checkShape(title: String, body: String, metadata: String) throws(SocialError) {
+        guard title.utf8.count <= SocialRules.maxTitleBytes else { throw .invalid("title is \(title.utf8.count) bytes; it must be under 256 bytes") }
+        guard !body.isEmpty else { throw .invalid("body is empty; write something") }
+        guard body.utf8.count <= SocialRules.maxBodyBytes else { throw .invalid("body is \(body.utf8.count) bytes; at most 65536 (64 KiB) are allowed") }
+        if !metadata.isEmpty, (try? JSONSerialization.jsonObject(with: Data(metadata.utf8))) as? [String: Any] == nil {
+            throw .invalid("JSON metadata is not a JSON object such as {\"app\":\"mosaic\"}")
+        }
+    }
+
+    /// `given` checked, or `base` (made unique for `author` with "-<ledger time>" when taken).
+    private func choosePermlink(_ given: String?, author: String, base: String) async throws(SocialError) -> String {
+        if let given { return try checkPermlink(given) }
+        guard try await post(SocialPostID(author: author, permlink: base)) != nil else { return base }
+        let time: Int64
+        do { time = try await client.network().time } catch { throw .node(error) }
+        return "\(base.prefix(200))-\(time)"
+    }
+
+    /// Signs `social.<method>` (naming `author`/`voter` when acting for another user), submits
+    /// and waits until `until`.
+    private func call(_ method: String, _ args: [String: JSONValue], author: String? = nil, voter: String? = nil,
+                      until: TransactionStatus) async throws(SocialError) -> TransactionView {
+        guard let wallet else { throw .noWallet }
+        var all = args
+        if let author, author != wallet.clientID { all["author"] = .string(author) }
+        if let voter, voter != wallet.clientID { all["voter"] = .string(voter) }
+        do {
+            let fee = try await wallet.networkInfo().minimumFee
+            let tx = try await wallet.submit(to: ContractCall.address(of: "social"), value: 0, fee: fee, type: .contractCall,
+                                             data: ContractCall(contract: "social", method: method, args: all).json)
+            return try await wallet.wait(for: tx.hash, until: until, timeout: .seconds(120))
+        } catch {
+            if case let .failed(hash, message) = error { throw .refused(hash: hash, message: message) }
+            throw .wallet(error)
+        }
+    }
+
+    private func view<T: Decodable & Sendable>(_ name: String, _ args: [String: JSONValue], round: UInt64? = nil) async throws(SocialError) -> (UInt64, T) {
+        do {
+            let answer = try await client.view(contract: "social", name: name, args: args, round: round, as: T.self)
+            return (answer.round, answer.result)
+        } catch {
+            throw .node(error)
+        }
+    }
+}
