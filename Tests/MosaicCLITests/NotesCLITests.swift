@@ -43,6 +43,10 @@ import Testing
         #expect(text.out.contains("(private)"))
         #expect(text.out.contains("status:      sealed"))
         #expect(text.out.contains("event:       NoteAdded"))
+        // The lifecycle, stage by stage, on standard error.
+        #expect(text.err.contains("pending:   "))
+        #expect(text.err.contains("finalized: executed in block #"))
+        #expect(text.err.contains("sealed:    "))
 
         // The owner sees the private note in clear (the passphrase is at hand); others and the raw API do not.
         let mine = try cli.run(["notes", "list", "--wallet", "a", "--json"])

@@ -6,7 +6,7 @@
  *  #note-list (li.note-row[data-id][data-private]) .note-title .note-body .note-lock .note-delete
  *  #notes-empty
  *  compose sheet: #note-sheet #note-form #note-title #note-body #note-private #note-error #note-save
- *  #notes-overlay (while a transaction seals)   error alert: #notes-alert #notes-alert-message #notes-alert-ok
+ *  #notes-overlay (while a transaction seals) #notes-overlay-stage   error alert: #notes-alert #notes-alert-message #notes-alert-ok
  */
 (function () {
   'use strict';
@@ -26,10 +26,13 @@
     if (on && !el) {
       el = h('div', { class: 'notes-overlay', id: 'notes-overlay', role: 'alertdialog', 'aria-live': 'assertive', 'aria-label': 'Waiting for the network' },
         h('div', { class: 'notes-overlay-box' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }),
-          h('p', { text: 'On it — waiting until the network seals the transaction…' })));
+          h('p', { id: 'notes-overlay-stage', text: 'On it — sending the transaction…' })));
       document.body.appendChild(el);
     } else if (!on && el) el.remove();
   }
+
+  // The overlay's line: pending → executed in block #N → sealed.
+  function stage(text) { const el = $('#notes-overlay-stage'); if (el) el.textContent = text; }
 
   function alertError(message) {
     const ok = h('button', { type: 'button', class: 'btn btn-primary', id: 'notes-alert-ok', text: 'OK', autofocus: true });
@@ -43,10 +46,12 @@
     overlay(true);
     try {
       const sent = await api(method, path, body);
-      let tx = null;
+      stage('Pending: the network accepted the transaction…');
+      let tx = await api('GET', '/api/transactions/' + encodeURIComponent(sent.hash) + '/wait?until=finalized&timeout=30');
+      if (tx.round !== null && tx.round !== undefined && tx.outcome === 'success') stage('Executed in block #' + tx.round + '; waiting until it is sealed…');
       for (let i = 0; i < 6; i++) {
-        tx = await api('GET', '/api/transactions/' + encodeURIComponent(sent.hash) + '/wait?until=sealed&timeout=30');
         if (tx.outcome === 'failure' || tx.status === 'expired' || tx.status === 'sealed') break;
+        tx = await api('GET', '/api/transactions/' + encodeURIComponent(sent.hash) + '/wait?until=sealed&timeout=30');
       }
       if (tx.outcome === 'failure') throw new Error(tx.error || 'the transaction failed');
       if (tx.status === 'expired') throw new Error('the transaction expired before it was included; try again');

@@ -132,7 +132,19 @@ enum NotesCommand {
 
     static func notepad(_ inv: Invocation) throws -> (LedgerContext, Notepad) {
         let ctx = try LedgerContext(inv)
-        return (ctx, Notepad(wallet: try ctx.unlockedWallet()))
+        let quiet = inv.json
+        return (ctx, Notepad(wallet: try ctx.unlockedWallet()) { hash, stage, view in
+            guard !quiet else { return }
+            // The lifecycle on standard error: pending → finalized (executed) → sealed.
+            switch stage {
+            case .pending: Console.err("pending:   \(hash) accepted by the node\n")
+            case .finalized:
+                let round = view?.round.map { "block #\($0)" } ?? "a block"
+                Console.err("finalized: executed in \(round) (\(view?.outcome?.rawValue ?? "?")); waiting until it is sealed…\n")
+            case .sealed: Console.err("sealed:    \(view?.confirmations ?? 0) blocks after it\n")
+            case .expired: break
+            }
+        })
     }
 
     static func gas(_ inv: Invocation) throws -> UInt64? {

@@ -15,11 +15,15 @@ public final class Notepad: Sendable {
     public let wallet: Wallet
     public let reader: NotesClient
     let cipher: NoteCipher?
+    /// Told each stage a write reaches: pending (accepted), finalized (in a block and executed,
+    /// its outcome known), sealed — so a user sees the lifecycle, not just a wait.
+    let progress: (@Sendable (_ hash: String, _ stage: TransactionStatus, _ view: TransactionView?) -> Void)?
 
-    public init(wallet: Wallet) {
+    public init(wallet: Wallet, progress: (@Sendable (_ hash: String, _ stage: TransactionStatus, _ view: TransactionView?) -> Void)? = nil) {
         self.wallet = wallet
         reader = NotesClient(client: wallet.client)
         cipher = try? NoteCipher(signingKey: wallet.key)
+        self.progress = progress
     }
 
     public var owner: String { wallet.clientID }
@@ -90,8 +94,14 @@ public final class Notepad: Sendable {
                timeout: Duration) async throws(NotesError) -> NoteWrite {
         do {
             let tx = try await wallet.submitCall(contract: "notes", method: method, args: args, gas: gas)
+            progress?(tx.hash, .pending, nil)
             guard let until else { return NoteWrite(noteID: nil, hash: tx.hash, view: nil) }
+            if let progress, until == .sealed,
+               let v = try? await wallet.client.transaction(tx.hash, wait: .finalized, timeout: min(timeout, .seconds(60))), v.round != nil {
+                progress(tx.hash, .finalized, v)
+            }
             let view = try await wallet.wait(for: tx.hash, until: until, timeout: timeout)
+            progress?(tx.hash, until, view)
             return NoteWrite(noteID: nil, hash: tx.hash, view: view)
         } catch {
             throw .wallet(error)
