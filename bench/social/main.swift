@@ -118,6 +118,16 @@ do {
         n += 1
     }
     log(String(format: "in process, one thread: %.0f feed views/s", Double(n) / secondsOf(ContinuousClock.now - start)))
+    for (label, name, args) in [("feed of 1 post", "feed", ["sort": JSONValue.string("trending"), "limit": .integer(1)]),
+                                ("one post", "post", ["author": .string(keys[0].publicKey.clientID), "permlink": .string("post-0-0")])] {
+        var c = 0
+        let t0 = ContinuousClock.now
+        while ContinuousClock.now - t0 < .seconds(1) {
+            _ = try node.ledger.view(contract: "social", name: name, args: args)
+            c += 1
+        }
+        log(String(format: "in process, one thread, %@: %.0f views/s", label, Double(c) / secondsOf(ContinuousClock.now - t0)))
+    }
     // What the node adds per answer: encoding the result as JSON.
     let result = try node.ledger.view(contract: "social", name: "feed", args: ["sort": .string("trending"), "limit": .integer(20)])
     let encoder = JSONEncoder()
