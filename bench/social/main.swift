@@ -166,5 +166,7 @@ while ContinuousClock.now < deadline + .milliseconds(500) { try await Task.sleep
 let elapsed = secondsOf(ContinuousClock.now - runStart) - 0.5
 let rate = Double(reads.load(ordering: .relaxed)) / max(elapsed, 0.001)
 await node.stop()
-print(String(format: "feed reads (trending, 20 items, %d posts, %d clients, %d s over HTTP): %.0f/s — target 2,000/s: %@ (%d failed)",
-             postCount, clients, seconds, rate, rate >= 2000 ? "met" : "NOT met", failures.load(ordering: .relaxed)))
+// The box is shared: say how busy it was, since the figure moves with it.
+let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+print(String(format: "feed reads (trending, 20 items, %d posts, %d clients, %d s over HTTP): %.0f/s — target 2,000/s: %@ (%d failed; load average %@)",
+             postCount, clients, seconds, rate, rate >= 2000 ? "met" : "NOT met", failures.load(ordering: .relaxed), load))
