@@ -35,6 +35,9 @@ let package = Package(
         // Storage throughput on loopback blobbers (run in release): `swift run -c release bench-storage 256 2+2 4+2`.
         .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorage", "MosaicCrypto"], path: "bench/storage"),
         .executableTarget(name: "bench-ledger", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
+        // A third-party app that signs in with Mosaic and votes for its users (examples/social-app/README.md).
+        .executableTarget(name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicCrypto", "MosaicProtocol"], path: "examples/social-app",
+                          exclude: ["README.md"]),
         // Social feed reads (run in release): `swift run -c release bench-social [posts clients seconds]`.
         .executableTarget(name: "bench-social", dependencies: ["MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto"], path: "bench/social"),
 
@@ -47,7 +50,7 @@ let package = Package(
         // A blobber alone in a process, so MosaicStorageTests can SIGKILL it mid-write.
         .executableTarget(name: "blobber-fixture", dependencies: ["MosaicStorage"], path: "Tests/BlobberFixture"),
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
-        .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp"]),
+        .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp", "example-social-app"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
         .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic", "MosaicTestSupport"]),
     ],

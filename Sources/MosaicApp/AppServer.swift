@@ -55,6 +55,9 @@ public final class AppServer: Sendable {
         registerBoltRoutes()
         registerVultRoutes()
         registerShareRoutes()
+        registerLockerRoutes()
+        registerSocialRoutes()
+        registerConsentRoutes()
     }
 
     public func start() throws {

@@ -54,6 +54,7 @@ enum ErrorCode {
     static func of(_ error: any Error) -> String {
         if let e = error as? WalletError { return e.code }
         if let e = error as? LedgerClientError { return e.code }
+        if let e = error as? LockerError { return e.code }
         let name = String(describing: type(of: error))
         var out = ""
         for (i, c) in name.enumerated() {

@@ -46,6 +46,7 @@ extension Ledger {
                 self.lock.withLock { self.productionError = error }
             }
         }
+        producer.notify()  // a pool restored at open has work already
     }
 
     /// Stops the block timer (blocks can still be produced by hand).
@@ -130,7 +131,11 @@ extension Ledger {
                 if round % Ledger.historyPruneEvery == 0, round > Ledger.historyRounds {
                     try store.pruneUndo(through: round - Ledger.historyRounds, contracts: Array(contracts.keys))
                 }
-                for e in expired { try store.insertExpired(e.tx, round: round) }
+                for e in expired {
+                    try store.insertExpired(e.tx, round: round)
+                    try store.removePending(e.tx.hash)
+                }
+                for h in included { try store.removePending(h) }
             }
         } catch {
             throw .storage("committing block \(round): \(error)")

@@ -28,11 +28,22 @@ extension Ledger {
         var results = [LedgerError?](repeating: nil, count: txs.count)
         lock.lock()
         if let store {
-            for (i, check) in checks.enumerated() {
-                switch check {
-                case .success(let cost):
-                    do { try admit(txs[i], cost: cost, store) } catch { results[i] = error }
-                case .failure(let e): results[i] = e
+            // One SQLite commit for the whole batch's pending rows.
+            do {
+                try store.db.transaction {
+                    for (i, check) in checks.enumerated() {
+                        switch check {
+                        case .success(let cost):
+                            do throws(LedgerError) { try admit(txs[i], cost: cost, store) } catch { results[i] = error }
+                        case .failure(let e): results[i] = e
+                        }
+                    }
+                }
+            } catch {
+                // The commit failed: nothing of the batch is durable, so none of it stays accepted.
+                for (i, tx) in txs.enumerated() where results[i] == nil {
+                    pool.remove(tx.hash)
+                    results[i] = .storage("could not record the transaction: \(error)")
                 }
             }
         } else {
@@ -73,7 +84,9 @@ extension Ledger {
     }
 
     /// Stateful checks and pool insertion. Caller holds the lock.
-    func admit(_ tx: Transaction, cost: UInt64, _ store: LedgerStore) throws(LedgerError) {
+    /// Admits `tx` into the pool and its `pending` row. `restoring` re-admits a row read at start
+    /// (keeping the round it was first accepted at, writing nothing).
+    func admit(_ tx: Transaction, cost: UInt64, _ store: LedgerStore, restoring round: UInt64? = nil) throws(LedgerError) {
         guard pool.count < genesis.poolCapacity else { throw .poolFull(capacity: genesis.poolCapacity) }
         if pool.contains(tx.hash) { throw .duplicate(hash: tx.hash) }
         do {
@@ -90,7 +103,26 @@ extension Ledger {
         let reserved = pool.reserved(by: tx.clientID)
         let available = account.balance > reserved ? account.balance - reserved : 0
         guard cost <= available else { throw .insufficientBalance(needed: cost, available: available) }
-        pool.insert(tx, cost: cost, round: latest.round)
+        let seq = pool.insert(tx, cost: cost, round: round ?? latest.round)
+        guard round == nil else { return }
+        do { try store.insertPending(tx, seq: seq, round: latest.round) } catch {
+            pool.remove(tx.hash)
+            throw .storage("could not record the transaction: \(error)")
+        }
+    }
+
+    /// Puts back the transactions accepted before a restart; those that can no longer run
+    /// (nonce used meanwhile, balance gone, signature no longer valid for this chain) are dropped.
+    func restorePool(_ store: LedgerStore) throws(LedgerError) {
+        let rows: [(hash: String, round: UInt64, bytes: [UInt8])]
+        do { rows = try store.pendingTransactions() } catch { throw .storage("reading the pending pool: \(error)") }
+        for row in rows {
+            var kept = false
+            if let tx = try? BinaryBatch.decode(Data(row.bytes)).first, tx.hash == row.hash, let cost = try? precheck(tx) {
+                kept = (try? admit(tx, cost: cost, store, restoring: row.round)) != nil
+            }
+            if !kept { try? store.removePending(row.hash) }
+        }
     }
 
     /// The nonce the sender's next transaction should carry (after its pending ones).

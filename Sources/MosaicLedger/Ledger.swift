@@ -9,7 +9,8 @@ import MosaicProtocol
 /// Thread safety: every piece of mutable state is guarded by `lock`; signature checks and JSON
 /// parsing run before taking it, so submissions verify in parallel. That is why the class is
 /// `@unchecked Sendable`. Each block commits in one SQLite transaction: a crash leaves either
-/// the previous block or this one, never half. The pool lives in memory and is lost on restart.
+/// the previous block or this one, never half. Accepted transactions are also written to the
+/// `pending` table, so a restart resumes with the pool it had.
 public final class Ledger: @unchecked Sendable {
     public let genesis: Genesis
     public let directory: String
@@ -88,6 +89,10 @@ public final class Ledger: @unchecked Sendable {
         for c in extra { all[c.name] = c }
         contracts = all
         contractAddresses = Set(all.keys.map { ContractCall.address(of: $0) })
+        do { try restorePool(store) } catch {
+            store.close()
+            throw error
+        }
     }
 
     private static func createGenesis(_ g: Genesis, in store: LedgerStore) throws {

@@ -28,6 +28,7 @@ final class LedgerStore {
             CREATE TABLE IF NOT EXISTS contract_undo(contract TEXT NOT NULL, round INTEGER NOT NULL, key TEXT NOT NULL, old BLOB,
                 PRIMARY KEY(contract, round, key)) WITHOUT ROWID;
             CREATE INDEX IF NOT EXISTS contract_undo_key ON contract_undo(contract, key, round);
+            CREATE TABLE IF NOT EXISTS pending(hash TEXT PRIMARY KEY, seq INTEGER NOT NULL, round INTEGER NOT NULL, tx BLOB NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS expired(hash TEXT PRIMARY KEY, round INTEGER NOT NULL, tx TEXT NOT NULL) WITHOUT ROWID;
             """)
     }
@@ -254,6 +255,23 @@ final class LedgerStore {
         } else {
             try db.prepare("DELETE FROM contract_state WHERE contract = ?1 AND key = ?2").run(.text(contract), .text(key))
         }
+    }
+
+    // MARK: Pending pool
+
+    /// Keeps an accepted transaction (its canonical bytes and signature) until a block includes it.
+    func insertPending(_ tx: Transaction, seq: UInt64, round: UInt64) throws(DatabaseError) {
+        try db.prepare("INSERT OR REPLACE INTO pending(hash, seq, round, tx) VALUES(?1, ?2, ?3, ?4)")
+            .run(.text(tx.hash), .integer(Int64(clamping: seq)), .integer(Int64(clamping: round)), .blob(Array(BinaryBatch.encode([tx]))))
+    }
+
+    func removePending(_ hash: String) throws(DatabaseError) {
+        try db.prepare("DELETE FROM pending WHERE hash = ?1").run(.text(hash))
+    }
+
+    /// Pending transactions in arrival order with the round each was accepted at.
+    func pendingTransactions() throws(DatabaseError) -> [(hash: String, round: UInt64, bytes: [UInt8])] {
+        try db.prepare("SELECT hash, round, tx FROM pending ORDER BY seq").query { s in (s.string(0), UInt64(max(s.int64(1), 0)), s.bytes(2)) }
     }
 
     func insertExpired(_ tx: Transaction, round: UInt64) throws(DatabaseError) {

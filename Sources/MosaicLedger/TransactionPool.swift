@@ -1,7 +1,7 @@
 import MosaicProtocol
 
-/// Accepted transactions waiting for a block, per sender by nonce. The pool is memory only:
-/// a restart loses it (clients resubmit), never anything finalized.
+/// Accepted transactions waiting for a block, per sender by nonce. The ledger mirrors every entry
+/// in its `pending` table, so a restarted node still holds what it accepted.
 struct TransactionPool {
     struct Entry {
         let tx: Transaction
@@ -48,11 +48,14 @@ struct TransactionPool {
         (senders[sender]?.byNonce.values.map(\.tx) ?? []).sorted { $0.nonce < $1.nonce }
     }
 
-    mutating func insert(_ tx: Transaction, cost: UInt64, round: UInt64) {
+    /// Inserts and returns the entry's arrival number.
+    @discardableResult
+    mutating func insert(_ tx: Transaction, cost: UInt64, round: UInt64) -> UInt64 {
         nextSeq += 1
         senders[tx.clientID, default: Sender()].byNonce[tx.nonce] = Entry(tx: tx, seq: nextSeq, submittedRound: round, cost: cost)
         senders[tx.clientID, default: Sender()].reserved += cost
         hashes[tx.hash] = (tx.clientID, tx.nonce)
+        return nextSeq
     }
 
     @discardableResult

@@ -73,7 +73,7 @@ extension NodeServer {
                 _ = await ledger.wait(for: hash, until: status, timeout: .milliseconds(Int64(seconds * 1000)))
             }
             guard let record = try NodeServer.mapped({ () throws(LedgerError) in try ledger.transaction(hash) }) else {
-                throw HTTPError.notFound("transaction \(hash) not found (never submitted, or lost from the pool by a restart)")
+                throw HTTPError.notFound("transaction \(hash) not found: this node never accepted it (check the hash, or submit it)")
             }
             return try .json(TransactionView(record))
         }

@@ -137,6 +137,30 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
+    @Test func filesStayReadableAfterTheDevnetRestartsOnNewPorts() async throws {
+        let cli = try cli(); defer { cli.cleanup() }
+        var net = try devnet(cli, blobbers: 3)
+        try ok(cli, ["wallet", "create", "--name", "alice"])
+        try ok(cli, ["wallet", "faucet", "--wallet", "alice"])
+        try ok(cli, ["alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "1", "--size", "8MiB", "--expire", "30d"])
+        let file = try randomFile(cli, "keep.bin", 150_000)
+        try ok(cli, ["upload", "--wallet", "alice", file.path, "/keep.bin"])
+        let before = Set(net.blobbers)
+        net.process.signal(SIGTERM)
+        #expect(net.process.waitForExit(timeout: 20) == 0)
+
+        // Same directory, new processes: blobbers come back on other ports and tell the ledger.
+        net = try devnet(cli, blobbers: 3)
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
+        #expect(Set(net.blobbers) != before)
+        let out = cli.home.appendingPathComponent("keep-out.bin")
+        try ok(cli, ["download", "--wallet", "alice", "/keep.bin", out.path])
+        #expect(try Data(contentsOf: out) == Data(contentsOf: file))
+        let shown = try ok(cli, ["alloc", "show", "--wallet", "alice"])
+        let urls = Set(((shown["blobbers"] as? [[String: Any]]) ?? []).compactMap { $0["url"] as? String })
+        #expect(urls == Set(net.blobbers))
+    }
+
     @Test func errorMessagesSayWhatToDo() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let net = try devnet(cli)

@@ -244,6 +244,23 @@ import MosaicProtocol
         #expect(try net.ledger.supply().isConserved)
     }
 
+    @Test func pendingTransactionsSurviveAReopenAndAreIncludedAfterIt() throws {
+        let net = try TestNet()
+        let txs = (UInt64(1)...3).map { net.transfer(net.alice, to: net.carol, token, nonce: $0) }
+        #expect(net.ledger.submit(Array(txs.prefix(2))).allSatisfy { $0 == nil })
+        try net.ledger.submit(txs[2])
+        try net.reopen()
+        for tx in txs { #expect(try net.ledger.transaction(tx.hash)?.status == .pending) }
+        #expect(try net.ledger.nextNonce(for: net.alice.publicKey.clientID) == 4)
+        let block = try net.ledger.produceBlock()
+        #expect(block.transactionCount == 3)
+        #expect(try net.balance(net.carol) == 3 * token)
+        // Included transactions leave the pending table: a second reopen finds nothing to redo.
+        try net.reopen()
+        #expect(try net.ledger.produceBlock().transactionCount == 0)
+        #expect(try net.ledger.transaction(txs[0].hash)?.status == .finalized)
+    }
+
     @Test func memoTextSurvivesStorageExactly() throws {
         let net = try TestNet()
         let memo = "café ☕ \u{0}after-nul \"quoted\""

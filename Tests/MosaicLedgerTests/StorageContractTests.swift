@@ -124,7 +124,7 @@ import MosaicProtocol
         #expect(ok.outcome == .success)
         let after = try #require(try net.ledger.storageAllocation(a.id))
         #expect(after.blobbers[0].allocationRoot == tree2.root)
-        #expect(after.blobbers[0].used == 196682 && after.usedSize == 196682)
+        #expect(after.blobbers[0].used == 196682 && after.usedSize == 196682 * UInt64(after.dataShards))
         #expect(after.numWrites == 2)
         #expect(after.challengePool > 0 && after.writePool == 10 * token - after.challengePool)
         // Replaying the first marker is refused: the chain moved on.

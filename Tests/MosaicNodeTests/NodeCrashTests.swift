@@ -29,6 +29,7 @@ import MosaicSDK
         let client = LedgerClient(baseURL: url)
 
         let finalized = Mutex<[String]>([])
+        let accepted = Mutex<[String]>([])
         let burst = Task {
             var nonces: [UInt64] = [0, 0]
             while !Task.isCancelled {
@@ -40,6 +41,7 @@ import MosaicSDK
                                                     value: UInt64(i + 1), fee: genesis.minimumFee, nonce: nonces[s], creationDate: 0))
                 }
                 guard let results = try? await client.submit(batch: batch), results.allSatisfy({ $0.error == nil }) else { return }
+                accepted.withLock { $0 += batch.map(\.hash) }
                 // A sender's transactions are included in nonce order: its last one finalized means all are.
                 var all = true
                 for last in batch.suffix(2) {
@@ -73,6 +75,15 @@ import MosaicSDK
             if status != .finalized && status != .sealed { lost += 1 }
         }
         #expect(lost == 0)
+        // Every transaction the node accepted (202) before the kill is still known after it, and sealed in the end.
+        let acceptedHashes = accepted.withLock { $0 }
+        var unknown = 0
+        for h in acceptedHashes where (try? await client2.transaction(h)) == nil { unknown += 1 }
+        #expect(unknown == 0, "accepted transactions forgotten by the restart")
+        if let last = acceptedHashes.last {
+            let v = try await client2.transaction(last, wait: .sealed, timeout: .seconds(20))
+            #expect(v.status == .sealed)
+        }
         let supply = try await client2.supply()
         #expect(supply.totalSupply == 2_000_000 * token + genesis.faucet.supply)
         #expect(supply.isConserved)

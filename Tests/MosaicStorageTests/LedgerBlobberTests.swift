@@ -140,6 +140,75 @@ struct LedgerBlobberTests {
         }
     }
 
+    @Test func readMarkersAcceptedBeforeACrashAreRedeemedAfterRestart() async throws {
+        let grid = try await LedgerGrid()
+        defer { Task { await grid.shutdown() } }
+        let (ledger, owner, client, allocation) = (grid.ledger, grid.owner, grid.client, grid.allocation!)
+        let bytes = randomBytes(200_000)
+        _ = try await client.upload(localFile: try grid.localFile(bytes), remotePath: "/r.bin", allocation: allocation)
+        for s in grid.servers { #expect(await s.commitPendingMarkers().isEmpty) }
+        let before = try #require(try ledger.storageAllocation(allocation.id)).numReads
+        let out = URL(fileURLWithPath: grid.root + "/local/r-out")
+        try await client.download(remotePath: "/r.bin", to: out, allocation: allocation)
+        #expect(same([UInt8](try Data(contentsOf: out)), bytes))
+
+        // The blobbers go away before redeeming; new processes on the same directories redeem.
+        var redeemedAfterRestart: UInt64 = 0
+        for (i, old) in grid.servers.enumerated() {
+            await old.stop()
+            var c = BlobberServer.Configuration(directory: grid.root + "/blobber\(i)")
+            c.ledger = InProcessBlobberLedger(ledger: ledger, key: grid.blobberKeys[i], chainID: grid.genesis.chainID)
+            let restarted = try BlobberServer(configuration: c)
+            #expect(await restarted.commitPendingMarkers().isEmpty)
+            redeemedAfterRestart += try ledger.storageReadCounter(allocation: allocation.id, blobber: restarted.blobberID,
+                                                                  reader: owner.publicKey.clientID)
+            // Redeemed once: a second restart has nothing left to send.
+            let again = try BlobberServer(configuration: c)
+            let reads = try #require(try ledger.storageAllocation(allocation.id)).numReads
+            #expect(await again.commitPendingMarkers().isEmpty)
+            #expect(try #require(try ledger.storageAllocation(allocation.id)).numReads == reads)
+        }
+        #expect(redeemedAfterRestart >= 2, "at least d blocks were read and are paid after the restart")
+        #expect(try #require(try ledger.storageAllocation(allocation.id)).numReads > before)
+    }
+
+    @Test func readsUnderAPublicTicketArePaidFromTheOwnersWritePool() async throws {
+        let grid = try await LedgerGrid(readPrice: TokenAmount.unitsPerToken / 1000)
+        defer { Task { await grid.shutdown() } }
+        let (ledger, owner, client, allocation) = (grid.ledger, grid.owner, grid.client, grid.allocation!)
+        let bytes = randomBytes(150_000)
+        _ = try await client.upload(localFile: try grid.localFile(bytes), remotePath: "/pub.bin", allocation: allocation)
+        for s in grid.servers { #expect(await s.commitPendingMarkers().isEmpty) }
+        let before = try #require(try ledger.storageAllocation(allocation.id))
+
+        // A reader with no tokens at all opens a public link (ticket for anyone).
+        let reader = Ed25519.SigningKey.generate()
+        #expect(try ledger.storageReadPool(reader.publicKey.clientID) == 0)
+        var ticket = AuthTicket(allocationID: allocation.id, ownerID: "", ownerPublicKey: "", path: "/pub.bin", kind: .file,
+                                recipientID: "", expiration: 0, nonce: Hex.encode(Random.bytes(8)))
+        ticket.sign(with: owner)
+        let meta = try await client.stat("/pub.bin", allocation: allocation)
+        let fileKey = try SealedBox.open(try #require(Hex.decode(meta.wrappedKey)), with: owner)
+        let readerClient = StorageClient(signingKey: reader, home: URL(fileURLWithPath: grid.root + "/public-home"))
+        let out = URL(fileURLWithPath: grid.root + "/local/pub-out")
+        try await readerClient.download(remotePath: "/pub.bin", to: out, allocation: allocation, ticket: ticket, contentKey: fileKey)
+        #expect(same([UInt8](try Data(contentsOf: out)), bytes))
+
+        // The blobbers redeem the reader's markers; the owner's write pool pays.
+        for s in grid.servers { #expect(await s.commitPendingMarkers().isEmpty) }
+        let after = try #require(try ledger.storageAllocation(allocation.id))
+        var blocks: UInt64 = 0, cost: UInt64 = 0
+        for p in after.blobbers {
+            let n = try ledger.storageReadCounter(allocation: allocation.id, blobber: p.blobberID, reader: reader.publicKey.clientID)
+            blocks += n
+            cost += try #require(StoragePricing.readCost(price: p.readPrice, blocks: n))
+        }
+        #expect(blocks >= 2, "the reader's blocks were redeemed")
+        #expect(cost > 0)
+        #expect(after.numReads > before.numReads)
+        #expect(after.writePool == before.writePool - cost)
+    }
+
     @Test func challengesPassAndALostFragmentIsPenalized() async throws {
         var config = StorageConfig()
         config.challengeEveryBlocks = 1

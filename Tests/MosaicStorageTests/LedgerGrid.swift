@@ -18,7 +18,7 @@ final class LedgerGrid: @unchecked Sendable {
     private(set) var allocation: StorageAllocation!
     let client: StorageClient
 
-    init(blobbers: Int = 3, data: Int = 2, parity: Int = 1, config: StorageConfig = StorageConfig()) async throws {
+    init(blobbers: Int = 3, data: Int = 2, parity: Int = 1, config: StorageConfig = StorageConfig(), readPrice: UInt64 = 0) async throws {
         root = NSTemporaryDirectory() + "mosaic-ledger-grid-" + Hex.encode(Random.bytes(6))
         blobberKeys = (0..<blobbers).map { _ in Ed25519.SigningKey.generate() }
         let token = TokenAmount.unitsPerToken
@@ -41,7 +41,7 @@ final class LedgerGrid: @unchecked Sendable {
             try s.start()
             servers.append(s)
             let r = try call(k, "register_blobber", ["url": .string(s.baseURL.absoluteString), "capacity": .integer(10 << 30),
-                                                     "write_price": .integer(Int64(token / 100)), "read_price": .integer(0)], value: 5 * token)
+                                                     "write_price": .integer(Int64(token / 100)), "read_price": .integer(Int64(readPrice))], value: 5 * token)
             guard r.outcome == .success else { throw StorageGrid.GridError(message: r.error ?? "register failed") }
         }
         let r = try call(owner, "new_allocation", ["name": .string("docs"), "data_shards": .integer(Int64(data)),

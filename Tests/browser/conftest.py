@@ -18,6 +18,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MOSAIC = ROOT / ".build" / "debug" / "mosaic"
+EXAMPLE_APP = ROOT / ".build" / "debug" / "example-social-app"
 ARTIFACTS = ROOT / "test-artifacts" / "browser"
 
 
@@ -63,6 +64,37 @@ def devnet():
     d = Devnet()
     yield d
     d.stop()
+
+
+class ExampleApp:
+    """examples/social-app as a child process against the devnet: registers itself, then serves."""
+
+    def __init__(self, devnet, name="example-social-app"):
+        folder = devnet.home / name
+        self.proc = subprocess.Popen(
+            [str(EXAMPLE_APP), "--dir", str(folder), "--node", devnet.node, "--mosaic", devnet.app,
+             "--name", name, "--scopes", "vote", "--json"],
+            stdout=subprocess.PIPE, stderr=open(devnet.home / f"{name}.log", "wb"), text=True)
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("example app did not start: " + (devnet.home / f"{name}.log").read_text()[-2000:])
+        info = json.loads(line)
+        self.url, self.name, self.client_id = info["url"], info["app"], info["client_id"]
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture
+def example_app(devnet):
+    a = ExampleApp(devnet)
+    yield a
+    a.stop()
 
 
 class Browser:

@@ -76,6 +76,23 @@ def test_allocation_upload_download_rename_share_delete(devnet, browser, second_
     assert status == 200 and digest == hashlib.sha256(data).hexdigest()
     b.driver.find_element("css selector", "dialog[open] .dialog-close").click()
 
+    # Drag and drop: two files dropped on the zone are uploaded one after the other.
+    b.js("""
+        const dt = new DataTransfer();
+        const bytes = (n, seed) => Uint8Array.from({length: n}, (_, i) => (i * 31 + seed) & 255);
+        dt.items.add(new File([bytes(90000, 7)], 'dropped-a.bin', {type: 'application/octet-stream'}));
+        dt.items.add(new File([bytes(1234, 9)], 'dropped-b.txt', {type: 'text/plain'}));
+        const zone = document.querySelector('#dropzone');
+        zone.dispatchEvent(new DragEvent('dragenter', {dataTransfer: dt, bubbles: true, cancelable: true}));
+        zone.dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true, cancelable: true}));
+    """)
+    b.el('.file-row[data-path="/dropped-a.bin"]', timeout=60)
+    b.el('.file-row[data-path="/dropped-b.txt"]', timeout=60)
+    b.shot("dropped")
+    expected = bytes((i * 31 + 7) & 255 for i in range(90000))
+    status, digest, length = b.driver.execute_async_script(SHA_JS, f"/api/files/download?alloc={alloc}&path=/dropped-a.bin")
+    assert status == 200 and length == 90000 and digest == hashlib.sha256(expected).hexdigest()
+
     # Delete with confirmation.
     b.el('.file-row[data-path="/renamed.bin"]').find_element("css selector", ".file-delete").click()
     b.shot("delete-confirm")

@@ -44,6 +44,9 @@ extension AppServer {
                 }
                 expiration = Int64(Date().timeIntervalSince1970) + ms / 1000
             }
+            guard meta.cipher != FileMeta.lockerCipher else {
+                throw HTTPError.unprocessable("\(body.path) is a locker file; it cannot be shared (its key opens only with its PIN and this wallet)", code: "locker_file")
+            }
             guard let wrapped = Hex.decode(meta.wrappedKey), let contentKey = try? SealedBox.open(wrapped, with: client.key) else {
                 throw HTTPError.unprocessable("the content key of \(body.path) cannot be opened with this wallet", code: "not_owner")
             }

@@ -1,7 +1,7 @@
 /*
  * Mosaic web app — core: API client, DOM helpers, dialogs, toasts, router,
  * sessions (create / recover / unlock), Home, Wallet, Allocation and Network
- * details. Bolt lives in bolt.js, Vult in vult.js. No framework, no build step.
+ * details. Bolt lives in bolt.js, Vult in vult.js, Locker in locker.js. No framework, no build step.
  *
  * Stable ids / test hooks (for browser tests):
  *  Layout     #topbar #brand #topnav #nav-bolt #nav-vult #who #sign-out #main #view
@@ -17,7 +17,7 @@
  *  Unlock     #unlock-form #unlock-message #unlock-wallet (select, if several)
  *             #unlock-passphrase #unlock-error #unlock #add-wallet-open
  *  Home       #home #tile-wallet #tile-allocation #tile-network #tile-bolt #tile-vult
- *             #tile-notes #tile-social #tile-locker (coming) #no-allocation
+ *             #tile-notes (coming) #tile-social #tile-locker #no-allocation
  *             #create-allocation-open
  *  Allocation form  #alloc-form #alloc-name #alloc-data #alloc-parity #alloc-size
  *             #alloc-expire #alloc-lock #alloc-error #alloc-submit
@@ -645,8 +645,8 @@
         tile('tile-bolt', '#/bolt', 'bolt', 'Bolt', 'Wallet: send, receive, faucet'),
         tile('tile-vult', '#/vult', 'vult', 'Vult', 'Your files, encrypted and spread'),
         tile('tile-notes', null, 'notes', 'Notes', 'Coming soon', true),
-        tile('tile-social', null, 'social', 'Social', 'Coming soon', true),
-        tile('tile-locker', null, 'locker', 'Locker', 'Coming soon', true)));
+        tile('tile-social', '#/social', 'social', 'Social', 'Posts, replies, votes'),
+        tile('tile-locker', '#/locker', 'locker', 'Locker', 'Files that open with a PIN')));
     render(wrap);
     try {
       const r = await api('GET', '/api/allocations');

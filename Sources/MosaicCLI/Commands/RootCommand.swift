@@ -10,6 +10,7 @@ enum RootCommand {
                     BlobberCommand.command,
                     AllocCommand.command,
                 ] + FileCommands.all + [
+                    LockerCommand.command,
                     SocialCommand.command,
                     AppCommand.command,
                     VersionCommand.command,

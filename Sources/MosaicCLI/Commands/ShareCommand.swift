@@ -2,6 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 import MosaicSDK
+import MosaicStorage
 
 /// `mosaic share`: an owner-signed auth ticket for one file, for one wallet (`--to`) or anyone,
 /// printed as a `mosaic-ticket:` string; `--revoke` ends a ticket on the ledger.
@@ -34,6 +35,9 @@ enum ShareCommand {
             if let to = inv.value("to") { recipient = try await publicKey(of: to.lowercased(), ctx.client) }
             var expiration: Int64 = 0
             if let e = inv.value("expire") { expiration = Int64(Date().timeIntervalSince1970) + Int64(try AllocCommand.expireSeconds(e, flag: "expire")) }
+            guard meta.cipher != FileMeta.lockerCipher else {
+                throw CLIError.failure("\(path) is a locker file; it cannot be shared (its key opens only with its PIN and this wallet)")
+            }
             guard let wrapped = Hex.decode(meta.wrappedKey), let key = try? SealedBox.open(wrapped, with: ctx.storage.key) else {
                 throw CLIError.failure("cannot open the content key of \(path) with this wallet")
             }

@@ -18,7 +18,21 @@ extension Ledger {
     }
 
     public func storageAllocation(_ id: String) throws(LedgerError) -> Allocation? {
-        try storageRead { get throws(LedgerError) in try get(StorageState.allocationKey(id)) }
+        try storageRead { get throws(LedgerError) in
+            guard let a: Allocation = try get(StorageState.allocationKey(id)) else { return nil }
+            return try Ledger.withCurrentURLs(a, get)
+        }
+    }
+
+    /// The allocation with each blobber's URL as registered now: a blobber that moved (a devnet
+    /// restarted on new ports, `storage.update_blobber url`) is found at its new address.
+    private static func withCurrentURLs(_ a: Allocation, _ get: StorageGetter) throws(LedgerError) -> Allocation {
+        var a = a
+        for i in a.blobbers.indices {
+            let b: BlobberInfo? = try get(StorageState.blobberKey(a.blobbers[i].blobberID))
+            if let b { a.blobbers[i].url = b.url }
+        }
+        return a
     }
 
     /// Allocations created by `owner`, oldest first (every status).
@@ -26,7 +40,7 @@ extension Ledger {
         try storageRead { get throws(LedgerError) in
             let ids: [String] = try get(StorageState.ownerKey(owner)) ?? []
             var out: [Allocation] = []
-            for id in ids { if let a: Allocation = try get(StorageState.allocationKey(id)) { out.append(a) } }
+            for id in ids { if let a: Allocation = try get(StorageState.allocationKey(id)) { out.append(try Ledger.withCurrentURLs(a, get)) } }
             return out
         }
     }

@@ -53,7 +53,7 @@ extension StorageContract {
             part.used = m.size
             part.latestWriteMarker = m.timestamp
             alloc.blobbers[bi] = part
-            alloc.usedSize = alloc.blobbers.reduce(0) { $0 &+ $1.used }
+            alloc.usedSize = Allocation.dataEquivalent(blobberUsed: alloc.blobbers.map(\.used), dataShards: alloc.dataShards)
             alloc.numWrites += 1
             try state.save(alloc)
             try state.setChallengeable(alloc.id, c.caller, m.root != AllocationTree.emptyRoot)
@@ -64,7 +64,8 @@ extension StorageContract {
 
     /// `redeem_read_markers(markers: [ReadMarker])`, caller = the blobber. Pays
     /// `StoragePricing.readCost(read_price, counter − last counter)` from the reader's read pool or,
-    /// when the reader is the owner and its read pool is short, from the allocation's write pool.
+    /// when that is short and the reader is the owner or read under the owner's valid auth ticket
+    /// (attached to the marker), from the allocation's write pool.
     func redeemReadMarkers(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
         let c = state.context
         let markers = try blobberMarkers(state, a, as: ReadMarker.self, kind: "read markers")
@@ -90,7 +91,7 @@ extension StorageContract {
             let pool = try state.uint(poolKey)
             if pool >= cost {
                 try state.setUInt(poolKey, pool - cost)
-            } else if m.clientID == alloc.ownerID, alloc.writePool >= cost {
+            } else if try ownerPays(state, m, alloc), alloc.writePool >= cost {
                 alloc.writePool -= cost
             } else {
                 throw .refused("\(at): the reader's read pool has \(tokens(pool)) but \(m.counter - last) blocks cost \(tokens(cost)); the reader must lock tokens with storage.lock_read_pool")
@@ -103,6 +104,20 @@ extension StorageContract {
             try c.emit("read_marker", ["allocation": alloc.id, "blobber": c.caller, "reader": m.clientID, "counter": String(m.counter)])
         }
         return "redeemed \(markers.count) read marker(s) for \(tokens(paid))"
+    }
+
+    /// Whether the allocation's write pool pays for `m`: the reader is the owner, or the marker
+    /// carries an auth ticket of this allocation's owner, for this reader or anyone, unrevoked and
+    /// unexpired when the marker was signed.
+    private func ownerPays(_ state: StorageState, _ m: ReadMarker, _ alloc: Allocation) throws(ContractError) -> Bool {
+        if m.clientID == alloc.ownerID { return true }
+        guard let t = m.ticket else { return false }
+        do { try t.verify(reader: m.clientID) } catch { return false }
+        guard t.allocationID == alloc.id, t.ownerID == alloc.ownerID, t.ownerPublicKey == alloc.ownerPublicKey else { return false }
+        guard t.expiration == 0 || m.timestamp <= t.expiration else { return false }
+        // Reads signed before a revocation were served under a valid ticket and are still paid.
+        guard let revokedAt = try state.load(StorageState.revokedKey(owner: t.ownerID, ticket: t.id), as: Int64.self) else { return true }
+        return m.timestamp <= revokedAt
     }
 
     /// `revoke_ticket(ticket_id)`: the caller (a ticket's owner) ends an auth ticket; blobbers

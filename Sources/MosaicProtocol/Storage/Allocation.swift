@@ -21,7 +21,9 @@ public struct Allocation: Sendable, Hashable, Codable {
     public var writePool: UInt64
     /// Sum of the blobbers' challenge pools.
     public var challengePool: UInt64
-    /// Sum of the blobbers' `used`: fragment bytes, parity included (≈ file bytes × (d + p) / d).
+    /// Space used in the same unit as `size` (user data): the fullest blobber's `used` × d. Every
+    /// blobber holds one fragment of each chunk, so this is the stored bytes with chunk padding,
+    /// and it reaches `size` exactly when a blobber reaches `blobber_size`.
     public var usedSize: UInt64
     public var numWrites: UInt64
     /// Read markers redeemed.
@@ -80,4 +82,12 @@ public struct Allocation: Sendable, Hashable, Codable {
 
     /// Index of `blobberID` in `blobbers`, i.e. which fragment it stores.
     public func index(of blobberID: String) -> Int? { blobbers.firstIndex { $0.blobberID == blobberID } }
+}
+
+extension Allocation {
+    /// `usedSize` from the blobbers' fragment bytes (saturating: it is only shown).
+    public static func dataEquivalent(blobberUsed: [UInt64], dataShards: Int) -> UInt64 {
+        let (v, overflow) = (blobberUsed.max() ?? 0).multipliedReportingOverflow(by: UInt64(max(dataShards, 1)))
+        return overflow ? .max : v
+    }
 }

@@ -19,6 +19,11 @@ public struct ReadMarker: Sendable, Hashable, Codable {
     public var counter: UInt64
     public var timestamp: Int64
     public var signature: String
+    /// The auth ticket the blocks were served under, attached by the blobber (not signed by the
+    /// reader: the ticket carries the owner's own signature). When the reader's read pool is short,
+    /// the ledger charges the allocation's write pool for reads under a valid ticket — the owner
+    /// pays for what it shared, so public links work for readers with no tokens.
+    public var ticket: AuthTicket?
 
     enum CodingKeys: String, CodingKey {
         case allocationID = "allocation_id"
@@ -26,7 +31,7 @@ public struct ReadMarker: Sendable, Hashable, Codable {
         case clientID = "client_id"
         case publicKey = "public_key"
         case ownerID = "owner_id"
-        case counter, timestamp, signature
+        case counter, timestamp, signature, ticket
     }
 
     public init(allocationID: String, blobberID: String, clientID: String, publicKey: String, ownerID: String,

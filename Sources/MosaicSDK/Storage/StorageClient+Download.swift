@@ -23,6 +23,8 @@ extension StorageClient {
         let contentKey: SecretBytes
         if let sharedKey {
             contentKey = sharedKey
+        } else if meta.cipher == FileMeta.lockerCipher {
+            throw StorageClientError.lockerFile(path: remotePath)
         } else {
             do { contentKey = try SealedBox.open(wrapped, with: key) } catch {
                 throw StorageClientError.unreadable(path: remotePath, reason: "its content key is not sealed to this wallet; ask the owner to share it")

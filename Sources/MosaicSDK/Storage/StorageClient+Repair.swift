@@ -69,8 +69,11 @@ extension StorageClient {
                 for i in targets { report.failed[i] = "\(path): only \(t.holders.count) of the \(a.dataShards) blobbers needed hold it" }
                 continue
             }
+            // Rebuilding re-codes fragments and never decrypts; a locker file's key needs its PIN, so it
+            // gets a throwaway key (only the cipher's overhead matters here).
+            let lockerKey: SecretBytes? = t.meta.cipher == FileMeta.lockerCipher ? SecretBytes(Random.bytes(AESGCMSegmentCipher.keyCount)) : nil
             guard let wrapped = Hex.decode(t.meta.wrappedKey), let prefix = Hex.decode(t.meta.noncePrefix),
-                  let contentKey = try? SealedBox.open(wrapped, with: key) else {
+                  let contentKey = lockerKey ?? (try? SealedBox.open(wrapped, with: key)) else {
                 for i in targets { report.failed[i] = "cannot open the content key of \(path)" }
                 continue
             }

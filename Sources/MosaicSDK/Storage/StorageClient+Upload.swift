@@ -14,6 +14,13 @@ extension StorageClient {
     @discardableResult
     public func upload(localFile: URL, remotePath: String, allocation a: StorageAllocation, contentType: String? = nil,
                        replace: Bool = false, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> UploadResult {
+        try await upload(localFile: localFile, remotePath: remotePath, allocation: a, contentType: contentType, replace: replace,
+                         keyWrapping: .owner(key), progress: progress)
+    }
+
+    /// `upload` with the content key kept as `keyWrapping` says (the Locker wraps it under a PIN).
+    func upload(localFile: URL, remotePath: String, allocation a: StorageAllocation, contentType: String?, replace: Bool,
+                keyWrapping: ContentKeyWrapping, progress: (@Sendable (TransferProgress) -> Void)?) async throws -> UploadResult {
         try RemotePath.validate(remotePath)
         try checkWritable(a)
         let attrs: [FileAttributeKey: Any]
@@ -58,14 +65,14 @@ extension StorageClient {
         var contentKey: SecretBytes
         var resumed = false
         if let j = UploadJournal.load(journalURL), j.localPath == localFile.path, j.size == size, j.modified == modified,
-           let wrapped = Hex.decode(j.wrappedKey), let key = try? SealedBox.open(wrapped, with: key) {
+           let key = keyWrapping.unwrap(j.wrappedKey) {
             journal = j
             contentKey = key
             resumed = true
         } else {
             contentKey = SecretBytes(Random.bytes(AESGCMSegmentCipher.keyCount))
             journal = UploadJournal(allocationID: a.id, remotePath: remotePath, localPath: localFile.path, size: size, modified: modified,
-                                    uploadID: Hex.encode(Random.bytes(16)), wrappedKey: Hex.encode(try SealedBox.seal(contentKey, to: key.publicKey)),
+                                    uploadID: Hex.encode(Random.bytes(16)), wrappedKey: try keyWrapping.wrap(contentKey),
                                     noncePrefix: Hex.encode(Random.bytes(AESGCMSegmentCipher.noncePrefixCount)), created: now)
             try journal.save(journalURL)
         }
@@ -89,7 +96,7 @@ extension StorageClient {
         guard encoded.file.layout.fileSize == size else { throw StorageClientError.changedDuringUpload(path: localFile.path) }
 
         var meta = FileMeta(allocationID: a.id, path: remotePath, kind: .file, size: size,
-                            contentType: contentType ?? Self.guessType(remotePath), cipher: FileMeta.aesGCMCipher,
+                            contentType: contentType ?? Self.guessType(remotePath), cipher: keyWrapping.cipher,
                             dataShards: a.dataShards, parityShards: a.parityShards,
                             fragmentRoots: encoded.file.fragmentRoots.map { Hex.encode($0) },
                             fragmentLength: encoded.file.layout.fragmentLength, wrappedKey: journal.wrappedKey,

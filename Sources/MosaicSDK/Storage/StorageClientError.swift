@@ -14,6 +14,7 @@ public enum StorageClientError: Error, Equatable, Sendable, CustomStringConverti
     case changedDuringUpload(path: String)
     case unreadable(path: String, reason: String)
     case invalidPath(String)
+    case lockerFile(path: String)
 
     public var description: String {
         switch self {
@@ -30,6 +31,7 @@ public enum StorageClientError: Error, Equatable, Sendable, CustomStringConverti
         case let .changedDuringUpload(p): return "\(p) changed while it was being uploaded; upload it again"
         case let .unreadable(p, why): return "cannot read \(p) from enough blobbers: \(why); run 'mosaic repair' or try later"
         case let .invalidPath(why): return why
+        case let .lockerFile(p): return "\(p) is a locker file, locked with a PIN; open it with 'mosaic locker get \(RemotePath.name(p))' or on the Locker page"
         }
     }
 }

@@ -8,13 +8,15 @@ import MosaicProtocol
 /// on the ledger, and addressed to the signer (or to anyone). Block downloads carry the reader's
 /// `ReadMarker` (header `X-Read-Marker`, base64 JSON) whose counter must grow by at least the
 /// blocks served; required when the blobber is paid through a ledger, optional otherwise.
-/// The latest marker per reader is kept in memory and redeemed by `commitPendingMarkers()`.
+/// The latest marker per reader is journaled to disk before the blocks are served and redeemed by
+/// `commitPendingMarkers()`.
 extension BlobberServer {
-    struct ReadState: Sendable {
+    struct ReadState {
         /// Latest accepted marker per "allocation|reader".
         var latest: [String: ReadMarker] = [:]
         /// Highest counter sent to the ledger per "allocation|reader".
         var redeemed: [String: UInt64] = [:]
+        var journal: ReadMarkerJournal?
     }
 
     /// The verified reader of a request for `path` (nil: allocation-wide reads, owner only).
@@ -53,18 +55,24 @@ extension BlobberServer {
             }
             return
         }
-        guard let data = Data(base64Encoded: text), let m = try? JSONDecoder().decode(ReadMarker.self, from: data) else {
+        guard let data = Data(base64Encoded: text), var m = try? JSONDecoder().decode(ReadMarker.self, from: data) else {
             throw StorageRequestError.invalid("X-Read-Marker must be base64 of the marker's JSON")
         }
         do { try m.verify() } catch { throw StorageRequestError.forbidden("read marker refused: \(error)") }
         guard m.allocationID == id, m.blobberID == blobberID, m.ownerID == r.assignment.ownerID, m.clientID == reader.clientID else {
             throw StorageRequestError.forbidden("the read marker must name this allocation, this blobber, its owner and the signing reader")
         }
+        m.ticket = nil
+        // `authorizeRead` verified this request's ticket; keep it so the owner can be charged.
+        if reader != r.assignment.ownerPublicKey, let t = req.headers["X-Auth-Ticket"], let d = Data(base64Encoded: t) {
+            m.ticket = try? JSONDecoder().decode(AuthTicket.self, from: d)
+        }
         let last = try await readCounter(allocation: id, reader: reader.clientID)
         let key = id + "|" + reader.clientID
-        let ok = readState.withLock { s -> Bool in
+        let ok = try readState.withLock { s throws -> Bool in
             let current = max(last, s.latest[key]?.counter ?? 0)
             guard m.counter >= current + UInt64(blocks) else { return false }
+            try s.journal?.record(key, m)
             s.latest[key] = m
             return true
         }
@@ -89,7 +97,12 @@ extension BlobberServer {
         let markers = due.sorted { $0.key < $1.key }
         for batch in stride(from: 0, to: markers.count, by: 64).map({ Array(markers[$0..<min(markers.count, $0 + 64)]) }) {
             try await ledger.redeemReadMarkers(batch.map(\.value))
-            readState.withLock { s in for (k, m) in batch { s.redeemed[k] = max(s.redeemed[k] ?? 0, m.counter) } }
+            readState.withLock { s in
+                for (k, m) in batch {
+                    s.redeemed[k] = max(s.redeemed[k] ?? 0, m.counter)
+                    try? s.journal?.markRedeemed(k, counter: m.counter)  // at worst redeemed again, and refused as old
+                }
+            }
         }
     }
 }

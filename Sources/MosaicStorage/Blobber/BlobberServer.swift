@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Disk layout under `directory`: `blobber.key` (its Ed25519 seed, hex), `fragments/` (a
 /// `FragmentStore`: committed fragments and resumable uploads), `meta/<allocation>.json` (an
-/// `AllocationRecord`, replaced atomically). At start, fragment files no record points to (left by
+/// `AllocationRecord`, replaced atomically), `read-markers.sqlite` (accepted read markers not yet
+/// redeemed). At start, fragment files no record points to (left by
 /// a crash between publishing a fragment and writing the record) are deleted, so a killed write
 /// never shows. HTTP API: docs/STORAGE.md §11.
 public final class BlobberServer: Sendable {
@@ -36,7 +37,7 @@ public final class BlobberServer: Sendable {
     let records: Mutex<[String: AllocationRecord]>
     private let writers = Mutex<[String: FragmentWriter]>([:])
     private let refreshed = Mutex<[String: ContinuousClock.Instant]>([:])
-    let readState = Mutex(ReadState())
+    let readState: Mutex<ReadState>
     private let markerCommits = Mutex<Task<Void, Never>?>(nil)
     private var metaDirectory: String { configuration.directory + "/meta" }
 
@@ -64,6 +65,9 @@ public final class BlobberServer: Sendable {
             }
         }
         records = Mutex(loaded)
+        let journal = try ReadMarkerJournal(path: dir + "/read-markers.sqlite")
+        let (latest, redeemed) = try journal.load()
+        readState = Mutex(ReadState(latest: latest, redeemed: redeemed, journal: journal))
         var http = HTTPServer.Configuration()
         http.host = configuration.host
         http.port = configuration.port

@@ -19,6 +19,11 @@ public struct FileMeta: Sendable, Hashable, Codable {
 
     public static let signingDomain = "mosaic-file-meta-v1"
     public static let aesGCMCipher = "aes-256-gcm-v1"
+    /// The same segment cipher, with the content key wrapped for the Locker (PIN + owner's wallet,
+    /// docs/LOCKER.md) instead of sealed to the owner's key.
+    public static let lockerCipher = "aes-256-gcm-locker-v1"
+    /// Bytes of a Locker-wrapped content key (docs/LOCKER.md §2).
+    public static let lockerWrappedKeyCount = 80
 
     public var allocationID: String
     public var path: String
@@ -26,14 +31,16 @@ public struct FileMeta: Sendable, Hashable, Codable {
     /// Plaintext bytes.
     public var size: Int64
     public var contentType: String
-    /// Segment cipher name; only `aes-256-gcm-v1` (16-byte tag) today, empty for folders.
+    /// Segment cipher name: `aes-256-gcm-v1` (16-byte tag), or `aes-256-gcm-locker-v1` (same segments,
+    /// Locker key wrap); empty for folders.
     public var cipher: String
     public var dataShards: Int
     public var parityShards: Int
     /// Hex Merkle root of fragment stream i (stored by the allocation's blobber i).
     public var fragmentRoots: [String]
     public var fragmentLength: Int64
-    /// Hex `SealedBox` of the 32-byte content key to the owner's Ed25519 key.
+    /// Hex `SealedBox` of the 32-byte content key to the owner's Ed25519 key (for the Locker cipher:
+    /// the Locker wrap of that key).
     public var wrappedKey: String
     /// Hex 8 random bytes, the segment nonce prefix.
     public var noncePrefix: String
@@ -126,14 +133,15 @@ public struct FileMeta: Sendable, Hashable, Codable {
                 throw .invalid("folder metadata for \(path) must have no size or fragments")
             }
         case .file:
-            guard cipher == Self.aesGCMCipher else { throw .invalid("unknown cipher '\(cipher)' in metadata of \(path)") }
+            guard cipher == Self.aesGCMCipher || cipher == Self.lockerCipher else { throw .invalid("unknown cipher '\(cipher)' in metadata of \(path)") }
             guard dataShards >= 1, parityShards >= 0, fragmentRoots.count == dataShards + parityShards,
                   fragmentRoots.allSatisfy({ Hex.decode($0)?.count == 32 }) else {
                 throw .invalid("metadata of \(path) needs one 32-byte hex root per shard")
             }
             guard let prefix = Hex.decode(noncePrefix), prefix.count == 8 else { throw .invalid("metadata of \(path): nonce_prefix must be 8 hex bytes") }
-            guard let wrapped = Hex.decode(wrappedKey), wrapped.count == SealedBox.overhead + 32 else {
-                throw .invalid("metadata of \(path): wrapped_key must be a sealed 32-byte key")
+            let wrappedCount = cipher == Self.lockerCipher ? Self.lockerWrappedKeyCount : SealedBox.overhead + 32
+            guard let wrapped = Hex.decode(wrappedKey), wrapped.count == wrappedCount else {
+                throw .invalid("metadata of \(path): wrapped_key must be a wrapped 32-byte key (\(wrappedCount) bytes)")
             }
             guard let layout = try? layout(), layout.fragmentLength == fragmentLength else {
                 throw .invalid("metadata of \(path): fragment_length \(fragmentLength) does not fit size \(size) with \(dataShards)+\(parityShards) shards")

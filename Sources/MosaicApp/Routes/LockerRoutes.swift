@@ -1,0 +1,122 @@
+import Foundation
+import MosaicHTTP
+import MosaicSDK
+
+/// Locker: PIN-locked files of the session's wallet (docs/LOCKER.md). The PIN travels only in the
+/// request that needs it (upload: two headers, percent-encoded UTF-8, entered twice; download: the
+/// JSON body), is never stored or logged, and the errors are the SDK's, word for word as in the CLI.
+extension AppServer {
+    struct LockerNameBody: Decodable {
+        let alloc: String?
+        let name: String
+    }
+
+    struct LockerOpenBody: Decodable {
+        let alloc: String?
+        let name: String
+        let pin: String
+    }
+
+    func registerLockerRoutes() {
+        api(.get, "/api/locker", summary: "The locker's files", access: .wallet) { [self] req in
+            let (client, alloc) = try await storage(req, allocationID: req.http.query["alloc"])
+            let entries = try await AppServer.mapLocker { try await Locker(storage: client, allocation: alloc).list() }
+            return try AppServer.json(["allocation_id": alloc.id, "entries": entries.map(AppServer.lockerJSON)])
+        }
+
+        apiStreaming(.post, "/api/locker/upload", summary: "Lock a file (raw body) under a PIN given twice in X-Locker-PIN and X-Locker-PIN-Repeat") { [self] req, body in
+            let name = req.http.query["name"] ?? ""
+            let pin = try AppServer.mapLocker { () throws(LockerError) -> LockerPIN in
+                try Locker.validate(name: name)
+                let first = try AppServer.headerPIN(req.http.headers["X-Locker-PIN"])
+                let second = try AppServer.headerPIN(req.http.headers["X-Locker-PIN-Repeat"])
+                guard first.matches(second) else { throw LockerError.pinMismatch }
+                return first
+            }
+            let (client, alloc) = try await storage(req, allocationID: req.http.query["alloc"])
+            let spool = try spoolFile()
+            defer { try? FileManager.default.removeItem(at: spool) }
+            try await AppServer.write(body, to: spool)
+            let type = req.http.headers["Content-Type"].flatMap { $0.hasPrefix("application/x-www-form") || $0 == "application/octet-stream" ? nil : $0 }
+            let entry = try await AppServer.mapLocker {
+                try await Locker(storage: client, allocation: alloc).put(localFile: spool, name: name, pin: pin,
+                                                                         replace: req.http.query["replace"] == "1", contentType: type)
+            }
+            return try AppServer.json(AppServer.lockerJSON(entry), status: 201)
+        }
+
+        api(.post, "/api/locker/download", summary: "Open a locker file with its PIN (JSON {name, pin}); answers the file", access: .wallet,
+            bodyLimit: 4096) { [self] req in
+            let body = try req.decode(LockerOpenBody.self)
+            let pin = try AppServer.mapLocker { () throws(LockerError) -> LockerPIN in
+                try Locker.validate(name: body.name)
+                return try LockerPIN(body.pin)
+            }
+            let (client, alloc) = try await storage(req, allocationID: body.alloc)
+            let spool = try spoolFile()
+            let entry: LockerEntry
+            do {
+                entry = try await AppServer.mapLocker {
+                    try await Locker(storage: client, allocation: alloc).get(name: body.name, pin: pin, to: spool)
+                }
+            } catch {
+                try? FileManager.default.removeItem(at: spool)
+                throw error
+            }
+            var response = try HTTPResponse.file(atPath: spool.path, contentType: entry.contentType.isEmpty ? "application/octet-stream" : entry.contentType)
+            // The response holds the open file; the name can go now, so nothing stays on disk.
+            try? FileManager.default.removeItem(at: spool)
+            let ascii = String(entry.name.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" })
+            response.headers.add("Content-Disposition", "attachment; filename=\"\(ascii.isEmpty ? "locker-file" : ascii)\"")
+            return response
+        }
+
+        api(.post, "/api/locker/delete", summary: "Delete a locker file (fragments, wrapped key, PIN count)", access: .wallet) { [self] req in
+            let body = try req.decode(LockerNameBody.self)
+            try AppServer.mapLocker { () throws(LockerError) in try Locker.validate(name: body.name) }
+            let (client, alloc) = try await storage(req, allocationID: body.alloc)
+            try await AppServer.mapLocker { try await Locker(storage: client, allocation: alloc).remove(name: body.name) }
+            return HTTPResponse(status: 204, body: Data(), contentType: "text/plain")
+        }
+    }
+
+    static func headerPIN(_ value: String?) throws(LockerError) -> LockerPIN {
+        guard let value, !value.isEmpty else { throw .invalidPIN("enter the PIN twice; a locker PIN needs \(LockerPIN.minCharacters) to \(LockerPIN.maxCharacters) characters") }
+        guard let text = value.removingPercentEncoding else { throw .invalidPIN("the PIN could not be read (bad encoding)") }
+        return try LockerPIN(text)
+    }
+
+    static func lockerJSON(_ e: LockerEntry) -> [String: Any] {
+        ["name": e.name, "size": e.size, "mime": e.contentType, "created": e.created, "modified": e.modified]
+    }
+
+    /// Locker failures as HTTP answers with the SDK's words.
+    static func mapLocker<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let e as LockerError {
+            throw httpError(e)
+        } catch let e as StorageClientError {
+            throw httpError(.storage(e))
+        }
+    }
+
+    static func mapLocker<T>(_ body: () throws(LockerError) -> T) throws -> T {
+        do { return try body() } catch { throw httpError(error) }
+    }
+
+    static func httpError(_ e: LockerError) -> HTTPError {
+        switch e {
+        case .incorrectPIN: return HTTPError(status: 403, code: e.code, message: e.description)
+        case let .tooManyAttempts(_, after): return HTTPError(status: 429, code: e.code, message: e.description, headers: ["Retry-After": String(after)])
+        case .invalidPIN, .pinMismatch, .pinUnavailable, .invalidName: return HTTPError(status: 400, code: e.code, message: e.description)
+        case .exists: return HTTPError(status: 409, code: e.code, message: e.description)
+        case .notFound: return HTTPError(status: 404, code: e.code, message: e.description)
+        case let .storage(s):
+            switch s {
+            case .notFound: return HTTPError(status: 404, code: "not_found", message: s.description)
+            case .alreadyExists: return HTTPError(status: 409, code: "exists", message: s.description)
+            default: return HTTPError(status: 422, code: "storage", message: s.description)
+            }
+        default: return HTTPError(status: 422, code: e.code, message: e.description)
+        }
+    }
+}

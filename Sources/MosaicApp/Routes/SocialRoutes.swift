@@ -1,0 +1,235 @@
+import Foundation
+import MosaicHTTP
+import MosaicProtocol
+import MosaicSDK
+
+/// Social: feeds, posts with their threaded replies, compose, reply, vote and the user's app
+/// grants, over the SDK's `SocialClient` with the session's wallet (docs/APP_API.md, Social).
+/// Writes wait until the transaction is sealed, so the page shows a loading state meanwhile and
+/// the chain's refusal (e.g. "one root post per 5 minutes…") comes back as the error message.
+extension AppServer {
+    struct PostBody: Decodable {
+        let title: String?
+        let body: String
+        /// Tags as a list or as one text ("intro, swift" or "intro swift").
+        let tags: TagList?
+    }
+
+    struct ReplyBody: Decodable {
+        let parent: String
+        let body: String
+    }
+
+    struct EditBody: Decodable {
+        let id: String
+        let title: String?
+        let body: String?
+        let tags: TagList?
+    }
+
+    struct VoteBody: Decodable {
+        let id: String
+        let weight: Int
+    }
+
+    struct RevokeBody: Decodable {
+        let app: String
+    }
+
+    /// `["a","b"]` or `"a, b"` / `"a b"`.
+    struct TagList: Decodable {
+        let values: [String]
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let list = try? c.decode([String].self) {
+                values = list
+            } else {
+                let text = try c.decode(String.self)
+                values = text.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "#" }).map(String.init)
+            }
+        }
+    }
+
+    func registerSocialRoutes() {
+        api(.get, "/api/social/feed", summary: "A feed page: trending, hot or created, optionally one tag", access: .wallet) { [self] req in
+            let social = try socialClient(req)
+            let sortText = req.http.query["sort"] ?? "trending"
+            guard let sort = SocialSort(rawValue: sortText) else {
+                throw HTTPError.badRequest("unknown feed \"\(sortText.prefix(40))\": use trending, hot or created", code: "invalid_sort")
+            }
+            let tag = try AppServer.tagFilter(req.http.query["tag"])
+            let limit = min(max(Int(req.http.query["limit"] ?? "20") ?? 20, 1), SocialRules.maxFeedLimit)
+            var start: SocialPostID?
+            if let s = req.http.query["start"], !s.isEmpty { start = try AppServer.postID(s) }
+            let round = req.http.query["round"].flatMap { UInt64($0) }
+            let page = try await mapSocial { try await social.feed(sort, tag: tag, limit: limit, start: start, round: round, truncateBody: 280) }
+            return try AppServer.json([
+                "sort": page.sort.rawValue, "tag": page.tag ?? NSNull(), "posts": try page.posts.map(AppServer.postJSON),
+                "next": page.next ?? NSNull(), "round": page.round,
+            ])
+        }
+
+        api(.get, "/api/social/post", summary: "One post with the current votes on it", access: .wallet) { [self] req in
+            let social = try socialClient(req)
+            let id = try AppServer.postID(req.http.query["id"] ?? "")
+            guard let post = try await mapSocial({ try await social.post(id) }) else {
+                throw HTTPError.notFound("post \(id) does not exist (it may not be sealed yet)", code: "unknown_post")
+            }
+            let votes = try await mapSocial { try await social.votes(on: id) }
+            let me = social.actor ?? ""
+            return try AppServer.json([
+                "post": try AppServer.postJSON(post), "votes": try votes.map { try AppServer.encodable($0) },
+                "my_vote": votes.first(where: { $0.voter == me }).map { Int($0.weight) } ?? 0,
+            ])
+        }
+
+        api(.get, "/api/social/replies", summary: "The direct replies of a post, in creation order", access: .wallet) { [self] req in
+            let social = try socialClient(req)
+            let id = try AppServer.postID(req.http.query["id"] ?? "")
+            let replies = try await mapSocial { try await social.replies(to: id) }
+            // Each reply with the wallet's current vote on it, so its slider starts there.
+            let me = social.actor ?? ""
+            var out: [[String: Any]] = []
+            for reply in replies.replies {
+                var json = try AppServer.postJSON(reply)
+                var mine = 0
+                if reply.voteCount > 0, out.count < 100 {
+                    let votes = try await mapSocial { try await social.votes(on: SocialPostID(author: reply.author, permlink: reply.permlink)) }
+                    mine = votes.first(where: { $0.voter == me }).map { Int($0.weight) } ?? 0
+                }
+                json["my_vote"] = mine
+                out.append(json)
+            }
+            return try AppServer.json(["parent": id.description, "replies": out, "round": replies.round])
+        }
+
+        api(.post, "/api/social/posts", summary: "Write a root post (waits until sealed)", access: .wallet) { [self] req in
+            let body = try req.decode(PostBody.self)
+            let social = try socialClient(req)
+            let title = (body.title ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !title.isEmpty else { throw HTTPError.unprocessable("give the post a title", code: "invalid") }
+            let tags = (body.tags?.values ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            guard tags.count <= SocialRules.maxTags else {
+                throw HTTPError.unprocessable("at most \(SocialRules.maxTags) tags; you gave \(tags.count)", code: "invalid")
+            }
+            let id = try await mapSocial { try await social.post(title: title, body: body.body, tags: tags) }
+            return try await postAnswer(social, id)
+        }
+
+        api(.post, "/api/social/replies", summary: "Reply to a post or a reply (waits until sealed)", access: .wallet) { [self] req in
+            let body = try req.decode(ReplyBody.self)
+            let social = try socialClient(req)
+            let parent = try AppServer.postID(body.parent)
+            let id = try await mapSocial { try await social.reply(to: parent, body: body.body) }
+            return try await postAnswer(social, id)
+        }
+
+        api(.post, "/api/social/edit", summary: "Change the wallet's own post or reply before payout (waits until sealed)", access: .wallet) { [self] req in
+            let body = try req.decode(EditBody.self)
+            let social = try socialClient(req)
+            let id = try AppServer.postID(body.id)
+            guard id.author == social.actor else {
+                throw HTTPError.forbidden("only the author can edit \(id); this wallet is \(social.actor ?? "?")", code: "not_author")
+            }
+            let tags = body.tags.map { $0.values.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty } }
+            _ = try await mapSocial { try await social.edit(id, title: body.title, body: body.body, tags: tags) }
+            return try await postAnswer(social, id, status: 200)
+        }
+
+        api(.post, "/api/social/votes", summary: "Vote on a post: weight -10000…10000, 0 removes (waits until sealed)", access: .wallet) { [self] req in
+            let body = try req.decode(VoteBody.self)
+            let social = try socialClient(req)
+            let id = try AppServer.postID(body.id)
+            let tx = try await mapSocial { try await social.vote(id, weight: body.weight) }
+            guard let post = try await mapSocial({ try await social.post(id) }) else {
+                throw HTTPError.notFound("post \(id) does not exist", code: "unknown_post")
+            }
+            return try AppServer.json(["post": try AppServer.postJSON(post), "my_vote": body.weight, "hash": tx.transaction.hash])
+        }
+
+        api(.get, "/api/social/account", summary: "The wallet's social account: post count, voting power", access: .wallet) { [self] req in
+            let social = try socialClient(req)
+            let me = try req.wallet().clientID
+            let account = try await mapSocial { try await social.account(me) }
+            return try AppServer.json(try AppServer.encodable(account))
+        }
+
+        api(.get, "/api/social/grants", summary: "The apps this wallet authorized, expired ones flagged", access: .wallet) { [self] req in
+            let social = try socialClient(req)
+            let grants = try await mapSocial { try await social.grants() }
+            return try AppServer.json(["grants": try grants.map { try AppServer.encodable($0) }])
+        }
+
+        api(.post, "/api/social/grants/revoke", summary: "End this wallet's grant to an app (waits until sealed)", access: .wallet) { [self] req in
+            let body = try req.decode(RevokeBody.self)
+            let social = try socialClient(req)
+            let app = body.app.trimmingCharacters(in: .whitespaces)
+            guard !app.isEmpty else { throw HTTPError.unprocessable("name the app to revoke", code: "invalid") }
+            let tx = try await mapSocial { try await social.revoke(app: app) }
+            let grants = try await mapSocial { try await social.grants() }
+            return try AppServer.json(["hash": tx.transaction.hash, "grants": try grants.map { try AppServer.encodable($0) }])
+        }
+    }
+
+    /// The session's wallet as a social client.
+    func socialClient(_ req: AppRequest) throws -> SocialClient {
+        SocialClient(wallet: try ledgerWallet(req))
+    }
+
+    /// The post (201 when new), read back once sealed.
+    func postAnswer(_ social: SocialClient, _ id: SocialPostID, status: Int = 201) async throws -> HTTPResponse {
+        let post = try await mapSocial { try await social.post(id) }
+        var json: [String: Any] = ["id": id.description]
+        json["post"] = try post.map(AppServer.postJSON) ?? NSNull()
+        return try AppServer.json(json, status: status)
+    }
+
+    /// "AUTHOR/PERMLINK" checked, or a 400 that says the expected form.
+    static func postID(_ text: String) throws -> SocialPostID {
+        guard let id = SocialPostID(path: text.trimmingCharacters(in: .whitespaces)) else {
+            throw HTTPError.badRequest("\"\(text.prefix(80))\" is not a post id: give AUTHOR/PERMLINK (64 hex characters, then a-z, 0-9, -)", code: "invalid_post_id")
+        }
+        return id
+    }
+
+    static func tagFilter(_ text: String?) throws -> String? {
+        guard let raw = text?.trimmingCharacters(in: .whitespaces).lowercased(), !raw.isEmpty else { return nil }
+        let tag = raw.hasPrefix("#") ? String(raw.dropFirst()) : raw
+        guard SocialRules.isValidTag(tag) else {
+            throw HTTPError.badRequest("tag \"\(tag.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -", code: "invalid_tag")
+        }
+        return tag
+    }
+
+    /// A post as the page reads it: the protocol's snake_case fields plus `id` ("AUTHOR/PERMLINK").
+    static func postJSON(_ post: SocialPost) throws -> [String: Any] {
+        var json = try encodable(post)
+        json["id"] = post.path
+        json["parent_id"] = post.isRoot ? NSNull() : "\(post.parentAuthor)/\(post.parentPermlink)"
+        return json
+    }
+
+    /// Any Codable protocol value as a JSON dictionary (its own coding keys are the API's).
+    static func encodable<T: Encodable>(_ value: T) throws -> [String: Any] {
+        let data = try JSONEncoder().encode(value)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw HTTPError.internalError("response encoding failed")
+        }
+        return object
+    }
+
+    /// Social failures as HTTP answers: bad input 422, the chain's refusal 409 with its message.
+    func mapSocial<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as SocialError {
+            switch error {
+            case .invalid(let m): throw HTTPError.unprocessable(m, code: "invalid")
+            case .refused(_, let m): throw HTTPError.conflict(m, code: "refused")
+            case .noWallet: throw HTTPError.unauthorized(error.description, code: "locked")
+            case .wallet(let e): return try await mapWallet { () throws -> T in throw e }
+            case .node(let e): return try await mapWallet { () throws -> T in throw WalletError.node(e) }
+            }
+        }
+    }
+}

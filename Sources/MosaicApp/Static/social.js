@@ -1,0 +1,392 @@
+/* Mosaic web app — Social: feeds (trending / hot / new) with a tag filter, a post with its
+ * threaded replies (children load on expand), compose, reply, vote with a weight slider, and
+ * the apps the user authorized (revoke). Needs app.js.
+ *
+ * Test hooks:
+ *  Feed    #social #compose-open #social-apps-link #social-account
+ *          #social-tab-trending #social-tab-hot #social-tab-created (.tab[aria-selected])
+ *          #social-tag-form #social-tag #social-tag-apply #social-tag-clear #social-tag-active
+ *          #social-feed (li.post-card[data-id] .post-title .post-author .post-age .post-votes
+ *          .post-rshares .post-replies .post-tag[data-tag]) #social-empty #social-more
+ *  Compose #compose-form #compose-title #compose-body #compose-tags #compose-error #compose-submit
+ *          (the same dialog edits the wallet's own post: #post-edit-open)
+ *  Post    #social-post[data-id] #post-title #post-body #post-meta (same classes as a card)
+ *          vote: #vote-weight (range −100…100 %) #vote-weight-label #vote-submit #my-vote #vote-error
+ *          reply: #reply-form #reply-body #reply-error #reply-submit
+ *          #replies (li.reply[data-id][data-depth] .reply-body .reply-open .replies-toggle
+ *          .reply-form .reply-text .reply-send .vote-range .vote-btn, nested ul.replies)
+ *  Apps    #social-apps #social-grants (li.grant[data-app][data-expired] .grant-scope
+ *          .grant-revoke) #social-grants-empty
+ */
+(function () {
+  'use strict';
+  const M = window.Mosaic;
+  const { h, $, api, toast, dialog, confirmDialog, field, errorBox, showError, busy, shortHash, fmtDate, routes, render, pageHead, go } = M;
+
+  const SORTS = [['trending', 'Trending'], ['hot', 'Hot'], ['created', 'Created']];
+  const SORT_NOTES = {
+    trending: 'Posts with positive votes from the last 7 days, ranked by stake-weighted votes over about a day.',
+    hot: 'Posts with positive votes, ranked for the last few hours: newer posts need fewer votes.',
+    created: 'Every post, newest first.'
+  };
+
+  function me() { const s = M.state.session; return s && s.wallet ? s.wallet.client_id : ''; }
+
+  /* ----------------------------------------------------------- format */
+
+  function age(sec) {
+    const s = Math.max(0, Math.floor(Date.now() / 1000 - Number(sec)));
+    if (s < 45) return 'just now';
+    if (s < 3600) return Math.max(1, Math.round(s / 60)) + ' min ago';
+    if (s < 86400) return Math.round(s / 3600) + ' h ago';
+    return Math.round(s / 86400) + ' d ago';
+  }
+  function plural(n, one, many) { return n + ' ' + (Number(n) === 1 ? one : many); }
+  function fmtInt(n) {
+    const v = String(n);
+    const neg = v.startsWith('-');
+    const digits = neg ? v.slice(1) : v;
+    return (neg ? '−' : '') + digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  }
+  function pct(weight) {
+    const p = Math.round(Number(weight) / 100);
+    return (p > 0 ? '+' : p < 0 ? '−' : '') + Math.abs(p) + ' %';
+  }
+  function postHref(p) { return '#/social/post/' + p.author + '/' + p.permlink; }
+  function authorEl(id) {
+    const mine = id === me();
+    return h('span', { class: 'post-author mono' + (mine ? ' mine' : ''), title: id, text: mine ? 'you' : shortHash(id, 6) });
+  }
+  function meta(p, id) {
+    return h('div', { class: 'post-meta small', id },
+      authorEl(p.author),
+      h('span', { class: 'post-age', title: fmtDate(p.created), text: age(p.created) }),
+      h('span', { class: 'post-votes', text: plural(p.vote_count, 'vote', 'votes') }),
+      h('span', { class: 'post-rshares', title: 'Net rshares: the stake-weighted sum of the votes', text: fmtInt(p.net_rshares) + ' rshares' }),
+      h('span', { class: 'post-replies', text: plural(p.children, 'reply', 'replies') }),
+      p.paid_out ? h('span', { class: 'chip', text: 'closed' }) : null);
+  }
+  function tagChips(tags) {
+    if (!tags || !tags.length) return null;
+    return h('div', { class: 'post-tags' }, tags.map((t) =>
+      h('a', { class: 'chip post-tag', href: '#/social?sort=created&tag=' + encodeURIComponent(t), data: { tag: t }, text: '#' + t })));
+  }
+
+  // Shows the chain's refusal (or any error) as an alert toast and inline.
+  function fail(ex, inline) {
+    if (ex && ex.status === 401) return;
+    toast(ex.message, 'error');
+    if (inline) showError(inline, ex.message);
+  }
+
+  /* ------------------------------------------------------------- vote */
+
+  // A weight slider (−100…100 %) with a Vote button. `ids` gives the root post's stable ids.
+  function voteControl(p, myVote, onVoted, ids) {
+    const start = myVote ? Math.round(myVote / 100) : 100;
+    const range = h('input', { type: 'range', class: 'vote-range', min: '-100', max: '100', step: '1', value: String(start),
+      id: ids ? 'vote-weight' : null, 'aria-label': 'Vote weight in percent' });
+    const label = h('output', { class: 'vote-label', id: ids ? 'vote-weight-label' : null });
+    const btn = h('button', { type: 'button', class: 'btn btn-small vote-btn', id: ids ? 'vote-submit' : null, text: 'Vote' });
+    const current = h('span', { class: 'vote-current small muted', id: ids ? 'my-vote' : null });
+    const err = h('p', { class: 'form-error vote-error', id: ids ? 'vote-error' : null, role: 'alert', hidden: true });
+    let mine = myVote || 0;
+    function showLabel() {
+      const v = Number(range.value);
+      label.textContent = v === 0 ? '0 % (removes your vote)' : pct(v * 100);
+      btn.textContent = v < 0 ? 'Downvote' : v === 0 ? 'Remove vote' : 'Upvote';
+      current.textContent = mine ? 'Your vote: ' + pct(mine) : 'Not voted yet';
+      current.dataset.weight = String(mine);
+    }
+    range.addEventListener('input', showLabel);
+    btn.addEventListener('click', async () => {
+      const weight = Number(range.value) * 100;
+      showError(err, '');
+      busy(btn, true, 'Sealing…');
+      const t = toast('Voting ' + pct(weight) + '… waiting for the block to seal', 'progress');
+      try {
+        const r = await api('POST', '/api/social/votes', { id: p.id, weight });
+        mine = r.my_vote;
+        t.update(weight === 0 ? 'Vote removed' : 'Vote recorded: ' + pct(weight), 'success');
+        busy(btn, false);
+        showLabel();
+        if (onVoted) onVoted(r.post);
+      } catch (ex) {
+        t.close();
+        busy(btn, false);
+        showLabel();
+        fail(ex, err);
+      }
+    });
+    showLabel();
+    return h('div', { class: 'vote-control' },
+      h('div', { class: 'vote-row' }, range, label, btn), current, err);
+  }
+
+  /* ------------------------------------------------------------- feed */
+
+  function postCard(p) {
+    return h('li', { class: 'post-card', data: { id: p.id } },
+      h('a', { class: 'post-title', href: postHref(p), text: p.title || '(untitled)' }),
+      h('p', { class: 'post-excerpt', text: p.body + (p.body_truncated ? '…' : '') }),
+      meta(p), tagChips(p.tags));
+  }
+
+  async function feedPage(r) {
+    const sort = SORTS.some(([s]) => s === r.params.get('sort')) ? r.params.get('sort') : 'trending';
+    const tag = (r.params.get('tag') || '').trim().toLowerCase().replace(/^#/, '');
+    const link = (s, t) => '#/social?sort=' + s + (t ? '&tag=' + encodeURIComponent(t) : '');
+
+    const compose = h('button', { type: 'button', class: 'btn btn-primary', id: 'compose-open', text: 'New post' });
+    compose.addEventListener('click', () => openCompose(tag));
+    const apps = h('a', { class: 'btn', id: 'social-apps-link', href: '#/social/apps', text: 'Apps' });
+    const tabs = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Feeds' }, SORTS.map(([s, label]) =>
+      h('button', { type: 'button', class: 'tab', role: 'tab', id: 'social-tab-' + s, 'aria-selected': String(s === sort), text: label,
+        on: { click: () => go(link(s, tag)) } })));
+    const tagInput = h('input', { type: 'text', id: 'social-tag', placeholder: 'Filter by tag', value: tag, autocomplete: 'off',
+      autocapitalize: 'none', spellcheck: 'false', 'aria-label': 'Tag' });
+    const tagForm = h('form', { class: 'tag-filter', id: 'social-tag-form', role: 'search' }, tagInput,
+      h('button', { type: 'submit', class: 'btn', id: 'social-tag-apply', text: 'Filter' }),
+      tag ? h('a', { class: 'btn btn-ghost', id: 'social-tag-clear', href: link(sort, ''), text: 'Clear' }) : null);
+    tagForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      go(link(sort, tagInput.value.trim().toLowerCase().replace(/^#/, '')));
+    });
+    const list = h('ul', { class: 'post-list', id: 'social-feed', 'aria-busy': 'true' });
+    const empty = h('p', { class: 'empty', id: 'social-empty', hidden: true });
+    const loading = h('p', { class: 'muted', id: 'social-loading', role: 'status', text: 'Loading posts…' });
+    const more = h('button', { type: 'button', class: 'btn', id: 'social-more', text: 'Load more', hidden: true });
+    const account = h('p', { class: 'muted small', id: 'social-account' });
+    render(h('section', { id: 'social', data: { sort, tag } },
+      pageHead('Social', '#/', h('div', { class: 'actions' }, apps, compose)),
+      account, tabs, tagForm,
+      tag ? h('p', { class: 'small', id: 'social-tag-active' }, 'Showing ', h('strong', { text: '#' + tag }), ' only') : null,
+      h('p', { class: 'muted small', id: 'social-feed-note', text: SORT_NOTES[sort] }),
+      loading, list, empty, h('div', { class: 'actions left' }, more)));
+
+    api('GET', '/api/social/account').then((a) => {
+      account.textContent = 'Voting power ' + (a.voting_power / 100).toFixed(2) + ' % · ' + plural(a.post_count, 'post', 'posts and replies');
+    }).catch(() => {});
+
+    let next = null, round = null;
+    async function load() {
+      const q = new URLSearchParams({ sort, limit: '20' });
+      if (tag) q.set('tag', tag);
+      if (next) { q.set('start', next); q.set('round', String(round)); }
+      busy(more, true, 'Loading…');
+      try {
+        const page = await api('GET', '/api/social/feed?' + q.toString());
+        page.posts.forEach((p) => list.appendChild(postCard(p)));
+        next = page.next; round = page.round;
+        more.hidden = !next;
+        if (!list.children.length) {
+          empty.textContent = sort === 'created'
+            ? (tag ? 'No posts tagged #' + tag + ' yet.' : 'No posts yet. Write the first one!')
+            : 'No ' + sort + ' posts' + (tag ? ' tagged #' + tag : '') + ': posts appear here once they have positive votes. Created lists every post.';
+          empty.hidden = false;
+        }
+      } catch (ex) {
+        fail(ex, null);
+        if (!list.children.length && ex.status !== 401) { empty.textContent = ex.message; empty.hidden = false; }
+      } finally {
+        busy(more, false);
+        loading.hidden = true;
+        list.setAttribute('aria-busy', 'false');
+      }
+    }
+    more.addEventListener('click', load);
+    await load();
+  }
+
+  // The compose dialog; with `editing` (a post of this wallet) it changes that post instead.
+  function openCompose(tag, editing) {
+    const root = !editing || !editing.parent_id;
+    const err = errorBox('compose-error');
+    const submit = h('button', { type: 'submit', class: 'btn btn-primary', id: 'compose-submit', text: editing ? 'Save' : 'Publish' });
+    const form = h('form', { id: 'compose-form', class: 'stack', novalidate: true },
+      root ? field({ id: 'compose-title', label: 'Title', autocomplete: 'off', maxlength: 255, required: true, value: editing ? editing.title : '' }) : null,
+      field({ id: 'compose-body', tag: 'textarea', label: 'Text', rows: 6, required: true }),
+      root ? field({ id: 'compose-tags', label: 'Tags (up to 5, the first is the category)', autocomplete: 'off', autocapitalize: 'none',
+        spellcheck: 'false', placeholder: 'intro, swift', value: editing ? editing.tags.join(', ') : tag || '',
+        hint: 'Lowercase letters, digits and -, separated by commas or spaces.' }) : null,
+      err, h('div', { class: 'actions' }, submit));
+    if (editing) $('#compose-body', form).value = editing.body;
+    let dlg = null;
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const title = root ? $('#compose-title', form).value.trim() : '';
+      const body = $('#compose-body', form).value;
+      const tags = root ? $('#compose-tags', form).value : '';
+      if (root && !title) return showError(err, 'Give the post a title');
+      if (!body.trim()) return showError(err, 'Write something');
+      showError(err, '');
+      busy(submit, true, (editing ? 'Saving' : 'Publishing') + '… waiting for the block to seal');
+      form.setAttribute('aria-busy', 'true');
+      try {
+        const r = editing
+          ? await api('POST', '/api/social/edit', root ? { id: editing.id, title, body, tags } : { id: editing.id, body })
+          : await api('POST', '/api/social/posts', { title, body, tags });
+        toast(editing ? 'Changes saved' : 'Post published', 'success');
+        dlg.close();
+        if (editing) M.route(); else go('#/social/post/' + r.id);
+      } catch (ex) {
+        busy(submit, false);
+        form.setAttribute('aria-busy', 'false');
+        fail(ex, err);
+      }
+    });
+    dlg = dialog({ id: 'compose-dialog', title: editing ? 'Edit' : 'New post', body: form });
+  }
+
+  /* ------------------------------------------------------------- post */
+
+  // The replies of `parentID` into `ul`, each with its own reply form, vote and expander.
+  async function loadReplies(parentID, ul) {
+    ul.setAttribute('aria-busy', 'true');
+    try {
+      const r = await api('GET', '/api/social/replies?id=' + encodeURIComponent(parentID));
+      ul.replaceChildren(...r.replies.map(replyItem));
+      ul.hidden = false;
+      return r.replies.length;
+    } catch (ex) {
+      fail(ex, null);
+      return -1;
+    } finally {
+      ul.setAttribute('aria-busy', 'false');
+    }
+  }
+
+  function replyItem(p) {
+    const children = h('ul', { class: 'replies', hidden: true });
+    const slot = h('div', { class: 'reply-form-slot' });
+    let metaEl = meta(p);
+    const toggle = h('button', { type: 'button', class: 'btn btn-ghost btn-small replies-toggle', 'aria-expanded': 'false', hidden: !p.children });
+    function toggleText() { toggle.textContent = (toggle.getAttribute('aria-expanded') === 'true' ? 'Hide ' : 'Show ') + plural(p.children, 'reply', 'replies'); }
+    toggleText();
+    toggle.addEventListener('click', async () => {
+      const open = toggle.getAttribute('aria-expanded') === 'true';
+      if (open) { children.hidden = true; toggle.setAttribute('aria-expanded', 'false'); return toggleText(); }
+      busy(toggle, true, 'Loading…');
+      await loadReplies(p.id, children);
+      busy(toggle, false);
+      toggle.setAttribute('aria-expanded', 'true');
+      toggleText();
+    });
+    const open = h('button', { type: 'button', class: 'btn btn-ghost btn-small reply-open', text: 'Reply' });
+    open.addEventListener('click', () => {
+      if (slot.firstChild) { slot.replaceChildren(); return; }
+      slot.appendChild(replyForm(p.id, null, async () => {
+        slot.replaceChildren();
+        p.children += 1;
+        toggle.hidden = false;
+        await loadReplies(p.id, children);
+        toggle.setAttribute('aria-expanded', 'true');
+        toggleText();
+      }));
+      const ta = slot.querySelector('textarea');
+      if (ta) ta.focus();
+    });
+    const vote = voteControl(p, p.my_vote || 0, (post) => { const m = meta(post); metaEl.replaceWith(m); metaEl = m; });
+    const li = h('li', { class: 'reply', data: { id: p.id, depth: String(p.depth) } },
+      metaEl, h('div', { class: 'reply-body post-body', text: p.body }),
+      h('div', { class: 'reply-actions' }, open, toggle), vote, slot, children);
+    return li;
+  }
+
+  // A reply form; `ids` gives the root form its stable ids.
+  function replyForm(parentID, ids, onDone) {
+    const err = h('p', { class: 'form-error', id: ids ? 'reply-error' : null, role: 'alert', hidden: true });
+    const ta = h('textarea', { class: 'reply-text', id: ids ? 'reply-body' : null, rows: 3, required: true, 'aria-label': 'Your reply', placeholder: 'Write a reply' });
+    const send = h('button', { type: 'submit', class: 'btn btn-primary btn-small reply-send', id: ids ? 'reply-submit' : null, text: 'Reply' });
+    const form = h('form', { class: 'reply-form stack', id: ids ? 'reply-form' : null, novalidate: true }, ta, err, h('div', { class: 'actions left' }, send));
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      if (!ta.value.trim()) return showError(err, 'Write something');
+      showError(err, '');
+      busy(send, true, 'Replying… sealing');
+      try {
+        await api('POST', '/api/social/replies', { parent: parentID, body: ta.value });
+        toast('Reply published', 'success');
+        ta.value = '';
+        busy(send, false);
+        if (onDone) await onDone();
+      } catch (ex) {
+        busy(send, false);
+        fail(ex, err);
+      }
+    });
+    return form;
+  }
+
+  async function postPage(author, permlink) {
+    const id = author + '/' + permlink;
+    const r = await api('GET', '/api/social/post?id=' + encodeURIComponent(id));
+    const p = r.post;
+    let metaEl = meta(p, 'post-meta');
+    const repliesTitle = h('h2', { id: 'replies-title', text: 'Replies (' + p.children + ')' });
+    const replies = h('ul', { class: 'replies', id: 'replies' });
+    const vote = voteControl(p, r.my_vote, (post) => { const m = meta(post, 'post-meta'); metaEl.replaceWith(m); metaEl = m; }, true);
+    const form = replyForm(p.id, true, async () => {
+      const n = await loadReplies(p.id, replies);
+      if (n >= 0) repliesTitle.textContent = 'Replies (' + n + ')';
+    });
+    const parent = p.parent_id ? h('p', { class: 'small' }, h('a', { href: '#/social/post/' + p.parent_id, id: 'post-parent', text: 'In reply to ' + shortHash(p.parent_author, 6) + '/' + p.parent_permlink })) : null;
+    const edit = p.author === me() && !p.paid_out
+      ? h('button', { type: 'button', class: 'btn', id: 'post-edit-open', text: 'Edit', on: { click: () => openCompose('', p) } }) : null;
+    render(h('section', { id: 'social-post', data: { id: p.id } },
+      pageHead(p.title || (p.parent_id ? 'Reply' : '(untitled)'), '#/social', edit),
+      h('article', { class: 'card post-full' },
+        h('h2', { class: 'visually-hidden', id: 'post-title', text: p.title || '' }),
+        parent, metaEl, tagChips(p.tags), h('div', { class: 'post-body', id: 'post-body', text: p.body }), vote),
+      h('div', { class: 'card' }, h('h2', { text: 'Reply' }), form),
+      h('div', { class: 'card' }, repliesTitle, replies)));
+    if (p.children > 0) await loadReplies(p.id, replies);
+    else replies.appendChild(h('li', { class: 'muted small', id: 'replies-empty', text: 'No replies yet.' }));
+  }
+
+  /* ------------------------------------------------------------- apps */
+
+  async function appsPage() {
+    const r = await api('GET', '/api/social/grants');
+    const grants = r.grants || [];
+    const now = Date.now() / 1000;
+    const list = h('ul', { class: 'grant-list', id: 'social-grants' }, grants.map((g) => {
+      const revoke = h('button', { type: 'button', class: 'btn btn-danger btn-small grant-revoke', text: 'Revoke' });
+      revoke.addEventListener('click', async () => {
+        const ok = await confirmDialog({ title: 'Revoke ' + g.app_name + '?', message: g.app_name + ' will no longer be able to act for you. Things it already did stay.', yes: 'Revoke', danger: true });
+        if (!ok) return;
+        busy(revoke, true, 'Revoking… sealing');
+        try {
+          await api('POST', '/api/social/grants/revoke', { app: g.app });
+          toast('Access of ' + g.app_name + ' revoked', 'success');
+          appsPage().catch((ex) => fail(ex, null));
+        } catch (ex) {
+          busy(revoke, false);
+          fail(ex, null);
+        }
+      });
+      const expired = g.expired || g.expires_at <= now;
+      return h('li', { class: 'grant', data: { app: g.app_name, expired: String(expired) } },
+        h('div', { class: 'grant-main' },
+          h('strong', { class: 'grant-name', text: g.app_name }),
+          h('span', { class: 'mono small muted', title: g.app, text: shortHash(g.app, 6) }),
+          h('div', { class: 'grant-scopes' }, g.scopes.map((s) => h('span', { class: 'chip grant-scope', data: { scope: s }, text: s === 'vote' ? 'vote for you' : 'post and reply for you' }))),
+          h('span', { class: 'small muted' }, 'Granted ' + fmtDate(g.granted) + ' · ',
+            expired ? h('span', { class: 'chip chip-expired', text: 'expired' }) : 'expires ' + fmtDate(g.expires_at))),
+        revoke);
+    }));
+    render(h('section', { id: 'social-apps' },
+      pageHead('Apps you authorized', '#/social'),
+      h('p', { class: 'muted', text: 'These apps may sign posts, replies or votes for your account until they expire. Revoking takes effect with the next block.' }),
+      h('div', { class: 'card' }, grants.length ? list
+        : h('p', { class: 'muted', id: 'social-grants-empty', text: 'No app can act for you. Apps ask for access with "Sign in with Mosaic", which opens a consent page here.' }))));
+  }
+
+  /* ----------------------------------------------------------- router */
+
+  routes.social = async function social(r) {
+    if (r.parts[1] === 'post' && r.parts[2] && r.parts[3]) return postPage(r.parts[2], r.parts[3]);
+    if (r.parts[1] === 'apps') return appsPage();
+    return feedPage(r);
+  };
+})();

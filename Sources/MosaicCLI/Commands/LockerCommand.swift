@@ -1,0 +1,106 @@
+import Foundation
+import MosaicSDK
+
+/// `mosaic locker put/get/ls/rm`: PIN-locked files in the wallet's allocation, under /locker.
+/// The PIN comes from `--pin-file` or a prompt without echo (twice for `put`); it is never stored.
+enum LockerCommand {
+    static let pinFlag = Flag.option("pin-file", "FILE", "read the PIN from FILE (one trailing newline is dropped) instead of asking")
+
+    static let command = Command(
+        name: "locker", summary: "files that open only with a PIN and this wallet",
+        discussion: """
+            Locker files live in the allocation under \(Locker.folder). Each file's key is wrapped under Argon2id(PIN,
+            a salt of its own) combined with a secret derived from the wallet: a blobber, someone with only the PIN,
+            or the wallet without the PIN cannot open it. After \(Locker.freeTries) wrong PINs for a file, further tries
+            wait (30 s, doubling, at most 1 h). A forgotten PIN cannot be recovered. PINs have \(LockerPIN.minCharacters)
+            to \(LockerPIN.maxCharacters) characters. docs/LOCKER.md says what a short PIN does and does not protect.
+            """,
+        subcommands: [put, get, ls, rm])
+
+    static let put = Command(
+        name: "put", summary: "lock a local FILE in the locker (asks for a new PIN twice)",
+        usage: "FILE [--name NAME] [--replace]",
+        examples: ["mosaic locker put ./passport.pdf", "mosaic locker put ./tax.pdf --name tax-2026.pdf --pin-file ./pin.txt --json"],
+        flags: [FileCommands.allocFlag, .option("name", "NAME", "name in the locker (default: FILE's name)"),
+                .toggle("replace", "overwrite a locker file of that name"), pinFlag],
+        arguments: ["FILE"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let local = URL(fileURLWithPath: inv.arguments[0])
+            let name = inv.value("name") ?? local.lastPathComponent
+            try Locker.validate(name: name)
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: local.path, isDirectory: &isDir), !isDir.boolValue else {
+                throw CLIError.failure("cannot use local file \(local.path): it does not exist or is a folder")
+            }
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: true)
+            let locker = Locker(storage: ctx.storage, allocation: a)
+            if !inv.has("replace"), try await locker.list().contains(where: { $0.name == name }) {
+                throw LockerError.exists(name: name)
+            }
+            let pin = try LockerPIN.read(pinFile: inv.value("pin-file"), prompt: "New PIN for \(name): ", confirm: true)
+            let bar = ProgressBar(label: "lock", json: inv.json)
+            let e = try await locker.put(localFile: local, name: name, pin: pin, replace: inv.has("replace"), progress: bar.callback)
+            bar.finish()
+            return CommandOutput(text: "locked \(local.path) as \(e.name) (\(ByteSize.format(UInt64(max(0, e.size))))); open it with 'mosaic locker get \(e.name)'",
+                                 json: .object([("allocation_id", .string(a.id)), ("name", .string(e.name)), ("path", .string(Locker.folder + "/" + e.name)),
+                                                ("size", .int(e.size)), ("replaced", .bool(inv.has("replace")))]))
+        })
+
+    static let get = Command(
+        name: "get", summary: "open locker file NAME with its PIN and save it (default ./NAME)",
+        usage: "NAME [--to PATH]",
+        examples: ["mosaic locker get passport.pdf", "mosaic locker get tax-2026.pdf --to ~/tax.pdf --pin-file ./pin.txt"],
+        flags: [FileCommands.allocFlag, .option("to", "PATH", "where to save it (default: NAME in the current folder)"),
+                .toggle("replace", "overwrite PATH if it exists"), pinFlag],
+        arguments: ["NAME"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let name = inv.arguments[0]
+            try Locker.validate(name: name)
+            let local = URL(fileURLWithPath: inv.value("to") ?? name)
+            if FileManager.default.fileExists(atPath: local.path), !inv.has("replace") {
+                throw CLIError.failure("\(local.path) already exists; choose another path with --to or pass --replace")
+            }
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: false)
+            let locker = Locker(storage: ctx.storage, allocation: a)
+            let pin = try LockerPIN.read(pinFile: inv.value("pin-file"), prompt: "PIN for \(name): ", confirm: false)
+            let bar = ProgressBar(label: "open", json: inv.json)
+            let e = try await locker.get(name: name, pin: pin, to: local, progress: bar.callback)
+            bar.finish()
+            return CommandOutput(text: "opened \(e.name) to \(local.path) (\(ByteSize.format(UInt64(max(0, e.size)))))",
+                                 json: .object([("allocation_id", .string(a.id)), ("name", .string(e.name)), ("local", .string(local.path)),
+                                                ("size", .int(e.size))]))
+        })
+
+    static let ls = Command(
+        name: "ls", summary: "list the locker's files (name, size, modified)",
+        examples: ["mosaic locker ls", "mosaic locker ls --json"],
+        flags: [FileCommands.allocFlag],
+        action: { inv in
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: false)
+            let entries = try await Locker(storage: ctx.storage, allocation: a).list()
+            var table = Table(["NAME", "SIZE", "MODIFIED (UTC)", "TYPE"])
+            for e in entries {
+                table.add([e.name, ByteSize.format(UInt64(max(0, e.size))), Wallet.iso8601(e.modified), e.contentType.isEmpty ? "file" : e.contentType])
+            }
+            return CommandOutput(text: entries.isEmpty ? "the locker is empty; add a file with 'mosaic locker put FILE'" : table.rendered(),
+                                 json: .object([("allocation_id", .string(a.id)), ("entries", .array(entries.map { e in
+                                     .object([("name", .string(e.name)), ("size", .int(e.size)), ("content_type", .string(e.contentType)),
+                                              ("created", .int(e.created)), ("modified", .int(e.modified))])
+                                 }))]))
+        })
+
+    static let rm = Command(
+        name: "rm", summary: "delete locker file NAME (its fragments, its wrapped key and its PIN count)",
+        usage: "NAME", flags: [FileCommands.allocFlag], arguments: ["NAME"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let name = inv.arguments[0]
+            try Locker.validate(name: name)
+            let ctx = try StorageContext(inv)
+            let a = try await ctx.allocation(forWriting: true)
+            try await Locker(storage: ctx.storage, allocation: a).remove(name: name)
+            return CommandOutput(text: "deleted locker file \(name)", json: .object([("allocation_id", .string(a.id)), ("deleted", .string(name))]))
+        })
+}

@@ -1,0 +1,138 @@
+import Foundation
+import MosaicCrypto
+import MosaicStorage
+
+/// PIN-locked files in the wallet's allocation, under `/locker` (docs/LOCKER.md).
+///
+/// Each file is stored like any other (encrypted with its own content key, erasure-coded, spread
+/// over the blobbers), but its content key is wrapped under Argon2id(PIN, per-file salt) combined
+/// with a secret derived from the owner's wallet (`LockerKeyWrap`), not sealed to the owner: the
+/// wallet alone, the PIN alone, or a blobber cannot open it. Wrong PINs are counted per file in
+/// `$MOSAIC_HOME/locker/attempts.json` (`LockerAttempts`) and, after five, tries wait.
+public struct Locker: Sendable {
+    public static let folder = "/locker"
+    public static let maxNameBytes = 255
+    /// Wrong PINs per file before tries have to wait.
+    public static let freeTries = LockerAttempts.freeTries
+
+    let storage: StorageClient
+    let allocation: StorageAllocation
+    let attempts: LockerAttempts
+    var parameters = LockerKeyWrap.defaultParameters
+    var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
+    public init(storage: StorageClient, allocation: StorageAllocation) {
+        self.storage = storage
+        self.allocation = allocation
+        attempts = LockerAttempts(home: storage.home)
+    }
+
+    /// A name is one path part: 1–255 bytes, no "/", not "." or "..", no control characters.
+    public static func validate(name: String) throws(LockerError) {
+        guard !name.isEmpty, name.utf8.count <= maxNameBytes, name != ".", name != "..", !name.contains("/"),
+              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidName("'\(name)' is not a valid locker name: use 1 to \(maxNameBytes) bytes without '/' or control characters (not '.' or '..')")
+        }
+    }
+
+    static func path(_ name: String) -> String { folder + "/" + name }
+
+    var attemptPrefix: String { allocation.id }
+
+    /// The locker's files, by name.
+    public func list() async throws -> [LockerEntry] {
+        let metas: [FileMeta]
+        do { metas = try await storage.list(Self.folder, allocation: allocation) } catch StorageClientError.notFound { return [] }
+        return metas.filter { $0.kind == .file && $0.cipher == FileMeta.lockerCipher }.map(LockerEntry.init).sorted { $0.name < $1.name }
+    }
+
+    /// Stores `localFile` as `name`, locked with `pin`. An existing name is refused unless `replace`.
+    @discardableResult
+    public func put(localFile: URL, name: String, pin: LockerPIN, replace: Bool = false, contentType: String? = nil,
+                    progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> LockerEntry {
+        try Self.validate(name: name)
+        let path = Self.path(name)
+        if !replace {
+            // Refuse before any Argon2id or byte is spent (the upload checks again under its commit).
+            do {
+                _ = try await storage.stat(path, allocation: allocation)
+                throw LockerError.exists(name: name)
+            } catch StorageClientError.notFound {
+            } catch let e as StorageClientError {
+                throw LockerError.storage(e)
+            }
+        }
+        let secret = try LockerKeyWrap.walletSecret(storage.key)
+        let params = parameters
+        let wrapping = ContentKeyWrapping(
+            cipher: FileMeta.lockerCipher,
+            wrap: { try LockerKeyWrap.seal($0, pin: pin, walletSecret: secret, parameters: params).hex },
+            unwrap: { hex in
+                guard let b = Hex.decode(hex), let w = try? LockerKeyWrap(bytes: b) else { return nil }
+                return (try? w.open(pin: pin, walletSecret: secret)) ?? nil
+            })
+        let result: UploadResult
+        do {
+            result = try await storage.upload(localFile: localFile, remotePath: path, allocation: allocation, contentType: contentType,
+                                              replace: replace, keyWrapping: wrapping, progress: progress)
+        } catch StorageClientError.alreadyExists {
+            throw LockerError.exists(name: name)
+        } catch let e as StorageClientError {
+            throw LockerError.storage(e)
+        }
+        if replace { try attempts.clear(LockerAttempts.key(allocation: attemptPrefix, name: name)) }
+        return LockerEntry(result.meta)
+    }
+
+    /// Opens `name` with `pin` and writes the plaintext to `destination` (a temp file beside it,
+    /// renamed when complete). A wrong PIN is counted; after five, tries wait.
+    @discardableResult
+    public func get(name: String, pin: LockerPIN, to destination: URL,
+                    progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> LockerEntry {
+        try Self.validate(name: name)
+        // While the file's wait runs nothing is fetched or tried.
+        try attempts.check(LockerAttempts.key(allocation: attemptPrefix, name: name), name: name, now: clock())
+        let meta = try await lockerMeta(name)
+        guard let bytes = Hex.decode(meta.wrappedKey) else { throw LockerError.damaged(name: name, reason: "its wrapped key is not hex") }
+        let wrap: LockerKeyWrap
+        do { wrap = try LockerKeyWrap(bytes: bytes) } catch let LockerError.damaged(_, why) { throw LockerError.damaged(name: name, reason: why) }
+        let key = LockerAttempts.key(allocation: attemptPrefix, name: name)
+        let failures = try attempts.begin(key, name: name, now: clock())
+        guard let contentKey = try wrap.open(pin: pin, walletSecret: try LockerKeyWrap.walletSecret(storage.key)) else {
+            throw LockerError.incorrectPIN(name: name, triesBeforeWait: max(0, LockerAttempts.freeTries - failures),
+                                           wait: LockerAttempts.wait(afterFailures: failures))
+        }
+        try attempts.clear(key)
+        do {
+            let r = try await storage.download(remotePath: meta.path, to: destination, allocation: allocation, contentKey: contentKey, progress: progress)
+            return LockerEntry(r.meta)
+        } catch let e as StorageClientError {
+            throw LockerError.storage(e)
+        }
+    }
+
+    /// Deletes `name`: its metadata (with the wrapped key) and its fragments on every blobber, and
+    /// its wrong-PIN count.
+    public func remove(name: String) async throws {
+        _ = try await lockerMeta(name)
+        do { try await storage.delete(Self.path(name), allocation: allocation) } catch StorageClientError.notFound {
+            throw LockerError.notFound(name: name)
+        } catch let e as StorageClientError {
+            throw LockerError.storage(e)
+        }
+        try attempts.clear(LockerAttempts.key(allocation: attemptPrefix, name: name))
+    }
+
+    /// The signed metadata of a locker file, refusing ordinary files.
+    func lockerMeta(_ name: String) async throws -> FileMeta {
+        try Self.validate(name: name)
+        let meta: FileMeta
+        do { meta = try await storage.stat(Self.path(name), allocation: allocation) } catch StorageClientError.notFound {
+            throw LockerError.notFound(name: name)
+        } catch let e as StorageClientError {
+            throw LockerError.storage(e)
+        }
+        guard meta.kind == .file, meta.cipher == FileMeta.lockerCipher else { throw LockerError.notALockerFile(name: name) }
+        return meta
+    }
+}

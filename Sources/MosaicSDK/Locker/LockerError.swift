@@ -1,0 +1,67 @@
+import Foundation
+
+/// Why a Locker operation failed, each with what to do. The same words reach the command line and
+/// the web page.
+public enum LockerError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The PIN did not open the file's key (AEAD authentication failed). `triesBeforeWait` is how
+    /// many more wrong PINs are allowed before tries have to wait (0: the next one waits).
+    case incorrectPIN(name: String, triesBeforeWait: Int, wait: Int64)
+    /// Too many wrong PINs for this file: no try is made before `retryAfter` seconds have passed.
+    case tooManyAttempts(name: String, retryAfter: Int64)
+    case invalidPIN(String)
+    case pinMismatch
+    case pinUnavailable(String)
+    case invalidName(String)
+    case exists(name: String)
+    case notFound(name: String)
+    case notALockerFile(name: String)
+    case damaged(name: String, reason: String)
+    case attemptLog(String)
+    case storage(StorageClientError)
+
+    public var description: String {
+        switch self {
+        case let .incorrectPIN(name, left, wait):
+            let then = left > 0 ? "\(left) more wrong \(left == 1 ? "PIN" : "PINs") allowed before tries have to wait"
+                : "the next try waits \(LockerError.seconds(wait))"
+            return "incorrect PIN for locker file \(name); \(then)"
+        case let .tooManyAttempts(name, after):
+            return "too many incorrect PINs for locker file \(name); wait \(LockerError.seconds(after)) before trying again"
+        case let .invalidPIN(why): return why
+        case .pinMismatch: return "the two PINs differ; nothing was stored, try again"
+        case let .pinUnavailable(why): return why
+        case let .invalidName(why): return why
+        case let .exists(name): return "locker file \(name) already exists; use --replace to overwrite"
+        case let .notFound(name): return "locker file \(name) does not exist; list the locker with 'mosaic locker ls'"
+        case let .notALockerFile(name):
+            return "\(Locker.folder)/\(name) is not a locker file (it has no PIN); read it with 'mosaic download \(Locker.folder)/\(name) LOCAL'"
+        case let .damaged(name, why): return "the locked key of locker file \(name) cannot be used: \(why)"
+        case let .attemptLog(why): return "cannot use the PIN attempt log: \(why)"
+        case let .storage(e): return e.description
+        }
+    }
+
+    /// A stable snake_case code for `--json` output and the web API.
+    public var code: String {
+        switch self {
+        case .incorrectPIN: return "incorrect_pin"
+        case .tooManyAttempts: return "too_many_attempts"
+        case .invalidPIN: return "invalid_pin"
+        case .pinMismatch: return "pin_mismatch"
+        case .pinUnavailable: return "pin_unavailable"
+        case .invalidName: return "invalid_name"
+        case .exists: return "exists"
+        case .notFound: return "not_found"
+        case .notALockerFile: return "not_a_locker_file"
+        case .damaged: return "damaged"
+        case .attemptLog: return "attempt_log"
+        case .storage: return "storage"
+        }
+    }
+
+    static func seconds(_ s: Int64) -> String {
+        if s < 120 { return "\(s) s" }
+        if s < 7200 { return "\((s + 59) / 60) min" }
+        return "\((s + 3599) / 3600) h"
+    }
+}
