@@ -43,10 +43,26 @@ public final class ContractView {
         guard (1...1000).contains(limit) else { throw .invalidArguments("a scan returns 1 to 1000 rows; asked for \(limit)") }
         let range = KeyRange(prefix: prefix, after: after, limit: limit, reverse: reverse)
         do {
-            let overlay = try store.undoOverlay(contract, range, after: round)
-            let rows = range.merge(base: try store.scan(contract, range, limit: limit + overlay.count), overlay: overlay)
-            try charge(max(1, rows.count))
-            return rows
+            guard try store.hasChanges(contract, after: round) else {
+                let rows = try store.scan(contract, range, limit: limit)
+                try charge(max(1, rows.count))
+                return rows
+            }
+            // Current rows up to a bound, corrected by the changes of those keys since `round`;
+            // when corrections leave the page short, read further.
+            var fetch = limit
+            while true {
+                let base = try store.scan(contract, range, limit: fetch)
+                let complete = base.count < fetch
+                let edge = complete ? nil : base.last?.key
+                let low = range.reverse ? (edge ?? range.prefix) : (range.after ?? range.prefix)
+                let high = range.reverse ? (range.after ?? range.upperBound) : (edge ?? range.upperBound)
+                let overlay = try store.undoOverlay(contract, range, after: round, low: low, high: high)
+                try charge(max(1, base.count + overlay.count))
+                let rows = range.merge(base: base, overlay: overlay)
+                if rows.count >= limit || complete { return rows }
+                fetch = fetch * 2 + overlay.count
+            }
         } catch let e as ContractError {
             throw e
         } catch {

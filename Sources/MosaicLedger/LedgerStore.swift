@@ -81,16 +81,26 @@ final class LedgerStore {
     /// What `key` held at the end of `round`, when it changed after that round: `.some(old)`
     /// (old nil if it did not exist then); nil when it has not changed since.
     func valueBeforeChanges(_ contract: String, _ key: String, after round: UInt64) throws(DatabaseError) -> [UInt8]?? {
-        try db.prepare("SELECT old FROM contract_undo WHERE contract = ?1 AND key = ?2 AND round > ?3 ORDER BY round LIMIT 1")
-            .queryOne([.text(contract), .text(key), .integer(Int64(round))]) { $0.isNull(0) ? nil : $0.bytes(0) }
+        try db.prepare("""
+            SELECT old FROM contract_undo INDEXED BY contract_undo_key WHERE contract = ?1 AND key = ?2 AND round > ?3 ORDER BY round LIMIT 1
+            """).queryOne([.text(contract), .text(key), .integer(Int64(round))]) { $0.isNull(0) ? nil : $0.bytes(0) }
     }
 
-    /// For every key of `range` changed after `round`, its value at the end of `round` (nil: absent).
-    func undoOverlay(_ contract: String, _ range: KeyRange, after round: UInt64) throws(DatabaseError) -> [String: [UInt8]?] {
-        // The earliest change after `round` holds the value as of `round`.
+    /// Whether any key of `contract` changed after `round` (if not, current state is that round's).
+    func hasChanges(_ contract: String, after round: UInt64) throws(DatabaseError) -> Bool {
+        try db.prepare("SELECT 1 FROM contract_undo WHERE contract = ?1 AND round > ?2 LIMIT 1")
+            .queryOne([.text(contract), .integer(Int64(round))]) { _ in true } ?? false
+    }
+
+    /// For every key of `range` between `low` and `high` (inclusive) changed after `round`, its
+    /// value at the end of `round` (nil: absent). Walks the key index, so the cost follows the
+    /// keys in the interval, not how busy the contract was lately.
+    func undoOverlay(_ contract: String, _ range: KeyRange, after round: UInt64, low: String, high: String) throws(DatabaseError) -> [String: [UInt8]?] {
+        // Per key, the earliest change after `round` holds the value as of `round`.
         let rows = try db.prepare("""
-            SELECT key, old, round FROM contract_undo WHERE contract = ?1 AND round > ?4 AND key >= ?2 AND key < ?3 ORDER BY round DESC
-            """).query([.text(contract), .text(range.prefix), .text(range.upperBound), .integer(Int64(round))]) { s -> (String, [UInt8]?) in
+            SELECT key, old FROM contract_undo INDEXED BY contract_undo_key
+            WHERE contract = ?1 AND key >= ?2 AND key <= ?3 AND round > ?4 ORDER BY key, round DESC
+            """).query([.text(contract), .text(low), .text(high), .integer(Int64(round))]) { s -> (String, [UInt8]?) in
             (s.string(0), s.isNull(1) ? nil : s.bytes(1))
         }
         var out: [String: [UInt8]?] = [:]

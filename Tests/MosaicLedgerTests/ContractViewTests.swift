@@ -105,6 +105,38 @@ struct KeyValueContract: Contract {
         #expect(try kv.list(["prefix": .string("n/")], round: r1) == ["n/x=one", "n/y=one"])
     }
 
+    @Test func pagingAnEarlierRoundSeesExactlyThatRoundThroughLaterChurn() throws {
+        let kv = try KV()
+        var expected: [String: String] = [:]
+        for i in 0..<40 { let k = String(format: "p/%02d", i); try kv.put(k, "a\(i)"); expected[k] = "a\(i)" }
+        let r1 = try kv.net.ledger.produceBlock().round
+        let atR1 = expected
+        // Two busy rounds: deletions, changes and new keys all through the range.
+        for i in stride(from: 0, to: 40, by: 2) { try kv.call("drop", ["key": .string(String(format: "p/%02d", i))]) }
+        for i in 40..<60 { try kv.put(String(format: "p/%02d", i), "b\(i)") }
+        _ = try kv.net.ledger.produceBlock()
+        for i in stride(from: 1, to: 60, by: 3) { try kv.put(String(format: "p/%02d", i), "c\(i)") }
+        _ = try kv.net.ledger.produceBlock()
+
+        func pages(round: UInt64?, reverse: Bool) throws -> [String] {
+            var out: [String] = [], after: String?
+            while true {
+                var args: [String: JSONValue] = ["prefix": .string("p/"), "limit": .integer(3), "reverse": .bool(reverse)]
+                if let after { args["after"] = .string(after) }
+                let page = try kv.list(args, round: round)
+                out += page
+                guard page.count == 3, let last = page.last?.split(separator: "=").first else { return out }
+                after = String(last)
+            }
+        }
+        let want = atR1.keys.sorted().map { "\($0)=\(atR1[$0] ?? "")" }
+        #expect(try pages(round: r1, reverse: false) == want)
+        #expect(try pages(round: r1, reverse: true) == want.reversed())
+        let now = try pages(round: nil, reverse: false)
+        #expect(now.count == 46, "20 odd originals, 20 new, 6 dropped even keys written again")
+        #expect(now.first == "p/01=c1" && now.last == "p/59=b59")
+    }
+
     @Test func viewsDefaultToTheLatestSealedRound() throws {
         let net = try TestNet(confirmations: 3, contracts: [KeyValueContract()])
         let put = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "kv"), value: 0,

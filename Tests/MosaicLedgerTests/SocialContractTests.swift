@@ -166,6 +166,10 @@ import MosaicProtocol
         #expect(try net.failure(0, "comment", net.postArgs(long))?.contains("already exists") == true)
         #expect(try net.call(1, "comment", net.postArgs(long)).outcome == .success)
         #expect(try net.post(0, long)?.body.utf8.count == 65_536)
+        // Feeds carry cards: the body cut to 1,024 bytes and flagged; the post view has it whole.
+        let card = try #require(try net.feed("created").posts.first { $0.author == net.id(0) })
+        #expect(card.body.utf8.count == 1024 && card.bodyTruncated)
+        #expect(try net.post(0, long)?.bodyTruncated == false)
 
         // One root post per 5 minutes.
         #expect(try net.call(0, "comment", net.postArgs("second")).outcome == .success)
@@ -190,6 +194,7 @@ import MosaicProtocol
         let list = try net.decode(replies, as: [String: [SocialPost]?].self)["replies"]??.map(\.permlink)
         #expect(list == ["r1", "r2", "r3"])
         #expect(try net.post(0, "second")?.children == 3)
+        #expect(try net.feed("created").posts.first { $0.permlink == "second" }?.children == 3, "replies update the feed cards")
         #expect(try net.post(1, "r1")?.depth == 1 && net.post(1, "r1")?.category == "general")
         // Replies stay out of the feeds; accounts count posts and replies.
         #expect(try net.feed("created").posts.map(\.permlink) == ["third", "second", long, long])
@@ -275,6 +280,11 @@ import MosaicProtocol
             #expect(try net.ledger.contractValue("social", key: key) == nil)
         }
         #expect(try net.ledger.contractValue("social", key: SocialKeys.payout(post.payoutAt, post.author, post.permlink)) == nil)
+        // Replies stay possible after payout and do not bring the post back into trending.
+        let late = ["permlink": JSONValue.string("late"), "parent_author": .string(net.id(0)), "parent_permlink": .string("p"), "body": .string("still here")]
+        #expect(try net.call(1, "comment", late).outcome == .success)
+        #expect(try net.feed("trending").posts.isEmpty && net.feed("hot").posts.isEmpty)
+        #expect(try net.feed("created").posts.first?.children == 1)
     }
 
     @Test func appsActForUsersOnlyWithAnUnexpiredGrantCoveringTheScope() throws {

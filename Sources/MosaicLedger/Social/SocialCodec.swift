@@ -3,7 +3,7 @@ import MosaicProtocol
 
 /// Stored forms of the social records. Posts, read on every feed page, use a compact binary
 /// form (version byte 1, then the fields in declaration order: strings as u32 length + UTF-8,
-/// integers big-endian); the rarer records are sorted-key JSON.
+/// integers big-endian, a final byte 1 when the body was cut); the rarer records are sorted-key JSON.
 enum SocialCodec {
     static func encode(_ p: SocialPost) -> [UInt8] {
         var w = Writer()
@@ -21,7 +21,25 @@ enum SocialCodec {
         w.u64(UInt64(bitPattern: p.hotScore))
         w.u64(UInt64(bitPattern: p.payoutAt))
         w.u64(p.sequence)
+        w.bytes.append(p.bodyTruncated ? 1 : 0)
         return w.bytes
+    }
+
+    /// Bytes of body a feed card keeps (the anchor's front end asks for 1,024 too).
+    static let cardBodyBytes = 1024
+
+    /// The post as a feed entry holds it: the record with the body cut to 1,024 bytes (at a
+    /// character boundary, `body_truncated` set), so a feed page is one range scan with no
+    /// further reads.
+    static func card(_ p: SocialPost) -> [UInt8] {
+        guard p.body.utf8.count > cardBodyBytes else { return encode(p) }
+        var c = p
+        let bytes = Array(p.body.utf8)
+        var end = cardBodyBytes
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        c.body = String(decoding: bytes[0..<end], as: UTF8.self)
+        c.bodyTruncated = true
+        return encode(c)
     }
 
     /// The post in `bytes`; nil when they are not a version-1 post record. `bodyLimit` > 0 cuts
@@ -38,6 +56,7 @@ enum SocialCodec {
         for _ in 0..<tagCount { guard let t = r.string() else { return nil }; tags.append(t) }
         guard let created = r.u64(), let lastUpdate = r.u64(), let depth = r.u32(), let children = r.u32(), let net = r.u64(),
               let votes = r.u32(), let trending = r.u64(), let hot = r.u64(), let payout = r.u64(), let seq = r.u64() else { return nil }
+        if r.u8() == 1 { truncated = true }
         return SocialPost(author: author, permlink: permlink, parentAuthor: parentAuthor, parentPermlink: parentPermlink,
                           category: category, title: title, body: body, jsonMetadata: meta, tags: tags,
                           created: Int64(bitPattern: created), lastUpdate: Int64(bitPattern: lastUpdate), depth: depth,

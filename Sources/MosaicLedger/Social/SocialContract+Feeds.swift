@@ -4,7 +4,8 @@ import MosaicProtocol
 extension SocialContract {
     /// `feed`: args `sort` (trending | hot | created, default trending), `tag`, `limit` (1–100,
     /// default 20), `start_author` + `start_permlink` (the page continues strictly after that
-    /// post), `truncate_body` (bytes, 0 = whole bodies). One ordered range scan of the feed keys.
+    /// post), `truncate_body` (bytes, 0 = the card's body: at most 1,024 bytes). One ordered
+    /// range scan of the feed keys, whose values are the posts' cards.
     func feedView(_ store: SocialStore, _ a: SocialArgs) throws(ContractError) -> JSONValue {
         let sortText = try a.optionalString("sort") ?? SocialSort.trending.rawValue
         guard let sort = SocialSort(rawValue: sortText) else {
@@ -43,7 +44,10 @@ extension SocialContract {
             for row in rows {
                 after = row.key
                 if posts.count == limit, sort == .created { more = true; break scanning }
-                guard let post = try store.post(path: row.value, bodyLimit: bodyLimit) else { continue }
+                guard var post = SocialCodec.decodePost(row.value, bodyLimit: bodyLimit) else {
+                    throw .refused("social state \(row.key) is unreadable")
+                }
+                post.paidOut = store.now >= post.payoutAt
                 if sort != .created, post.paidOut { continue }
                 if posts.count == limit { more = true; break scanning }
                 posts.append(post.jsonValue)

@@ -63,7 +63,7 @@ public struct SocialContract: Contract {
         for entry in due {
             guard isDue(entry) else { break }
             if let post = try store.post(path: entry.value) {
-                for key in SocialKeys.feedKeys(post, sorts: [.trending, .hot]) { try context.set(key, nil) }
+                for key in SocialKeys.feedKeys(post, sorts: [.trending, .hot], ignoringPayout: true) { try context.set(key, nil) }
             }
             try context.set(entry.key, nil)
         }
@@ -71,15 +71,18 @@ public struct SocialContract: Contract {
 
     // MARK: Shared helpers
 
-    /// Saves `post` and moves its feed keys from where `old` had them.
+    /// Saves `post`, moves its feed keys from where `old` had them and rewrites their cards
+    /// when the card changed (votes, replies, edits). A paid-out post's trending and hot keys
+    /// are left to `endBlock`.
     func save(_ context: ContractContext, _ post: SocialPost, replacing old: SocialPost?) throws(ContractError) {
         try context.set(SocialKeys.post(post.author, post.permlink), SocialCodec.encode(post))
         guard post.isRoot else { return }
         let before = Set(old.map { SocialKeys.feedKeys($0, sorts: SocialSort.allCases) } ?? [])
         let after = SocialKeys.feedKeys(post, sorts: SocialSort.allCases)
-        let value = Array(post.path.utf8)
+        let card = SocialCodec.card(post)
+        let changed = old.map { SocialCodec.card($0) != card } ?? true
         for key in before where !after.contains(key) { try context.set(key, nil) }
-        for key in after where !before.contains(key) { try context.set(key, value) }
+        for key in after where changed || !before.contains(key) { try context.set(key, card) }
     }
 
     func saveAccount(_ context: ContractContext, _ id: String, _ account: SocialAccountState) throws(ContractError) {

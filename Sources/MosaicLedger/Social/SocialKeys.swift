@@ -8,7 +8,7 @@ import MosaicProtocol
 /// | `p/<author>/<permlink>` | post record (`SocialCodec`) |
 /// | `v/<author>/<permlink>/<voter>` | `SocialVote` JSON |
 /// | `r/<parent author>/<parent permlink>/<index, 8 hex>` | "author/permlink" of the reply |
-/// | `f/<sort>/<tag or *>/<order, 16 hex>/<author>/<permlink>` | "author/permlink" |
+/// | `f/<sort>/<tag or *>/<order, 16 hex>/<author>/<permlink>` | the post's feed card (`SocialCodec.card`) |
 /// | `q/<payout time, 16 hex>/<author>/<permlink>` | "author/permlink" (root posts awaiting payout) |
 /// | `a/<client id>` | account state JSON |
 /// | `app/<client id>`, `appname/<name>` | `SocialApp` JSON, the app's client id |
@@ -38,21 +38,23 @@ enum SocialKeys {
     static func grant(_ user: String, _ app: String) -> String { "g/\(user)/\(app)" }
     static let sequence = "seq"
 
-    /// The feed order part of a post's key in `sort` (nil when the post is not in that feed).
-    static func order(_ post: SocialPost, _ sort: SocialSort) -> String? {
+    /// The feed order part of a post's key in `sort` (nil when the post is not in that feed:
+    /// a reply; for trending and hot, non-positive rshares or, unless `ignoringPayout`, paid out).
+    static func order(_ post: SocialPost, _ sort: SocialSort, ignoringPayout: Bool = false) -> String? {
         guard post.isRoot else { return nil }
+        let ranked = post.netRshares > 0 && (ignoringPayout || !post.paidOut)
         switch sort {
         case .created: return SocialScore.hex16(UInt64.max - post.sequence)
-        case .trending: return post.netRshares > 0 ? SocialScore.descendingKey(post.trendingScore) : nil
-        case .hot: return post.netRshares > 0 ? SocialScore.descendingKey(post.hotScore) : nil
+        case .trending: return ranked ? SocialScore.descendingKey(post.trendingScore) : nil
+        case .hot: return ranked ? SocialScore.descendingKey(post.hotScore) : nil
         }
     }
 
     /// Every feed key of a post (for "*" and each of its tags).
-    static func feedKeys(_ post: SocialPost, sorts: [SocialSort]) -> [String] {
+    static func feedKeys(_ post: SocialPost, sorts: [SocialSort], ignoringPayout: Bool = false) -> [String] {
         var out: [String] = []
         for sort in sorts {
-            guard let order = order(post, sort) else { continue }
+            guard let order = order(post, sort, ignoringPayout: ignoringPayout) else { continue }
             out.append(feed(sort, tag: nil, order: order, post.author, post.permlink))
             for tag in post.tags { out.append(feed(sort, tag: tag, order: order, post.author, post.permlink)) }
         }

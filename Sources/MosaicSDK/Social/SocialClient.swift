@@ -165,8 +165,9 @@ public struct SocialClient: Sendable {
     // MARK: Reads
 
     /// One page of a feed: `sort`, optional `tag`, `limit` 1–100, starting strictly after
-    /// `start`, read at `round` (default the latest sealed one). `truncateBody` > 0 cuts bodies
-    /// to that many bytes (for previews).
+    /// `start`, read at `round` (default the latest sealed one). Bodies are previews of at most
+    /// 1,024 bytes (`bodyTruncated` says when cut; `post(_:)` has the whole body); `truncateBody`
+    /// > 0 cuts them shorter.
     public func feed(_ sort: SocialSort, tag: String? = nil, limit: Int = 20, start: SocialPostID? = nil, round: UInt64? = nil,
                      truncateBody: Int = 0) async throws(SocialError) -> SocialFeedPage {
         var args: [String: JSONValue] = ["sort": .string(sort.rawValue), "limit": .integer(Int64(limit))]
