@@ -42,6 +42,7 @@ def test_notes_page(devnet, browser):
     b.get(devnet.app + "/#/")
     b.click("#tile-notes")
     b.el("#notes")
+    assert b.el("#nav-notes").get_attribute("aria-current") == "page"
     b.wait_text("#notes-empty", lambda t: "no notepad yet" in t)
     b.shot("notes-empty")
 
