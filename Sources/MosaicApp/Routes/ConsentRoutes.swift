@@ -68,7 +68,7 @@ extension AppServer {
             let grant = try await mapSocial {
                 try await social.authorize(app: consent.app.clientID, scopes: consent.scopes, expiresIn: consent.expiresSeconds)
             }
-            let hash = try await grantTransaction(wallet, app: consent.app.clientID)
+            let hash = grant.id
             let url = AppServer.redirectURL(consent.redirect, [("grant", hash), ("user", wallet.clientID), ("state", consent.state)])
             return try AppServer.json([
                 "redirect": url, "grant": hash, "user": wallet.clientID, "expires_at": grant.expiresAt,
@@ -118,18 +118,6 @@ extension AppServer {
             throw HTTPError.badRequest("the redirect URL \(redirect.prefix(200)) is not the one app \(app.name) registered (\(app.redirectURL)); the link may be forged, so Mosaic will not send you there", code: "redirect_mismatch")
         }
         return ConsentRequest(app: app, scopes: scopes, redirect: redirect, expiresSeconds: ms / 1000, expiresText: expiresText, state: state)
-    }
-
-    /// The hash of the wallet's newest sealed `social.grant` to `app`: the grant's id, which the
-    /// app can look up on the node (`GET /v1/transactions/HASH`) to check who granted what.
-    func grantTransaction(_ wallet: Wallet, app: String) async throws -> String {
-        let page = try await mapWallet { try await wallet.transactions(limit: 10) }
-        for view in page.transactions where view.transaction.transactionType == .contractCall {
-            guard let call = try? ContractCall.parse(view.transaction.transactionData),
-                  call.contract == "social", call.method == "grant", call.args["app"] == .string(app) else { continue }
-            return view.transaction.hash
-        }
-        throw HTTPError(status: 502, code: "grant_not_found", message: "the grant to \(app) was sealed but its transaction is not in this wallet's history yet; try again")
     }
 
     static func redirectURL(_ base: String, _ items: [(String, String)]) -> String {

@@ -51,7 +51,7 @@ extension SocialContract {
         let now = context.now
         guard expires > now else { throw .invalidArguments("expires_at \(UTCTime.iso8601(expires)) is not in the future (now is \(UTCTime.iso8601(now)))") }
         guard expires - now <= SocialRules.maxGrantSeconds else { throw .invalidArguments("a grant lasts at most 365 days") }
-        let grant = SocialGrant(user: context.caller, app: app.clientID, appName: app.name, scopes: scopes, granted: now, expiresAt: expires)
+        let grant = SocialGrant(id: context.transactionHash, user: context.caller, app: app.clientID, appName: app.name, scopes: scopes, granted: now, expiresAt: expires)
         try context.set(SocialKeys.grant(context.caller, app.clientID), try SocialCodec.encodeJSON(grant))
         let list = scopes.map(\.rawValue).joined(separator: ",")
         try context.emit("grant", ["user": context.caller, "app": app.clientID, "scopes": list, "expires_at": String(expires)])
@@ -94,7 +94,7 @@ extension SocialContract {
 
 extension SocialGrant {
     var jsonValue: JSONValue {
-        .object(["user": .string(user), "app": .string(app), "app_name": .string(appName),
+        .object(["id": .string(id), "user": .string(user), "app": .string(app), "app_name": .string(appName),
                  "scopes": .array(scopes.map { .string($0.rawValue) }), "granted": .integer(granted),
                  "expires_at": .integer(expiresAt), "expired": .bool(expired)])
     }
