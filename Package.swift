@@ -33,15 +33,17 @@ let package = Package(
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
         // Ledger throughput benchmark (run in release): `swift run -c release bench-ledger`.
         // Storage throughput on loopback blobbers (run in release): `swift run -c release bench-storage 256 2+2 4+2`.
+        // The benchmarks' load generator: a blocking keep-alive HTTP/1.1 client (bench/support).
+        .target(name: "BenchSupport", path: "bench/support"),
         .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorage", "MosaicCrypto"], path: "bench/storage"),
-        .executableTarget(name: "bench-ledger", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
+        .executableTarget(name: "bench-ledger", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
         // Notes views under load, and sealed-write latency (release): `swift run -c release bench-notes`.
-        .executableTarget(name: "bench-notes", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/notes"),
+        .executableTarget(name: "bench-notes", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/notes"),
         // A third-party app that signs in with Mosaic and votes for its users (examples/social-app/README.md).
         .executableTarget(name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicCrypto", "MosaicProtocol"], path: "examples/social-app",
                           exclude: ["README.md"]),
         // Social feed reads (run in release): `swift run -c release bench-social [posts clients seconds]`.
-        .executableTarget(name: "bench-social", dependencies: ["MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto"], path: "bench/social"),
+        .executableTarget(name: "bench-social", dependencies: ["BenchSupport", "MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto"], path: "bench/social"),
 
         // Tests, one target per module.
         .target(name: "MosaicTestSupport", path: "Tests/Support"),

@@ -6,13 +6,13 @@ import Glibc
 /// A minimal blocking HTTP/1.1 client over one keep-alive socket, for the benchmark's load
 /// generators: URLSession on Linux spends a third of a core per busy client in libcurl and
 /// dispatch, which would be charged to the node it shares the machine with.
-final class RawHTTPClient {
-    struct Failure: Error, CustomStringConvertible { let description: String }
+public final class RawHTTPClient {
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
 
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: UInt16) throws {
+    public init(port: UInt16) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var one: Int32 = 1
@@ -32,11 +32,11 @@ final class RawHTTPClient {
 
     deinit { close(fd) }
 
-    func get(_ path: String) throws -> (status: Int, body: [UInt8]) {
+    public func get(_ path: String) throws -> (status: Int, body: [UInt8]) {
         try exchange(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
     }
 
-    func post(_ path: String, body: Data, contentType: String) throws -> (status: Int, body: [UInt8]) {
+    public func post(_ path: String, body: Data, contentType: String) throws -> (status: Int, body: [UInt8]) {
         var request = Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
         request.append(contentsOf: body)
         return try exchange(request)

@@ -1,1 +1,0 @@
-../ledger/RawHTTPClient.swift
