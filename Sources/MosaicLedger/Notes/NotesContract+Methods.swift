@@ -50,7 +50,7 @@ extension NotesContract {
     /// `add {title, body, private?, create?}`: appends a note and returns its id in the output
     /// ("note 7 added") and in the `NoteAdded` event. With `create: true` a missing notepad is
     /// created in the same call.
-    func add(_ context: ContractContext, _ a: NotesArgs) throws(ContractError) -> String {
+    func add(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let title = try a.string("title"), body = try a.optionalString("body") ?? ""
         let isPrivate = try a.bool("private")
         try NotesContract.validate(title: title, body: body, isPrivate: isPrivate)
@@ -77,7 +77,7 @@ extension NotesContract {
     }
 
     /// `edit {id, title, body, private?}`: replaces a note's title and body.
-    func edit(_ context: ContractContext, _ a: NotesArgs) throws(ContractError) -> String {
+    func edit(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let id = try a.uint64("id")
         let title = try a.string("title"), body = try a.optionalString("body") ?? ""
         let isPrivate = try a.bool("private")
@@ -95,7 +95,7 @@ extension NotesContract {
     }
 
     /// `delete {id}`: removes one note; its id is never given again.
-    func delete(_ context: ContractContext, _ a: NotesArgs) throws(ContractError) -> String {
+    func delete(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let id = try a.uint64("id")
         var pad = try requireNotepad(context)
         _ = try requireNote(context, pad, id)

@@ -12,7 +12,7 @@ extension NotesContract {
     static let maxPage = 500
 
     public func view(_ state: ContractView, name: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue {
-        let a = NotesArgs(args)
+        let a = ContractArgs(args)
         switch name {
         case "notes": return try notesView(state, a)
         case "note": return try noteView(state, a)
@@ -30,7 +30,7 @@ extension NotesContract {
         return try NotesContract.load(try state.get(key), key: key)
     }
 
-    private func notesView(_ state: ContractView, _ a: NotesArgs) throws(ContractError) -> JSONValue {
+    private func notesView(_ state: ContractView, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let owner = try a.clientID("owner")
         let limit = Int(try a.optionalUInt64("limit") ?? UInt64(NotesContract.defaultPage))
         guard limit >= 1, limit <= NotesContract.maxPage else {
@@ -64,7 +64,7 @@ extension NotesContract {
                         "next_after": more ? last.map { .integer(Int64(clamping: $0)) } ?? .null : .null])
     }
 
-    private func noteView(_ state: ContractView, _ a: NotesArgs) throws(ContractError) -> JSONValue {
+    private func noteView(_ state: ContractView, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let id = try a.uint64("id")
         guard let ownerBytes = try state.get(NotesContract.idKey(id)) else { return .null }
         let owner = String(decoding: ownerBytes, as: UTF8.self)

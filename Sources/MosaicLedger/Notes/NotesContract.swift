@@ -46,7 +46,7 @@ public struct NotesContract: Contract {
 
     public func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         try context.consumeGas(NotesContract.baseGas)
-        let a = NotesArgs(args)
+        let a = ContractArgs(args)
         switch method {
         case "create_notepad": return try createNotepad(context)
         case "add": return try add(context, a)

@@ -6,7 +6,7 @@ extension SocialContract {
     /// default 20), `start_author` + `start_permlink` (the page continues strictly after that
     /// post), `truncate_body` (bytes, 0 = the card's body: at most 1,024 bytes). One ordered
     /// range scan of the feed keys, whose values are the posts' cards.
-    func feedView(_ store: SocialStore, _ a: SocialArgs) throws(ContractError) -> JSONValue {
+    func feedView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let sortText = try a.optionalString("sort") ?? SocialSort.trending.rawValue
         guard let sort = SocialSort(rawValue: sortText) else {
             throw .invalidArguments("sort \"\(sortText.prefix(40))\" is unknown: use trending, hot or created")
@@ -19,7 +19,7 @@ extension SocialContract {
         let prefix = SocialKeys.feedPrefix(sort, tag: tag)
         var after: String?
         if let startAuthor = try a.optionalClientID("start_author") {
-            let startPermlink = try Self.permlink(SocialArgs(["permlink": .string(try a.string("start_permlink"))]))
+            let startPermlink = try Self.permlink(ContractArgs(["permlink": .string(try a.string("start_permlink"))]))
             guard let start = try store.post(startAuthor, startPermlink) else {
                 throw .invalidArguments("start post \(startAuthor)/\(startPermlink) does not exist")
             }
@@ -60,7 +60,7 @@ extension SocialContract {
     }
 
     /// `post`: args `author`, `permlink`, `truncate_body`; the post or null.
-    func postView(_ store: SocialStore, _ a: SocialArgs) throws(ContractError) -> JSONValue {
+    func postView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let author = try a.clientID("author")
         let permlink = try Self.permlink(a)
         return try store.post(author, permlink, bodyLimit: try Self.bodyLimit(a))?.jsonValue ?? .null
@@ -69,11 +69,11 @@ extension SocialContract {
     /// `replies`: args `author`, `permlink`, `limit` (1–100, default 100), `start` (index of
     /// the first reply, default 0), `truncate_body`. Direct replies in creation order:
     /// `{"replies":[…],"next":index or null}`.
-    func repliesView(_ store: SocialStore, _ a: SocialArgs) throws(ContractError) -> JSONValue {
+    func repliesView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let author = try a.clientID("author")
         let permlink = try Self.permlink(a)
         let limit = try Self.limit(a, default: 100)
-        let start = try a.optionalInt("start") ?? 0
+        let start = try a.optionalInt64("start") ?? 0
         guard start >= 0, start <= Int64(UInt32.max) else { throw .invalidArguments("\"start\" must be a reply index ≥ 0") }
         let bodyLimit = try Self.bodyLimit(a)
         guard let parent = try store.post(author, permlink) else { throw .invalidArguments("post \(author)/\(permlink) does not exist") }
@@ -87,7 +87,7 @@ extension SocialContract {
 
     /// `votes`: args `author`, `permlink`, `limit` (1–100, default 100), `start_voter`; the
     /// current votes ordered by voter: `{"votes":[…],"next":voter or null}`.
-    func votesView(_ store: SocialStore, _ a: SocialArgs) throws(ContractError) -> JSONValue {
+    func votesView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let author = try a.clientID("author")
         let permlink = try Self.permlink(a)
         let limit = try Self.limit(a, default: 100)
@@ -104,7 +104,7 @@ extension SocialContract {
     }
 
     /// `account`: arg `client_id`; post count, voting power now, created (null before any action).
-    func accountView(_ store: SocialStore, _ a: SocialArgs) throws(ContractError) -> JSONValue {
+    func accountView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let id = try a.clientID("client_id")
         let acct = try store.account(id).view(id, now: store.now)
         return .object(["client_id": .string(acct.clientID), "post_count": .integer(Int64(clamping: acct.postCount)),
@@ -114,14 +114,14 @@ extension SocialContract {
                         "last_vote": acct.lastVote.map(JSONValue.integer) ?? .null])
     }
 
-    static func limit(_ a: SocialArgs, default value: Int) throws(ContractError) -> Int {
-        guard let l = try a.optionalInt("limit") else { return value }
+    static func limit(_ a: ContractArgs, default value: Int) throws(ContractError) -> Int {
+        guard let l = try a.optionalInt64("limit") else { return value }
         guard l >= 1, l <= Int64(SocialRules.maxFeedLimit) else { throw .invalidArguments("limit \(l) is out of range: give 1–100") }
         return Int(l)
     }
 
-    static func bodyLimit(_ a: SocialArgs) throws(ContractError) -> Int {
-        guard let l = try a.optionalInt("truncate_body") else { return 0 }
+    static func bodyLimit(_ a: ContractArgs) throws(ContractError) -> Int {
+        guard let l = try a.optionalInt64("truncate_body") else { return 0 }
         guard l >= 0 else { throw .invalidArguments("truncate_body must be ≥ 0 (0 keeps whole bodies)") }
         return Int(min(l, Int64(SocialRules.maxBodyBytes)))
     }

@@ -6,7 +6,7 @@ import MosaicProtocol
 extension SocialContract {
     /// Args: `name` (3–32 of [a-z0-9-], unique), `redirect_url` (http:// or https://). The
     /// caller's account becomes the app; calling again changes its redirect URL.
-    func registerApp(_ context: ContractContext, _ a: SocialArgs) throws(ContractError) -> String {
+    func registerApp(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let store = SocialStore(reader: context)
         let name = try a.string("name")
         guard SocialRules.isValidAppName(name) else {
@@ -34,7 +34,7 @@ extension SocialContract {
     /// Args: `app` (client id or name), `scopes` (["vote","comment"] or "vote,comment"),
     /// `expires_at` (unix seconds, after now, at most a year ahead). Replaces an earlier grant
     /// of the caller to that app.
-    func grant(_ context: ContractContext, _ a: SocialArgs) throws(ContractError) -> String {
+    func grant(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let store = SocialStore(reader: context)
         let appText = try a.string("app")
         guard let app = try store.app(named: appText) else {
@@ -47,7 +47,7 @@ extension SocialContract {
         case .success(let s): scopes = s
         case .failure(let e): throw .invalidArguments("scopes: \(e.description)")
         }
-        let expires = try a.int("expires_at")
+        let expires = try a.int64("expires_at")
         let now = context.now
         guard expires > now else { throw .invalidArguments("expires_at \(UTCTime.iso8601(expires)) is not in the future (now is \(UTCTime.iso8601(now)))") }
         guard expires - now <= SocialRules.maxGrantSeconds else { throw .invalidArguments("a grant lasts at most 365 days") }
@@ -59,7 +59,7 @@ extension SocialContract {
     }
 
     /// Args: `app` (client id or name). Ends the caller's grant to that app at once.
-    func revoke(_ context: ContractContext, _ a: SocialArgs) throws(ContractError) -> String {
+    func revoke(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let store = SocialStore(reader: context)
         let appText = try a.string("app")
         guard let app = try store.app(named: appText) else { throw .refused("no app \(appText.prefix(80)) is registered") }
@@ -72,7 +72,7 @@ extension SocialContract {
     }
 
     /// `grants`: arg `user`; every grant of that user, expired ones included (flagged).
-    func grantsView(_ store: SocialStore, _ a: SocialArgs) throws(ContractError) -> JSONValue {
+    func grantsView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let user = try a.clientID("user")
         let rows = try store.reader.scan(prefix: SocialKeys.grants(user), after: nil, limit: 1000, reverse: false)
         var out: [JSONValue] = []
@@ -85,7 +85,7 @@ extension SocialContract {
     }
 
     /// `app`: arg `app` (client id or name); the app or null.
-    func appView(_ store: SocialStore, _ a: SocialArgs) throws(ContractError) -> JSONValue {
+    func appView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         guard let app = try store.app(named: try a.string("app")) else { return .null }
         return .object(["client_id": .string(app.clientID), "name": .string(app.name), "redirect_url": .string(app.redirectURL),
                         "registered": .integer(app.registered)])

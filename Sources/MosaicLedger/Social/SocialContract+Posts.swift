@@ -6,7 +6,7 @@ extension SocialContract {
     /// A new root post (`parent_author` empty; `parent_permlink` is its category) or reply.
     /// Args: `permlink`, `body`, optional `author` (default the caller; another user needs a
     /// grant with scope comment), `parent_author`, `parent_permlink`, `title`, `json_metadata`, `tags`.
-    func comment(_ context: ContractContext, _ a: SocialArgs) throws(ContractError) -> String {
+    func comment(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let store = SocialStore(reader: context)
         let author = try a.optionalClientID("author") ?? context.caller
         let permlink = try Self.permlink(a)
@@ -85,7 +85,7 @@ extension SocialContract {
 
     /// Changes the title, body, metadata or tags of a post before its payout. The parent (and so
     /// the category) never changes: giving a different `parent_author`/`parent_permlink` fails.
-    func edit(_ context: ContractContext, _ a: SocialArgs) throws(ContractError) -> String {
+    func edit(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let store = SocialStore(reader: context)
         let author = try a.optionalClientID("author") ?? context.caller
         let permlink = try Self.permlink(a)
@@ -136,7 +136,7 @@ extension SocialContract {
 
     // MARK: Shape rules (invalid arguments change nothing)
 
-    static func permlink(_ a: SocialArgs) throws(ContractError) -> String {
+    static func permlink(_ a: ContractArgs) throws(ContractError) -> String {
         let p = try a.string("permlink")
         guard SocialRules.isValidPermlink(p) else {
             throw .invalidArguments(p.isEmpty ? "permlink is empty: give 1–255 characters of a-z, 0-9 and -"

@@ -6,12 +6,12 @@ import MosaicProtocol
 extension SocialContract {
     /// Args: `author`, `permlink`, `weight`, optional `voter` (default the caller; another user
     /// needs a grant with scope vote).
-    func vote(_ context: ContractContext, _ a: SocialArgs) throws(ContractError) -> String {
+    func vote(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let store = SocialStore(reader: context)
         let voter = try a.optionalClientID("voter") ?? context.caller
         let author = try a.clientID("author")
         let permlink = try Self.permlink(a)
-        let weight = try a.int("weight")
+        let weight = try a.int64("weight")
         guard weight >= -SocialRules.maxVoteWeight, weight <= SocialRules.maxVoteWeight else {
             throw .invalidArguments("weight \(weight) is out of range: give -10000…10000 (10000 = a full upvote, 0 removes your vote)")
         }

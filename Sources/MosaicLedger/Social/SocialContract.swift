@@ -20,7 +20,7 @@ public struct SocialContract: Contract {
 
     public func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         try context.consumeGas(200)
-        let a = SocialArgs(args)
+        let a = ContractArgs(args)
         switch method {
         case "comment": return try comment(context, a)
         case "edit": return try edit(context, a)
@@ -33,7 +33,7 @@ public struct SocialContract: Contract {
     }
 
     public func view(_ state: ContractView, name view: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue {
-        let a = SocialArgs(args)
+        let a = ContractArgs(args)
         let store = SocialStore(reader: state)
         switch view {
         case "feed": return try feedView(store, a)

@@ -5,7 +5,7 @@ extension StorageContract {
     /// `new_allocation(name?, data_shards, parity_shards, size, expiration, blobbers?)`; the tx
     /// value is locked in the write pool and must cover the cost (`StoragePricing.allocationCost`).
     /// Blobbers: the preferred ones first, then the eligible rest ordered by SHA-256(tx hash ‖ id).
-    func newAllocation(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func newAllocation(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         let name = try a.optionalString("name") ?? ""
         guard name.utf8.count <= 64 else { throw .invalidArguments("\"name\" is at most 64 bytes") }
@@ -23,7 +23,7 @@ extension StorageContract {
             throw .invalidArguments("\"expiration\" must be at least \(config.minDuration) s after now (\(c.now))")
         }
         let duration = UInt64(expiration - c.now)
-        let preferred = try a.optionalStringArray("blobbers")
+        let preferred = try a.optionalStrings("blobbers") ?? []
         let need = Int(d + p)
         guard preferred.count <= need, Set(preferred).count == preferred.count else {
             throw .invalidArguments("\"blobbers\" lists at most \(need) distinct preferred blobbers")
@@ -83,7 +83,7 @@ extension StorageContract {
     /// `update_allocation(allocation_id, extend_seconds?, grow_bytes?, add_blobber?)`, owner only.
     /// The tx value joins the write pool and must cover the extra cost: for every blobber the cost
     /// of the new size until the new expiration minus that of the old size until the old one.
-    func updateAllocation(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func updateAllocation(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         var alloc = try state.allocation(try a.id("allocation_id"))
         try requireOwnerActive(c, alloc)
@@ -153,7 +153,7 @@ extension StorageContract {
     /// challenge pool has earned so far; the rest returns to the write pool; `cancel_penalty_percent`
     /// of the write pool goes to the blobbers pro rata to their used bytes (evenly if none used);
     /// the remainder is refunded to the owner.
-    func cancelAllocation(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func cancelAllocation(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         var alloc = try state.allocation(try a.id("allocation_id"))
         try requireOwnerActive(c, alloc)
@@ -179,7 +179,7 @@ extension StorageContract {
 
     /// `finalize_allocation(allocation_id)`, anyone, after expiration: every blobber gets its whole
     /// challenge pool (it has kept the data to the end), the write pool returns to the owner.
-    func finalizeAllocation(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func finalizeAllocation(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         var alloc = try state.allocation(try a.id("allocation_id"))
         guard alloc.status == .active else { throw .refused("allocation \(alloc.id) is already \(alloc.status.rawValue)") }

@@ -2,7 +2,7 @@ import MosaicProtocol
 
 extension StorageContract {
     /// `register_blobber(url, capacity, write_price, read_price)`; the tx value is the stake.
-    func registerBlobber(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func registerBlobber(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         if try state.blobber(c.caller) != nil { throw .refused("blobber \(c.caller) is already registered; use storage.update_blobber") }
         let url = try validURL(try a.string("url"))
@@ -25,7 +25,7 @@ extension StorageContract {
 
     /// `update_blobber(url?, capacity?, write_price?, read_price?)`; the tx value adds to the stake.
     /// New prices apply to new allocations only.
-    func updateBlobber(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func updateBlobber(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         var b = try requireRegisteredBlobber(state)
         if let url = try a.optionalString("url") { b.url = try validURL(url) }
@@ -45,7 +45,7 @@ extension StorageContract {
     }
 
     /// `unregister_blobber()`: a blobber with nothing allocated leaves and gets its stake back.
-    func unregisterBlobber(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func unregisterBlobber(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         let b = try requireRegisteredBlobber(state)
         guard b.allocated == 0 else {
@@ -61,7 +61,7 @@ extension StorageContract {
     }
 
     /// `lock_read_pool()`: the tx value goes to the caller's read pool, which pays for its reads.
-    func lockReadPool(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func lockReadPool(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         guard c.value > 0 else { throw .invalidArguments("send the tokens to lock as the call's value") }
         let key = StorageState.readPoolKey(c.caller)
@@ -72,7 +72,7 @@ extension StorageContract {
     }
 
     /// `unlock_read_pool(amount?)`: returns `amount` (default all) of the caller's read pool.
-    func unlockReadPool(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func unlockReadPool(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         let key = StorageState.readPoolKey(c.caller)
         let have = try state.uint(key)

@@ -41,7 +41,7 @@ extension StorageContract {
     /// `respond_challenge(challenge_id, proof: ChallengeProof)`, caller = the challenged blobber.
     /// A proof that does not verify (or comes after the deadline) fails the challenge; the call
     /// itself succeeds so the failure is recorded.
-    func respondChallenge(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func respondChallenge(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         let id = try a.id("challenge_id")
         guard let ch = try state.challenge(id) else { throw .refused("no challenge \(id)") }

@@ -5,7 +5,7 @@ extension StorageContract {
     /// first bad marker refuses the call and names its index. A marker that grows the blobber's
     /// bytes by Δ moves `StoragePricing.writeCost(write_price, Δ, expiration − now)` from the
     /// write pool into the blobber's challenge pool. Shrinking refunds nothing.
-    func commitWriteMarkers(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func commitWriteMarkers(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         let markers = try blobberMarkers(state, a, as: WriteMarker.self, kind: "write markers")
         var moved: UInt64 = 0
@@ -66,7 +66,7 @@ extension StorageContract {
     /// `StoragePricing.readCost(read_price, counter − last counter)` from the reader's read pool or,
     /// when that is short and the reader is the owner or read under the owner's valid auth ticket
     /// (attached to the marker), from the allocation's write pool.
-    func redeemReadMarkers(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func redeemReadMarkers(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         let markers = try blobberMarkers(state, a, as: ReadMarker.self, kind: "read markers")
         var paid: UInt64 = 0
@@ -122,7 +122,7 @@ extension StorageContract {
 
     /// `revoke_ticket(ticket_id)`: the caller (a ticket's owner) ends an auth ticket; blobbers
     /// refuse revoked tickets (`Ledger.isTicketRevoked`).
-    func revokeTicket(_ state: StorageState, _ a: StorageArgs) throws(ContractError) -> String {
+    func revokeTicket(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         let id = try a.id("ticket_id")
         let key = StorageState.revokedKey(owner: c.caller, ticket: id)
@@ -134,7 +134,7 @@ extension StorageContract {
 
     /// The `markers` argument of a blobber's batch call: the caller must be a registered blobber,
     /// and a call carries 1 to `maxMarkersPerCall` markers.
-    private func blobberMarkers<M: Decodable>(_ state: StorageState, _ a: StorageArgs, as type: M.Type,
+    private func blobberMarkers<M: Decodable>(_ state: StorageState, _ a: ContractArgs, as type: M.Type,
                                               kind: String) throws(ContractError) -> [M] {
         _ = try requireRegisteredBlobber(state)
         let markers = try a.decodeArray("markers", as: type)

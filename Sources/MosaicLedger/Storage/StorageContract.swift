@@ -22,7 +22,7 @@ public struct StorageContract: Contract {
     public func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         try context.consumeGas(500)
         let state = StorageState(context: context)
-        let a = StorageArgs(args)
+        let a = ContractArgs(args)
         switch method {
         case "register_blobber": return try registerBlobber(state, a)
         case "update_blobber": return try updateBlobber(state, a)
