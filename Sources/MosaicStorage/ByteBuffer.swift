@@ -7,10 +7,12 @@ final class ByteBuffer {
     let base: UnsafeMutablePointer<UInt8>
     let count: Int
 
-    init(count: Int) {
+    /// - Parameter zeroed: false for buffers whose every byte is written before it is read (the
+    ///   encoder's batch buffers), which saves touching the whole allocation once more.
+    init(count: Int, zeroed: Bool = true) {
         self.count = count
         let r = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 64)
-        memset(r, 0, max(count, 1))
+        if zeroed { memset(r, 0, max(count, 1)) }
         base = r.assumingMemoryBound(to: UInt8.self)
         raw = UnsafeMutableRawBufferPointer(start: r, count: count)
     }
@@ -25,6 +27,10 @@ final class ByteBuffer {
 
     func bytes(from offset: Int, count n: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + n)])
+    }
+
+    func mutableBytes(from offset: Int, count n: Int) -> UnsafeMutableRawBufferPointer {
+        UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + n)])
     }
 
     func write(_ bytes: [UInt8], at offset: Int) {

@@ -57,25 +57,30 @@ public final class FragmentWriter: Sendable {
     public var length: Int64 { state.withLock { $0.length } }
 
     public func append(_ bytes: [UInt8]) throws {
-        try state.withLock { s in try Self.append(bytes[...], to: &s, path: tempPath) }
+        try bytes.withUnsafeBytes { raw in try state.withLock { s in try Self.append(raw, to: &s, path: tempPath) } }
     }
 
     /// Writes `bytes` at stream `offset`: parts below the current length are skipped, a gap is an error.
     public func receive(_ bytes: [UInt8], at offset: Int64) throws {
+        try bytes.withUnsafeBytes { try receive($0, at: offset) }
+    }
+
+    /// The same straight from a receive buffer (the blobber's HTTP body chunks), with no array copy.
+    public func receive(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         try state.withLock { s in
             guard offset <= s.length else {
                 throw StorageError.io(operation: "write at offset \(offset) beyond received length \(s.length) of", path: tempPath, errno: EINVAL)
             }
             let skip = Int(min(Int64(bytes.count), s.length - offset))
-            try Self.append(bytes[skip...], to: &s, path: tempPath)
+            try Self.append(UnsafeRawBufferPointer(rebasing: bytes[skip...]), to: &s, path: tempPath)
         }
     }
 
-    private static func append(_ bytes: ArraySlice<UInt8>, to s: inout State, path: String) throws {
+    private static func append(_ bytes: UnsafeRawBufferPointer, to s: inout State, path: String) throws {
         guard !s.closed else { throw StorageError.writerClosed }
         guard !bytes.isEmpty else { return }
-        try bytes.withUnsafeBytes { try FragmentFile.pwriteAll(fd: s.fd, path: path, $0, at: s.length) }
-        s.builder.append(stream: Array(bytes))
+        try FragmentFile.pwriteAll(fd: s.fd, path: path, bytes, at: s.length)
+        s.builder.append(stream: bytes)
         s.length += Int64(bytes.count)
     }
 
@@ -132,6 +137,10 @@ public final class FragmentWriter: Sendable {
 extension FragmentWriter: FragmentSink {
     public func write(_ bytes: [UInt8], at offset: Int64) async throws {
         try receive(bytes, at: offset)
+    }
+
+    public func write(fragment bytes: FragmentBytes, at offset: Int64) async throws {
+        try bytes.withUnsafeBytes { try receive($0, at: offset) }
     }
 
     public func finish(length: Int64, root: [UInt8]) async throws {

@@ -14,6 +14,9 @@ struct BlobberConnection: Sendable {
     let ownerID: String
     let key: Ed25519.SigningKey
     let http: HTTPClient
+    /// Fragment PUTs go over this plain socket when the blobber URL is http:// (see
+    /// `BulkHTTPConnection` for why); nil for https, where `http` carries them.
+    let bulk: BulkHTTPConnection?
     /// Sent with reads when the reader is not the owner.
     let ticket: AuthTicket?
     let counters: ReadCounters
@@ -33,6 +36,7 @@ struct BlobberConnection: Sendable {
         c.retries = 2
         c.retryBackoff = .milliseconds(50)
         http = HTTPClient(baseURL: blobber.url, configuration: c)
+        bulk = BulkHTTPConnection(baseURL: blobber.url, timeout: timeout)
     }
 
     private var base: String { "/v1/alloc/\(allocation)" }
@@ -80,6 +84,16 @@ struct BlobberConnection: Sendable {
     func put(_ upload: String, offset: Int64, bytes: [UInt8]) async throws -> Int64 {
         try await call(.put, "\(base)/uploads/\(upload)", headers: ["X-Offset": String(offset)], body: Data(bytes),
                        contentType: "application/octet-stream").decode(BlobberWire.UploadStatus.self).received
+    }
+
+    /// The encoder's form of `put`: sent straight from its batch buffer over `bulk` when there is one.
+    func put(_ upload: String, offset: Int64, fragment: FragmentBytes) async throws -> Int64 {
+        guard let bulk else {
+            return try await put(upload, offset: offset, bytes: fragment.array)
+        }
+        let path = "\(base)/uploads/\(upload)"
+        let headers = signed(.put, path).merging(["X-Offset": String(offset)]) { a, _ in a }
+        return try await bulk.send(.put, path, headers: headers, body: fragment).decode(BlobberWire.UploadStatus.self).received
     }
 
     func discard(_ upload: String) async throws {
