@@ -75,7 +75,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
         head += "Host: \(host):\(port)\r\nContent-Length: \(body.count)\r\nContent-Type: \(contentType)\r\n"
         for (k, v) in headers {
             // Header injection guard: a value with a line break would start a new header or request.
-            guard !k.contains(where: { $0 == "\r" || $0 == "\n" || $0 == ":" }), !v.contains(where: { $0 == "\r" || $0 == "\n" }) else {
+            // Checked on bytes: Swift compares "\r\n" as one Character, equal to neither "\r" nor "\n".
+            guard !k.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 58 }), !v.utf8.contains(where: { $0 == 13 || $0 == 10 }) else {
                 throw HTTPClientError(status: 0, code: "invalid_header", message: "header \(k) contains a line break; refusing to send it")
             }
             head += "\(k): \(v)\r\n"
