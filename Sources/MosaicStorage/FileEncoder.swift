@@ -110,9 +110,12 @@ public struct FileEncoder: Sendable {
                 if let previous = inFlight {
                     failures.merge(await previous.value) { a, _ in a }
                     progress?(delivered)
-                    // Reuse the sent buffer unless a sink still holds a view of it.
-                    if var done = sending, isKnownUniquelyReferenced(&done) { spare = done }
+                }
+                inFlight = nil
+                // Reuse the sent buffer unless something (a sink keeping a view) still refers to it.
+                if var done = sending {
                     sending = nil
+                    if isKnownUniquelyReferenced(&done) { spare = done }
                 }
                 let active = (0..<n).filter { failures[$0] == nil }
                 let offset = streamOffset
