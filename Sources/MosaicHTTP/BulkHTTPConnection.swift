@@ -14,7 +14,8 @@ import Glibc
 /// Blocking I/O runs on the connection's own serial queue, never on Swift's cooperative pool: a
 /// send blocked on a slow peer there could starve the very tasks (e.g. an in-process blobber)
 /// that would drain it. One request at a time per connection; use one connection per peer stream.
-/// Only `http://` URLs: `init` returns nil otherwise, and callers fall back to `HTTPClient`.
+/// Only `http://` URLs reached directly: `init` returns nil for https and for hosts an `http_proxy`
+/// covers, and callers fall back to `HTTPClient`.
 public final class BulkHTTPConnection: @unchecked Sendable {
     // @unchecked: `fd` is read and written only on `queue`; the rest is immutable.
     public let host: String
@@ -30,7 +31,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
     /// - Parameter timeout: seconds a connect, a send or a receive may make no progress
     ///   (the same idle semantics as URLSession's request timeout).
     public init?(baseURL: URL, timeout: TimeInterval) {
-        guard baseURL.scheme?.lowercased() == "http", let host = baseURL.host, !host.isEmpty else { return nil }
+        guard baseURL.scheme?.lowercased() == "http", let host = baseURL.host, !host.isEmpty,
+              !Self.proxied(host: host, environment: ProcessInfo.processInfo.environment) else { return nil }
         self.host = host
         port = UInt16(exactly: baseURL.port ?? 80) ?? 80
         let path = baseURL.path
@@ -40,6 +42,16 @@ public final class BulkHTTPConnection: @unchecked Sendable {
     }
 
     deinit { if fd >= 0 { close(fd) } }
+
+    /// Whether URLSession would send requests to `host` through an `http_proxy`: then this
+    /// connection stands aside (it speaks to the origin only) and `HTTPClient` carries the PUTs.
+    static func proxied(host: String, environment: [String: String]) -> Bool {
+        guard let proxy = environment["http_proxy"] ?? environment["HTTP_PROXY"], !proxy.isEmpty else { return false }
+        let exempt = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let h = host.lowercased()
+        return !exempt.contains { e in e == "*" || (!e.isEmpty && (h == e || h.hasSuffix(e.hasPrefix(".") ? e : "." + e))) }
+    }
 
     /// Sends one request with `body` as its Content-Length body and returns the response; a status
     /// >= 400 throws `HTTPClientError` with the server's message. An idempotent request that fails on
