@@ -62,9 +62,19 @@ public final class BulkHTTPConnection: @unchecked Sendable {
     public func send<Body: ContiguousBytes & Sendable>(_ method: HTTPMethod, _ path: String, headers: [String: String] = [:],
                                                        contentType: String = "application/octet-stream",
                                                        body: Body) async throws -> HTTPClientResponse {
+        // The body travels in a box emptied before the caller resumes, so the caller sees its buffer
+        // released (the encoder reuses a batch buffer only when nothing else refers to it) instead of
+        // racing the release of this dispatch block.
+        let box = BodyBox(body)
         let response: HTTPClientResponse = try await withCheckedThrowingContinuation { cont in
             queue.async {
-                cont.resume(with: Result { try body.withUnsafeBytes { try self.exchange(method, path, headers, contentType, $0) } })
+                let result = Result { () throws -> HTTPClientResponse in
+                    guard let b = box.take() else {
+                        throw HTTPClientError(status: 0, code: "transport", message: "request body already sent")
+                    }
+                    return try b.withUnsafeBytes { try self.exchange(method, path, headers, contentType, $0) }
+                }
+                cont.resume(with: result)
             }
         }
         if response.status >= 400 { throw HTTPClientError.from(status: response.status, body: response.body) }
@@ -84,7 +94,7 @@ public final class BulkHTTPConnection: @unchecked Sendable {
     private func exchange(_ method: HTTPMethod, _ path: String, _ headers: [String: String], _ contentType: String,
                           _ body: UnsafeRawBufferPointer) throws -> HTTPClientResponse {
         var head = "\(method.rawValue) \(basePath)\(path.hasPrefix("/") ? path : "/" + path) HTTP/1.1\r\n"
-        head += "Host: \(host):\(port)\r\nContent-Length: \(body.count)\r\nContent-Type: \(contentType)\r\n"
+        head += "Host: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\nContent-Length: \(body.count)\r\nContent-Type: \(contentType)\r\n"
         for (k, v) in headers {
             // Header injection guard: a value with a line break would start a new header or request.
             // Checked on bytes: Swift compares "\r\n" as one Character, equal to neither "\r" nor "\n".
@@ -302,5 +312,16 @@ public final class BulkHTTPConnection: @unchecked Sendable {
             body.append(contentsOf: rest[at..<(at + size)])
             at += size + 2
         }
+    }
+}
+
+/// Hands a request body to the connection's queue exactly once.
+private final class BodyBox<Body: Sendable>: @unchecked Sendable {
+    // @unchecked: `body` is taken once, on the connection's queue, before the continuation resumes.
+    private var body: Body?
+    init(_ body: Body) { self.body = body }
+    func take() -> Body? {
+        defer { body = nil }
+        return body
     }
 }
