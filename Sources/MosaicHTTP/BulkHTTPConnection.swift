@@ -59,9 +59,13 @@ public final class BulkHTTPConnection: @unchecked Sendable {
     /// is sent once more on a new one.
     ///
     /// - Parameter path: the percent-encoded path (appended to the base URL's path).
-    public func send<Body: ContiguousBytes & Sendable>(_ method: HTTPMethod, _ path: String, headers: [String: String] = [:],
+    public func send<Body: ContiguousBytes & Sendable>(_ method: HTTPMethod, _ path: String, query: [String: String] = [:],
+                                                       headers: [String: String] = [:],
                                                        contentType: String = "application/octet-stream",
                                                        body: Body) async throws -> HTTPClientResponse {
+        var comps = URLComponents()
+        comps.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        let target = query.isEmpty ? path : path + "?" + (comps.percentEncodedQuery ?? "")
         // The body travels in a box emptied before the caller resumes, so the caller sees its buffer
         // released (the encoder reuses a batch buffer only when nothing else refers to it) instead of
         // racing the release of this dispatch block.
@@ -72,7 +76,7 @@ public final class BulkHTTPConnection: @unchecked Sendable {
                     guard let b = box.take() else {
                         throw HTTPClientError(status: 0, code: "transport", message: "request body already sent")
                     }
-                    return try b.withUnsafeBytes { try self.exchange(method, path, headers, contentType, $0) }
+                    return try b.withUnsafeBytes { try self.exchange(method, target, headers, contentType, $0) }
                 }
                 cont.resume(with: result)
             }
@@ -94,7 +98,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
     private func exchange(_ method: HTTPMethod, _ path: String, _ headers: [String: String], _ contentType: String,
                           _ body: UnsafeRawBufferPointer) throws -> HTTPClientResponse {
         var head = "\(method.rawValue) \(basePath)\(path.hasPrefix("/") ? path : "/" + path) HTTP/1.1\r\n"
-        head += "Host: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\nContent-Length: \(body.count)\r\nContent-Type: \(contentType)\r\n"
+        head += "Host: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\nContent-Length: \(body.count)\r\n"
+        if !body.isEmpty { head += "Content-Type: \(contentType)\r\n" }
         for (k, v) in headers {
             // Header injection guard: a value with a line break would start a new header or request.
             // Checked on bytes: Swift compares "\r\n" as one Character, equal to neither "\r" nor "\n".
@@ -266,12 +271,29 @@ public final class BulkHTTPConnection: @unchecked Sendable {
             guard length <= Self.maxResponseBytes else {
                 throw HTTPClientError(status: 0, code: "invalid_response", message: "\(host):\(port) announced a \(length)-byte response")
             }
-            while rest.count < length {
-                guard try fill(&rest) else {
-                    throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
+            // Straight into the response's storage: bodies here are up to a few MiB (block batches).
+            var data = Data(count: length)
+            let already = min(rest.count, length)
+            try data.withUnsafeMutableBytes { out in
+                guard let base = out.baseAddress else { return }
+                rest.withUnsafeBytes { if already > 0, let src = $0.baseAddress { base.copyMemory(from: src, byteCount: already) } }
+                var got = already
+                while got < length {
+                    let n = recv(fd, base + got, length - got, 0)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        if errno == EAGAIN || errno == EWOULDBLOCK {
+                            throw HTTPClientError(status: 0, code: "timeout", message: "no answer from \(host):\(port) within \(Int(timeout)) s")
+                        }
+                        throw HTTPClientError(status: 0, code: "connection_failed", message: "reading from \(host):\(port): \(String(cString: strerror(errno)))")
+                    }
+                    if n == 0 {
+                        throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
+                    }
+                    got += n
                 }
             }
-            body = Array(rest[0..<length])
+            return (HTTPClientResponse(status: status, headers: headers, body: data), keepAlive)
         } else {
             while try fill(&rest) {}
             body = rest

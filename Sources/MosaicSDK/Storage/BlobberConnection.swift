@@ -14,8 +14,9 @@ struct BlobberConnection: Sendable {
     let ownerID: String
     let key: Ed25519.SigningKey
     let http: HTTPClient
-    /// Fragment PUTs go over this plain socket when the blobber URL is http:// (see
-    /// `BulkHTTPConnection` for why); nil for https, where `http` carries them.
+    /// Fragment PUTs and block GETs go over this plain socket when the blobber URL is http:// (see
+    /// `BulkHTTPConnection` for why); nil for https, where `http` carries them. One request at a
+    /// time: an upload or download sends to each blobber in sequence.
     let bulk: BulkHTTPConnection?
     /// Sent with reads when the reader is not the owner.
     let ticket: AuthTicket?
@@ -124,8 +125,17 @@ struct BlobberConnection: Sendable {
             marker.sign(with: key)
             let header = (try JSONEncoder().encode(marker)).base64EncodedString()
             do {
-                let r = try await call(.get, "\(self.base)/blocks", query: ["path": path, "start": String(range.lowerBound), "count": String(range.count)],
-                                       headers: ["X-Read-Marker": header])
+                let query = ["path": path, "start": String(range.lowerBound), "count": String(range.count)]
+                let r: HTTPClientResponse
+                if let bulk {
+                    // Block batches are ~1 MiB answers: the plain socket reads them straight into the
+                    // response, where URLSession cost more CPU than checking the proofs.
+                    let p = "\(self.base)/blocks"
+                    r = try await bulk.send(.get, p, query: query,
+                                            headers: signed(.get, p).merging(["X-Read-Marker": header]) { a, _ in a }, body: [UInt8]())
+                } else {
+                    r = try await call(.get, "\(self.base)/blocks", query: query, headers: ["X-Read-Marker": header])
+                }
                 return try BlobberWire.decodeBlocks(r.body)
             } catch let e as HTTPClientError where e.status == 409 && e.message.hasPrefix("read_counter") && attempt < 3 {
                 counters.forget(slot)
