@@ -52,10 +52,24 @@ public final class ErasureCoder: Sendable {
         guard data.count == dataShards * fragmentSize else {
             throw StorageError.fragmentLengthMismatch(index: -1, expected: dataShards * fragmentSize, got: data.count)
         }
-        let buffer = ByteBuffer(count: totalShards * fragmentSize)
-        data.withUnsafeBytes { buffer.raw.copyMemory(from: $0) }
+        // Not zeroed: the data part is copied over and ISA-L writes every parity byte.
+        let buffer = ByteBuffer(count: totalShards * fragmentSize, zeroed: false)
+        data.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: buffer.raw[..<data.count]).copyMemory(from: $0) }
         encode(buffer: buffer.base, fragmentSize: fragmentSize, stride: fragmentSize)
         return (0..<totalShards).map { buffer.array(from: $0 * fragmentSize, count: fragmentSize) }
+    }
+
+    /// Computes the parity fragments in place in caller-owned memory: fragment i is
+    /// `buffer[i · stride ..< i · stride + fragmentSize]`, data fragments filled in. This is the
+    /// form `FileEncoder` uses (no allocation, no copy), public so a benchmark can measure ISA-L
+    /// itself rather than the array plumbing of `encode(_:fragmentSize:)`.
+    public func encodeParity(in buffer: UnsafeMutableRawBufferPointer, fragmentSize: Int, stride: Int) throws {
+        guard fragmentSize > 0 else { throw StorageError.invalidFragmentSize(fragmentSize) }
+        let needed = (totalShards - 1) * stride + fragmentSize
+        guard stride >= fragmentSize, buffer.count >= needed, let base = buffer.baseAddress else {
+            throw StorageError.fragmentLengthMismatch(index: -1, expected: needed, got: buffer.count)
+        }
+        encode(buffer: base.assumingMemoryBound(to: UInt8.self), fragmentSize: fragmentSize, stride: stride)
     }
 
     /// Rebuilds the d data slices (d × fragmentSize bytes) from any d of the fragments, keyed by index.

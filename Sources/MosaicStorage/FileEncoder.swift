@@ -28,16 +28,25 @@ public struct FileEncoder: Sendable {
         self.chunksPerBatch = max(1, chunksPerBatch)
     }
 
-    /// Encodes the file at `path`; see `encode(read:to:minimumSinks:progress:)`.
+    /// Encodes the file at `path`; see `encode(read:to:minimumSinks:progress:)`. Reads go straight
+    /// into the batch buffer (no `Data` or array per read).
     public func encode(fileAt path: String, to sinks: [any FragmentSink], minimumSinks: Int? = nil,
                        progress: (@Sendable (Int64) -> Void)? = nil) async throws -> Result {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw StorageError.io(operation: "open", path: path, errno: errno)
-        }
-        defer { try? handle.close() }
-        return try await encode(read: { n in
-            guard let data = try handle.read(upToCount: n) else { return [] }
-            return [UInt8](data)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StorageError.io(operation: "open", path: path, errno: errno) }
+        defer { close(fd) }
+        return try await encode(fill: { buffer in
+            var filled = 0
+            while filled < buffer.count {
+                let got = read(fd, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw StorageError.io(operation: "read", path: path, errno: errno)
+                }
+                if got == 0 { break }
+                filled += got
+            }
+            return filled
         }, to: sinks, minimumSinks: minimumSinks, progress: progress)
     }
 
@@ -49,11 +58,35 @@ public struct FileEncoder: Sendable {
     /// - Parameter progress: plaintext bytes delivered to the sinks so far.
     public func encode(read: (Int) throws -> [UInt8], to sinks: [any FragmentSink], minimumSinks: Int? = nil,
                        progress: (@Sendable (Int64) -> Void)? = nil) async throws -> Result {
+        try await encode(fill: { buffer in
+            var filled = 0
+            while filled < buffer.count {
+                let part = try read(buffer.count - filled)
+                if part.isEmpty { break }
+                let take = min(part.count, buffer.count - filled)
+                part.withUnsafeBytes { src in
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<(filled + take)])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: src[..<take]))
+                }
+                filled += take
+            }
+            return filled
+        }, to: sinks, minimumSinks: minimumSinks, progress: progress)
+    }
+
+    /// The pipeline. `fill` fills as much of the buffer as the input still has and returns the count
+    /// (less than the buffer only at the end). Two fragment buffers alternate: one is being sent while
+    /// the next batch is sealed, coded and hashed into the other, so the client's memory is
+    /// 1 plaintext batch + 2 × (d + p) × `chunksPerBatch` × 64 KiB whatever the file size.
+    func encode(fill: (UnsafeMutableRawBufferPointer) throws -> Int, to sinks: [any FragmentSink], minimumSinks: Int?,
+                progress: (@Sendable (Int64) -> Void)?) async throws -> Result {
         let n = dataShards + parityShards
         guard sinks.count == n else { throw StorageError.sinkCountMismatch(expected: n, got: sinks.count) }
         let needed = minimumSinks ?? dataShards
         let plainSegment = FileLayout.blockSize - cipher.overhead
         let batchCapacity = chunksPerBatch * dataShards * plainSegment
+        let plain = ByteBuffer(count: batchCapacity, zeroed: false)
+        let rowsSize = n * chunksPerBatch * FileLayout.blockSize
 
         var builders = [MerkleTreeBuilder](repeating: MerkleTreeBuilder(), count: n)
         var failures: [Int: String] = [:]
@@ -62,28 +95,40 @@ public struct FileEncoder: Sendable {
         var segmentIndex: Int64 = 0
         var chunkIndex: Int64 = 0
         var inFlight: Task<[Int: String], Never>?
+        var sending: ByteBuffer?
+        var spare: ByteBuffer?
         var delivered: Int64 = 0
 
         do {
             while true {
-                let plain = try readFully(batchCapacity, read)
-                if plain.isEmpty { break }
-                let batch = try encodeBatch(plain, firstSegment: segmentIndex)
+                let count = try fill(plain.raw)
+                if count == 0 { break }
+                let rows = spare ?? ByteBuffer(count: rowsSize, zeroed: false)
+                spare = nil
+                let batch = try encodeBatch(plain.bytes(from: 0, count: count), firstSegment: segmentIndex, into: rows)
                 for i in 0..<n { for leaf in batch.leafHashes[i] { builders[i].append(leafHash: leaf) } }
                 if let previous = inFlight {
                     failures.merge(await previous.value) { a, _ in a }
                     progress?(delivered)
                 }
+                inFlight = nil
+                // Reuse the sent buffer unless something (a sink keeping a view) still refers to it.
+                if var done = sending {
+                    sending = nil
+                    if isKnownUniquelyReferenced(&done) { spare = done }
+                }
                 let active = (0..<n).filter { failures[$0] == nil }
                 let offset = streamOffset
-                let fragments = batch.fragments
+                let stride = rows.count / n
+                let fragments = (0..<n).map { FragmentBytes(storage: rows, offset: $0 * stride, count: batch.fragmentLength) }
                 inFlight = Task { await Self.send(fragments, at: offset, to: sinks, active: active) }
-                delivered = fileSize + Int64(plain.count)
-                fileSize += Int64(plain.count)
-                streamOffset += Int64(batch.fragments[0].count)
+                sending = rows
+                delivered = fileSize + Int64(count)
+                fileSize += Int64(count)
+                streamOffset += Int64(batch.fragmentLength)
                 segmentIndex += Int64(batch.segmentCount)
                 chunkIndex += Int64(batch.chunkCount)
-                if plain.count < batchCapacity { break }
+                if count < batchCapacity { break }
             }
         } catch {
             // Let the batch already on its way land before reporting, so a retry never races with it.
@@ -94,6 +139,8 @@ public struct FileEncoder: Sendable {
             failures.merge(await previous.value) { a, _ in a }
             progress?(delivered)
         }
+        sending = nil
+        spare = nil
 
         let layout = try FileLayout(fileSize: fileSize, dataShards: dataShards, parityShards: parityShards,
                                     cipherOverhead: cipher.overhead)
@@ -121,24 +168,13 @@ public struct FileEncoder: Sendable {
         return Result(file: try EncodedFile(layout: layout, fragmentRoots: roots), failedSinks: failures)
     }
 
-    private func readFully(_ count: Int, _ read: (Int) throws -> [UInt8]) throws -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(count)
-        while out.count < count {
-            let part = try read(count - out.count)
-            if part.isEmpty { break }
-            out.append(contentsOf: part.prefix(count - out.count))
-        }
-        return out
-    }
-
-    private static func send(_ fragments: [[UInt8]], at offset: Int64, to sinks: [any FragmentSink], active: [Int]) async -> [Int: String] {
+    private static func send(_ fragments: [FragmentBytes], at offset: Int64, to sinks: [any FragmentSink], active: [Int]) async -> [Int: String] {
         await withTaskGroup(of: (Int, String?).self) { group in
             for i in active {
                 let sink = sinks[i]
                 let bytes = fragments[i]
                 group.addTask {
-                    do { try await sink.write(bytes, at: offset); return (i, nil) } catch { return (i, "\(error)") }
+                    do { try await sink.write(fragment: bytes, at: offset); return (i, nil) } catch { return (i, "\(error)") }
                 }
             }
             var out: [Int: String] = [:]
@@ -148,63 +184,65 @@ public struct FileEncoder: Sendable {
     }
 
     struct Batch {
-        let fragments: [[UInt8]]
+        /// Leaf hashes by fragment index, one per chunk of the batch.
         let leafHashes: [[[UInt8]]]
         let segmentCount: Int
         let chunkCount: Int
+        /// Bytes of each fragment stream in this batch (the same for all d + p).
+        let fragmentLength: Int
     }
 
-    /// Seals, codes and hashes one batch of whole chunks (only the file's last batch may end short).
-    func encodeBatch(_ plain: [UInt8], firstSegment: Int64) throws -> Batch {
+    /// Seals, codes and hashes one batch of whole chunks (only the file's last batch may end short)
+    /// into `rows`: fragment i of the batch is `rows[i · stride ..< i · stride + fragmentLength]`,
+    /// stride = `rows.count / (d + p)`. One task per chunk seals its d segments straight into their
+    /// fragment rows, runs ISA-L in place and hashes the d + p blocks while they are still in cache.
+    func encodeBatch(_ plain: UnsafeRawBufferPointer, firstSegment: Int64, into rows: ByteBuffer) throws -> Batch {
         let B = FileLayout.blockSize
+        let o = cipher.overhead
+        let P = B - o
         let d = dataShards, n = dataShards + parityShards
-        let P = B - cipher.overhead
+        let stride = rows.count / n
         let segmentCount = (plain.count + P - 1) / P
-        let sealed: [[UInt8]] = try parallelMap(segmentCount) { t in
-            let part = Array(plain[(t * P)..<min(plain.count, (t + 1) * P)])
-            let index = firstSegment + Int64(t)
-            let out = try cipher.seal(part, segmentIndex: UInt64(index))
-            guard out.count == part.count + cipher.overhead else {
-                throw StorageError.cipherSizeMismatch(segment: index, expected: part.count + cipher.overhead, got: out.count)
-            }
-            return out
-        }
         let chunkCount = (segmentCount + d - 1) / d
-        let rowStride = chunkCount * B
-        let rows = ByteBuffer(count: n * rowStride)
-        var sizes = [Int]()
-        for k in 0..<chunkCount {
+        precondition(chunkCount * B <= stride, "batch larger than its fragment buffer")
+        let perChunk: [(leaves: [[UInt8]], size: Int)] = try parallelMap(chunkCount) { k in
             let segs = (k * d)..<min(segmentCount, (k + 1) * d)
-            let length = segs.reduce(0) { $0 + sealed[$1].count }
-            let fs = FileLayout.fragmentSize(sealedChunkLength: length, dataShards: d)
-            sizes.append(fs)
-            // Byte x of the chunk's sealed bytes goes to fragment x / fs at offset x % fs.
-            var x = 0
-            for s in segs {
-                let seg = sealed[s]
-                var done = 0
-                while done < seg.count {
-                    let frag = x / fs, off = x % fs
-                    let take = min(seg.count - done, fs - off)
-                    seg.withUnsafeBytes { src in
-                        UnsafeMutableRawBufferPointer(rebasing: rows.raw[(frag * rowStride + k * B + off)...])
-                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: src[done..<(done + take)]))
+            let sealedLength = segs.reduce(0) { $0 + min(P, plain.count - $1 * P) + o }
+            let fs = FileLayout.fragmentSize(sealedChunkLength: sealedLength, dataShards: d)
+            if sealedLength == d * B {
+                // A full chunk: data fragment j is sealed segment k·d + j, sealed in place.
+                for (j, s) in segs.enumerated() {
+                    try cipher.seal(UnsafeRawBufferPointer(rebasing: plain[(s * P)..<((s + 1) * P)]),
+                                    into: rows.mutableBytes(from: j * stride + k * B, count: B),
+                                    segmentIndex: UInt64(firstSegment + Int64(s)))
+                }
+            } else {
+                // The file's last chunk: its sealed bytes are laid out contiguously over d fragments
+                // of fs bytes and zero-padded (docs/STORAGE.md §1.3).
+                var sealed = [UInt8](repeating: 0, count: d * fs)
+                var x = 0
+                for s in segs {
+                    let len = min(P, plain.count - s * P)
+                    try sealed.withUnsafeMutableBytes { out in
+                        try cipher.seal(UnsafeRawBufferPointer(rebasing: plain[(s * P)..<(s * P + len)]),
+                                        into: UnsafeMutableRawBufferPointer(rebasing: out[x..<(x + len + o)]),
+                                        segmentIndex: UInt64(firstSegment + Int64(s)))
                     }
-                    done += take
-                    x += take
+                    x += len + o
+                }
+                sealed.withUnsafeBytes { src in
+                    for j in 0..<d {
+                        rows.mutableBytes(from: j * stride + k * B, count: fs)
+                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: src[(j * fs)..<((j + 1) * fs)]))
+                    }
                 }
             }
+            coder.encode(buffer: rows.base + k * B, fragmentSize: fs, stride: stride)
+            let leaves = (0..<n).map { i in MerkleTree.leafHash(rows.bytes(from: i * stride + k * B, count: fs)) }
+            return (leaves, fs)
         }
-        _ = try parallelMap(chunkCount) { k in
-            coder.encode(buffer: rows.base + k * B, fragmentSize: sizes[k], stride: rowStride)
-        }
-        let flatLeaves = try parallelMap(n * chunkCount) { idx in
-            let i = idx / chunkCount, k = idx % chunkCount
-            return MerkleTree.leafHash(rows.bytes(from: i * rowStride + k * B, count: sizes[k]))
-        }
-        let fragmentLength = (chunkCount - 1) * B + sizes[chunkCount - 1]
-        let fragments = (0..<n).map { rows.array(from: $0 * rowStride, count: fragmentLength) }
-        let leaves = (0..<n).map { i in Array(flatLeaves[(i * chunkCount)..<((i + 1) * chunkCount)]) }
-        return Batch(fragments: fragments, leafHashes: leaves, segmentCount: segmentCount, chunkCount: chunkCount)
+        let fragmentLength = (chunkCount - 1) * B + perChunk[chunkCount - 1].size
+        let leaves = (0..<n).map { i in perChunk.map { $0.leaves[i] } }
+        return Batch(leafHashes: leaves, segmentCount: segmentCount, chunkCount: chunkCount, fragmentLength: fragmentLength)
     }
 }

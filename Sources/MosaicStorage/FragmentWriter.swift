@@ -18,7 +18,15 @@ public final class FragmentWriter: Sendable {
         var builder = MerkleTreeBuilder()
         var length: Int64 = 0
         var closed = false
+        /// Stream length up to which a background writeback was last started.
+        var writebackStarted: Int64 = 0
+        var writebackRunning = false
     }
+
+    /// Bytes received between background writebacks (see `startWriteback`).
+    static let writebackStep: Int64 = 8 << 20
+    /// One queue for all writers: writeback is bounded by the disk, not by parallelism.
+    private static let writebackQueue = DispatchQueue(label: "mosaic.fragment-writeback", qos: .utility)
 
     init(store: FragmentStore, allocation: String, file: String, tempPath: String, resume: Bool = false) throws {
         let fd = open(tempPath, resume ? (O_RDWR | O_CREAT | O_CLOEXEC) : (O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC), 0o644)
@@ -57,26 +65,50 @@ public final class FragmentWriter: Sendable {
     public var length: Int64 { state.withLock { $0.length } }
 
     public func append(_ bytes: [UInt8]) throws {
-        try state.withLock { s in try Self.append(bytes[...], to: &s, path: tempPath) }
+        try bytes.withUnsafeBytes { raw in try state.withLock { s in try Self.append(raw, to: &s, path: tempPath) } }
     }
 
     /// Writes `bytes` at stream `offset`: parts below the current length are skipped, a gap is an error.
     public func receive(_ bytes: [UInt8], at offset: Int64) throws {
+        try bytes.withUnsafeBytes { try receive($0, at: offset) }
+    }
+
+    /// The same straight from a receive buffer (the blobber's HTTP body chunks), with no array copy.
+    public func receive(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         try state.withLock { s in
             guard offset <= s.length else {
                 throw StorageError.io(operation: "write at offset \(offset) beyond received length \(s.length) of", path: tempPath, errno: EINVAL)
             }
             let skip = Int(min(Int64(bytes.count), s.length - offset))
-            try Self.append(bytes[skip...], to: &s, path: tempPath)
+            try Self.append(UnsafeRawBufferPointer(rebasing: bytes[skip...]), to: &s, path: tempPath)
+            startWriteback(&s)
         }
     }
 
-    private static func append(_ bytes: ArraySlice<UInt8>, to s: inout State, path: String) throws {
+    private static func append(_ bytes: UnsafeRawBufferPointer, to s: inout State, path: String) throws {
         guard !s.closed else { throw StorageError.writerClosed }
         guard !bytes.isEmpty else { return }
-        try bytes.withUnsafeBytes { try FragmentFile.pwriteAll(fd: s.fd, path: path, $0, at: s.length) }
-        s.builder.append(stream: Array(bytes))
+        try FragmentFile.pwriteAll(fd: s.fd, path: path, bytes, at: s.length)
+        s.builder.append(stream: bytes)
         s.length += Int64(bytes.count)
+    }
+
+    /// Starts flushing what was received so far to disk in the background (every `writebackStep`
+    /// bytes), so that `commit`'s fsync only waits for the tail: for a 128 MiB fragment it waited
+    /// ~0.4 s with the whole file still dirty, a fifth of the upload. Durability is unchanged
+    /// (commit still fsyncs before publishing). The flush uses a `dup` of the descriptor, so a
+    /// commit or abort closing the original meanwhile cannot hand the number to another file.
+    private func startWriteback(_ s: inout State) {
+        guard !s.closed, !s.writebackRunning, s.length - s.writebackStarted >= Self.writebackStep else { return }
+        let copy = dup(s.fd)
+        guard copy >= 0 else { return }  // no descriptor to spare: commit's fsync does all the work
+        s.writebackRunning = true
+        s.writebackStarted = s.length
+        Self.writebackQueue.async { [weak self] in
+            _ = fdatasync(copy)
+            close(copy)
+            self?.state.withLock { $0.writebackRunning = false }
+        }
     }
 
     /// Verifies the received stream against `expectedRoot` (and length, if given), then makes it
@@ -132,6 +164,10 @@ public final class FragmentWriter: Sendable {
 extension FragmentWriter: FragmentSink {
     public func write(_ bytes: [UInt8], at offset: Int64) async throws {
         try receive(bytes, at: offset)
+    }
+
+    public func write(fragment bytes: FragmentBytes, at offset: Int64) async throws {
+        try bytes.withUnsafeBytes { try receive($0, at: offset) }
     }
 
     public func finish(length: Int64, root: [UInt8]) async throws {

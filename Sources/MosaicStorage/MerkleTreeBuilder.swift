@@ -32,10 +32,16 @@ public struct MerkleTreeBuilder: Sendable {
 
     /// Adds raw stream bytes, cutting them into 64 KiB blocks; a short tail waits for more bytes or `finish`.
     public mutating func append(stream bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append(stream: $0) }
+    }
+
+    /// The same from memory the caller owns (a blobber's receive buffer), without an array copy:
+    /// whole blocks are hashed where they are; only a block split across calls is gathered.
+    public mutating func append(stream bytes: UnsafeRawBufferPointer) {
         var offset = 0
         if !pending.isEmpty {
             let take = min(MerkleTree.blockSize - pending.count, bytes.count)
-            pending.append(contentsOf: bytes[0..<take])
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
             offset = take
             if pending.count == MerkleTree.blockSize {
                 append(block: pending)
@@ -43,12 +49,10 @@ public struct MerkleTreeBuilder: Sendable {
             }
         }
         while bytes.count - offset >= MerkleTree.blockSize {
-            bytes.withUnsafeBytes { raw in
-                append(leafHash: MerkleTree.leafHash(UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + MerkleTree.blockSize)])))
-            }
+            append(leafHash: MerkleTree.leafHash(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + MerkleTree.blockSize)])))
             offset += MerkleTree.blockSize
         }
-        if offset < bytes.count { pending.append(contentsOf: bytes[offset...]) }
+        if offset < bytes.count { pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
     }
 
     /// The root of the leaves so far (a stream's short tail counts as its last block).

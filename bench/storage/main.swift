@@ -2,42 +2,104 @@ import Foundation
 import MosaicCrypto
 import MosaicSDK
 import MosaicStorage
+#if canImport(Glibc)
+import Glibc
+#endif
 
-// Storage throughput on loopback (run in release): `swift run -c release bench-storage [MiB] [d+p ...]`.
+// Storage throughput on loopback (run in release):
+//   swift run -c release bench-storage [MiB] [d+p ...] [--memory-check MiB]
 // Starts d + p blobbers in this process, uploads a random file of MiB mebibytes through the SDK,
-// downloads it, checks it, and prints MB/s and the process's peak memory (VmHWM).
+// downloads it, checks it, and prints MB/s, the CPU time the run used (client and blobbers) and the
+// process's peak memory (VmHWM). Then the bounds of the pipeline's parts measured in the same run,
+// the client's own peak memory for an upload run in a child process (--memory-check), and
+// Tahoe-LAFS 2-of-4 on loopback for comparison.
 
-func peakRSS() -> String {
-    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return "?" }
-    return text.split(separator: "\n").first { $0.hasPrefix("VmHWM") }.map { String($0.dropFirst(6)).trimmingCharacters(in: .whitespaces) } ?? "?"
+func status(_ field: String, pid: String = "self") -> String {
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return "?" }
+    return text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+        .map { String($0.dropFirst(field.count + 1)).trimmingCharacters(in: .whitespaces) } ?? "?"
+}
+
+/// User + system CPU seconds of this process so far (all threads: client and in-process blobbers).
+func cpuSeconds() -> Double {
+    var u = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &u)
+    return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+}
+
+func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }
+
+func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+}
+
+/// The child side of --memory-check: uploads one file with a fresh client and reports its own
+/// peak RSS, so the figure is the client's alone (the blobbers stay in the parent).
+struct ChildSpec: Codable {
+    var seed: String
+    var allocation: StorageAllocation
+    var file: String
+    var home: String
+    var chunksPerBatch: Int?
+}
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--client-upload" {
+    do {
+        let spec = try JSONDecoder().decode(ChildSpec.self, from: Data(contentsOf: URL(fileURLWithPath: CommandLine.arguments[2])))
+        let key = try Ed25519.SigningKey(seed: SecretBytes(Hex.decode(spec.seed) ?? []))
+        var config = StorageClient.Configuration()
+        if let b = spec.chunksPerBatch { config.chunksPerBatch = b }
+        let client = StorageClient(signingKey: key, home: URL(fileURLWithPath: spec.home), configuration: config)
+        let clock = ContinuousClock()
+        let t = clock.now
+        try await client.upload(localFile: URL(fileURLWithPath: spec.file), remotePath: "/memory-check.bin", allocation: spec.allocation)
+        print("seconds \(seconds(clock.now - t))")
+        print("VmHWM \(status("VmHWM"))")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("client upload failed: \(error)\n".utf8))
+        exit(1)
+    }
 }
 
 // MOSAIC_BENCH_BATCH overrides the client's chunks per batch (one PUT per blobber per batch).
 let batch = ProcessInfo.processInfo.environment["MOSAIC_BENCH_BATCH"].flatMap { Int($0) }
-let args = CommandLine.arguments.dropFirst()
+var args = Array(CommandLine.arguments.dropFirst())
+var memoryCheckMiB: Int?
+if let i = args.firstIndex(of: "--memory-check") {
+    guard i + 1 < args.count, let m = Int(args[i + 1]), m > 0 else {
+        print("usage: bench-storage [MiB] [d+p ...] [--memory-check MiB]")
+        exit(2)
+    }
+    memoryCheckMiB = m
+    args.removeSubrange(i...(i + 1))
+}
 let mib = Int(args.first ?? "") ?? 256
-let layouts: [(Int, Int)] = args.dropFirst().compactMap { spec in
+let parsed: [(Int, Int)] = args.dropFirst().compactMap { spec in
     let parts = spec.split(separator: "+").compactMap { Int($0) }
     return parts.count == 2 ? (parts[0], parts[1]) : nil
 }
+let layouts = parsed.isEmpty ? [(2, 2), (4, 2)] : parsed
 let root = NSTemporaryDirectory() + "mosaic-bench-" + Hex.encode(Random.bytes(4))
 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: root) }
 
-// The input file, written in 4 MiB pieces.
-let input = URL(fileURLWithPath: root + "/input")
-FileManager.default.createFile(atPath: input.path, contents: nil)
-let handle = try FileHandle(forWritingTo: input)
-for _ in 0..<(mib / 4) { try handle.write(contentsOf: Random.bytes(4 << 20)) }
-try handle.close()
-let bytes = Double(mib << 20)
-/// MB/s per layout, for the comparison with Tahoe-LAFS below.
-var measured: [String: (up: Double, down: Double)] = [:]
+/// A random input file, written in 4 MiB pieces.
+func makeInput(_ path: String, mib: Int) throws -> URL {
+    let url = URL(fileURLWithPath: path)
+    FileManager.default.createFile(atPath: url.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: url)
+    for _ in 0..<(mib / 4) { try handle.write(contentsOf: Random.bytes(4 << 20)) }
+    if mib % 4 != 0 { try handle.write(contentsOf: Random.bytes((mib % 4) << 20)) }
+    try handle.close()
+    return url
+}
 
-for (d, p) in layouts.isEmpty ? [(2, 2), (4, 2)] : layouts {
+/// d + p blobbers in this process and an owner-signed allocation over them, assigned.
+func startGrid(d: Int, p: Int, name: String) async throws -> (servers: [BlobberServer], owner: Ed25519.SigningKey, allocation: StorageAllocation) {
     var servers: [BlobberServer] = []
     for i in 0..<(d + p) {
-        let s = try BlobberServer(configuration: .init(directory: root + "/\(d)+\(p)-blobber\(i)"))
+        let s = try BlobberServer(configuration: .init(directory: root + "/\(name)-blobber\(i)"))
         try s.start()
         servers.append(s)
     }
@@ -47,63 +109,205 @@ for (d, p) in layouts.isEmpty ? [(2, 2), (4, 2)] : layouts {
                                           expiration: Int64(Date().timeIntervalSince1970) + 3600, blobbers: servers.map(\.blobberID))
     assignment.sign(with: owner)
     let allocation = try StorageAllocation(assignment: assignment, urls: servers.map(\.baseURL))
+    let client = StorageClient(signingKey: owner, home: URL(fileURLWithPath: root + "/home"))
+    _ = await client.assign(assignment, to: allocation)
+    return (servers, owner, allocation)
+}
+
+print("load average at start: \(loadAverage()) (2 cores; other jobs share them)")
+let input = try makeInput(root + "/input", mib: mib)
+let bytes = Double(mib << 20)
+/// MB/s per layout, for the comparison with Tahoe-LAFS below.
+var measured: [String: (up: Double, down: Double)] = [:]
+
+for (d, p) in layouts {
+    let grid = try await startGrid(d: d, p: p, name: "\(d)+\(p)")
     var config = StorageClient.Configuration()
     if let batch { config.chunksPerBatch = batch }
-    let client = StorageClient(signingKey: owner, home: URL(fileURLWithPath: root + "/home"), configuration: config)
-    _ = await client.assign(assignment, to: allocation)
+    let client = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: root + "/home"), configuration: config)
 
     let clock = ContinuousClock()
     var t = clock.now
-    try await client.upload(localFile: input, remotePath: "/bench.bin", allocation: allocation)
-    let up = clock.now - t
+    var cpu = cpuSeconds()
+    try await client.upload(localFile: input, remotePath: "/bench.bin", allocation: grid.allocation)
+    let up = seconds(clock.now - t)
+    let upCPU = cpuSeconds() - cpu
     let output = URL(fileURLWithPath: root + "/output")
     t = clock.now
-    try await client.download(remotePath: "/bench.bin", to: output, allocation: allocation)
-    let down = clock.now - t
+    cpu = cpuSeconds()
+    try await client.download(remotePath: "/bench.bin", to: output, allocation: grid.allocation)
+    let down = seconds(clock.now - t)
+    let downCPU = cpuSeconds() - cpu
     let same = FileManager.default.contentsEqual(atPath: input.path, andPath: output.path)
-    func rate(_ d: Duration) -> String {
-        let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-        return String(format: "%.0f MB/s (%.2f s)", bytes / s / 1e6, s)
-    }
-    func mbps(_ d: Duration) -> Double {
-        bytes / (Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) / 1e6
-    }
-    measured["\(d)+\(p)"] = (mbps(up), mbps(down))
-    print("\(d)+\(p) \(mib) MiB, \(config.chunksPerBatch) chunks per batch: upload \(rate(up)), download \(rate(down)), byte-exact \(same), peak RSS \(peakRSS())")
+    measured["\(d)+\(p)"] = (bytes / up / 1e6, bytes / down / 1e6)
+    print(String(format: "%d+%d %d MiB, %d chunks per batch: upload %.0f MB/s (%.2f s, %.2f CPU s), download %.0f MB/s (%.2f s, %.2f CPU s), byte-exact %@, peak RSS (client + blobbers) %@",
+                 d, p, mib, config.chunksPerBatch, bytes / up / 1e6, up, upCPU, bytes / down / 1e6, down, downCPU,
+                 same ? "true" : "FALSE", status("VmHWM")))
     try? FileManager.default.removeItem(at: output)
-    for s in servers { await s.stop() }
+    for s in grid.servers { await s.stop() }
 }
 
-// The hardware bounds of the pipeline's parts, measured in this run on one core each: what the
-// upload and download could reach if nothing but this step cost time.
+// The bounds of the pipeline's parts, measured in this run on one core each: what the upload and
+// download could reach if nothing but this step cost time.
 func throughput(_ label: String, bytes n: Int, repeat times: Int = 4, _ body: () throws -> Void) rethrows {
+    try body()  // warm-up: page faults and caches are not what is being measured
     let clock = ContinuousClock()
     let t = clock.now
     for _ in 0..<times { try body() }
-    let d = clock.now - t
-    let s = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    print(String(format: "bound: %@ %.0f MB/s", label, Double(n * times) / s / 1e6))
+    print(String(format: "bound: %@ %.0f MB/s", label, Double(n * times) / seconds(clock.now - t) / 1e6))
 }
 let block = Random.bytes(64 << 20)
 let sealer = try AES256GCM.Sealer(key: SecretBytes(Random.bytes(32)))
 let nonce = Random.bytes(12)
+var sealedSegment = [UInt8](repeating: 0, count: 65_536)
 try throughput("AES-256-GCM seal (libcrypto, 64 KiB segments)", bytes: block.count) {
-    var i = 0
-    while i < block.count {
-        _ = try sealer.seal(Array(block[i..<min(i + 65_536, block.count)]), nonce: nonce)
-        i += 65_536
+    try block.withUnsafeBytes { src in
+        try sealedSegment.withUnsafeMutableBytes { out in
+            var i = 0
+            while i < src.count {
+                let part = UnsafeRawBufferPointer(rebasing: src[i..<min(i + 65_536, src.count)])
+                _ = try sealer.seal(part, into: out, nonce: nonce, aad: UnsafeRawBufferPointer(start: nil, count: 0))
+                i += 65_536
+            }
+        }
     }
 }
-throughput("SHA-256 (libcrypto)", bytes: block.count) { _ = SHA256.hash(block) }
-let coder = try ErasureCoder(dataShards: 2, parityShards: 2)
-try throughput("ISA-L encode 2+2", bytes: block.count) { _ = try coder.encode(block, fragmentSize: block.count / 2) }
-throughput("memory copy", bytes: block.count) { var copy = block; copy[0] ^= 1; _ = copy.count }
+throughput("SHA-256 (libcrypto, 64 KiB blocks)", bytes: block.count) {
+    block.withUnsafeBytes { src in
+        var i = 0
+        while i < src.count {
+            _ = SHA256.hash(UnsafeRawBufferPointer(rebasing: src[i..<(i + 65_536)]))
+            i += 65_536
+        }
+    }
+}
+for (d, p) in layouts {
+    // As the encoder calls it: in place, 64 KiB fragments, one batch of 16 chunks reused.
+    let coder = try ErasureCoder(dataShards: d, parityShards: p)
+    let chunks = 16, fragment = 65_536
+    var rows = [UInt8](repeating: 1, count: (d + p) * chunks * fragment)
+    let dataPerPass = d * chunks * fragment
+    let passes = max(1, block.count / dataPerPass)
+    try throughput("ISA-L encode \(d)+\(p) (data bytes in, in place)", bytes: dataPerPass * passes) {
+        try rows.withUnsafeMutableBytes { raw in
+            for _ in 0..<passes {
+                for k in 0..<chunks {
+                    try coder.encodeParity(in: UnsafeMutableRawBufferPointer(rebasing: raw[(k * fragment)...]),
+                                           fragmentSize: fragment, stride: chunks * fragment)
+                }
+            }
+        }
+    }
+}
+var copyTarget = [UInt8](repeating: 0, count: block.count)
+throughput("memory copy (memcpy, 64 MiB between warm buffers)", bytes: block.count) {
+    copyTarget.withUnsafeMutableBytes { dst in block.withUnsafeBytes { src in dst.copyMemory(from: src) } }
+}
 
-// The peer in the same run: Tahoe-LAFS 2-of-4 on loopback through ../shared/bench/tahoe_grid.sh
-// (installed from PyPI into /tmp/tahoe on first use). MOSAIC_BENCH_TAHOE=0 skips it.
-let script = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).deletingLastPathComponent()
-    .appendingPathComponent("shared/bench/tahoe_grid.sh").path
-if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", FileManager.default.fileExists(atPath: script) {
+/// Pushes `total` bytes through a TCP connection on 127.0.0.1 (writer on another thread, 1 MiB
+/// writes and reads): the kernel's loopback copy bound every fragment byte pays twice (send, receive).
+func loopbackThroughput(total: Int) throws -> Double {
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard listener >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    defer { close(listener) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    addr.sin_port = 0
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, len) } }
+    guard bound == 0, listen(listener, 1) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
+    let port = addr.sin_port
+    let writerDone = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        defer { writerDone.signal() }
+        let s = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(s) }
+        var to = sockaddr_in()
+        to.sin_family = sa_family_t(AF_INET)
+        to.sin_addr.s_addr = inet_addr("127.0.0.1")
+        to.sin_port = port
+        let ok = withUnsafePointer(to: &to) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard ok == 0 else { return }
+        let chunk = [UInt8](repeating: 7, count: 1 << 20)
+        var sent = 0
+        chunk.withUnsafeBytes { raw in
+            while sent < total {
+                let n = send(s, raw.baseAddress, min(raw.count, total - sent), Int32(MSG_NOSIGNAL))
+                if n <= 0 { return }
+                sent += n
+            }
+        }
+    }
+    let conn = accept(listener, nil, nil)
+    guard conn >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    defer { close(conn) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    let clock = ContinuousClock()
+    let t = clock.now
+    var got = 0
+    buffer.withUnsafeMutableBytes { raw in
+        while got < total {
+            let n = recv(conn, raw.baseAddress, raw.count, 0)
+            if n <= 0 { break }
+            got += n
+        }
+    }
+    let s = seconds(clock.now - t)
+    writerDone.wait()
+    return Double(got) / s / 1e6
+}
+print(String(format: "bound: loopback TCP copy (127.0.0.1, %d MiB, writer and reader threads) %.0f MB/s",
+             mib, try loopbackThroughput(total: mib << 20)))
+
+// The client's own peak memory: a fresh process uploads while the blobbers stay here.
+if let memoryMiB = memoryCheckMiB {
+    let (d, p) = layouts.last ?? (4, 2)
+    let grid = try await startGrid(d: d, p: p, name: "memory-\(d)+\(p)")
+    let file = try makeInput(root + "/memory-input", mib: memoryMiB)
+    var spec = ChildSpec(seed: grid.owner.seed.withUnsafeBytes { Hex.encode(Array($0)) }, allocation: grid.allocation,
+                         file: file.path, home: root + "/child-home", chunksPerBatch: batch)
+    spec.chunksPerBatch = batch
+    let specURL = URL(fileURLWithPath: root + "/child-spec.json")
+    try JSONEncoder().encode(spec).write(to: specURL)
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0].hasPrefix("/")
+        ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0])
+    child.arguments = ["--client-upload", specURL.path]
+    let pipe = Pipe()
+    child.standardOutput = pipe
+    try child.run()
+    let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    child.waitUntilExit()
+    let hwm = out.split(separator: "\n").first { $0.hasPrefix("VmHWM") }.map { String($0.dropFirst(6)) } ?? "?"
+    let secs = out.split(separator: "\n").first { $0.hasPrefix("seconds") }.flatMap { Double($0.dropFirst(8)) }
+    let kB = Int(hwm.split(separator: " ").first ?? "") ?? 0
+    if child.terminationStatus == 0, kB > 0 {
+        print(String(format: "client peak memory (%d MiB upload, %d+%d, client in its own process): %d MiB (VmHWM %@; target <= 128 MiB)%@",
+                     memoryMiB, d, p, kB / 1024, hwm, kB <= 128 * 1024 ? "" : " — OVER TARGET",
+                     secs.map { String(format: ", upload %.0f MB/s", Double(memoryMiB << 20) / $0 / 1e6) } ?? ""))
+    } else {
+        print("client peak memory: the child upload failed (exit \(child.terminationStatus)); see its stderr above")
+    }
+    try? FileManager.default.removeItem(at: file)
+    for s in grid.servers { await s.stop() }
+}
+
+// The peer in the same run: Tahoe-LAFS 2-of-4 on loopback through shared/bench/tahoe_grid.sh, looked
+// up next to the working directory and its parents (installed from PyPI into /tmp/tahoe on first
+// use). MOSAIC_BENCH_TAHOE=0 skips it; MOSAIC_BENCH_TAHOE_SCRIPT names the script explicitly.
+func findTahoeScript() -> String? {
+    if let explicit = ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE_SCRIPT"] { return explicit }
+    var dir = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    for _ in 0..<4 {
+        dir = dir.deletingLastPathComponent()
+        let candidate = dir.appendingPathComponent("shared/bench/tahoe_grid.sh").path
+        if FileManager.default.fileExists(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script = findTahoeScript() {
     print("running Tahoe-LAFS 2-of-4 (\(mib) MiB, tahoe put/get) for comparison…")
     let tahoe = Process()
     tahoe.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -116,10 +320,13 @@ if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", FileManager
     tahoe.environment = env
     tahoe.standardOutput = FileHandle.nullDevice
     tahoe.standardError = FileHandle.nullDevice
+    let started = Date()
     try tahoe.run()
     tahoe.waitUntilExit()
     let results = URL(fileURLWithPath: (env["BASE"] ?? "/tmp/tahoe") + "/results/putget_https.json")
-    if let data = try? Data(contentsOf: results),
+    // Only this run's results: an older file from an earlier run must not pass for them.
+    let written = (try? FileManager.default.attributesOfItem(atPath: results.path)[.modificationDate] as? Date) ?? .distantPast
+    if written >= started.addingTimeInterval(-1), let data = try? Data(contentsOf: results),
        let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
        let cli = json["tahoe-cli"] as? [String: Any], let row = cli["\(mib)MiB"] as? [String: Any],
        let put = (row["put_median_MBps"] as? NSNumber)?.doubleValue, let get = (row["get_median_MBps"] as? NSNumber)?.doubleValue,
@@ -132,5 +339,6 @@ if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", FileManager
         print("Tahoe-LAFS did not produce results (exit \(tahoe.terminationStatus)); see /tmp/tahoe for its logs")
     }
 } else {
-    print("Tahoe-LAFS comparison skipped (\(script) not found or MOSAIC_BENCH_TAHOE=0)")
+    print("Tahoe-LAFS comparison skipped (shared/bench/tahoe_grid.sh not found above \(FileManager.default.currentDirectoryPath), or MOSAIC_BENCH_TAHOE=0)")
 }
+print("load average at end: \(loadAverage())")

@@ -14,6 +14,10 @@ struct BlobberConnection: Sendable {
     let ownerID: String
     let key: Ed25519.SigningKey
     let http: HTTPClient
+    /// Fragment PUTs and block GETs go over this plain socket when the blobber URL is http:// (see
+    /// `BulkHTTPConnection` for why); nil for https, where `http` carries them. One request at a
+    /// time: an upload or download sends to each blobber in sequence.
+    let bulk: BulkHTTPConnection?
     /// Sent with reads when the reader is not the owner.
     let ticket: AuthTicket?
     let counters: ReadCounters
@@ -33,6 +37,7 @@ struct BlobberConnection: Sendable {
         c.retries = 2
         c.retryBackoff = .milliseconds(50)
         http = HTTPClient(baseURL: blobber.url, configuration: c)
+        bulk = BulkHTTPConnection(baseURL: blobber.url, timeout: timeout)
     }
 
     private var base: String { "/v1/alloc/\(allocation)" }
@@ -82,6 +87,16 @@ struct BlobberConnection: Sendable {
                        contentType: "application/octet-stream").decode(BlobberWire.UploadStatus.self).received
     }
 
+    /// The encoder's form of `put`: sent straight from its batch buffer over `bulk` when there is one.
+    func put(_ upload: String, offset: Int64, fragment: FragmentBytes) async throws -> Int64 {
+        guard let bulk else {
+            return try await put(upload, offset: offset, bytes: fragment.array)
+        }
+        let path = "\(base)/uploads/\(upload)"
+        let headers = signed(.put, path).merging(["X-Offset": String(offset)]) { a, _ in a }
+        return try await bulk.send(.put, path, headers: headers, body: fragment).decode(BlobberWire.UploadStatus.self).received
+    }
+
     func discard(_ upload: String) async throws {
         _ = try await call(.delete, "\(base)/uploads/\(upload)")
     }
@@ -110,8 +125,17 @@ struct BlobberConnection: Sendable {
             marker.sign(with: key)
             let header = (try JSONEncoder().encode(marker)).base64EncodedString()
             do {
-                let r = try await call(.get, "\(self.base)/blocks", query: ["path": path, "start": String(range.lowerBound), "count": String(range.count)],
-                                       headers: ["X-Read-Marker": header])
+                let query = ["path": path, "start": String(range.lowerBound), "count": String(range.count)]
+                let r: HTTPClientResponse
+                if let bulk {
+                    // Block batches are ~1 MiB answers: the plain socket reads them straight into the
+                    // response, where URLSession cost more CPU than checking the proofs.
+                    let p = "\(self.base)/blocks"
+                    r = try await bulk.send(.get, p, query: query,
+                                            headers: signed(.get, p).merging(["X-Read-Marker": header]) { a, _ in a }, body: [UInt8]())
+                } else {
+                    r = try await call(.get, "\(self.base)/blocks", query: query, headers: ["X-Read-Marker": header])
+                }
                 return try BlobberWire.decodeBlocks(r.body)
             } catch let e as HTTPClientError where e.status == 409 && e.message.hasPrefix("read_counter") && attempt < 3 {
                 counters.forget(slot)

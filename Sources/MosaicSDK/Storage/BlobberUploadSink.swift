@@ -33,6 +33,21 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         lock.withLock { received = now }
     }
 
+    /// The upload path: no copy of the fragment bytes on the client (they go from the encoder's
+    /// buffer to the socket).
+    func write(fragment bytes: FragmentBytes, at offset: Int64) async throws {
+        var have = lock.withLock { received }
+        if have == nil {
+            have = try await connection.uploadStatus(upload)
+            lock.withLock { received = have }
+        }
+        let already = have ?? 0
+        if offset + Int64(bytes.count) <= already { return }
+        let skip = Int(max(0, already - offset))
+        let now = try await connection.put(upload, offset: offset + Int64(skip), fragment: bytes.dropFirst(skip))
+        lock.withLock { received = now }
+    }
+
     func finish(length: Int64, root: [UInt8]) async throws {
         if length == 0 { return lock.withLock { finished = (length, root) } }
         let have = try await connection.uploadStatus(upload)

@@ -251,7 +251,7 @@ public final class BlobberServer: Sendable {
         let w = try writer(allocation: allocation, upload: upload)
         var at = offset
         for try await chunk in body {
-            try w.receive([UInt8](chunk), at: at)
+            try chunk.withUnsafeBytes { try w.receive($0, at: at) }
             at += Int64(chunk.count)
         }
         return w.length

@@ -84,6 +84,21 @@ public final class AESGCMSegmentCipher: SegmentCipher, @unchecked Sendable {
         return c + t
     }
 
+    /// Ciphertext then tag, written in place: the upload path's form (no allocation per segment).
+    public func seal(_ plaintext: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, segmentIndex: UInt64) throws {
+        guard output.count == plaintext.count + overhead else {
+            throw StorageError.cipherSizeMismatch(segment: Int64(segmentIndex), expected: plaintext.count + overhead, got: output.count)
+        }
+        let nonce = try nonce(segmentIndex)
+        let sealer = try borrowSealer()
+        defer { give(sealer) }
+        let aad = aad(segmentIndex)
+        let tag = try aad.withUnsafeBytes { a in
+            try sealer.seal(plaintext, into: UnsafeMutableRawBufferPointer(rebasing: output[..<plaintext.count]), nonce: nonce, aad: a)
+        }
+        tag.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: output[plaintext.count...]).copyMemory(from: $0) }
+    }
+
     public func open(_ sealed: [UInt8], segmentIndex: UInt64) throws -> [UInt8] {
         guard sealed.count >= overhead else { throw CryptoError.authenticationFailed }
         let nonce = try nonce(segmentIndex)

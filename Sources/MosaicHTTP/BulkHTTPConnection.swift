@@ -1,0 +1,349 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One plain-HTTP/1.1 keep-alive connection for large request bodies sent straight from memory.
+///
+/// Why not `HTTPClient`: on Linux, URLSession copies a request body several times (into `Data`,
+/// `DispatchData`, libcurl's upload buffer) and drives the socket through libdispatch event
+/// sources; for the 1 MiB fragment PUTs of an upload that cost more CPU than sealing, coding and
+/// hashing the bytes together. This writes the header and then the body from the caller's buffer
+/// with plain `send` calls and parses the (small) response itself.
+///
+/// Blocking I/O runs on the connection's own serial queue, never on Swift's cooperative pool: a
+/// send blocked on a slow peer there could starve the very tasks (e.g. an in-process blobber)
+/// that would drain it. One request at a time per connection; use one connection per peer stream.
+/// Only `http://` URLs reached directly: `init` returns nil for https and for hosts an `http_proxy`
+/// covers, and callers fall back to `HTTPClient`.
+public final class BulkHTTPConnection: @unchecked Sendable {
+    // @unchecked: `fd` is read and written only on `queue`; the rest is immutable.
+    public let host: String
+    public let port: UInt16
+    private let basePath: String
+    private let timeout: TimeInterval
+    private let queue: DispatchQueue
+    private var fd: Int32 = -1
+
+    /// The largest response body read (responses to bulk PUTs are small JSON documents).
+    static let maxResponseBytes = 16 << 20
+
+    /// - Parameter timeout: seconds a connect, a send or a receive may make no progress
+    ///   (the same idle semantics as URLSession's request timeout).
+    public init?(baseURL: URL, timeout: TimeInterval) {
+        guard baseURL.scheme?.lowercased() == "http", let host = baseURL.host, !host.isEmpty,
+              !Self.proxied(host: host, environment: ProcessInfo.processInfo.environment) else { return nil }
+        self.host = host
+        port = UInt16(exactly: baseURL.port ?? 80) ?? 80
+        let path = baseURL.path
+        basePath = path.hasSuffix("/") ? String(path.dropLast()) : path
+        self.timeout = max(0.001, timeout)
+        queue = DispatchQueue(label: "mosaic.bulk-http.\(host):\(port)")
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// Whether URLSession would send requests to `host` through an `http_proxy`: then this
+    /// connection stands aside (it speaks to the origin only) and `HTTPClient` carries the PUTs.
+    static func proxied(host: String, environment: [String: String]) -> Bool {
+        guard let proxy = environment["http_proxy"] ?? environment["HTTP_PROXY"], !proxy.isEmpty else { return false }
+        let exempt = (environment["no_proxy"] ?? environment["NO_PROXY"] ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let h = host.lowercased()
+        return !exempt.contains { e in e == "*" || (!e.isEmpty && (h == e || h.hasSuffix(e.hasPrefix(".") ? e : "." + e))) }
+    }
+
+    /// Sends one request with `body` as its Content-Length body and returns the response; a status
+    /// >= 400 throws `HTTPClientError` with the server's message. An idempotent request that fails on
+    /// a reused connection before any response byte arrived (the server closed the idle connection)
+    /// is sent once more on a new one.
+    ///
+    /// - Parameter path: the percent-encoded path (appended to the base URL's path).
+    public func send<Body: ContiguousBytes & Sendable>(_ method: HTTPMethod, _ path: String, query: [String: String] = [:],
+                                                       headers: [String: String] = [:],
+                                                       contentType: String = "application/octet-stream",
+                                                       body: Body) async throws -> HTTPClientResponse {
+        var comps = URLComponents()
+        comps.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        let target = query.isEmpty ? path : path + "?" + (comps.percentEncodedQuery ?? "")
+        // The body travels in a box emptied before the caller resumes, so the caller sees its buffer
+        // released (the encoder reuses a batch buffer only when nothing else refers to it) instead of
+        // racing the release of this dispatch block.
+        let box = BodyBox(body)
+        let response: HTTPClientResponse = try await withCheckedThrowingContinuation { cont in
+            queue.async {
+                let result = Result { () throws -> HTTPClientResponse in
+                    guard let b = box.take() else {
+                        throw HTTPClientError(status: 0, code: "transport", message: "request body already sent")
+                    }
+                    return try b.withUnsafeBytes { try self.exchange(method, target, headers, contentType, $0) }
+                }
+                cont.resume(with: result)
+            }
+        }
+        if response.status >= 400 { throw HTTPClientError.from(status: response.status, body: response.body) }
+        return response
+    }
+
+    /// Closes the socket (the next request opens a new one).
+    public func disconnect() {
+        queue.sync { closeSocket() }
+    }
+
+    // MARK: on `queue`
+
+    /// Marks a failure after which a retry on a fresh connection is safe: nothing of the response arrived.
+    private struct Stale: Error { let underlying: HTTPClientError }
+
+    private func exchange(_ method: HTTPMethod, _ path: String, _ headers: [String: String], _ contentType: String,
+                          _ body: UnsafeRawBufferPointer) throws -> HTTPClientResponse {
+        var head = "\(method.rawValue) \(basePath)\(path.hasPrefix("/") ? path : "/" + path) HTTP/1.1\r\n"
+        head += "Host: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\nContent-Length: \(body.count)\r\n"
+        if !body.isEmpty { head += "Content-Type: \(contentType)\r\n" }
+        for (k, v) in headers {
+            // Header injection guard: a value with a line break would start a new header or request.
+            // Checked on bytes: Swift compares "\r\n" as one Character, equal to neither "\r" nor "\n".
+            guard !k.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 58 }), !v.utf8.contains(where: { $0 == 13 || $0 == 10 }) else {
+                throw HTTPClientError(status: 0, code: "invalid_header", message: "header \(k) contains a line break; refusing to send it")
+            }
+            head += "\(k): \(v)\r\n"
+        }
+        head += "\r\n"
+        let headBytes = Array(head.utf8)
+        for attempt in 1...2 {
+            let reused = fd >= 0
+            if !reused { try connectSocket() }
+            do {
+                return try roundTrip(headBytes, body)
+            } catch let stale as Stale {
+                closeSocket()
+                if reused, attempt == 1, method.isIdempotent { continue }
+                throw stale.underlying
+            } catch {
+                closeSocket()
+                throw error
+            }
+        }
+        throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection twice")
+    }
+
+    private func roundTrip(_ head: [UInt8], _ body: UnsafeRawBufferPointer) throws -> HTTPClientResponse {
+        var sendFailure: HTTPClientError?
+        do {
+            try head.withUnsafeBytes { try sendAll($0, more: !body.isEmpty) }
+            try sendAll(body, more: false)
+        } catch let e as HTTPClientError {
+            // The server may have answered early (a refusal) and closed; read what it said.
+            sendFailure = e
+        }
+        let response: HTTPClientResponse
+        let keepAlive: Bool
+        do {
+            (response, keepAlive) = try readResponse()
+        } catch let e as Stale {
+            throw Stale(underlying: sendFailure ?? e.underlying)
+        }
+        if !keepAlive || sendFailure != nil { closeSocket() }
+        return response
+    }
+
+    private func connectSocket() throws {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        guard rc == 0, let first = list else {
+            throw HTTPClientError(status: 0, code: "connection_failed", message: "cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
+        }
+        defer { freeaddrinfo(first) }
+        var lastErrno: Int32 = 0
+        var cursor: UnsafeMutablePointer<addrinfo>? = first
+        while let ai = cursor {
+            cursor = ai.pointee.ai_next
+            let s = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), ai.pointee.ai_protocol)
+            guard s >= 0 else { lastErrno = errno; continue }
+            var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+            var one: Int32 = 1
+            // On Linux SO_SNDTIMEO also bounds connect().
+            setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(s, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            if connect(s, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 {
+                fd = s
+                return
+            }
+            lastErrno = errno
+            close(s)
+        }
+        let reason = lastErrno == EINPROGRESS || lastErrno == EAGAIN ? "timed out" : String(cString: strerror(lastErrno))
+        throw HTTPClientError(status: 0, code: "connection_failed", message: "cannot connect to \(host):\(port): \(reason)")
+    }
+
+    private func closeSocket() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
+    private func sendAll(_ bytes: UnsafeRawBufferPointer, more: Bool) throws {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
+        while done < bytes.count {
+            let n = Glibc.send(fd, base + done, bytes.count - done, flags)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    throw HTTPClientError(status: 0, code: "timeout", message: "\(host):\(port) accepted no bytes for \(Int(timeout)) s")
+                }
+                throw HTTPClientError(status: 0, code: "connection_failed", message: "sending to \(host):\(port): \(String(cString: strerror(errno)))")
+            }
+            done += n
+        }
+    }
+
+    /// Reads more bytes into `buffer`; returns false at end of stream.
+    private func fill(_ buffer: inout [UInt8]) throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    throw HTTPClientError(status: 0, code: "timeout", message: "no answer from \(host):\(port) within \(Int(timeout)) s")
+                }
+                throw HTTPClientError(status: 0, code: "connection_failed", message: "reading from \(host):\(port): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { return false }
+            buffer.append(contentsOf: chunk[0..<n])
+            if buffer.count > Self.maxResponseBytes + 64 * 1024 {
+                throw HTTPClientError(status: 0, code: "invalid_response", message: "\(host):\(port) sent a response over \(Self.maxResponseBytes) bytes")
+            }
+            return true
+        }
+    }
+
+    /// Parses one response: status line, headers, then a Content-Length, chunked or until-close body.
+    private func readResponse() throws -> (HTTPClientResponse, keepAlive: Bool) {
+        var buffer = [UInt8]()
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        var headerEnd: Int?
+        while headerEnd == nil {
+            let before = buffer.count
+            let more: Bool
+            do { more = try fill(&buffer) } catch let e as HTTPClientError where buffer.isEmpty && e.code == "connection_failed" {
+                throw Stale(underlying: e)
+            }
+            guard more else {
+                let e = HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection without an answer")
+                if buffer.isEmpty { throw Stale(underlying: e) }
+                throw e
+            }
+            let from = max(0, before - 3)
+            if buffer.count >= 4 {
+                for i in from...(buffer.count - 4) where buffer[i] == 13 && Array(buffer[i..<(i + 4)]) == terminator {
+                    headerEnd = i
+                    break
+                }
+            }
+        }
+        guard let end = headerEnd else { throw HTTPClientError(status: 0, code: "invalid_response", message: "no response header") }
+        let text = String(decoding: buffer[0..<end], as: UTF8.self)
+        var lines = text.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+            throw HTTPClientError(status: 0, code: "invalid_response", message: "bad status line from \(host):\(port): \(statusLine.prefix(100))")
+        }
+        var headers = HTTPHeaders()
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers.add(String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+        var keepAlive = parts[0] == "HTTP/1.1"
+        if let c = headers["Connection"]?.lowercased() { keepAlive = c.contains("keep-alive") || (keepAlive && !c.contains("close")) }
+        var rest = Array(buffer[(end + 4)...])
+        let body: [UInt8]
+        if headers["Transfer-Encoding"]?.lowercased().contains("chunked") == true {
+            body = try readChunked(&rest)
+        } else if let cl = headers["Content-Length"], let length = Int(cl), length >= 0 {
+            guard length <= Self.maxResponseBytes else {
+                throw HTTPClientError(status: 0, code: "invalid_response", message: "\(host):\(port) announced a \(length)-byte response")
+            }
+            // Straight into the response's storage: bodies here are up to a few MiB (block batches).
+            var data = Data(count: length)
+            let already = min(rest.count, length)
+            try data.withUnsafeMutableBytes { out in
+                guard let base = out.baseAddress else { return }
+                rest.withUnsafeBytes { if already > 0, let src = $0.baseAddress { base.copyMemory(from: src, byteCount: already) } }
+                var got = already
+                while got < length {
+                    let n = recv(fd, base + got, length - got, 0)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        if errno == EAGAIN || errno == EWOULDBLOCK {
+                            throw HTTPClientError(status: 0, code: "timeout", message: "no answer from \(host):\(port) within \(Int(timeout)) s")
+                        }
+                        throw HTTPClientError(status: 0, code: "connection_failed", message: "reading from \(host):\(port): \(String(cString: strerror(errno)))")
+                    }
+                    if n == 0 {
+                        throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
+                    }
+                    got += n
+                }
+            }
+            return (HTTPClientResponse(status: status, headers: headers, body: data), keepAlive)
+        } else {
+            while try fill(&rest) {}
+            body = rest
+            keepAlive = false
+        }
+        return (HTTPClientResponse(status: status, headers: headers, body: Data(body)), keepAlive)
+    }
+
+    private func readChunked(_ rest: inout [UInt8]) throws -> [UInt8] {
+        var body = [UInt8]()
+        var at = 0
+        func line() throws -> String {
+            while true {
+                if let i = rest[at...].firstIndex(of: 10) {
+                    let s = String(decoding: rest[at..<i], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                    at = i + 1
+                    return s
+                }
+                guard try fill(&rest) else {
+                    throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
+                }
+            }
+        }
+        while true {
+            let sizeText = try line().split(separator: ";").first.map(String.init) ?? ""
+            guard let size = Int(sizeText, radix: 16), size >= 0, body.count + size <= Self.maxResponseBytes else {
+                throw HTTPClientError(status: 0, code: "invalid_response", message: "bad chunk size from \(host):\(port)")
+            }
+            if size == 0 {
+                while try !line().isEmpty {}
+                return body
+            }
+            while rest.count < at + size + 2 {
+                guard try fill(&rest) else {
+                    throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
+                }
+            }
+            body.append(contentsOf: rest[at..<(at + size)])
+            at += size + 2
+        }
+    }
+}
+
+/// Hands a request body to the connection's queue exactly once.
+private final class BodyBox<Body: Sendable>: @unchecked Sendable {
+    // @unchecked: `body` is taken once, on the connection's queue, before the continuation resumes.
+    private var body: Body?
+    init(_ body: Body) { self.body = body }
+    func take() -> Body? {
+        defer { body = nil }
+        return body
+    }
+}

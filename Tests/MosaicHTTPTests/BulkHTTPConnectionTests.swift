@@ -1,0 +1,100 @@
+import Foundation
+import MosaicHTTP
+import Testing
+
+extension MosaicHTTPTests {
+    /// The socket client the storage upload uses for fragment PUTs: bodies arrive intact over a
+    /// reused connection, refusals keep the server's message, a connection the server closed while
+    /// idle is replaced transparently, and only http:// is accepted.
+    @Suite(.serialized, .timeLimit(.minutes(2)))
+    struct BulkHTTPConnectionTests {
+        private static func register(_ s: HTTPServer) {
+            s.streamingRoute(.put, "/v1/blobs/:id", summary: "Upload a blob", precheck: { req in
+                guard req.headers["Authorization"] == "Bearer ok" else { throw HTTPError.forbidden("bad token") }
+            }) { req, body in
+                var sum = Checksum()
+                var n: Int64 = 0
+                for try await chunk in body {
+                    sum.update(chunk)
+                    n += Int64(chunk.count)
+                }
+                guard req.headers["X-Offset"] == "42" else { throw HTTPError.badRequest("X-Offset missing") }
+                return try .json(UploadResult(bytes: n, checksum: sum.value, maxChunk: 0))
+            }
+        }
+
+        @Test func bodiesArriveIntactOverOneConnection() async throws {
+            try await withServer({ Self.register($0) }) { server, _ in
+                let bulk = try #require(BulkHTTPConnection(baseURL: server.baseURL, timeout: 20))
+                for size in [0, 1, 8 << 20, 65_537] {
+                    let body = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+                    var expected = Checksum()
+                    expected.update(Data(body))
+                    let r = try await bulk.send(.put, "/v1/blobs/a", headers: ["Authorization": "Bearer ok", "X-Offset": "42"], body: body)
+                    let result = try r.decode(UploadResult.self)
+                    #expect(r.status == 200)
+                    #expect(result.bytes == Int64(size))
+                    #expect(result.checksum == expected.value)
+                }
+            }
+        }
+
+        @Test func refusalsCarryTheServersMessage() async throws {
+            try await withServer({ Self.register($0) }) { server, _ in
+                let bulk = try #require(BulkHTTPConnection(baseURL: server.baseURL, timeout: 20))
+                do {
+                    _ = try await bulk.send(.put, "/v1/blobs/a", headers: ["X-Offset": "42"], body: [UInt8](repeating: 1, count: 1000))
+                    Issue.record("expected 403")
+                } catch let e as HTTPClientError {
+                    #expect(e == HTTPClientError(status: 403, code: "forbidden", message: "bad token"))
+                }
+                // A handler error after the whole body was read.
+                do {
+                    _ = try await bulk.send(.put, "/v1/blobs/a", headers: ["Authorization": "Bearer ok"], body: [UInt8](repeating: 1, count: 1000))
+                    Issue.record("expected 400")
+                } catch let e as HTTPClientError {
+                    #expect(e.status == 400 && e.message == "X-Offset missing", "\(e)")
+                }
+                // The connection is usable afterwards.
+                let ok = try await bulk.send(.put, "/v1/blobs/a", headers: ["Authorization": "Bearer ok", "X-Offset": "42"], body: [UInt8](repeating: 2, count: 10))
+                #expect(try ok.decode(UploadResult.self).bytes == 10)
+                do {
+                    _ = try await bulk.send(.put, "/v1/blobs/a", headers: ["Authorization": "Bearer ok", "X-Bad": "a\r\nInjected: 1"], body: [UInt8]())
+                    Issue.record("expected a refused header")
+                } catch let e as HTTPClientError {
+                    #expect(e.code == "invalid_header")
+                }
+            }
+        }
+
+        @Test func idleConnectionClosedByTheServerIsReplaced() async throws {
+            var cfg = HTTPServer.Configuration()
+            cfg.logger = nil
+            cfg.connectionTimeout = 1
+            let server = HTTPServer(configuration: cfg)
+            Self.register(server)
+            try server.start()
+            let bulk = BulkHTTPConnection(baseURL: server.baseURL, timeout: 20)
+            let headers = ["Authorization": "Bearer ok", "X-Offset": "42"]
+            let first = try? await bulk?.send(.put, "/v1/blobs/a", headers: headers, body: [UInt8](repeating: 3, count: 100)).status
+            try? await Task.sleep(for: .milliseconds(2500))  // past the server's 1 s idle timeout
+            let second = try? await bulk?.send(.put, "/v1/blobs/a", headers: headers, body: [UInt8](repeating: 3, count: 100)).status
+            await server.stop(grace: .seconds(1))
+            #expect(first == 200)
+            #expect(second == 200)
+        }
+
+        @Test func unreachableAndUnsupported() async throws {
+            let https = try #require(URL(string: "https://127.0.0.1:1"))
+            let http = try #require(URL(string: "http://127.0.0.1:1"))
+            #expect(BulkHTTPConnection(baseURL: https, timeout: 5) == nil)
+            let bulk = try #require(BulkHTTPConnection(baseURL: http, timeout: 5))
+            do {
+                _ = try await bulk.send(.put, "/x", body: [UInt8](repeating: 0, count: 10))
+                Issue.record("expected a connection failure")
+            } catch let e as HTTPClientError {
+                #expect(e.code == "connection_failed", "\(e)")
+            }
+        }
+    }
+}
