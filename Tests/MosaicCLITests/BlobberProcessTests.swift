@@ -12,8 +12,8 @@ import Testing
         let dn = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
                                          "--blobbers", "0", "--block-time", "100ms", "--confirmations", "1", "--json"],
                                         environment: ["MOSAIC_HOME": cli.home.path])
-        defer { dn.signal(SIGTERM); _ = dn.waitForExit(timeout: 10) }
-        let node = try #require(dn.firstJSON(timeout: 20)?["node"] as? String)
+        defer { dn.signal(SIGTERM); _ = dn.waitForExitBlocking(timeout: 10) }
+        let node = try #require(await dn.firstJSON(timeout: 20)?["node"] as? String)
 
         var blobbers: [MosaicProcess] = []
         var ids: [String] = []
@@ -22,7 +22,7 @@ import Testing
             let b = try MosaicProcess(["blobber", "--dir", dir.path, "--node", node, "--capacity", "1GiB", "--write-price", "0.01", "--json"],
                                            environment: ["MOSAIC_HOME": cli.home.path])
             blobbers.append(b)
-            let line = try #require(b.firstJSON(timeout: 30))
+            let line = try #require(await b.firstJSON(timeout: 30))
             ids.append(try #require(line["blobber_id"] as? String))
             let attrs = try FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("blobber.key").path)
             #expect((attrs[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -33,20 +33,20 @@ import Testing
         #expect(listed.allSatisfy { ($0["stake"] as? Int ?? 0) >= 10_000_000_000 && ($0["capacity"] as? Int) == 1 << 30 })
 
         // A 1+1 allocation on them holds a file.
-        #expect(try cli.run(["wallet", "create"]).code == 0)
-        #expect(try cli.run(["wallet", "faucet"]).code == 0)
-        let made = try cli.run(["alloc", "new", "--data", "1", "--parity", "1", "--size", "1MiB", "--expire", "1d", "--json"])
+        #expect(try await cli.run(["wallet", "create"]).code == 0)
+        #expect(try await cli.run(["wallet", "faucet"]).code == 0)
+        let made = try await cli.run(["alloc", "new", "--data", "1", "--parity", "1", "--size", "1MiB", "--expire", "1d", "--json"])
         #expect(made.code == 0, "\(made.err)")
         let file = cli.home.appendingPathComponent("f")
         try Data("hello blobbers".utf8).write(to: file)
-        let up = try cli.run(["upload", file.path, "/f"])
+        let up = try await cli.run(["upload", file.path, "/f"])
         #expect(up.code == 0, "\(up.err)")
         let back = cli.home.appendingPathComponent("g")
-        #expect(try cli.run(["download", "/f", back.path]).code == 0)
+        #expect(try await cli.run(["download", "/f", back.path]).code == 0)
         #expect(try Data(contentsOf: back) == Data("hello blobbers".utf8))
 
         for b in blobbers { b.signal(SIGTERM) }
-        for b in blobbers { #expect(b.waitForExit(timeout: 10) == 0) }
+        for b in blobbers { #expect(await b.waitForExit(timeout: 10) == 0) }
     }
 
     /// A blobber down during an upload misses it (the upload still succeeds), and `mosaic repair`
@@ -58,40 +58,40 @@ import Testing
         let dn = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
                                          "--blobbers", "0", "--block-time", "100ms", "--confirmations", "1", "--json"],
                                         environment: ["MOSAIC_HOME": cli.home.path])
-        defer { dn.signal(SIGTERM); _ = dn.waitForExit(timeout: 10) }
-        let node = try #require(dn.firstJSON(timeout: 20)?["node"] as? String)
+        defer { dn.signal(SIGTERM); _ = dn.waitForExitBlocking(timeout: 10) }
+        let node = try #require(await dn.firstJSON(timeout: 20)?["node"] as? String)
         let base = UInt16.random(in: 30000...60000)
         func blobber(_ i: Int) throws -> MosaicProcess {
             try MosaicProcess(["blobber", "--dir", cli.home.appendingPathComponent("b\(i)").path, "--node", node,
                                     "--port", String(base + UInt16(i)), "--json"], environment: ["MOSAIC_HOME": cli.home.path])
         }
         var running = try (0..<3).map(blobber)
-        for b in running { _ = try #require(b.firstJSON(timeout: 30)) }
-        defer { for b in running { b.signal(SIGTERM); _ = b.waitForExit(timeout: 10) } }
+        for b in running { _ = try #require(await b.firstJSON(timeout: 30)) }
+        defer { for b in running { b.signal(SIGTERM); _ = b.waitForExitBlocking(timeout: 10) } }
 
-        #expect(try cli.run(["wallet", "create"]).code == 0)
-        #expect(try cli.run(["wallet", "faucet"]).code == 0)
-        let made = try cli.run(["alloc", "new", "--data", "1", "--parity", "2", "--size", "1MiB", "--expire", "1d", "--json"])
+        #expect(try await cli.run(["wallet", "create"]).code == 0)
+        #expect(try await cli.run(["wallet", "faucet"]).code == 0)
+        let made = try await cli.run(["alloc", "new", "--data", "1", "--parity", "2", "--size", "1MiB", "--expire", "1d", "--json"])
         #expect(made.code == 0, "\(made.err)")
         let urls = (made.json["blobbers"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String }
         let down = try #require(running.indices.first { urls.first == "http://127.0.0.1:\(base + UInt16($0))" })
         running[down].signal(SIGTERM)
-        #expect(running[down].waitForExit(timeout: 10) == 0)
+        #expect(await running[down].waitForExit(timeout: 10) == 0)
 
         let file = cli.home.appendingPathComponent("f")
         try Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 * 7) }).write(to: file)
-        let up = try cli.run(["upload", file.path, "/f", "--json"])
+        let up = try await cli.run(["upload", file.path, "/f", "--json"])
         #expect(up.code == 0, "\(up.err)")
         #expect((up.json["failed"] as? [String: Any])?.keys.sorted() == ["0"])
 
         running[down] = try blobber(down)
-        _ = try #require(running[down].firstJSON(timeout: 30))
-        let fixed = try cli.run(["repair", "--json"])
+        _ = try #require(await running[down].firstJSON(timeout: 30))
+        let fixed = try await cli.run(["repair", "--json"])
         #expect(fixed.code == 0, "\(fixed.err)")
         let repaired = fixed.json["repaired"] as? [[String: Any]] ?? []
         #expect(repaired.contains { $0["blobber"] as? Int == 0 && $0["path"] as? String == "/f" })
         let back = cli.home.appendingPathComponent("g")
-        #expect(try cli.run(["download", "/f", back.path]).code == 0)
+        #expect(try await cli.run(["download", "/f", back.path]).code == 0)
         #expect(try Data(contentsOf: back) == Data(contentsOf: file))
     }
 }

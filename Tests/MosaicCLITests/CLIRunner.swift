@@ -1,4 +1,5 @@
 import Foundation
+import MosaicTestSupport
 
 /// Runs the real `mosaic` binary built next to the tests, in a throw-away home folder.
 struct CLIRunner {
@@ -27,8 +28,14 @@ struct CLIRunner {
         return root.appendingPathComponent(".build/debug/mosaic")
     }
 
+    /// Runs `mosaic args` to completion, off the cooperative pool (see `blocking`).
     @discardableResult
-    func run(_ args: [String], stdin: String? = nil) throws -> Result {
+    func run(_ args: [String], stdin: String? = nil) async throws -> Result {
+        let runner = self
+        return try await blocking { try runner.runBlocking(args, stdin: stdin).unchecked }.value
+    }
+
+    private func runBlocking(_ args: [String], stdin: String?) throws -> Result {
         let p = Process()
         p.executableURL = CLIRunner.binary
         p.arguments = args
@@ -51,4 +58,13 @@ struct CLIRunner {
     }
 
     func cleanup() { try? FileManager.default.removeItem(at: home) }
+}
+
+/// `Result` carries `[String: Any]` JSON only as computed properties; its stored fields are plain.
+extension CLIRunner.Result {
+    var unchecked: UncheckedResult { UncheckedResult(value: self) }
+}
+
+struct UncheckedResult: @unchecked Sendable {
+    let value: CLIRunner.Result
 }

@@ -10,7 +10,7 @@ import Testing
         let started = ContinuousClock.now
         let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
                                         "--block-time", blockTime, "--json"], environment: ["MOSAIC_HOME": cli.home.path])
-        let ready = try #require(p.firstJSON(timeout: 10))
+        let ready = try #require(await p.firstJSON(timeout: 10))
         let elapsed = ContinuousClock.now - started
         let node = try #require(ready["node"] as? String)
         return (p, node, elapsed)
@@ -28,7 +28,7 @@ import Testing
         let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
                                         "--app-port", "0", "--json"],
                                        environment: ["MOSAIC_HOME": cli.home.path])
-        let line = try #require(p.firstLine(timeout: 10))
+        let line = try #require(await p.firstLine(timeout: 10))
         #expect(ContinuousClock.now - started < .seconds(2))
         let json = try #require((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])
         #expect(Set(json.keys) == ["node", "app", "blobbers", "dir"])
@@ -41,7 +41,7 @@ import Testing
         let node = try #require(json["node"] as? String)
         #expect(node.hasPrefix("http://127.0.0.1:"))
         // The network is registered and current.
-        let shown = try cli.run(["network", "show", "--json"])
+        let shown = try await cli.run(["network", "show", "--json"])
         #expect(shown.json["name"] as? String == "devnet")
         #expect(shown.json["node"] as? String == node)
         let registered = try Data(contentsOf: try #require(URL(string: node + "/v1/storage/blobbers")))
@@ -50,69 +50,69 @@ import Testing
         let info = try Data(contentsOf: try #require(URL(string: node + "/v1/network")))
         #expect(String(decoding: info, as: UTF8.self).contains("mosaic-devnet"))
         p.signal(SIGTERM)
-        #expect(p.waitForExit(timeout: 10) == 0)
+        #expect(await p.waitForExit(timeout: 10) == 0)
     }
 
     @Test func balanceFaucetSendTxnsAndTx() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let (p, node, _) = try devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExit(timeout: 10) }
-        let a = try cli.run(["wallet", "create", "--name", "a", "--json"]).json
-        let b = try cli.run(["wallet", "create", "--name", "b", "--json"]).json
+        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        let a = try await cli.run(["wallet", "create", "--name", "a", "--json"]).json
+        let b = try await cli.run(["wallet", "create", "--name", "b", "--json"]).json
         let aID = try #require(a["client_id"] as? String), bID = try #require(b["client_id"] as? String)
 
-        let empty = try cli.run(["wallet", "balance", "--json"])
+        let empty = try await cli.run(["wallet", "balance", "--json"])
         #expect(empty.code == 0)
         #expect(empty.json["balance"] as? Int == 0)
 
-        let pour = try cli.run(["wallet", "faucet", "--json"])
+        let pour = try await cli.run(["wallet", "faucet", "--json"])
         #expect(pour.code == 0, "\(pour.err)")
         #expect(pour.json["status"] as? String == "sealed")
         #expect((pour.json["hash"] as? String)?.count == 64)
         #expect(pour.json["explorer_url"] as? String == node + "/explorer/tx/" + (pour.json["hash"] as? String ?? ""))
 
-        let bal = try cli.run(["wallet", "balance", "--json"]).json
+        let bal = try await cli.run(["wallet", "balance", "--json"]).json
         #expect(bal["client_id"] as? String == aID)
         #expect(bal["balance"] as? Int == 10_000_000_000)
         #expect(bal["tokens"] as? String == "1")
         #expect(bal["usd"] as? String == "0.10")
-        let text = try cli.run(["wallet", "balance"])
+        let text = try await cli.run(["wallet", "balance"])
         #expect(text.out.contains("1 MSC"))
         #expect(text.out.contains("$0.10"))
 
-        let sent = try cli.run(["wallet", "send", "--to", bID, "--amount", "0.25", "--desc", "lunch", "--json"])
+        let sent = try await cli.run(["wallet", "send", "--to", bID, "--amount", "0.25", "--desc", "lunch", "--json"])
         #expect(sent.code == 0, "\(sent.err)")
         #expect(sent.json["status"] as? String == "sealed")
         #expect(sent.json["value"] as? Int == 2_500_000_000)
         #expect(sent.json["tokens"] as? String == "0.25")
         let hash = try #require(sent.json["hash"] as? String)
-        #expect(try cli.run(["wallet", "balance", "--json"]).json["balance"] as? Int == 7_499_000_000)
-        #expect(try cli.run(["wallet", "balance", "--wallet", "b", "--json"]).json["balance"] as? Int == 2_500_000_000)
-        let human = try cli.run(["wallet", "send", "--to", bID, "--amount", "0.1"])
+        #expect(try await cli.run(["wallet", "balance", "--json"]).json["balance"] as? Int == 7_499_000_000)
+        #expect(try await cli.run(["wallet", "balance", "--wallet", "b", "--json"]).json["balance"] as? Int == 2_500_000_000)
+        let human = try await cli.run(["wallet", "send", "--to", bID, "--amount", "0.1"])
         #expect(human.code == 0)
         #expect(human.out.contains("transaction: "))
         #expect(human.out.contains("status:      sealed"))
         #expect(human.out.contains(node + "/explorer/tx/"))
 
-        let txns = try cli.run(["wallet", "txns", "--json"]).json
+        let txns = try await cli.run(["wallet", "txns", "--json"]).json
         #expect(txns["total"] as? Int == 3)
         let list = try #require(txns["transactions"] as? [[String: Any]])
         #expect(list[1]["hash"] as? String == hash)
         #expect(list[1]["description"] as? String == "lunch")
-        let page = try cli.run(["wallet", "txns", "--limit", "1", "--offset", "1", "--json"]).json
+        let page = try await cli.run(["wallet", "txns", "--limit", "1", "--offset", "1", "--json"]).json
         #expect((page["transactions"] as? [[String: Any]])?.first?["hash"] as? String == hash)
-        let table = try cli.run(["wallet", "txns"])
+        let table = try await cli.run(["wallet", "txns"])
         #expect(table.out.contains("HASH"))
         #expect(table.out.contains("-0.25"))
         #expect(table.out.contains("of 3"))
 
-        let shown = try cli.run(["wallet", "tx", hash, "--wait", "sealed", "--json"]).json
+        let shown = try await cli.run(["wallet", "tx", hash, "--wait", "sealed", "--json"]).json
         #expect(shown["status"] as? String == "sealed")
         #expect(shown["to_client_id"] as? String == bID)
         #expect(shown["fee"] as? Int == 1_000_000)
-        let shownText = try cli.run(["wallet", "tx", hash])
+        let shownText = try await cli.run(["wallet", "tx", hash])
         #expect(shownText.out.contains("lunch"))
-        let unknown = try cli.run(["wallet", "tx", String(repeating: "0", count: 64)])
+        let unknown = try await cli.run(["wallet", "tx", String(repeating: "0", count: 64)])
         #expect(unknown.code == 1)
         #expect(unknown.err.contains("unknown"))
     }
@@ -120,12 +120,12 @@ import Testing
     @Test func sendRefusesBeforeBroadcasting() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let (p, _, _) = try devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExit(timeout: 10) }
-        let a = try cli.run(["wallet", "create", "--name", "a", "--json"]).json
-        let b = try cli.run(["wallet", "create", "--name", "b", "--json"]).json
+        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        let a = try await cli.run(["wallet", "create", "--name", "a", "--json"]).json
+        let b = try await cli.run(["wallet", "create", "--name", "b", "--json"]).json
         let aID = try #require(a["client_id"] as? String), bID = try #require(b["client_id"] as? String)
-        #expect(try cli.run(["wallet", "faucet"]).code == 0)
-        let before = try cli.run(["wallet", "balance", "--json"]).json
+        #expect(try await cli.run(["wallet", "faucet"]).code == 0)
+        let before = try await cli.run(["wallet", "balance", "--json"]).json
         let cases: [([String], String)] = [
             (["--to", bID, "--amount", "1.2.3"], "invalid amount"),
             (["--to", "nope", "--amount", "1"], "invalid address"),
@@ -134,34 +134,34 @@ import Testing
             (["--to", aID, "--amount", "0.5"], "cannot send to own wallet"),
         ]
         for (args, message) in cases {
-            let r = try cli.run(["wallet", "send"] + args)
+            let r = try await cli.run(["wallet", "send"] + args)
             #expect(r.code == 1, "\(args)")
             #expect(r.err.hasPrefix("error: " + message), "\(r.err)")
         }
-        let after = try cli.run(["wallet", "balance", "--json"]).json
+        let after = try await cli.run(["wallet", "balance", "--json"]).json
         #expect(after["nonce"] as? Int == before["nonce"] as? Int)
         #expect(after["balance"] as? Int == before["balance"] as? Int)
-        #expect(try cli.run(["wallet", "txns", "--json"]).json["total"] as? Int == 1)
-        #expect(try cli.run(["wallet", "balance", "--wallet", "b", "--json"]).json["balance"] as? Int == 0)
+        #expect(try await cli.run(["wallet", "txns", "--json"]).json["total"] as? Int == 1)
+        #expect(try await cli.run(["wallet", "balance", "--wallet", "b", "--json"]).json["balance"] as? Int == 0)
     }
 
     @Test func networkSelectionAndUnreachableNode() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let (p, node, _) = try devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExit(timeout: 10) }
-        #expect(try cli.run(["wallet", "create", "--name", "a"]).code == 0)
-        #expect(try cli.run(["network", "add", "dead", "http://127.0.0.1:9"]).code == 0)
-        let dead = try cli.run(["wallet", "balance", "--network", "dead"])
+        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        #expect(try await cli.run(["wallet", "create", "--name", "a"]).code == 0)
+        #expect(try await cli.run(["network", "add", "dead", "http://127.0.0.1:9"]).code == 0)
+        let dead = try await cli.run(["wallet", "balance", "--network", "dead"])
         #expect(dead.code == 1)
         #expect(dead.err.contains("cannot reach the node at http://127.0.0.1:9"))
-        #expect(try cli.run(["network", "use", "dead"]).code == 0)
-        #expect(try cli.run(["wallet", "balance"]).code == 1)
-        #expect(try cli.run(["network", "use", "devnet"]).code == 0)
-        #expect(try cli.run(["wallet", "balance"]).code == 0)
-        let list = try cli.run(["network", "list", "--json"]).json
+        #expect(try await cli.run(["network", "use", "dead"]).code == 0)
+        #expect(try await cli.run(["wallet", "balance"]).code == 1)
+        #expect(try await cli.run(["network", "use", "devnet"]).code == 0)
+        #expect(try await cli.run(["wallet", "balance"]).code == 0)
+        let list = try await cli.run(["network", "list", "--json"]).json
         #expect(list["current"] as? String == "devnet")
         #expect(((list["networks"] as? [[String: Any]]) ?? []).contains { $0["node"] as? String == node })
-        let advanced = try cli.run(["devnet", "time", "advance", "2h", "--json"])
+        let advanced = try await cli.run(["devnet", "time", "advance", "2h", "--json"])
         #expect(advanced.code == 0, "\(advanced.err)")
         #expect(advanced.json["offset_seconds"] as? Int == 7200)
     }

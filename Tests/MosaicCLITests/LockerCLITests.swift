@@ -23,25 +23,31 @@ import Testing
         let p = try MosaicProcess(["devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
                                    "--confirmations", "1", "--blobbers", "4", "--json"],
                                   environment: ["MOSAIC_HOME": cli.home.path])
-        let ready = try #require(p.firstJSON(timeout: 30))
+        let ready = try #require(await p.firstJSON(timeout: 30))
         return Net(process: p, dir: dir, blobbers: try #require(ready["blobbers"] as? [String]))
     }
 
-    func stop(_ net: Net) {
+    func stop(_ net: Net) async {
         net.process.signal(SIGTERM)
-        _ = net.process.waitForExit(timeout: 15)
+        _ = await net.process.waitForExit(timeout: 15)
+    }
+
+    /// For `defer`, which cannot await.
+    func stopBlocking(_ net: Net) {
+        net.process.signal(SIGTERM)
+        _ = net.process.waitForExitBlocking(timeout: 15)
     }
 
     @discardableResult
-    func ok(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
-        let r = try cli.run(args + ["--json"])
+    func ok(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+        let r = try await cli.run(args + ["--json"])
         #expect(r.code == 0, "\(args.joined(separator: " ")): \(r.err)", sourceLocation: sourceLocation)
         return r.json
     }
 
     /// Runs a command that must fail; returns its stderr and its `--json` error code.
-    func fails(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> (message: String, code: String) {
-        let r = try cli.run(args + ["--json"])
+    func fails(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> (message: String, code: String) {
+        let r = try await cli.run(args + ["--json"])
         #expect(r.code != 0, "\(args.joined(separator: " ")) should fail: \(r.out)", sourceLocation: sourceLocation)
         let code = (r.json["error"] as? [String: Any])?["code"] as? String ?? ""
         return (r.err, code)
@@ -118,10 +124,10 @@ import Testing
         let cli = try cli(); defer { cli.cleanup() }
         let dir = cli.home.appendingPathComponent("dn")
         var net = try devnet(cli, dir: dir)
-        defer { stop(net) }
-        try ok(cli, ["wallet", "create", "--name", "alice"])
-        try ok(cli, ["wallet", "faucet"])
-        let alloc = try ok(cli, ["alloc", "new", "--data", "2", "--parity", "2", "--size", "16MiB", "--expire", "30d"])
+        defer { stopBlocking(net) }
+        try await ok(cli, ["wallet", "create", "--name", "alice"])
+        try await ok(cli, ["wallet", "faucet"])
+        let alloc = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "2", "--size", "16MiB", "--expire", "30d"])
         let allocID = try #require(alloc["id"] as? String)
 
         let pin = try write(cli, "pin.txt", "4821\n")
@@ -130,46 +136,46 @@ import Testing
         let plain = Array(try Data(contentsOf: file))
 
         // Empty lockers list as empty; a PIN is required and checked before anything is sent.
-        #expect((try ok(cli, ["locker", "ls"])["entries"] as? [Any])?.isEmpty == true)
-        #expect(try fails(cli, ["locker", "put", file.path]).message.contains("--pin-file"))
-        #expect(try fails(cli, ["locker", "put", file.path, "--pin-file", try write(cli, "short.txt", "12")]).code == "invalid_pin")
-        #expect(try fails(cli, ["locker", "put", file.path, "--name", "a/b", "--pin-file", pin]).code == "invalid_name")
+        await #expect((try ok(cli, ["locker", "ls"])["entries"] as? [Any])?.isEmpty == true)
+        await #expect(try fails(cli, ["locker", "put", file.path]).message.contains("--pin-file"))
+        await #expect(try fails(cli, ["locker", "put", file.path, "--pin-file", try write(cli, "short.txt", "12")]).code == "invalid_pin")
+        await #expect(try fails(cli, ["locker", "put", file.path, "--name", "a/b", "--pin-file", pin]).code == "invalid_name")
 
         // Round trip.
-        let put = try ok(cli, ["locker", "put", file.path, "--pin-file", pin])
+        let put = try await ok(cli, ["locker", "put", file.path, "--pin-file", pin])
         #expect(put["name"] as? String == "passport.bin")
         #expect(put["path"] as? String == "/locker/passport.bin")
-        let ls = try #require(try ok(cli, ["locker", "ls"])["entries"] as? [[String: Any]])
+        let ls = try await #require(try ok(cli, ["locker", "ls"])["entries"] as? [[String: Any]])
         #expect(ls.map { $0["name"] as? String } == ["passport.bin"])
         #expect(ls.first?["size"] as? Int == 150_000)
         let out = cli.home.appendingPathComponent("out.bin")
-        try ok(cli, ["locker", "get", "passport.bin", "--to", out.path, "--pin-file", pin])
+        try await ok(cli, ["locker", "get", "passport.bin", "--to", out.path, "--pin-file", pin])
         #expect(Array(try Data(contentsOf: out)) == plain)
         // An ordinary download cannot open it (the key is not sealed to the wallet).
-        #expect(try fails(cli, ["download", "/locker/passport.bin", cli.home.appendingPathComponent("x").path]).message.contains("locker file"))
-        #expect(try fails(cli, ["share", "/locker/passport.bin"]).message.contains("cannot be shared"))
+        await #expect(try fails(cli, ["download", "/locker/passport.bin", cli.home.appendingPathComponent("x").path]).message.contains("locker file"))
+        await #expect(try fails(cli, ["share", "/locker/passport.bin"]).message.contains("cannot be shared"))
 
         // A wrong PIN fails authentication and says so; nothing is written.
         let bad = cli.home.appendingPathComponent("bad.bin")
-        let w = try fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", wrong])
+        let w = try await fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", wrong])
         #expect(w.message.contains("incorrect PIN"))
         #expect(w.code == "incorrect_pin")
         #expect(!FileManager.default.fileExists(atPath: bad.path))
 
         // An existing name is refused without --replace (and left as it was); --replace overwrites.
         let other = try randomFile(cli, "other.bin", 5_000)
-        let refused = try fails(cli, ["locker", "put", other.path, "--name", "passport.bin", "--pin-file", pin])
+        let refused = try await fails(cli, ["locker", "put", other.path, "--name", "passport.bin", "--pin-file", pin])
         #expect(refused.message.contains("locker file passport.bin already exists; use --replace to overwrite"))
         #expect(refused.code == "exists")
-        try ok(cli, ["locker", "get", "passport.bin", "--to", out.path, "--replace", "--pin-file", pin])
+        try await ok(cli, ["locker", "get", "passport.bin", "--to", out.path, "--replace", "--pin-file", pin])
         #expect(Array(try Data(contentsOf: out)) == plain)
         let pin2 = try write(cli, "pin2.txt", "9370")
-        try ok(cli, ["locker", "put", other.path, "--name", "passport.bin", "--replace", "--pin-file", pin2])
-        #expect(try fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", pin]).message.contains("incorrect PIN"))
-        try ok(cli, ["locker", "get", "passport.bin", "--to", out.path, "--replace", "--pin-file", pin2])
+        try await ok(cli, ["locker", "put", other.path, "--name", "passport.bin", "--replace", "--pin-file", pin2])
+        await #expect(try fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", pin]).message.contains("incorrect PIN"))
+        try await ok(cli, ["locker", "get", "passport.bin", "--to", out.path, "--replace", "--pin-file", pin2])
         #expect(try Data(contentsOf: out) == Data(contentsOf: other))
         // Back to the first file for the byte scan below.
-        try ok(cli, ["locker", "put", file.path, "--replace", "--pin-file", pin])
+        try await ok(cli, ["locker", "put", file.path, "--replace", "--pin-file", pin])
 
         // The blobbers hold neither the file nor its content key in clear: open the wrap from a
         // blobber's metadata as docs/LOCKER.md says (PIN + wallet seed), then scan every blobber file.
@@ -191,12 +197,12 @@ import Testing
 
         // Deleting removes the fragments and the wrapped key from every blobber.
         let diary = try randomFile(cli, "diary.txt", 3_000)
-        try ok(cli, ["locker", "put", diary.path, "--pin-file", pin])
+        try await ok(cli, ["locker", "put", diary.path, "--pin-file", pin])
         let fragmentsBefore = try blobberFiles(net).filter { $0.pathExtension == "frag" && $0.path.contains(allocID) }.count
-        try ok(cli, ["locker", "rm", "passport.bin"])
-        #expect((try ok(cli, ["locker", "ls"])["entries"] as? [[String: Any]])?.map { $0["name"] as? String } == ["diary.txt"])
-        #expect(try fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", pin]).code == "not_found")
-        #expect(try fails(cli, ["locker", "rm", "passport.bin"]).code == "not_found")
+        try await ok(cli, ["locker", "rm", "passport.bin"])
+        await #expect((try ok(cli, ["locker", "ls"])["entries"] as? [[String: Any]])?.map { $0["name"] as? String } == ["diary.txt"])
+        await #expect(try fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", pin]).code == "not_found")
+        await #expect(try fails(cli, ["locker", "rm", "passport.bin"]).code == "not_found")
         for f in try blobberFiles(net) {
             let bytes = Array(try Data(contentsOf: f))
             #expect(!contains(bytes, Array(hex.utf8)), "\(f.path) still holds the wrapped key")
@@ -205,16 +211,16 @@ import Testing
         #expect(fragmentsAfter == fragmentsBefore - 4, "one fragment per blobber goes: \(fragmentsBefore) → \(fragmentsAfter)")
 
         // Five wrong PINs, then tries wait, even with the right PIN.
-        func fiveWrong() throws {
+        func fiveWrong() async throws {
             for i in 1...5 {
-                let m = try fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", wrong]).message
+                let m = try await fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", wrong]).message
                 #expect(m.contains("incorrect PIN"))
                 if i == 4 { #expect(m.contains("1 more wrong PIN allowed")) }
                 if i == 5 { #expect(m.contains("the next try waits 30 s")) }
             }
         }
-        try fiveWrong()
-        let locked = try fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", pin])
+        try await fiveWrong()
+        let locked = try await fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", pin])
         #expect(locked.code == "too_many_attempts")
         #expect(locked.message.contains("too many incorrect PINs for locker file diary.txt; wait"))
         #expect(!FileManager.default.fileExists(atPath: bad.path))
@@ -228,18 +234,18 @@ import Testing
         entries[entryKey]?["last"] = Int(Date().timeIntervalSince1970) - 3600
         json["files"] = entries
         try JSONSerialization.data(withJSONObject: json).write(to: log)
-        try ok(cli, ["locker", "get", "diary.txt", "--to", out.path, "--replace", "--pin-file", pin])
+        try await ok(cli, ["locker", "get", "diary.txt", "--to", out.path, "--replace", "--pin-file", pin])
         #expect(try Data(contentsOf: out) == Data(contentsOf: diary))
         json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: log)) as? [String: Any])
         #expect((json["files"] as? [String: Any])?[entryKey] == nil)
 
         // Locked again; the wait survives a restart of the whole devnet (and of the CLI, a new
         // process each time): the count is kept in $MOSAIC_HOME/locker/attempts.json.
-        try fiveWrong()
-        stop(net)
+        try await fiveWrong()
+        await stop(net)
         net = try devnet(cli, dir: dir)
-        try ok(cli, ["alloc", "show", allocID])
-        let still = try fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", pin])
+        try await ok(cli, ["alloc", "show", allocID])
+        let still = try await fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", pin])
         #expect(still.code == "too_many_attempts", "\(still.message)")
         #expect(!FileManager.default.fileExists(atPath: bad.path))
     }

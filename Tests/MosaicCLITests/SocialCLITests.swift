@@ -8,7 +8,7 @@ import Testing
     func devnet(_ cli: CLIRunner) throws -> MosaicProcess {
         let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--blobbers", "0",
                                    "--no-app", "--block-time", "0", "--json"], environment: ["MOSAIC_HOME": cli.home.path])
-        _ = try #require(p.firstJSON(timeout: 20))
+        _ = try #require(await p.firstJSON(timeout: 20))
         return p
     }
 
@@ -19,142 +19,142 @@ import Testing
     }
 
     /// Creates wallet `name` with faucet tokens; its client id.
-    func funded(_ cli: CLIRunner, _ name: String) throws -> String {
-        let created = try cli.run(["wallet", "create", "--name", name, "--json"])
+    func funded(_ cli: CLIRunner, _ name: String) async throws -> String {
+        let created = try await cli.run(["wallet", "create", "--name", name, "--json"])
         let id = try #require(created.json["client_id"] as? String, "\(created.err)")
-        let pour = try cli.run(["wallet", "faucet", "--wallet", name, "--json"])
+        let pour = try await cli.run(["wallet", "faucet", "--wallet", name, "--json"])
         #expect(pour.code == 0, "\(pour.err)")
         return id
     }
 
-    @Test func postReplyEditVoteFeedsAndPayoutThroughTheDevnetClock() throws {
+    @Test func postReplyEditVoteFeedsAndPayoutThroughTheDevnetClock() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let p = try devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExit(timeout: 10) }
-        let a = try funded(cli, "a")
-        _ = try funded(cli, "b")
+        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        let a = try await funded(cli, "a")
+        _ = try await funded(cli, "b")
 
-        let posted = try cli.run(["social", "post", "--wallet", "a", "--title", "Hello Mosaic!", "--body", "first post", "--tag", "intro", "--json"])
+        let posted = try await cli.run(["social", "post", "--wallet", "a", "--title", "Hello Mosaic!", "--body", "first post", "--tag", "intro", "--json"])
         #expect(posted.code == 0, "\(posted.err)")
         #expect(posted.json["author"] as? String == a)
         #expect(posted.json["permlink"] as? String == "hello-mosaic", "the permlink is made from the title")
         #expect(posted.json["tags"] as? [String] == ["intro"])
         let path = "\(a)/hello-mosaic"
 
-        let again = try cli.run(["social", "post", "--wallet", "a", "--title", "Too soon", "--body", "x"])
+        let again = try await cli.run(["social", "post", "--wallet", "a", "--title", "Too soon", "--body", "x"])
         #expect(again.code == 1)
         #expect(again.err.contains("one root post per 5 minutes"), "\(again.err)")
-        let badWeight = try cli.run(["social", "vote", path, "--wallet", "b", "--weight", "20000"])
+        let badWeight = try await cli.run(["social", "vote", path, "--wallet", "b", "--weight", "20000"])
         #expect(badWeight.code == 2 && badWeight.err.contains("--weight 20000"))
-        let badPath = try cli.run(["social", "reply", "nobody/x", "--wallet", "b", "--body", "hi"])
+        let badPath = try await cli.run(["social", "reply", "nobody/x", "--wallet", "b", "--body", "hi"])
         #expect(badPath.code == 2 && badPath.err.contains("is not AUTHOR/PERMLINK"))
 
-        let voted = try cli.run(["social", "vote", path, "--wallet", "b", "--weight", "10000", "--json"])
+        let voted = try await cli.run(["social", "vote", path, "--wallet", "b", "--weight", "10000", "--json"])
         #expect(voted.code == 0, "\(voted.err)")
         let votedPost = try #require(voted.json["post"] as? [String: Any])
         #expect((votedPost["net_rshares"] as? Int ?? 0) > 0 && votedPost["vote_count"] as? Int == 1)
 
-        let replied = try cli.run(["social", "reply", path, "--wallet", "b", "--body", "nice one", "--json"])
+        let replied = try await cli.run(["social", "reply", path, "--wallet", "b", "--body", "nice one", "--json"])
         #expect(replied.code == 0, "\(replied.err)")
         #expect((replied.json["permlink"] as? String)?.hasPrefix("re-hello-mosaic-") == true)
-        let replies = try cli.run(["social", "replies", path, "--json"]).json["replies"] as? [[String: Any]]
+        let replies = try await cli.run(["social", "replies", path, "--json"]).json["replies"] as? [[String: Any]]
         #expect(replies?.map { $0["body"] as? String } == ["nice one"])
 
-        let edited = try cli.run(["social", "edit", path, "--wallet", "a", "--body", "first post, edited", "--json"])
+        let edited = try await cli.run(["social", "edit", path, "--wallet", "a", "--body", "first post, edited", "--json"])
         #expect(edited.code == 0, "\(edited.err)")
-        let shown = try cli.run(["social", "show", path])
+        let shown = try await cli.run(["social", "show", path])
         #expect(shown.out.contains("first post, edited") && shown.out.contains("replies:     1"), "\(shown.out)")
-        let votes = try cli.run(["social", "show", path, "--json"]).json["votes"] as? [[String: Any]]
+        let votes = try await cli.run(["social", "show", path, "--json"]).json["votes"] as? [[String: Any]]
         #expect(votes?.count == 1 && votes?.first?["weight"] as? Int == 10_000)
 
-        let trending = try cli.run(["social", "feed", "--sort", "trending", "--json"]).json["posts"] as? [[String: Any]]
+        let trending = try await cli.run(["social", "feed", "--sort", "trending", "--json"]).json["posts"] as? [[String: Any]]
         #expect(trending?.map { $0["permlink"] as? String } == ["hello-mosaic"])
 
-        #expect(try cli.run(["devnet", "time", "advance", "5m"]).code == 0)
-        let second = try cli.run(["social", "post", "--wallet", "a", "--title", "Second", "--body", "more", "--tag", "news", "--permlink", "second", "--json"])
+        #expect(try await cli.run(["devnet", "time", "advance", "5m"]).code == 0)
+        let second = try await cli.run(["social", "post", "--wallet", "a", "--title", "Second", "--body", "more", "--tag", "news", "--permlink", "second", "--json"])
         #expect(second.code == 0, "\(second.err)")
-        let created = try cli.run(["social", "feed", "--sort", "created", "--json"]).json["posts"] as? [[String: Any]]
+        let created = try await cli.run(["social", "feed", "--sort", "created", "--json"]).json["posts"] as? [[String: Any]]
         #expect(created?.map { $0["permlink"] as? String } == ["second", "hello-mosaic"])
-        let news = try cli.run(["social", "feed", "--sort", "created", "--tag", "news", "--json"]).json["posts"] as? [[String: Any]]
+        let news = try await cli.run(["social", "feed", "--sort", "created", "--tag", "news", "--json"]).json["posts"] as? [[String: Any]]
         #expect(news?.map { $0["permlink"] as? String } == ["second"])
-        let first = try cli.run(["social", "feed", "--sort", "created", "--limit", "1", "--json"]).json
+        let first = try await cli.run(["social", "feed", "--sort", "created", "--limit", "1", "--json"]).json
         let next = try #require(first["next"] as? String)
         #expect(next == "\(a)/second")
-        let page2 = try cli.run(["social", "feed", "--sort", "created", "--limit", "1", "--start", next, "--json"]).json
+        let page2 = try await cli.run(["social", "feed", "--sort", "created", "--limit", "1", "--start", next, "--json"]).json
         #expect((page2["posts"] as? [[String: Any]])?.map { $0["permlink"] as? String } == ["hello-mosaic"])
         #expect(page2["next"] is NSNull)
-        let text = try cli.run(["social", "feed", "--sort", "created", "--limit", "1"])
+        let text = try await cli.run(["social", "feed", "--sort", "created", "--limit", "1"])
         #expect(text.out.contains("Second") && text.out.contains("more: --start \(next)"))
 
-        let account = try cli.run(["social", "account", a, "--json"]).json
+        let account = try await cli.run(["social", "account", a, "--json"]).json
         #expect(account["post_count"] as? Int == 2)
         // A full vote spent 2 % (200 basis points); five minutes (plus the seconds the test took)
         // regenerated 300 × 10000 / 432000 = 6 of them, and a few more.
-        let power = try cli.run(["social", "account", "--wallet", "b", "--json"]).json["voting_power"] as? Int ?? 0
+        let power = try await cli.run(["social", "account", "--wallet", "b", "--json"]).json["voting_power"] as? Int ?? 0
         #expect((9_806...9_830).contains(power), "\(power)")
 
         // Seven days later the first post is paid out: frozen, out of trending, still in created.
-        #expect(try cli.run(["devnet", "time", "advance", "7d"]).code == 0)
-        let late = try cli.run(["social", "vote", path, "--wallet", "b", "--weight", "5000"])
+        #expect(try await cli.run(["devnet", "time", "advance", "7d"]).code == 0)
+        let late = try await cli.run(["social", "vote", path, "--wallet", "b", "--weight", "5000"])
         #expect(late.code == 1 && late.err.contains("votes are closed after payout"), "\(late.err)")
-        let lateEdit = try cli.run(["social", "edit", path, "--wallet", "a", "--body", "too late"])
+        let lateEdit = try await cli.run(["social", "edit", path, "--wallet", "a", "--body", "too late"])
         #expect(lateEdit.code == 1 && lateEdit.err.contains("edits are allowed only until payout"), "\(lateEdit.err)")
-        #expect((try cli.run(["social", "feed", "--json"]).json["posts"] as? [Any])?.isEmpty == true)
-        #expect((try cli.run(["social", "feed", "--sort", "created", "--json"]).json["posts"] as? [Any])?.count == 2)
-        #expect(try cli.run(["social", "show", path, "--json"]).json["paid_out"] as? Bool == true)
+        #expect((try await cli.run(["social", "feed", "--json"]).json["posts"] as? [Any])?.isEmpty == true)
+        #expect((try await cli.run(["social", "feed", "--sort", "created", "--json"]).json["posts"] as? [Any])?.count == 2)
+        #expect(try await cli.run(["social", "show", path, "--json"]).json["paid_out"] as? Bool == true)
     }
 
-    @Test func anAppVotesForAUserOnlyWithAnUnexpiredGrantCoveringVote() throws {
+    @Test func anAppVotesForAUserOnlyWithAnUnexpiredGrantCoveringVote() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let p = try devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExit(timeout: 10) }
-        let user = try funded(cli, "user")
-        let app = try funded(cli, "reader")
+        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        let user = try await funded(cli, "user")
+        let app = try await funded(cli, "reader")
 
-        let registered = try cli.run(["social", "app", "register", "--wallet", "reader", "--name", "reader",
+        let registered = try await cli.run(["social", "app", "register", "--wallet", "reader", "--name", "reader",
                                       "--redirect", "https://reader.example/callback", "--json"])
         #expect(registered.code == 0, "\(registered.err)")
         #expect(registered.json["client_id"] as? String == app)
-        #expect(try cli.run(["social", "app", "show", "reader", "--json"]).json["redirect_url"] as? String == "https://reader.example/callback")
+        #expect(try await cli.run(["social", "app", "show", "reader", "--json"]).json["redirect_url"] as? String == "https://reader.example/callback")
 
-        #expect(try cli.run(["social", "post", "--wallet", "user", "--title", "Mine", "--body", "x"]).code == 0)
+        #expect(try await cli.run(["social", "post", "--wallet", "user", "--title", "Mine", "--body", "x"]).code == 0)
         let path = "\(user)/mine"
-        func appVote(_ weight: String = "10000") throws -> CLIRunner.Result {
-            try cli.run(["social", "vote", path, "--wallet", "reader", "--for", user, "--weight", weight, "--json"])
+        func appVote(_ weight: String = "10000") async throws -> CLIRunner.Result {
+            try await cli.run(["social", "vote", path, "--wallet", "reader", "--for", user, "--weight", weight, "--json"])
         }
-        var r = try appVote()
+        var r = try await appVote()
         #expect(r.code == 1 && r.err.contains("app reader (\(app)) has no grant from user \(user)"), "\(r.err)")
 
-        #expect(try cli.run(["social", "authorize", "--wallet", "user", "--app", "reader", "--scopes", "comment", "--expires", "7d"]).code == 0)
-        r = try appVote()
+        #expect(try await cli.run(["social", "authorize", "--wallet", "user", "--app", "reader", "--scopes", "comment", "--expires", "7d"]).code == 0)
+        r = try await appVote()
         #expect(r.code == 1 && r.err.contains("lacks scope vote"), "\(r.err)")
         // The comment scope lets the app post as the user.
-        let appPost = try cli.run(["social", "post", "--wallet", "reader", "--for", user, "--title", "Via app", "--body", "y",
+        let appPost = try await cli.run(["social", "post", "--wallet", "reader", "--for", user, "--title", "Via app", "--body", "y",
                                    "--permlink", "via-app", "--json"])
         #expect(appPost.code == 1 && appPost.err.contains("one root post per 5 minutes"), "rate limits apply to the user: \(appPost.err)")
-        let appReply = try cli.run(["social", "reply", path, "--wallet", "reader", "--for", user, "--body", "via app", "--json"])
+        let appReply = try await cli.run(["social", "reply", path, "--wallet", "reader", "--for", user, "--body", "via app", "--json"])
         #expect(appReply.code == 0 && appReply.json["author"] as? String == user, "\(appReply.err)")
 
-        let granted = try cli.run(["social", "authorize", "--wallet", "user", "--app", "reader", "--scopes", "vote,comment", "--expires", "1d", "--json"])
+        let granted = try await cli.run(["social", "authorize", "--wallet", "user", "--app", "reader", "--scopes", "vote,comment", "--expires", "1d", "--json"])
         #expect(granted.code == 0, "\(granted.err)")
         #expect(granted.json["scopes"] as? [String] == ["comment", "vote"])
         let expiresAt = try #require(granted.json["expires_at"] as? Int)
-        r = try appVote()
+        r = try await appVote()
         #expect(r.code == 0, "\(r.err)")
         #expect(r.json["voter"] as? String == user)
         #expect((r.json["post"] as? [String: Any])?["vote_count"] as? Int == 1)
-        let grants = try cli.run(["social", "grants", "--wallet", "user", "--json"]).json["grants"] as? [[String: Any]]
+        let grants = try await cli.run(["social", "grants", "--wallet", "user", "--json"]).json["grants"] as? [[String: Any]]
         #expect(grants?.count == 1 && grants?.first?["app_name"] as? String == "reader" && grants?.first?["expired"] as? Bool == false)
 
-        #expect(try cli.run(["devnet", "time", "advance", "2d"]).code == 0)
-        r = try appVote("5000")
+        #expect(try await cli.run(["devnet", "time", "advance", "2d"]).code == 0)
+        r = try await appVote("5000")
         let iso = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(expiresAt)))
         #expect(r.code == 1 && r.err.contains("expired at \(iso)"), "\(r.err)")
 
-        let revoked = try cli.run(["social", "revoke", "reader", "--wallet", "user"])
+        let revoked = try await cli.run(["social", "revoke", "reader", "--wallet", "user"])
         #expect(revoked.code == 0, "\(revoked.err)")
-        #expect((try cli.run(["social", "grants", "--user", user, "--json"]).json["grants"] as? [Any])?.isEmpty == true)
-        r = try appVote("5000")
+        #expect((try await cli.run(["social", "grants", "--user", user, "--json"]).json["grants"] as? [Any])?.isEmpty == true)
+        r = try await appVote("5000")
         #expect(r.code == 1 && r.err.contains("has no grant from user \(user)"), "\(r.err)")
     }
 }

@@ -24,21 +24,21 @@ import Testing
         let p = try MosaicProcess(["devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
                                         "--confirmations", "1", "--blobbers", String(blobbers), "--json"],
                                        environment: ["MOSAIC_HOME": cli.home.path])
-        let ready = try #require(p.firstJSON(timeout: 20))
+        let ready = try #require(await p.firstJSON(timeout: 20))
         return Net(process: p, node: try #require(ready["node"] as? String), blobbers: try #require(ready["blobbers"] as? [String]), dir: dir)
     }
 
     /// Runs a command that must succeed, returning its `--json` object.
     @discardableResult
-    func ok(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
-        let r = try cli.run(args + ["--json"])
+    func ok(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+        let r = try await cli.run(args + ["--json"])
         #expect(r.code == 0, "\(args.joined(separator: " ")): \(r.err)", sourceLocation: sourceLocation)
         return r.json
     }
 
     /// Runs a command that must fail; returns its error message.
-    func fails(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        let r = try cli.run(args)
+    func fails(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let r = try await cli.run(args)
         #expect(r.code != 0, "\(args.joined(separator: " ")) should fail: \(r.out)", sourceLocation: sourceLocation)
         return r.err
     }
@@ -59,17 +59,17 @@ import Testing
     @Test func allocUploadDownloadShareAndRevoke() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let net = try devnet(cli)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
         #expect(net.blobbers.count == 4)
         let listed = try get(net.node + "/v1/storage/blobbers")["blobbers"] as? [[String: Any]]
         #expect(listed?.count == 4)
 
-        try ok(cli, ["wallet", "create", "--name", "alice"])
-        try ok(cli, ["wallet", "create", "--name", "bob"])
-        try ok(cli, ["wallet", "faucet", "--wallet", "alice"])
-        try ok(cli, ["wallet", "faucet", "--wallet", "bob"])
+        try await ok(cli, ["wallet", "create", "--name", "alice"])
+        try await ok(cli, ["wallet", "create", "--name", "bob"])
+        try await ok(cli, ["wallet", "faucet", "--wallet", "alice"])
+        try await ok(cli, ["wallet", "faucet", "--wallet", "bob"])
 
-        let created = try ok(cli, ["alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "2", "--size", "16MiB",
+        let created = try await ok(cli, ["alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "2", "--size", "16MiB",
                                    "--expire", "30d", "--name", "docs"])
         let id = try #require(created["id"] as? String)
         #expect(created["data_shards"] as? Int == 2)
@@ -77,41 +77,41 @@ import Testing
 
         // Upload, list, download byte-exact (the allocation is the wallet's only one: no --alloc).
         let file = try randomFile(cli, "in.bin", 200_000)
-        let up = try ok(cli, ["upload", "--wallet", "alice", file.path, "/docs/in.bin"])
+        let up = try await ok(cli, ["upload", "--wallet", "alice", file.path, "/docs/in.bin"])
         #expect(up["size"] as? Int == 200_000)
-        let ls = try ok(cli, ["ls", "--wallet", "alice", "--alloc", id, "/docs"])
+        let ls = try await ok(cli, ["ls", "--wallet", "alice", "--alloc", id, "/docs"])
         let entries = try #require(ls["entries"] as? [[String: Any]])
         #expect(entries.map { $0["name"] as? String } == ["in.bin"])
         #expect(entries.first?["size"] as? Int == 200_000)
         let out = cli.home.appendingPathComponent("out.bin")
-        try ok(cli, ["download", "--wallet", "alice", "/docs/in.bin", out.path])
+        try await ok(cli, ["download", "--wallet", "alice", "/docs/in.bin", out.path])
         #expect(try Data(contentsOf: out) == Data(contentsOf: file))
         let part = cli.home.appendingPathComponent("part.bin")
-        try ok(cli, ["download", "--wallet", "alice", "/docs/in.bin", part.path, "--range", "1000-1999"])
+        try await ok(cli, ["download", "--wallet", "alice", "/docs/in.bin", part.path, "--range", "1000-1999"])
         #expect(try Data(contentsOf: part) == Data(contentsOf: file).subdata(in: 1000..<2000))
 
         // alloc show has every field of the seed's allocation screen.
-        let shown = try ok(cli, ["alloc", "show", id, "--wallet", "alice"])
+        let shown = try await ok(cli, ["alloc", "show", id, "--wallet", "alice"])
         for key in ["id", "name", "expiration", "size", "used_size", "data_shards", "parity_shards", "num_writes", "num_reads",
                     "successful_challenges", "failed_challenges", "latest_closed_challenge", "blobbers"] {
             #expect(shown.keys.contains(key), "alloc show lacks \(key)")
         }
         #expect(shown["name"] as? String == "docs")
-        let text = try cli.run(["alloc", "show", id, "--wallet", "alice"]).out
+        let text = try await cli.run(["alloc", "show", id, "--wallet", "alice"]).out
         for label in ["expiration:", "used size:", "data shards:", "parity shards:", "writes:", "reads:", "successful challenges:",
                       "failed challenges:", "latest closed challenge:", "blobbers:"] {
             #expect(text.contains(label), "alloc show text lacks \(label)")
         }
 
         // Share with bob; bob downloads with the ticket; alice cannot open bob's key; revoke ends it.
-        let bob = try #require(try ok(cli, ["wallet", "show", "--wallet", "bob"])["client_id"] as? String)
-        let shared = try ok(cli, ["share", "--wallet", "alice", "/docs/in.bin", "--to", bob, "--expire", "7d"])
+        let bob = try await #require(try ok(cli, ["wallet", "show", "--wallet", "bob"])["client_id"] as? String)
+        let shared = try await ok(cli, ["share", "--wallet", "alice", "/docs/in.bin", "--to", bob, "--expire", "7d"])
         let ticket = try #require(shared["ticket"] as? String)
         #expect(ticket.hasPrefix("mosaic-ticket:"))
         let got = cli.home.appendingPathComponent("bob.bin")
-        try ok(cli, ["download", "--wallet", "bob", "--ticket", ticket, got.path])
+        try await ok(cli, ["download", "--wallet", "bob", "--ticket", ticket, got.path])
         #expect(try Data(contentsOf: got) == Data(contentsOf: file))
-        #expect(try fails(cli, ["download", "--wallet", "alice", "--ticket", ticket, cli.home.appendingPathComponent("x").path])
+        await #expect(try fails(cli, ["download", "--wallet", "alice", "--ticket", ticket, cli.home.appendingPathComponent("x").path])
             .contains("not with this wallet"))
 
         // Bob paid from his read pool: the blobbers redeem his read markers from it.
@@ -127,11 +127,11 @@ import Testing
         #expect(redeemed)
 
         let ticketID = try #require(shared["ticket_id"] as? String)
-        try ok(cli, ["share", "--wallet", "alice", "--revoke", ticketID])
+        try await ok(cli, ["share", "--wallet", "alice", "--revoke", ticketID])
         let revoked = try get(net.node + "/v1/storage/tickets/\(ticketID)/revoked?owner=" + (created["owner_id"] as? String ?? ""))
         #expect(revoked["revoked"] as? Bool == true)
         let again = cli.home.appendingPathComponent("again.bin")
-        #expect(try fails(cli, ["download", "--wallet", "bob", "--ticket", ticket, again.path]).contains("revoked"))
+        await #expect(try fails(cli, ["download", "--wallet", "bob", "--ticket", ticket, again.path]).contains("revoked"))
         #expect(!FileManager.default.fileExists(atPath: again.path))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: cli.home.path).filter { $0.contains(".mosaic-") }
         #expect(leftovers.isEmpty)
@@ -140,23 +140,23 @@ import Testing
     @Test func filesStayReadableAfterTheDevnetRestartsOnNewPorts() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         var net = try devnet(cli, blobbers: 3)
-        try ok(cli, ["wallet", "create", "--name", "alice"])
-        try ok(cli, ["wallet", "faucet", "--wallet", "alice"])
-        try ok(cli, ["alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "1", "--size", "8MiB", "--expire", "30d"])
+        try await ok(cli, ["wallet", "create", "--name", "alice"])
+        try await ok(cli, ["wallet", "faucet", "--wallet", "alice"])
+        try await ok(cli, ["alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "1", "--size", "8MiB", "--expire", "30d"])
         let file = try randomFile(cli, "keep.bin", 150_000)
-        try ok(cli, ["upload", "--wallet", "alice", file.path, "/keep.bin"])
+        try await ok(cli, ["upload", "--wallet", "alice", file.path, "/keep.bin"])
         let before = Set(net.blobbers)
         net.process.signal(SIGTERM)
-        #expect(net.process.waitForExit(timeout: 20) == 0)
+        #expect(await net.process.waitForExit(timeout: 20) == 0)
 
         // Same directory, new processes: blobbers come back on other ports and tell the ledger.
         net = try devnet(cli, blobbers: 3)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
         #expect(Set(net.blobbers) != before)
         let out = cli.home.appendingPathComponent("keep-out.bin")
-        try ok(cli, ["download", "--wallet", "alice", "/keep.bin", out.path])
+        try await ok(cli, ["download", "--wallet", "alice", "/keep.bin", out.path])
         #expect(try Data(contentsOf: out) == Data(contentsOf: file))
-        let shown = try ok(cli, ["alloc", "show", "--wallet", "alice"])
+        let shown = try await ok(cli, ["alloc", "show", "--wallet", "alice"])
         let urls = Set(((shown["blobbers"] as? [[String: Any]]) ?? []).compactMap { $0["url"] as? String })
         #expect(urls == Set(net.blobbers))
     }
@@ -164,74 +164,74 @@ import Testing
     @Test func errorMessagesSayWhatToDo() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let net = try devnet(cli)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
-        try ok(cli, ["wallet", "create"])
-        try ok(cli, ["wallet", "faucet"])
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
+        try await ok(cli, ["wallet", "create"])
+        try await ok(cli, ["wallet", "faucet"])
 
-        #expect(try fails(cli, ["upload", cli.home.path, "/x"]).contains("no active allocation"))
-        let tooMany = try fails(cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d"])
+        await #expect(try fails(cli, ["upload", cli.home.path, "/x"]).contains("no active allocation"))
+        let tooMany = try await fails(cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d"])
         #expect(tooMany.contains("not enough blobbers") && tooMany.contains("start more blobbers"))
-        let tooMuch = try fails(cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d", "--lock", "0.5"])
+        let tooMuch = try await fails(cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d", "--lock", "0.5"])
         #expect(tooMuch.contains("not enough blobbers"))
-        #expect(try fails(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1GiB", "--expire", "30d", "--lock", "0.0000000001"])
+        await #expect(try fails(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1GiB", "--expire", "30d", "--lock", "0.0000000001"])
             .contains("lock at least"))
 
         // 1 MiB on 2 data shards: each blobber holds at most 512 KiB.
-        let id = try #require(try ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
+        let id = try await #require(try ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
         let small = try randomFile(cli, "small.bin", 1000)
-        try ok(cli, ["upload", small.path, "/a/small.bin"])
-        #expect(try fails(cli, ["upload", small.path, "/a/small.bin"]).contains("already exists"))
-        #expect(try fails(cli, ["download", "/a/missing.bin", cli.home.appendingPathComponent("m").path]).contains("does not exist"))
+        try await ok(cli, ["upload", small.path, "/a/small.bin"])
+        await #expect(try fails(cli, ["upload", small.path, "/a/small.bin"]).contains("already exists"))
+        await #expect(try fails(cli, ["download", "/a/missing.bin", cli.home.appendingPathComponent("m").path]).contains("does not exist"))
         #expect(!FileManager.default.fileExists(atPath: cli.home.appendingPathComponent("m").path))
-        #expect(try fails(cli, ["rm", "/nothing/here"]).contains("does not exist"))
+        await #expect(try fails(cli, ["rm", "/nothing/here"]).contains("does not exist"))
 
         let big = try randomFile(cli, "big.bin", 3 << 20)
-        let full = try fails(cli, ["upload", big.path, "/big.bin"])
+        let full = try await fails(cli, ["upload", big.path, "/big.bin"])
         #expect(full.contains("full"), "\(full)")
-        let names = (try ok(cli, ["ls", "--recursive"])["entries"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        let names = await (try ok(cli, ["ls", "--recursive"])["entries"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
         #expect(names == ["/a", "/a/small.bin"])
 
         // After expiry writes are refused with what to do.
-        try ok(cli, ["devnet", "time", "advance", "2d"])
-        let expired = try fails(cli, ["upload", small.path, "/b.bin", "--alloc", id])
+        try await ok(cli, ["devnet", "time", "advance", "2d"])
+        let expired = try await fails(cli, ["upload", small.path, "/b.bin", "--alloc", id])
         #expect(expired.contains("expired") && expired.contains("alloc update"))
     }
 
     @Test func allocUpdateCancelAndFinalize() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let net = try devnet(cli, blobbers: 3)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
-        try ok(cli, ["wallet", "create"])
-        try ok(cli, ["wallet", "faucet"])
-        let a = try ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "2MiB", "--expire", "2d"])
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
+        try await ok(cli, ["wallet", "create"])
+        try await ok(cli, ["wallet", "faucet"])
+        let a = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "2MiB", "--expire", "2d"])
         let id = try #require(a["id"] as? String)
         // No --lock: the CLI locks the extra cost itself.
-        let grown = try ok(cli, ["alloc", "update", id, "--extend", "1d", "--grow", "2MiB"])
+        let grown = try await ok(cli, ["alloc", "update", id, "--extend", "1d", "--grow", "2MiB"])
         #expect(grown["size"] as? Int == 4 << 20)
         #expect((grown["expiration"] as? Int ?? 0) - (a["expiration"] as? Int ?? 0) == 86_400)
-        let canceled = try ok(cli, ["alloc", "cancel", id])
+        let canceled = try await ok(cli, ["alloc", "cancel", id])
         #expect(canceled["status"] as? String == "canceled")
-        #expect(try fails(cli, ["alloc", "update", id, "--extend", "1d"]).contains("cannot update allocation"))
+        await #expect(try fails(cli, ["alloc", "update", id, "--extend", "1d"]).contains("cannot update allocation"))
 
-        let b = try #require(try ok(cli, ["alloc", "new", "--data", "1", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
-        #expect(try fails(cli, ["alloc", "finalize", b]).contains("cannot finalize"))
-        try ok(cli, ["devnet", "time", "advance", "2d"])
-        #expect(try ok(cli, ["alloc", "finalize", b])["status"] as? String == "finalized")
-        let list = try #require(try ok(cli, ["alloc", "list"])["allocations"] as? [[String: Any]])
+        let b = try await #require(try ok(cli, ["alloc", "new", "--data", "1", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
+        await #expect(try fails(cli, ["alloc", "finalize", b]).contains("cannot finalize"))
+        try await ok(cli, ["devnet", "time", "advance", "2d"])
+        await #expect(try ok(cli, ["alloc", "finalize", b])["status"] as? String == "finalized")
+        let list = try await #require(try ok(cli, ["alloc", "list"])["allocations"] as? [[String: Any]])
         #expect(list.compactMap { $0["status"] as? String } == ["canceled", "finalized"])
     }
 
     @Test func challengesPassForHeldDataAndFailForADeletedFragment() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let net = try devnet(cli, blobbers: 3)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExit(timeout: 10) }
-        try ok(cli, ["wallet", "create"])
-        try ok(cli, ["wallet", "faucet"])
-        let alloc = try ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "16MiB", "--expire", "30d"])
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
+        try await ok(cli, ["wallet", "create"])
+        try await ok(cli, ["wallet", "faucet"])
+        let alloc = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "16MiB", "--expire", "30d"])
         let id = try #require(alloc["id"] as? String)
         let blobbers = try #require(alloc["blobbers"] as? [[String: Any]])
         let file = try randomFile(cli, "c.bin", 300_000)
-        try ok(cli, ["upload", file.path, "/c.bin"])
+        try await ok(cli, ["upload", file.path, "/c.bin"])
 
         // The victim: the allocation's first blobber; its folder is blobber-N in the devnet's order.
         let victimURL = try #require(blobbers.first?["url"] as? String)
@@ -261,7 +261,7 @@ import Testing
         #expect(victim["penalties"] as? Int ?? 0 > 0)
         #expect(others.contains { ($0["successful_challenges"] as? Int ?? 0) > 0 })
         #expect(others.allSatisfy { ($0["failed_challenges"] as? Int ?? 0) == 0 })
-        let shown = try ok(cli, ["alloc", "show", id])
+        let shown = try await ok(cli, ["alloc", "show", id])
         #expect(shown["failed_challenges"] as? Int ?? 0 > 0)
         #expect(shown["successful_challenges"] as? Int ?? 0 > 0)
         #expect(!(shown["latest_closed_challenge"] is NSNull))

@@ -24,7 +24,7 @@ import MosaicSDK
         let args = ["node", "--dir", ledgerDir, "--port", "0", "--block-time", "100ms", "--quiet", "--json"]
 
         let first = try MosaicProcess(args + ["--genesis", genesisFile])
-        let ready = try #require(first.firstJSON(timeout: 10))
+        let ready = try #require(await first.firstJSON(timeout: 10))
         let url = try #require((ready["node"] as? String).flatMap(URL.init(string:)))
         let client = LedgerClient(baseURL: url)
 
@@ -59,14 +59,14 @@ import MosaicSDK
         }
         try await Task.sleep(for: .milliseconds(Int.random(in: 0...80)))
         first.signal(SIGKILL)
-        #expect(first.waitForExit(timeout: 10) != nil)
+        #expect(await first.waitForExit(timeout: 10) != nil)
         burst.cancel()
         _ = await burst.value
         let reported = finalized.withLock { $0 }
         #expect(reported.count >= 2000)
 
         let second = try MosaicProcess(args)
-        let again = try #require(second.firstJSON(timeout: 10))
+        let again = try #require(await second.firstJSON(timeout: 10))
         let url2 = try #require((again["node"] as? String).flatMap(URL.init(string:)))
         let client2 = LedgerClient(baseURL: url2)
         var lost = 0
@@ -89,6 +89,6 @@ import MosaicSDK
         #expect(supply.isConserved)
         // The restarted node stops cleanly on SIGTERM.
         second.signal(SIGTERM)
-        #expect(second.waitForExit(timeout: 10) == 0)
+        #expect(await second.waitForExit(timeout: 10) == 0)
     }
 }

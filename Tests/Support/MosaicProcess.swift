@@ -40,7 +40,11 @@ public final class MosaicProcess: Sendable {
     }
 
     /// The first line printed, or nil if none came within `timeout`.
-    public func firstLine(timeout: Double) -> String? {
+    public func firstLine(timeout: Double) async -> String? {
+        (try? await blocking { self.firstLineBlocking(timeout: timeout) }) ?? nil
+    }
+
+    private func firstLineBlocking(timeout: Double) -> String? {
         _ = lineReady.wait(timeout: .now() + timeout)
         return buffer.withLock { b in
             guard let i = b.firstIndex(of: 0x0a) else { return nil }
@@ -49,15 +53,20 @@ public final class MosaicProcess: Sendable {
     }
 
     /// The first line parsed as a JSON object.
-    public func firstJSON(timeout: Double) -> [String: Any]? {
-        guard let line = firstLine(timeout: timeout) else { return nil }
+    public func firstJSON(timeout: Double) async -> [String: Any]? {
+        guard let line = await firstLine(timeout: timeout) else { return nil }
         return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
     }
 
     public func signal(_ sig: Int32) { if process.isRunning { kill(process.processIdentifier, sig) } }
 
     /// Waits for exit (bounded) and returns the exit status, or nil when it did not exit in time.
-    public func waitForExit(timeout: Double) -> Int32? {
+    public func waitForExit(timeout: Double) async -> Int32? {
+        (try? await blocking { self.waitForExitBlocking(timeout: timeout) }) ?? nil
+    }
+
+    /// For `defer` blocks, which cannot await.
+    public func waitForExitBlocking(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         return process.isRunning ? nil : process.terminationStatus
