@@ -6,7 +6,7 @@ import Testing
 /// started by the test in the CLI's own home folder.
 @Suite(.timeLimit(.minutes(3))) struct LedgerCLITests {
     /// Starts `mosaic devnet --json` in `cli.home`; returns it with its node URL.
-    func devnet(_ cli: CLIRunner, blockTime: String = "0") throws -> (MosaicProcess, String, ContinuousClock.Duration) {
+    func devnet(_ cli: CLIRunner, blockTime: String = "0") async throws -> (MosaicProcess, String, ContinuousClock.Duration) {
         let started = ContinuousClock.now
         let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
                                         "--block-time", blockTime, "--json"], environment: ["MOSAIC_HOME": cli.home.path])
@@ -55,7 +55,7 @@ import Testing
 
     @Test func balanceFaucetSendTxnsAndTx() async throws {
         let cli = try cli(); defer { cli.cleanup() }
-        let (p, node, _) = try devnet(cli)
+        let (p, node, _) = try await devnet(cli)
         defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
         let a = try await cli.run(["wallet", "create", "--name", "a", "--json"]).json
         let b = try await cli.run(["wallet", "create", "--name", "b", "--json"]).json
@@ -119,7 +119,7 @@ import Testing
 
     @Test func sendRefusesBeforeBroadcasting() async throws {
         let cli = try cli(); defer { cli.cleanup() }
-        let (p, _, _) = try devnet(cli)
+        let (p, _, _) = try await devnet(cli)
         defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
         let a = try await cli.run(["wallet", "create", "--name", "a", "--json"]).json
         let b = try await cli.run(["wallet", "create", "--name", "b", "--json"]).json
@@ -147,7 +147,7 @@ import Testing
 
     @Test func networkSelectionAndUnreachableNode() async throws {
         let cli = try cli(); defer { cli.cleanup() }
-        let (p, node, _) = try devnet(cli)
+        let (p, node, _) = try await devnet(cli)
         defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
         #expect(try await cli.run(["wallet", "create", "--name", "a"]).code == 0)
         #expect(try await cli.run(["network", "add", "dead", "http://127.0.0.1:9"]).code == 0)

@@ -19,7 +19,7 @@ import Testing
         return c
     }
 
-    func devnet(_ cli: CLIRunner, dir: URL) throws -> Net {
+    func devnet(_ cli: CLIRunner, dir: URL) async throws -> Net {
         let p = try MosaicProcess(["devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
                                    "--confirmations", "1", "--blobbers", "4", "--json"],
                                   environment: ["MOSAIC_HOME": cli.home.path])
@@ -123,7 +123,7 @@ import Testing
     @Test func lockerRoundTripWrongPINReplaceDelayAcrossRestartAndBlobberBytes() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         let dir = cli.home.appendingPathComponent("dn")
-        var net = try devnet(cli, dir: dir)
+        var net = try await devnet(cli, dir: dir)
         defer { stopBlocking(net) }
         try await ok(cli, ["wallet", "create", "--name", "alice"])
         try await ok(cli, ["wallet", "faucet"])
@@ -243,7 +243,7 @@ import Testing
         // process each time): the count is kept in $MOSAIC_HOME/locker/attempts.json.
         try await fiveWrong()
         await stop(net)
-        net = try devnet(cli, dir: dir)
+        net = try await devnet(cli, dir: dir)
         try await ok(cli, ["alloc", "show", allocID])
         let still = try await fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", pin])
         #expect(still.code == "too_many_attempts", "\(still.message)")

@@ -5,7 +5,7 @@ import Testing
 /// `mosaic social …` as real processes against a devnet (no blobbers, no web app) started by the
 /// test, its ledger clock moved with `mosaic devnet time advance`.
 @Suite(.timeLimit(.minutes(4))) struct SocialCLITests {
-    func devnet(_ cli: CLIRunner) throws -> MosaicProcess {
+    func devnet(_ cli: CLIRunner) async throws -> MosaicProcess {
         let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--blobbers", "0",
                                    "--no-app", "--block-time", "0", "--json"], environment: ["MOSAIC_HOME": cli.home.path])
         _ = try #require(await p.firstJSON(timeout: 20))
@@ -29,7 +29,7 @@ import Testing
 
     @Test func postReplyEditVoteFeedsAndPayoutThroughTheDevnetClock() async throws {
         let cli = try cli(); defer { cli.cleanup() }
-        let p = try devnet(cli)
+        let p = try await devnet(cli)
         defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
         let a = try await funded(cli, "a")
         _ = try await funded(cli, "b")
@@ -106,7 +106,7 @@ import Testing
 
     @Test func anAppVotesForAUserOnlyWithAnUnexpiredGrantCoveringVote() async throws {
         let cli = try cli(); defer { cli.cleanup() }
-        let p = try devnet(cli)
+        let p = try await devnet(cli)
         defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
         let user = try await funded(cli, "user")
         let app = try await funded(cli, "reader")

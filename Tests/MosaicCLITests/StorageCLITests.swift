@@ -19,7 +19,7 @@ import Testing
     }
 
     /// A devnet with fast blocks (sealed after one confirmation) and `blobbers` blobbers.
-    func devnet(_ cli: CLIRunner, blobbers: Int = 4) throws -> Net {
+    func devnet(_ cli: CLIRunner, blobbers: Int = 4) async throws -> Net {
         let dir = cli.home.appendingPathComponent("dn")
         let p = try MosaicProcess(["devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
                                         "--confirmations", "1", "--blobbers", String(blobbers), "--json"],
@@ -58,7 +58,7 @@ import Testing
 
     @Test func allocUploadDownloadShareAndRevoke() async throws {
         let cli = try cli(); defer { cli.cleanup() }
-        let net = try devnet(cli)
+        let net = try await devnet(cli)
         defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
         #expect(net.blobbers.count == 4)
         let listed = try get(net.node + "/v1/storage/blobbers")["blobbers"] as? [[String: Any]]
@@ -139,7 +139,7 @@ import Testing
 
     @Test func filesStayReadableAfterTheDevnetRestartsOnNewPorts() async throws {
         let cli = try cli(); defer { cli.cleanup() }
-        var net = try devnet(cli, blobbers: 3)
+        var net = try await devnet(cli, blobbers: 3)
         try await ok(cli, ["wallet", "create", "--name", "alice"])
         try await ok(cli, ["wallet", "faucet", "--wallet", "alice"])
         try await ok(cli, ["alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "1", "--size", "8MiB", "--expire", "30d"])
@@ -150,7 +150,7 @@ import Testing
         #expect(await net.process.waitForExit(timeout: 20) == 0)
 
         // Same directory, new processes: blobbers come back on other ports and tell the ledger.
-        net = try devnet(cli, blobbers: 3)
+        net = try await devnet(cli, blobbers: 3)
         defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
         #expect(Set(net.blobbers) != before)
         let out = cli.home.appendingPathComponent("keep-out.bin")
@@ -163,7 +163,7 @@ import Testing
 
     @Test func errorMessagesSayWhatToDo() async throws {
         let cli = try cli(); defer { cli.cleanup() }
-        let net = try devnet(cli)
+        let net = try await devnet(cli)
         defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
         try await ok(cli, ["wallet", "create"])
         try await ok(cli, ["wallet", "faucet"])
@@ -199,7 +199,7 @@ import Testing
 
     @Test func allocUpdateCancelAndFinalize() async throws {
         let cli = try cli(); defer { cli.cleanup() }
-        let net = try devnet(cli, blobbers: 3)
+        let net = try await devnet(cli, blobbers: 3)
         defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
         try await ok(cli, ["wallet", "create"])
         try await ok(cli, ["wallet", "faucet"])
@@ -223,7 +223,7 @@ import Testing
 
     @Test func challengesPassForHeldDataAndFailForADeletedFragment() async throws {
         let cli = try cli(); defer { cli.cleanup() }
-        let net = try devnet(cli, blobbers: 3)
+        let net = try await devnet(cli, blobbers: 3)
         defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
         try await ok(cli, ["wallet", "create"])
         try await ok(cli, ["wallet", "faucet"])
