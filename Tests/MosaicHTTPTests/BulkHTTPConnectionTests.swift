@@ -19,7 +19,7 @@ extension MosaicHTTPTests {
                     n += Int64(chunk.count)
                 }
                 guard req.headers["X-Offset"] == "42" else { throw HTTPError.badRequest("X-Offset missing") }
-                return try .json(UploadResult(bytes: n, checksum: sum.value, maxChunk: 0))
+                return try .json(UploadResult(bytes: n, checksum: sum.value, maxChunk: 0, maxBuffered: 0))
             }
         }
 

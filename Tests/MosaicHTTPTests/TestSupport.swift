@@ -100,15 +100,6 @@ func pattern(offset: Int64, count: Int) -> Data {
     return d
 }
 
-/// Peak resident memory of this process in KiB.
-func peakRSSKiB() -> Int {
-    guard let s = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in s.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
-    }
-    return 0
-}
-
 /// Collects values from concurrent handlers.
 final class Box<T: Sendable>: Sendable {
     private let m: Mutex<T>
