@@ -169,6 +169,14 @@ final class TempHome {
         #expect(Keystore(environment: ["HOME": "/home/u"]).home.path == "/home/u/.mosaic")
     }
 
+    @Test func configSavesIntoAHomeThatDoesNotExistYet() throws {
+        let home = temp.url.appendingPathComponent("fresh/.mosaic", isDirectory: true)
+        try ClientConfig(current: "devnet", networks: [.init(name: "devnet", node: "http://127.0.0.1:7100")]).save(home: home)
+        #expect(try ClientConfig.load(home: home).current == "devnet")
+        let mode = try FileManager.default.attributesOfItem(atPath: home.path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o700)
+    }
+
     @Test func unlockedWalletIsRedacted() throws {
         let (_, mnemonic) = try store.create(name: "frank", passphrase: "pw")
         let u = try store.unlock(name: "frank", passphrase: "pw")

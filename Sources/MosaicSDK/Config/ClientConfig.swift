@@ -39,10 +39,12 @@ public struct ClientConfig: Codable, Sendable, Equatable {
         }
     }
 
-    /// Writes atomically (temp file, fsync, rename) so a crash never leaves half a config.
+    /// Writes atomically (temp file, fsync, rename) so a crash never leaves half a config. Creates
+    /// the home folder (0700) on first use: `mosaic devnet` is often the first command run.
     public func save(home: URL) throws(ConfigError) {
         let url = ClientConfig.fileURL(home: home)
         do {
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try AtomicFile.write(Array(try encoder.encode(self)), to: url)
