@@ -47,7 +47,7 @@ let package = Package(
 
         // Tests, one target per module.
         .target(name: "MosaicTestSupport", path: "Tests/Support"),
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic", "MosaicTestSupport"]),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic", "MosaicTestSupport", "MosaicDatabase"]),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
         .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger", "blobber-fixture"]),

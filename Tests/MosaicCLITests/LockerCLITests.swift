@@ -1,4 +1,5 @@
 import Foundation
+import MosaicDatabase
 import MosaicCrypto
 import MosaicSDK
 import MosaicTestSupport
@@ -78,20 +79,15 @@ import Testing
         return out
     }
 
-    /// The wrapped_key a blobber holds for `path` (from its metadata file).
+    /// The wrapped_key a blobber holds for `path`, read from its metadata database (docs/STORAGE.md).
     func wrappedKey(_ net: Net, path: String) throws -> String? {
-        for f in try blobberFiles(net) where f.path.contains("/meta/") && f.pathExtension == "json" {
-            if let hex = find(try JSONSerialization.jsonObject(with: Data(contentsOf: f)), path: path) { return hex }
-        }
-        return nil
-    }
-
-    func find(_ v: Any, path: String) -> String? {
-        if let d = v as? [String: Any] {
-            if d["path"] as? String == path, let k = d["wrapped_key"] as? String { return k }
-            for x in d.values { if let k = find(x, path: path) { return k } }
-        } else if let a = v as? [Any] {
-            for x in a { if let k = find(x, path: path) { return k } }
+        for f in try blobberFiles(net) where f.lastPathComponent == "meta.sqlite" {
+            let db = try Database(path: f.path)
+            defer { db.close() }
+            let metas = try db.prepare("SELECT meta FROM files WHERE path = ?1").query([.text(path)]) { $0.bytes(0) }
+            for meta in metas {
+                if let k = (try JSONSerialization.jsonObject(with: Data(meta)) as? [String: Any])?["wrapped_key"] as? String { return k }
+            }
         }
         return nil
     }

@@ -70,8 +70,11 @@ struct StorageEndToEndTests {
                 let stored = try Data(contentsOf: URL(fileURLWithPath: f))
                 #expect(stored.range(of: Data(marker)) == nil, "blobber \(i) stores plaintext")
             }
-            let metaFile = grid.root + "/blobber\(i)/meta/" + grid.allocation.id + ".json"
-            #expect(try Data(contentsOf: URL(fileURLWithPath: metaFile)).range(of: Data(marker)) == nil)
+            let metaFiles = ["meta.sqlite", "meta.sqlite-wal"].map { grid.root + "/blobber\(i)/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+            #expect(!metaFiles.isEmpty)
+            for f in metaFiles {
+                #expect(try Data(contentsOf: URL(fileURLWithPath: f)).range(of: Data(marker)) == nil, "\(f) holds plaintext")
+            }
         }
     }
 

@@ -3,8 +3,8 @@ import MosaicProtocol
 
 /// What a blobber keeps about one allocation besides fragment bytes: the assignment, every path's
 /// signed metadata with the id of its fragment file, and the latest committed write marker.
-/// Stored as one JSON file per allocation, replaced atomically on every commit, so a crash leaves
-/// either the old or the new state, never a mix.
+/// Kept in memory for reads and in `BlobberMetaStore` rows on disk; still `Codable` to import the
+/// one-JSON-file-per-allocation records of earlier versions.
 struct AllocationRecord: Sendable, Codable {
     struct StoredFile: Sendable, Codable {
         var meta: FileMeta

@@ -8,11 +8,10 @@ import Synchronization
 /// metadata and write marker, makes them visible atomically, and serves verified blocks.
 ///
 /// Disk layout under `directory`: `blobber.key` (its Ed25519 seed, hex), `fragments/` (a
-/// `FragmentStore`: committed fragments and resumable uploads), `meta/<allocation>.json` (an
-/// `AllocationRecord`, replaced atomically), `read-markers.sqlite` (accepted read markers not yet
-/// redeemed). At start, fragment files no record points to (left by
-/// a crash between publishing a fragment and writing the record) are deleted, so a killed write
-/// never shows. HTTP API: docs/STORAGE.md §11.
+/// `FragmentStore`: committed fragments and resumable uploads), `meta.sqlite` (a `BlobberMetaStore`:
+/// allocations, paths, pending write markers), `read-markers.sqlite` (accepted read markers not yet
+/// redeemed). At start, fragment files no record points to (left by a crash between publishing a
+/// fragment and committing the metadata) are deleted, so a killed write never shows. HTTP API: docs/STORAGE.md §11.
 public final class BlobberServer: Sendable {
     public struct Configuration: Sendable {
         public var directory: String
@@ -35,28 +34,24 @@ public final class BlobberServer: Sendable {
     let store: FragmentStore
     let http: HTTPServer
     let records: Mutex<[String: AllocationRecord]>
+    /// Taken only inside `records.withLock`, so metadata rows change in the same order as the map.
+    private let meta: Mutex<BlobberMetaStore>
     private let writers = Mutex<[String: FragmentWriter]>([:])
     private let refreshed = Mutex<[String: ContinuousClock.Instant]>([:])
     let readState: Mutex<ReadState>
     private let markerCommits = Mutex<Task<Void, Never>?>(nil)
-    private var metaDirectory: String { configuration.directory + "/meta" }
 
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         let dir = configuration.directory
-        try FileManager.default.createDirectory(atPath: dir + "/meta", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         key = try Self.loadKey(dir + "/blobber.key")
         store = try FragmentStore(directory: dir + "/fragments")
         store.removeStaleUploads(olderThan: 7 * 24 * 3600)
-        var loaded: [String: AllocationRecord] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/meta") where name.hasPrefix(".") && name.contains(".tmp-") {
-            unlink(dir + "/meta/" + name)  // a record replacement cut short; the old record is intact
-        }
-        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/meta") where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/meta/" + name))
-            let record = try JSONDecoder().decode(AllocationRecord.self, from: data)
-            loaded[record.assignment.allocationID] = record
-        }
+        let metaStore = try BlobberMetaStore(path: dir + "/meta.sqlite")
+        try metaStore.importJSONRecords(from: dir + "/meta")  // blobbers from before meta.sqlite
+        let loaded = try metaStore.loadAll()
+        meta = Mutex(metaStore)
         // Fragments published but never recorded (crash mid-commit) or orphaned by a delete.
         for (id, record) in loaded {
             let referenced = Set(record.files.values.compactMap(\.fragment))
@@ -122,9 +117,9 @@ public final class BlobberServer: Sendable {
         return r
     }
 
+    /// Persists the allocation's own row; call inside `records.withLock`.
     private func save(_ record: AllocationRecord) throws {
-        let data = try JSONEncoder().encode(record)
-        try AtomicWrite.replace(metaDirectory + "/" + record.assignment.allocationID + ".json", with: data)
+        try meta.withLock { try $0.saveAllocation(record) }
     }
 
     /// Reads the allocation from the ledger when one is configured (at most every `ledgerRefresh`
@@ -182,7 +177,7 @@ public final class BlobberServer: Sendable {
                 try records.withLock { all in
                     guard var r = all[id] else { return }
                     r.pendingMarkers.removeAll { sent.contains($0.signature) }
-                    try save(r)
+                    try meta.withLock { try $0.removePending(id, signatures: sent) }
                     all[id] = r
                 }
             } catch {
@@ -289,12 +284,13 @@ public final class BlobberServer: Sendable {
             var files = r.files
             var fromUploads: [(upload: String, meta: FileMeta)] = []
             var links: [(from: String, to: String)] = []
+            var touched = Set<String>()
             for change in commit.changes {
                 switch change.op {
                 case .delete:
                     guard let path = change.path else { throw StorageRequestError.invalid("a delete needs a path") }
                     guard files[path] != nil else { throw StorageRequestError.notFound("\(path) does not exist") }
-                    for p in files.keys where RemotePath.isWithin(p, folder: path) { files[p] = nil }
+                    for p in files.keys where RemotePath.isWithin(p, folder: path) { files[p] = nil; touched.insert(p) }
                 case .put:
                     guard let meta = change.meta else { throw StorageRequestError.invalid("a put needs metadata") }
                     try meta.verify(owner: owner)
@@ -328,6 +324,7 @@ public final class BlobberServer: Sendable {
                         throw StorageRequestError.invalid("\(meta.path) has content: give an upload_id or a source")
                     }
                     files[meta.path] = .init(meta: meta, fragment: fragment)
+                    touched.insert(meta.path)
                 }
             }
             let metas = files.values.map(\.meta)
@@ -360,12 +357,13 @@ public final class BlobberServer: Sendable {
                     published.append(to)
                 }
                 let old = Set(r.files.values.compactMap(\.fragment))
+                let erases = touched.contains { r.files[$0] != nil }
                 r.files = files
                 r.root = root
                 r.size = size
                 r.writeMarker = m
                 r.pendingMarkers.append(m)
-                try save(r)
+                try meta.withLock { try $0.commit(r, paths: touched, marker: m, erases: erases) }
                 all[allocation] = r
                 let now = Set(files.values.compactMap(\.fragment))
                 for f in old.subtracting(now) { try? store.delete(allocation: allocation, file: f) }
