@@ -60,7 +60,7 @@ import Testing
                                         environment: ["MOSAIC_HOME": cli.home.path])
         defer { dn.signal(SIGTERM); _ = dn.waitForExitBlocking(timeout: 10) }
         let node = try #require(await dn.firstJSON(timeout: 20)?["node"] as? String)
-        let base = UInt16.random(in: 30000...60000)
+        let base = freeLoopbackPorts(3)
         func blobber(_ i: Int) throws -> MosaicProcess {
             try MosaicProcess(["blobber", "--dir", cli.home.appendingPathComponent("b\(i)").path, "--node", node,
                                     "--port", String(base + UInt16(i)), "--json"], environment: ["MOSAIC_HOME": cli.home.path])

@@ -19,13 +19,21 @@ extension BlobberServer {
         var journal: ReadMarkerJournal?
     }
 
+    /// A read `authorizeRead` allowed: the allocation, the verified signer, and the ticket that let
+    /// a non-owner in (kept on the read marker so the owner's write pool pays).
+    struct ReadGrant {
+        var record: AllocationRecord
+        var reader: Ed25519.PublicKey
+        var ticket: AuthTicket?
+    }
+
     /// The verified reader of a request for `path` (nil: allocation-wide reads, owner only).
-    func authorizeRead(_ req: HTTPRequest, allocation: String, path: String?) async throws -> (AllocationRecord, Ed25519.PublicKey) {
+    func authorizeRead(_ req: HTTPRequest, allocation: String, path: String?) async throws -> ReadGrant {
         let r = try record(allocation)
         let signer = try RequestSignature.verify(method: req.method.rawValue, path: req.path, allocation: allocation,
                                                  headers: { req.headers[$0] })
         let owner = r.assignment.ownerPublicKey
-        if signer == owner { return (r, signer) }
+        if signer == owner { return ReadGrant(record: r, reader: signer) }
         guard let path, let text = req.headers["X-Auth-Ticket"] else {
             throw StorageRequestError.forbidden("only the allocation owner, or a client with an auth ticket (X-Auth-Ticket), may read")
         }
@@ -43,11 +51,12 @@ extension BlobberServer {
         if let ledger = configuration.ledger, try await ledger.isTicketRevoked(ticket.id, owner: ticket.ownerID) {
             throw StorageRequestError.forbidden("the owner revoked this auth ticket")
         }
-        return (r, signer)
+        return ReadGrant(record: r, reader: signer, ticket: ticket)
     }
 
-    /// Checks and records the read marker for `blocks` blocks served to `reader`.
-    func acceptReadMarker(_ req: HTTPRequest, record r: AllocationRecord, reader: Ed25519.PublicKey, blocks: Int) async throws {
+    /// Checks and records the read marker for `blocks` blocks served under `grant`.
+    func acceptReadMarker(_ req: HTTPRequest, grant: ReadGrant, blocks: Int) async throws {
+        let r = grant.record, reader = grant.reader
         let id = r.assignment.allocationID
         guard let text = req.headers["X-Read-Marker"] else {
             if configuration.ledger != nil {
@@ -62,11 +71,7 @@ extension BlobberServer {
         guard m.allocationID == id, m.blobberID == blobberID, m.ownerID == r.assignment.ownerID, m.clientID == reader.clientID else {
             throw StorageRequestError.forbidden("the read marker must name this allocation, this blobber, its owner and the signing reader")
         }
-        m.ticket = nil
-        // `authorizeRead` verified this request's ticket; keep it so the owner can be charged.
-        if reader != r.assignment.ownerPublicKey, let t = req.headers["X-Auth-Ticket"], let d = Data(base64Encoded: t) {
-            m.ticket = try? JSONDecoder().decode(AuthTicket.self, from: d)
-        }
+        m.ticket = grant.ticket
         let last = try await readCounter(allocation: id, reader: reader.clientID)
         let key = id + "|" + reader.clientID
         let ok = try readState.withLock { s throws -> Bool in

@@ -94,7 +94,7 @@ extension BlobberServer {
                 let id = try req.param("id")
                 try await ensureRecord(id)
                 let path = req.query["path"] ?? "/"
-                let (r, _) = try await authorizeRead(req, allocation: id, path: path)
+                let r = try await authorizeRead(req, allocation: id, path: path).record
                 let entries = try list(r, path: path, recursive: req.query["recursive"] == "1")
                 return try HTTPResponse.json(BlobberWire.Listing(entries: entries))
             }
@@ -105,7 +105,7 @@ extension BlobberServer {
                 let id = try req.param("id")
                 try await ensureRecord(id)
                 let path = req.query["path"] ?? ""
-                let (r, _) = try await authorizeRead(req, allocation: id, path: path)
+                let r = try await authorizeRead(req, allocation: id, path: path).record
                 guard let f = r.files[path] else { throw StorageRequestError.notFound("\(path) does not exist") }
                 return try HTTPResponse.json(f.meta)
             }
@@ -128,13 +128,13 @@ extension BlobberServer {
                 let id = try req.param("id")
                 try await ensureRecord(id)
                 let path = req.query["path"] ?? ""
-                let (r, reader) = try await authorizeRead(req, allocation: id, path: path)
+                let grant = try await authorizeRead(req, allocation: id, path: path)
                 guard let start = Int(req.query["start"] ?? ""), let count = Int(req.query["count"] ?? ""),
                       start >= 0, count >= 0, count <= 64 else {
                     throw StorageRequestError.invalid("start ≥ 0 and count in 0…64 are required")
                 }
-                let blocks = try blocks(r, path: path, range: start..<(start + count))
-                try await acceptReadMarker(req, record: r, reader: reader, blocks: blocks.count)
+                let blocks = try blocks(grant.record, path: path, range: start..<(start + count))
+                try await acceptReadMarker(req, grant: grant, blocks: blocks.count)
                 return HTTPResponse.bytes(BlobberWire.encodeBlocks(blocks))
             }
         }

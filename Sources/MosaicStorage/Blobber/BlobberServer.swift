@@ -25,6 +25,9 @@ public final class BlobberServer: Sendable {
         public var ledger: (any BlobberLedger)? = nil
         /// Seconds a ledger read of an allocation is reused before it is read again (expiry, growth).
         public var ledgerRefresh: Double = 5
+        /// Seconds after which an upload nobody writes to gives back its open file; its bytes stay
+        /// on disk and the next PUT of the same upload id resumes from them.
+        public var idleUploadTimeout: Double = 600
         public init(directory: String) { self.directory = directory }
     }
 
@@ -36,7 +39,7 @@ public final class BlobberServer: Sendable {
     let records: Mutex<[String: AllocationRecord]>
     /// Taken only inside `records.withLock`, so metadata rows change in the same order as the map.
     private let meta: Mutex<BlobberMetaStore>
-    private let writers = Mutex<[String: FragmentWriter]>([:])
+    private let writers = Mutex<[String: (writer: FragmentWriter, used: ContinuousClock.Instant)]>([:])
     private let refreshed = Mutex<[String: ContinuousClock.Instant]>([:])
     let readState: Mutex<ReadState>
     private let markerCommits = Mutex<Task<Void, Never>?>(nil)
@@ -226,19 +229,28 @@ public final class BlobberServer: Sendable {
 
     // MARK: Uploads
 
-    private func writer(allocation: String, upload: String) throws -> FragmentWriter {
+    /// The open writer of an upload (reopened from its bytes on disk when it was closed), after
+    /// closing the ones idle for `idleUploadTimeout`: clients that vanish mid-upload must not keep
+    /// file descriptors forever. A request still using an evicted writer keeps it alive until done.
+    func writer(allocation: String, upload: String) throws -> FragmentWriter {
         guard upload.utf8.count <= 100 else { throw StorageRequestError.invalid("an upload id has at most 100 characters") }
         let key = allocation + "." + upload
+        let now = ContinuousClock.now
+        let idle = Duration.milliseconds(Int64(configuration.idleUploadTimeout * 1000))
         return try writers.withLock { all in
-            if let w = all[key] { return w }
+            all = all.filter { $0.key == key || now - $0.value.used < idle }
+            if let w = all[key]?.writer { all[key]?.used = now; return w }
             let w = try store.resumableWrite(allocation: allocation, upload: upload, file: "u-" + upload)
-            all[key] = w
+            all[key] = (w, now)
             return w
         }
     }
 
+    /// Uploads with an open writer ("allocation.upload").
+    var openUploads: Set<String> { writers.withLock { Set($0.keys) } }
+
     func uploadLength(allocation: String, upload: String) throws -> Int64 {
-        if let w = writers.withLock({ $0[allocation + "." + upload] }) { return w.length }
+        if let w = writers.withLock({ $0[allocation + "." + upload]?.writer }) { return w.length }
         return try store.uploadLength(allocation: allocation, upload: upload) ?? 0
     }
 
@@ -249,11 +261,13 @@ public final class BlobberServer: Sendable {
             try chunk.withUnsafeBytes { try w.receive($0, at: at) }
             at += Int64(chunk.count)
         }
+        let now = ContinuousClock.now
+        writers.withLock { $0[allocation + "." + upload]?.used = now }  // a long PUT is not idle
         return w.length
     }
 
     func discard(allocation: String, upload: String) throws {
-        if let w = writers.withLock({ $0.removeValue(forKey: allocation + "." + upload) }) { w.abort() }
+        if let w = writers.withLock({ $0.removeValue(forKey: allocation + "." + upload) })?.writer { w.abort() }
         try store.discardUpload(allocation: allocation, upload: upload)
     }
 
