@@ -8,6 +8,13 @@ public struct CanonicalWriter: Sendable {
         append(string: domain)
     }
 
+    /// A writer with no domain prefix, for stored records (contract state) rather than signed strings.
+    public init() { bytes.reserveCapacity(256) }
+
+    public mutating func append(uint32 v: UInt32) {
+        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }
+    }
+
     public mutating func append(uint64 v: UInt64) {
         for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
     }
@@ -16,13 +23,17 @@ public struct CanonicalWriter: Sendable {
 
     public mutating func append(uint8 v: UInt8) { bytes.append(v) }
 
+    public mutating func append(bool v: Bool) { bytes.append(v ? 1 : 0) }
+
     /// A 4-byte big-endian length, then the bytes.
     public mutating func append(bytes b: [UInt8]) {
-        let n = UInt32(truncatingIfNeeded: b.count)
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: n >> UInt32(shift))) }
+        append(uint32: UInt32(truncatingIfNeeded: b.count))
         bytes.append(contentsOf: b)
     }
 
     /// UTF-8 bytes with a length prefix.
-    public mutating func append(string s: String) { append(bytes: Array(s.utf8)) }
+    public mutating func append(string s: String) {
+        append(uint32: UInt32(truncatingIfNeeded: s.utf8.count))
+        bytes.append(contentsOf: s.utf8)
+    }
 }

@@ -51,3 +51,45 @@ import MosaicProtocol
 }
 
 import Foundation
+
+/// Stored contract records and binary batches are read with `CanonicalReader`: what the writer
+/// wrote comes back field for field, and a cut or forged record throws instead of trapping.
+@Suite struct CanonicalReaderTests {
+    @Test func readsBackEveryFieldTheWriterWrote() throws {
+        var w = CanonicalWriter()
+        w.append(uint8: 7); w.append(uint32: 0xDEAD_BEEF); w.append(uint64: .max); w.append(int64: -42)
+        w.append(bool: true); w.append(string: "héllo"); w.append(bytes: [1, 2, 3])
+        var r = CanonicalReader(w.bytes)
+        #expect(try r.uint8() == 7)
+        #expect(try r.uint32() == 0xDEAD_BEEF)
+        #expect(try r.uint64() == .max)
+        #expect(try r.int64() == -42)
+        #expect(try r.bool())
+        #expect(try r.string() == "héllo")
+        #expect(try r.lengthPrefixedBytes() == [1, 2, 3])
+        #expect(r.atEnd)
+    }
+
+    @Test func truncatedOrInvalidInputThrows() {
+        var w = CanonicalWriter()
+        w.append(string: "a longer string")
+        for cut in 0..<w.bytes.count {
+            var r = CanonicalReader(Array(w.bytes[0..<cut]))
+            #expect(throws: CanonicalReader.Malformed.self) { try r.string() }
+        }
+        var huge = CanonicalReader([0xFF, 0xFF, 0xFF, 0xFF, 0x41])
+        #expect(throws: CanonicalReader.Malformed.self) { try huge.string() }
+        var badUTF8 = CanonicalReader([0, 0, 0, 2, 0xC3, 0x28])
+        #expect(throws: CanonicalReader.Malformed.self) { try badUTF8.string() }
+    }
+
+    @Test func limitedStringsCutAtACharacterBoundary() throws {
+        var w = CanonicalWriter()
+        w.append(string: "aé€"); w.append(uint8: 9)  // 1 + 2 + 3 bytes
+        var r = CanonicalReader(w.bytes)
+        var truncated = false
+        #expect(try r.string(limit: 4, truncated: &truncated) == "aé")
+        #expect(truncated)
+        #expect(try r.uint8() == 9, "the rest of the cut string is skipped")
+    }
+}

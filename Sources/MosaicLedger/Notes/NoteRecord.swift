@@ -1,8 +1,8 @@
 import MosaicProtocol
 
-/// One note as stored under `note:{owner}:{id}` (binary, `NotesRecordWriter`). A private note's title and body are base64
+/// One note as stored under `note:{owner}:{id}` (binary, a `ContractRecord`). A private note's title and body are base64
 /// AES-256-GCM ciphertext only the owner's wallet can open (docs/NOTES.md §4).
-struct NoteRecord: Sendable, NotesRecordCodable {
+struct NoteRecord: Sendable, ContractRecord {
     var id: UInt64
     var owner: String
     var title: String
@@ -26,14 +26,14 @@ struct NoteRecord: Sendable, NotesRecordCodable {
         self.updatedRound = updatedRound
     }
 
-    func write(to w: inout NotesRecordWriter) {
-        w.u64(id); w.string(owner); w.string(title); w.string(body); w.bool(isPrivate)
-        w.i64(createdAt); w.i64(updatedAt); w.u64(createdRound); w.u64(updatedRound)
+    func write(to w: inout CanonicalWriter) {
+        w.append(uint64: id); w.append(string: owner); w.append(string: title); w.append(string: body); w.append(bool: isPrivate)
+        w.append(int64: createdAt); w.append(int64: updatedAt); w.append(uint64: createdRound); w.append(uint64: updatedRound)
     }
 
-    init(from r: inout NotesRecordReader) throws(NotesRecordReader.Malformed) {
-        id = try r.u64(); owner = try r.string(); title = try r.string(); body = try r.string(); isPrivate = try r.bool()
-        createdAt = try r.i64(); updatedAt = try r.i64(); createdRound = try r.u64(); updatedRound = try r.u64()
+    init(from r: inout CanonicalReader) throws(CanonicalReader.Malformed) {
+        id = try r.uint64(); owner = try r.string(); title = try r.string(); body = try r.string(); isPrivate = try r.bool()
+        createdAt = try r.int64(); updatedAt = try r.int64(); createdRound = try r.uint64(); updatedRound = try r.uint64()
     }
 
     var json: JSONValue {

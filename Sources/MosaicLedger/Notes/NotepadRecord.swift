@@ -1,7 +1,7 @@
 import MosaicProtocol
 
-/// An account's notepad, stored under `pad:{owner}` (binary, `NotesRecordWriter`).
-struct NotepadRecord: Sendable, NotesRecordCodable {
+/// An account's notepad, stored under `pad:{owner}` (binary, a `ContractRecord`).
+struct NotepadRecord: Sendable, ContractRecord {
     var owner: String
     /// Its place among all notepads ever created on the chain (1 for the first).
     var number: UInt64
@@ -21,13 +21,14 @@ struct NotepadRecord: Sendable, NotesRecordCodable {
         self.createdRound = createdRound
     }
 
-    func write(to w: inout NotesRecordWriter) {
-        w.string(owner); w.u64(number); w.u64(firstID); w.u64(UInt64(max(0, notes))); w.i64(createdAt); w.u64(createdRound)
+    func write(to w: inout CanonicalWriter) {
+        w.append(string: owner); w.append(uint64: number); w.append(uint64: firstID); w.append(uint64: UInt64(max(0, notes)))
+        w.append(int64: createdAt); w.append(uint64: createdRound)
     }
 
-    init(from r: inout NotesRecordReader) throws(NotesRecordReader.Malformed) {
-        owner = try r.string(); number = try r.u64(); firstID = try r.u64(); notes = Int(clamping: try r.u64())
-        createdAt = try r.i64(); createdRound = try r.u64()
+    init(from r: inout CanonicalReader) throws(CanonicalReader.Malformed) {
+        owner = try r.string(); number = try r.uint64(); firstID = try r.uint64(); notes = Int(clamping: try r.uint64())
+        createdAt = try r.int64(); createdRound = try r.uint64()
     }
 
     func json(maxNotes: Int) -> JSONValue {

@@ -11,7 +11,7 @@ extension NotesContract {
 
     func notepad(_ context: ContractContext, _ owner: String) throws(ContractError) -> NotepadRecord? {
         let key = NotesContract.padKey(owner)
-        return try NotesContract.load(try context.get(key), key: key)
+        return try NotepadRecord.load(try context.get(key), key: key)
     }
 
     func requireNotepad(_ context: ContractContext) throws(ContractError) -> NotepadRecord {
@@ -22,7 +22,7 @@ extension NotesContract {
     /// The caller's visible note `id`, or a refusal naming it.
     func requireNote(_ context: ContractContext, _ pad: NotepadRecord, _ id: UInt64) throws(ContractError) -> NoteRecord {
         let key = NotesContract.noteKey(context.caller, id)
-        guard id >= pad.firstID, let note: NoteRecord = try NotesContract.load(try context.get(key), key: key) else {
+        guard id >= pad.firstID, let note = try NoteRecord.load(try context.get(key), key: key) else {
             throw .refused("note \(id) is not in this account's notepad")
         }
         return note

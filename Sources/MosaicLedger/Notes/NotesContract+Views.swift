@@ -27,7 +27,7 @@ extension NotesContract {
 
     func notepad(_ state: ContractView, _ owner: String) throws(ContractError) -> NotepadRecord? {
         let key = NotesContract.padKey(owner)
-        return try NotesContract.load(try state.get(key), key: key)
+        return try NotepadRecord.load(try state.get(key), key: key)
     }
 
     private func notesView(_ state: ContractView, _ a: ContractArgs) throws(ContractError) -> JSONValue {
@@ -56,7 +56,7 @@ extension NotesContract {
         for row in rows {
             guard let id = NotesContract.id(fromKey: row.key), id >= pad.firstID else { break }
             if notes.count == limit { more = true; break }
-            guard let note: NoteRecord = try NotesContract.load(row.value, key: row.key) else { continue }
+            guard let note = try NoteRecord.load(row.value, key: row.key) else { continue }
             notes.append(note.json)
             last = id
         }
@@ -70,7 +70,7 @@ extension NotesContract {
         let owner = String(decoding: ownerBytes, as: UTF8.self)
         guard let pad = try notepad(state, owner), id >= pad.firstID else { return .null }
         let key = NotesContract.noteKey(owner, id)
-        guard let note: NoteRecord = try NotesContract.load(try state.get(key), key: key) else { return .null }
+        guard let note = try NoteRecord.load(try state.get(key), key: key) else { return .null }
         return note.json
     }
 }

@@ -3,7 +3,7 @@ import MosaicProtocol
 
 /// `notes.*`: one notepad per account, holding at most `maxNotes` notes (docs/NOTES.md).
 ///
-/// State (notepads and notes as binary records, `NotesRecordCodec`; keys in byte order so one
+/// State (notepads and notes as binary `ContractRecord`s; keys in byte order so one
 /// prefix scan lists an account's notes by id):
 /// - `stats` — `NotesStats`: notepads ever created and the next note id (ids are never reused)
 /// - `pad:{owner}` — `NotepadRecord`

@@ -1,27 +1,28 @@
 import Foundation
 import MosaicProtocol
 
-/// Stored forms of the social records. Posts, read on every feed page, use a compact binary
-/// form (version byte 1, then the fields in declaration order: strings as u32 length + UTF-8,
-/// integers big-endian, a final byte 1 when the body was cut); the rarer records are sorted-key JSON.
+/// Stored forms of the social records. Posts, read on every feed page, use the compact binary
+/// form of `ContractRecord` (version byte 1, then the fields in declaration order: strings as u32
+/// length + UTF-8, integers big-endian, a final byte 1 when the body was cut); the rarer records
+/// are sorted-key JSON.
 enum SocialCodec {
     static func encode(_ p: SocialPost) -> [UInt8] {
-        var w = Writer()
-        w.bytes.append(1)
-        for s in [p.author, p.permlink, p.parentAuthor, p.parentPermlink, p.category, p.title, p.body, p.jsonMetadata] { w.string(s) }
-        w.u32(UInt32(p.tags.count))
-        for t in p.tags { w.string(t) }
-        w.u64(UInt64(bitPattern: p.created))
-        w.u64(UInt64(bitPattern: p.lastUpdate))
-        w.u32(p.depth)
-        w.u32(p.children)
-        w.u64(UInt64(bitPattern: p.netRshares))
-        w.u32(p.voteCount)
-        w.u64(UInt64(bitPattern: p.trendingScore))
-        w.u64(UInt64(bitPattern: p.hotScore))
-        w.u64(UInt64(bitPattern: p.payoutAt))
-        w.u64(p.sequence)
-        w.bytes.append(p.bodyTruncated ? 1 : 0)
+        var w = CanonicalWriter()
+        w.append(uint8: ContractRecordFormat.version)
+        for s in [p.author, p.permlink, p.parentAuthor, p.parentPermlink, p.category, p.title, p.body, p.jsonMetadata] { w.append(string: s) }
+        w.append(uint32: UInt32(p.tags.count))
+        for t in p.tags { w.append(string: t) }
+        w.append(int64: p.created)
+        w.append(int64: p.lastUpdate)
+        w.append(uint32: p.depth)
+        w.append(uint32: p.children)
+        w.append(int64: p.netRshares)
+        w.append(uint32: p.voteCount)
+        w.append(int64: p.trendingScore)
+        w.append(int64: p.hotScore)
+        w.append(int64: p.payoutAt)
+        w.append(uint64: p.sequence)
+        w.append(bool: p.bodyTruncated)
         return w.bytes
     }
 
@@ -45,24 +46,29 @@ enum SocialCodec {
     /// The post in `bytes`; nil when they are not a version-1 post record. `bodyLimit` > 0 cuts
     /// the body to at most that many bytes (at a character boundary) without decoding the rest.
     static func decodePost(_ bytes: [UInt8], bodyLimit: Int = 0) -> SocialPost? {
-        var r = Reader(bytes: bytes)
-        guard r.u8() == 1,
-              let author = r.string(), let permlink = r.string(), let parentAuthor = r.string(), let parentPermlink = r.string(),
-              let category = r.string(), let title = r.string() else { return nil }
-        var truncated = false
-        guard let body = r.string(limit: bodyLimit, truncated: &truncated), let meta = r.string(), let tagCount = r.u32(),
-              tagCount <= 64 else { return nil }
-        var tags: [String] = []
-        for _ in 0..<tagCount { guard let t = r.string() else { return nil }; tags.append(t) }
-        guard let created = r.u64(), let lastUpdate = r.u64(), let depth = r.u32(), let children = r.u32(), let net = r.u64(),
-              let votes = r.u32(), let trending = r.u64(), let hot = r.u64(), let payout = r.u64(), let seq = r.u64() else { return nil }
-        if r.u8() == 1 { truncated = true }
-        return SocialPost(author: author, permlink: permlink, parentAuthor: parentAuthor, parentPermlink: parentPermlink,
-                          category: category, title: title, body: body, jsonMetadata: meta, tags: tags,
-                          created: Int64(bitPattern: created), lastUpdate: Int64(bitPattern: lastUpdate), depth: depth,
-                          children: children, netRshares: Int64(bitPattern: net), voteCount: votes,
-                          trendingScore: Int64(bitPattern: trending), hotScore: Int64(bitPattern: hot),
-                          payoutAt: Int64(bitPattern: payout), sequence: seq, bodyTruncated: truncated)
+        var r = CanonicalReader(bytes)
+        do {
+            guard try r.uint8() == ContractRecordFormat.version else { return nil }
+            let author = try r.string(), permlink = try r.string(), parentAuthor = try r.string(), parentPermlink = try r.string()
+            let category = try r.string(), title = try r.string()
+            var truncated = false
+            let body = try r.string(limit: bodyLimit, truncated: &truncated), meta = try r.string()
+            let tagCount = try r.uint32()
+            guard tagCount <= 64 else { return nil }
+            var tags: [String] = []
+            for _ in 0..<tagCount { tags.append(try r.string()) }
+            let created = try r.int64(), lastUpdate = try r.int64(), depth = try r.uint32(), children = try r.uint32()
+            let net = try r.int64(), votes = try r.uint32(), trending = try r.int64(), hot = try r.int64(), payout = try r.int64()
+            let seq = try r.uint64()
+            if try r.bool() { truncated = true }
+            return SocialPost(author: author, permlink: permlink, parentAuthor: parentAuthor, parentPermlink: parentPermlink,
+                              category: category, title: title, body: body, jsonMetadata: meta, tags: tags,
+                              created: created, lastUpdate: lastUpdate, depth: depth, children: children, netRshares: net,
+                              voteCount: votes, trendingScore: trending, hotScore: hot, payoutAt: payout, sequence: seq,
+                              bodyTruncated: truncated)
+        } catch {
+            return nil
+        }
     }
 
     static func encodeJSON<T: Encodable>(_ value: T) throws(ContractError) -> [UInt8] {
@@ -74,63 +80,6 @@ enum SocialCodec {
     static func decodeJSON<T: Decodable>(_ bytes: [UInt8], as type: T.Type, key: String) throws(ContractError) -> T {
         do { return try JSONDecoder().decode(T.self, from: Data(bytes)) } catch {
             throw .refused("social state \(key) is unreadable: \(error)")
-        }
-    }
-
-    struct Writer {
-        var bytes: [UInt8] = []
-        mutating func u32(_ v: UInt32) { for s in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(s))) } }
-        mutating func u64(_ v: UInt64) { for s in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(s))) } }
-        mutating func string(_ s: String) {
-            u32(UInt32(truncatingIfNeeded: s.utf8.count))
-            bytes.append(contentsOf: s.utf8)
-        }
-    }
-
-    struct Reader {
-        let bytes: [UInt8]
-        var at = 0
-
-        mutating func u8() -> UInt8? {
-            guard at < bytes.count else { return nil }
-            defer { at += 1 }
-            return bytes[at]
-        }
-
-        mutating func u32() -> UInt32? {
-            guard bytes.count - at >= 4 else { return nil }
-            var v: UInt32 = 0
-            for i in 0..<4 { v = v << 8 | UInt32(bytes[at + i]) }
-            at += 4
-            return v
-        }
-
-        mutating func u64() -> UInt64? {
-            guard bytes.count - at >= 8 else { return nil }
-            var v: UInt64 = 0
-            for i in 0..<8 { v = v << 8 | UInt64(bytes[at + i]) }
-            at += 8
-            return v
-        }
-
-        mutating func string() -> String? {
-            var unused = false
-            return string(limit: 0, truncated: &unused)
-        }
-
-        mutating func string(limit: Int, truncated: inout Bool) -> String? {
-            guard let n32 = u32() else { return nil }
-            let n = Int(n32)
-            guard bytes.count - at >= n else { return nil }
-            defer { at += n }
-            var end = at + n
-            if limit > 0, n > limit {
-                end = at + limit
-                // Back up to the start of a UTF-8 sequence so no character is cut in half.
-                while end > at, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-                truncated = true
-            }
-            return String(decoding: bytes[at..<end], as: UTF8.self)
         }
     }
 }

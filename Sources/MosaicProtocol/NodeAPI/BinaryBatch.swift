@@ -42,53 +42,25 @@ public enum BinaryBatch {
     }
 
     static func transaction(signingBytes b: [UInt8], signature: [UInt8], index: Int) throws(LedgerError) -> Transaction {
-        var r = Reader(bytes: b)
+        var r = CanonicalReader(b)
         let what = "binary batch: record \(index)"
-        guard let domain = r.string(), domain == Transaction.signingDomain,
-              let chain = r.string(), let client = r.string(), let key = r.lengthPrefixed(), let to = r.string(),
-              let value = r.uint64(), let fee = r.uint64(), let nonce = r.uint64(), let code = r.uint8(),
-              let data = r.string(), let created = r.uint64(), r.atEnd
-        else { throw .malformed("\(what) is not the canonical signing bytes of a transaction") }
+        let domain: String, chain: String, client: String, key: [UInt8], to: String, value: UInt64, fee: UInt64, nonce: UInt64
+        let code: UInt8, data: String, created: UInt64
+        do {
+            domain = try r.string(); chain = try r.string(); client = try r.string(); key = try r.lengthPrefixedBytes(); to = try r.string()
+            value = try r.uint64(); fee = try r.uint64(); nonce = try r.uint64(); code = try r.uint8()
+            data = try r.string(); created = try r.uint64()
+        } catch {
+            throw .malformed("\(what) is not the canonical signing bytes of a transaction")
+        }
+        guard domain == Transaction.signingDomain, r.atEnd else {
+            throw .malformed("\(what) is not the canonical signing bytes of a transaction")
+        }
         guard let type = TransactionType.allCases.first(where: { $0.code == code }) else {
             throw .malformed("\(what) has unknown transaction type \(code)")
         }
         return Transaction(hash: Hex.encode(SHA256.hash(b)), clientID: client, publicKey: Hex.encode(key), toClientID: to,
                            value: value, fee: fee, nonce: nonce, transactionType: type, transactionData: data,
                            creationDate: Int64(bitPattern: created), chainID: chain, signature: Hex.encode(signature))
-    }
-
-    /// Reads the encodings of `CanonicalWriter`.
-    struct Reader {
-        let bytes: [UInt8]
-        var at = 0
-        var atEnd: Bool { at == bytes.count }
-
-        mutating func uint8() -> UInt8? {
-            guard at < bytes.count else { return nil }
-            defer { at += 1 }
-            return bytes[at]
-        }
-
-        mutating func uint64() -> UInt64? {
-            guard bytes.count - at >= 8 else { return nil }
-            var v: UInt64 = 0
-            for k in 0..<8 { v = v << 8 | UInt64(bytes[at + k]) }
-            at += 8
-            return v
-        }
-
-        mutating func lengthPrefixed() -> [UInt8]? {
-            guard bytes.count - at >= 4 else { return nil }
-            let n = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            at += 4
-            guard bytes.count - at >= n else { return nil }
-            defer { at += n }
-            return Array(bytes[at..<(at + n)])
-        }
-
-        mutating func string() -> String? {
-            guard let b = lengthPrefixed() else { return nil }
-            return String(validating: b, as: UTF8.self)
-        }
     }
 }
