@@ -43,6 +43,12 @@ extension Ledger {
         }
     }
 
+    /// The latest round `confirmations` blocks deep: what views read by default.
+    public var sealedRound: UInt64 {
+        let r = latestBlock.round
+        return r >= genesis.confirmations ? r - genesis.confirmations : 0
+    }
+
     var storePath: String { (directory as NSString).appendingPathComponent("ledger.sqlite") }
 }
 

@@ -61,21 +61,23 @@ final class LedgerStore {
 
     /// The first rows of `range` in the committed contract state.
     func scan(_ contract: String, _ range: KeyRange, limit: Int) throws(DatabaseError) -> [ContractEntry] {
-        var values: [DatabaseValue] = [.text(contract), .text(range.prefix), .text(range.upperBound), .integer(Int64(limit))]
-        let sql: String
-        switch (range.after, range.reverse) {
-        case (nil, false):
-            sql = "SELECT key, value FROM contract_state WHERE contract = ?1 AND key >= ?2 AND key < ?3 ORDER BY key LIMIT ?4"
-        case (nil, true):
-            sql = "SELECT key, value FROM contract_state WHERE contract = ?1 AND key >= ?2 AND key < ?3 ORDER BY key DESC LIMIT ?4"
-        case (let after?, false):
-            values.append(.text(after))
-            sql = "SELECT key, value FROM contract_state WHERE contract = ?1 AND key >= ?2 AND key < ?3 AND key > ?5 ORDER BY key LIMIT ?4"
-        case (let after?, true):
-            values.append(.text(after))
-            sql = "SELECT key, value FROM contract_state WHERE contract = ?1 AND key >= ?2 AND key < ?3 AND key < ?5 ORDER BY key DESC LIMIT ?4"
+        // One lower and one upper bound only: given `key >= prefix AND key > after`, SQLite seeks
+        // to the prefix and filters every row up to `after`, so a page deep in a large range cost
+        // a walk over all rows before it. The tighter bound is chosen here instead.
+        var low = range.prefix, lowInclusive = true
+        var high = range.upperBound
+        if let after = range.after {
+            if range.reverse {
+                if KeyRange.less(after, high) { high = after }
+            } else if !KeyRange.less(after, low) {
+                low = after
+                lowInclusive = false
+            }
         }
-        return try db.prepare(sql).query(values) { ContractEntry(key: $0.string(0), value: $0.bytes(1)) }
+        let sql = "SELECT key, value FROM contract_state WHERE contract = ?1 AND key \(lowInclusive ? ">=" : ">") ?2 AND key < ?3 ORDER BY key\(range.reverse ? " DESC" : "") LIMIT ?4"
+        return try db.prepare(sql).query([.text(contract), .text(low), .text(high), .integer(Int64(limit))]) {
+            ContractEntry(key: $0.string(0), value: $0.bytes(1))
+        }
     }
 
     /// What `key` held at the end of `round`, when it changed after that round: `.some(old)`

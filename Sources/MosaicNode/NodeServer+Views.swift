@@ -4,10 +4,25 @@ import MosaicLedger
 import MosaicProtocol
 
 /// Contract views: free, unsigned reads of a contract's state at the latest sealed round or a
-/// given one (docs/NODE_API.md, "Contract views").
+/// given one (docs/NODE_API.md, "Contract views"). Answers are cached per round (`ViewAnswerCache`).
 extension NodeServer {
     func registerViewAPI() {
         let ledger = self.ledger
+        let cache = ViewAnswerCache()
+
+        /// The answer of `view` at `round` (default: latest sealed), from the cache when this round
+        /// already answered the same arguments.
+        @Sendable func answer(_ contract: String, _ view: String, _ args: [String: JSONValue], _ round: UInt64?) throws -> HTTPResponse {
+            let target = round ?? ledger.sealedRound
+            let key = ViewAnswerCache.key(contract: contract, view: view, args: JSONValue.object(args).jsonData, round: target)
+            if let body = cache.answer(key) { return HTTPResponse(status: 200, body: body, contentType: "application/json") }
+            let result = try NodeServer.mapped { () throws(LedgerError) in
+                try ledger.view(contract: contract, name: view, args: args, round: target)
+            }
+            let body = result.jsonData
+            cache.store(key, round: target, answer: body)
+            return HTTPResponse(status: 200, body: body, contentType: "application/json")
+        }
 
         http.route(.post, "/v1/contracts/:contract/views/:view", summary: "Run a contract view (free, unsigned)",
                    description: "Body {\"args\":{…},\"round\":N}; round defaults to the latest sealed round. 404 for an unknown contract, view or round; 400 with the contract's message for bad args.",
@@ -15,10 +30,7 @@ extension NodeServer {
                    request: "ContractViewRequest", response: "ContractViewResult") { req in
             let contract = try req.param("contract"), view = try req.param("view")
             let body: ContractViewRequest = req.body.isEmpty ? ContractViewRequest() : try NodeServer.decodeView(req)
-            let result = try NodeServer.mapped { () throws(LedgerError) in
-                try ledger.view(contract: contract, name: view, args: body.args, round: body.round)
-            }
-            return HTTPResponse(status: 200, body: result.jsonData, contentType: "application/json")
+            return try answer(contract, view, body.args, body.round)
         }
 
         http.route(.get, "/v1/contracts/:contract/views/:view", summary: "Run a contract view with string arguments",
@@ -33,10 +45,7 @@ extension NodeServer {
                 guard let n = UInt64(r) else { throw HTTPError.badRequest("round must be a whole number; got \"\(r.prefix(40))\"", code: "malformed") }
                 round = n
             }
-            let result = try NodeServer.mapped { () throws(LedgerError) in
-                try ledger.view(contract: contract, name: view, args: args, round: round)
-            }
-            return HTTPResponse(status: 200, body: result.jsonData, contentType: "application/json")
+            return try answer(contract, view, args, round)
         }
     }
 
