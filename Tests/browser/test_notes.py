@@ -79,6 +79,20 @@ def test_notes_page(devnet, browser):
     b.click("#note-save")
     b.wait(lambda: any(r["body"] == "milk, eggs, bread, butter" for r in rows(b)), timeout=40)
 
+    # A long notepad comes a page at a time: with one note a page, "Show older notes" adds the next
+    # (read at the first page's round) and goes away at the end.
+    b.js("Mosaic.notes.state.pageSize = 1; return Mosaic.notes.load()")
+    more_hidden = lambda: b.js("return document.querySelector('#notes-more').hidden")
+    b.wait(lambda: len(rows(b)) == 1 and not more_hidden(), timeout=20)
+    first = rows(b)[0]["id"]
+    b.shot("notes-show-older")
+    b.click("#notes-more")
+    b.wait(lambda: len(rows(b)) == 2, timeout=20)
+    ids = [r["id"] for r in rows(b)]
+    assert ids[0] == first and ids[1] != first and int(ids[0]) > int(ids[1]), ids
+    assert more_hidden()
+    b.js("Mosaic.notes.state.pageSize = 100; return Mosaic.notes.load()")
+
     # Through the node's raw API the private note is ciphertext.
     owner = b.js("return Mosaic.state.session.wallet.client_id")
     with urllib.request.urlopen(f"{devnet.node}/v1/contracts/notes/views/notes?owner={owner}") as r:

@@ -20,9 +20,17 @@ extension AppServer {
     }
 
     func registerNotesRoutes() {
-        api(.get, "/api/notes", summary: "The wallet's notepad and notes (latest sealed round)", access: .wallet) { [self] req in
+        api(.get, "/api/notes", summary: "A page of the wallet's notes, newest first (?limit=1–500, default 100; ?after=ID&round=R for the next page)",
+            access: .wallet) { [self] req in
             let pad = try notepad(req)
-            let page = try await mapNotes { try await pad.list(limit: 500, newestFirst: true) }
+            let q = req.http.query
+            let limit = min(max(Int(q["limit"] ?? "100") ?? 100, 1), 500)
+            let after = try q["after"].map { text throws -> UInt64 in
+                guard let id = UInt64(text) else { throw HTTPError.badRequest("after must be a note id; got '\(text.prefix(40))'", code: "invalid_note_id") }
+                return id
+            }
+            let round = q["round"].flatMap { UInt64($0) }
+            let page = try await mapNotes { try await pad.list(after: after, limit: limit, newestFirst: true, round: round) }
             return try AppServer.json(AppServer.pageJSON(page))
         }
 
@@ -66,7 +74,8 @@ extension AppServer {
     }
 
     static func pageJSON(_ p: NotesPage) -> [String: Any] {
-        var out: [String: Any] = ["owner": p.owner, "round": p.round, "notes": p.notes.map(noteJSON), "notepad": NSNull()]
+        var out: [String: Any] = ["owner": p.owner, "round": p.round, "notes": p.notes.map(noteJSON), "notepad": NSNull(),
+                                  "next_after": p.nextAfter.map { $0 as Any } ?? NSNull()]
         if let n = p.notepad {
             out["notepad"] = ["number": n.number, "notes": n.notes, "max_notes": n.maxNotes, "created_at": n.createdAt]
         }

@@ -17,7 +17,8 @@
   const BODY_MAX = 16 * 1024;   // bytes
   const enc = new TextEncoder();
   const bytes = (s) => enc.encode(s).length;
-  const notes = { page: null, mounted: false };
+  // Notes per page of the list; older ones come with "Show older notes", read at the same round.
+  const notes = { page: null, mounted: false, pageSize: 100 };
 
   /* ------------------------------------------------------ transactions */
 
@@ -148,12 +149,18 @@
       open, del);
   }
 
-  function show(page) {
-    notes.page = page;
-    const list = $('#note-list'), empty = $('#notes-empty'), count = $('#notes-count');
+  function show(page, append) {
+    const list = $('#note-list'), empty = $('#notes-empty'), count = $('#notes-count'), more = $('#notes-more');
     if (!list) return;
-    list.replaceChildren(...page.notes.map(row));
-    empty.hidden = page.notes.length > 0;
+    if (append) {
+      list.append(...page.notes.map(row));
+      notes.page = Object.assign({}, page, { notes: notes.page.notes.concat(page.notes) });
+    } else {
+      list.replaceChildren(...page.notes.map(row));
+      notes.page = page;
+    }
+    more.hidden = page.next_after == null;
+    empty.hidden = notes.page.notes.length > 0;
     empty.textContent = page.notepad ? 'Your notepad is empty. Add a note with “+”.' : 'You have no notepad yet. Add a note with “+” and it is created with it.';
     count.textContent = page.notepad
       ? 'Notepad #' + page.notepad.number + ' · ' + page.notepad.notes.toLocaleString() + ' of ' + page.notepad.max_notes.toLocaleString() + ' notes · block #' + page.round
@@ -162,10 +169,25 @@
 
   async function load() {
     try {
-      show(await api('GET', '/api/notes'));
+      show(await api('GET', '/api/notes?limit=' + notes.pageSize));
     } catch (e) {
       if (e && e.status === 401) return;
       alertError(e.message);
+    }
+  }
+
+  /** The next page after the last note shown, at the round of the first page so nothing shifts. */
+  async function loadMore() {
+    const p = notes.page;
+    if (!p || p.next_after == null) return;
+    const btn = $('#notes-more');
+    btn.disabled = true;
+    try {
+      show(await api('GET', '/api/notes?limit=' + notes.pageSize + '&after=' + p.next_after + '&round=' + p.round), true);
+    } catch (e) {
+      if (e && e.status !== 401) alertError(e.message);
+    } finally {
+      btn.disabled = false;
     }
   }
 
@@ -174,13 +196,16 @@
     onLeave(() => { notes.mounted = false; overlay(false); });
     const add = h('button', { type: 'button', class: 'btn btn-primary', id: 'note-add-open', 'aria-label': 'New note' }, icon('plus'));
     add.addEventListener('click', () => openSheet(null));
+    const more = h('button', { type: 'button', class: 'btn', id: 'notes-more', hidden: true, text: 'Show older notes' });
+    more.addEventListener('click', loadMore);
     render(h('section', { id: 'notes' },
       pageHead('Notes', '#/', h('div', { class: 'notes-actions' }, menu(), add)),
       h('p', { class: 'muted', id: 'notes-count', text: 'Loading…' }),
       h('ul', { class: 'note-list', id: 'note-list' }),
-      h('p', { class: 'muted center', id: 'notes-empty', hidden: true })));
+      h('p', { class: 'muted center', id: 'notes-empty', hidden: true }),
+      h('div', { class: 'center' }, more)));
     await load();
   };
 
-  M.notes = { load, bytes };
+  M.notes = { load, bytes, state: notes };
 })();
