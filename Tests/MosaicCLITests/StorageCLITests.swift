@@ -137,6 +137,47 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
+    /// `mosaic upload` killed with SIGKILL part way, then the same command again: it continues
+    /// from the bytes the blobbers kept (the journal under $MOSAIC_HOME/uploads) and the file
+    /// comes back byte-exact.
+    @Test func killedUploadResumesWhenTheSameCommandRunsAgain() async throws {
+        let cli = try cli(); defer { cli.cleanup() }
+        let net = try await devnet(cli, blobbers: 3)
+        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
+        try await ok(cli, ["wallet", "create"])
+        try await ok(cli, ["wallet", "faucet"])
+        try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "256MiB", "--expire", "30d"])
+        let file = cli.home.appendingPathComponent("big.bin")
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        try random.readData(ofLength: 128 << 20).write(to: file)
+
+        let first = try MosaicProcess(["upload", file.path, "/big.bin", "--json"],
+                                      environment: ["MOSAIC_HOME": cli.home.path, "MOSAIC_PASSPHRASE": "correct horse"])
+        // Kill it once the blobbers hold a few MiB of it.
+        func partialBytes() -> Int {
+            var total = 0
+            let e = FileManager.default.enumerator(at: net.dir, includingPropertiesForKeys: [.fileSizeKey])
+            while let u = e?.nextObject() as? URL {
+                if u.path.contains("/uploads/") { total += (try? u.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 }
+            }
+            return total
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while partialBytes() < 4 << 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        first.signal(SIGKILL)
+        _ = await first.waitForExit(timeout: 10)
+        #expect(partialBytes() >= 4 << 20, "the blobbers kept the interrupted upload's bytes")
+        let journals = try FileManager.default.contentsOfDirectory(atPath: cli.home.appendingPathComponent("uploads").path)
+        #expect(journals.count == 1, "the killed upload left its journal: \(journals)")
+
+        let again = try await ok(cli, ["upload", file.path, "/big.bin"])
+        #expect(again["resumed"] as? Bool == true, "\(again)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.home.appendingPathComponent("uploads").path).isEmpty)
+        let back = cli.home.appendingPathComponent("back.bin")
+        try await ok(cli, ["download", "/big.bin", back.path])
+        #expect(try Data(contentsOf: back) == Data(contentsOf: file))
+    }
+
     @Test func filesStayReadableAfterTheDevnetRestartsOnNewPorts() async throws {
         let cli = try cli(); defer { cli.cleanup() }
         var net = try await devnet(cli, blobbers: 3)
