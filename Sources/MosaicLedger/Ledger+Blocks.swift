@@ -146,6 +146,7 @@ extension Ledger {
         for h in included { pool.remove(h) }
         for e in expired { pool.remove(e.tx.hash) }
         latest = block
+        committedRound.store(block.round, ordering: .releasing)
         if !ready.isEmpty { lastNonEmptyRound = round }
         collectWaiters(included: included, expired: Set(expired.map(\.tx.hash)), round: round, into: &resumes)
         return block

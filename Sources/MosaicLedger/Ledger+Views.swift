@@ -13,7 +13,7 @@ extension Ledger {
             let list = c.views.isEmpty ? "it has none" : "its views: \(c.views.joined(separator: ", "))"
             throw .notFound("contract \(contract) has no view \"\(name)\"; \(list)")
         }
-        let latestRound = try locked { _ throws(LedgerError) in latest.round }
+        let latestRound = committedRound.load(ordering: .acquiring)
         let sealed = latestRound >= genesis.confirmations ? latestRound - genesis.confirmations : 0
         let target = round ?? sealed
         guard target <= latestRound else {
@@ -45,7 +45,7 @@ extension Ledger {
 
     /// The latest round `confirmations` blocks deep: what views read by default.
     public var sealedRound: UInt64 {
-        let r = latestBlock.round
+        let r = committedRound.load(ordering: .acquiring)
         return r >= genesis.confirmations ? r - genesis.confirmations : 0
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MosaicCrypto
 import MosaicDatabase
 import MosaicProtocol
@@ -22,6 +23,9 @@ public final class Ledger: @unchecked Sendable {
     let lock = NSLock()
     let producer = BlockProducer()
     let readers = ReaderPool()
+    /// `latest.round`, readable without `lock` (held for a whole block production), so views and
+    /// their round checks never wait for a block to be made.
+    let committedRound = Atomic<UInt64>(0)
 
     // Guarded by `lock`.
     var store: LedgerStore?
@@ -70,6 +74,7 @@ public final class Ledger: @unchecked Sendable {
             if let offset = try store.meta("clock_offset").flatMap(Int64.init) { clock.offsetSeconds = offset }
             guard let block = try store.latestBlock() else { throw LedgerError.storage("no genesis block in \(directory)") }
             latest = block
+            committedRound.store(block.round, ordering: .releasing)
             if try store.meta("state_history_from") == nil { try store.setMeta("state_history_from", String(block.round)) }
             lastNonEmptyRound = try store.db.prepare("SELECT MAX(round) FROM blocks WHERE tx_count > 0")
                 .queryOne { $0.isNull(0) ? nil : UInt64($0.int64(0)) } ?? nil
