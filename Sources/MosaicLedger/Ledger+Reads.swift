@@ -1,37 +1,53 @@
 import Foundation
 import MosaicProtocol
 
+// Committed history (accounts, transactions, blocks) is read on the view connections
+// (`committed`), so these answers never wait for a block being made; only what lives in memory
+// beside the writer (the pool, the clock) takes the ledger lock.
 extension Ledger {
+    /// Runs `body` on a read connection in one snapshot, with that snapshot's latest round.
+    func committed<R>(_ body: (LedgerStore, UInt64) throws -> R) throws(LedgerError) -> R {
+        let reader = try readers.take(ledgerPath: storePath)
+        defer { readers.put(reader) }
+        do {
+            return try reader.db.readTransaction {
+                guard let latest = try reader.latestBlock() else { throw LedgerError.storage("the ledger has no blocks") }
+                return try body(reader, latest.round)
+            }
+        } catch let e as LedgerError {
+            throw e
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
     /// Committed balance and nonce (zeros for an account never seen).
     public func account(_ clientID: String) throws(LedgerError) -> Account {
-        try locked { store throws(LedgerError) in
-            let a: AccountState
-            if let cached = accountCache[clientID] { a = cached } else {
-                do { a = try store.account(clientID) ?? AccountState() } catch { throw .storage("\(error)") }
-            }
-            return Account(clientID: clientID, balance: a.balance, nonce: a.nonce, round: latest.round)
+        try committed { store, round in
+            let a = try store.account(clientID) ?? AccountState()
+            return Account(clientID: clientID, balance: a.balance, nonce: a.nonce, round: round)
         }
     }
 
     /// A transaction with its status and, once included, its receipt; nil when unknown.
     public func transaction(_ hash: String) throws(LedgerError) -> TransactionRecord? {
-        try locked { store throws(LedgerError) in
-            if let e = pool.entry(hash) { return TransactionRecord(transaction: e.tx, status: .pending, receipt: nil, confirmations: 0) }
-            do {
-                if let (tx, receipt) = try store.transaction(hash, chainID: genesis.chainID) { return record(tx, receipt) }
-                if let tx = try store.expired(hash) { return TransactionRecord(transaction: tx, status: .expired, receipt: nil, confirmations: 0) }
-            } catch { throw .storage("\(error)") }
+        // The pool first: a block removes what it includes only after committing it, so a hash
+        // gone from the pool is already in the snapshot read next.
+        if let e = try locked({ _ throws(LedgerError) in pool.entry(hash) }) {
+            return TransactionRecord(transaction: e.tx, status: .pending, receipt: nil, confirmations: 0)
+        }
+        return try committed { store, round in
+            if let (tx, receipt) = try store.transaction(hash, chainID: genesis.chainID) { return record(tx, receipt, latest: round) }
+            if let tx = try store.expired(hash) { return TransactionRecord(transaction: tx, status: .expired, receipt: nil, confirmations: 0) }
             return nil
         }
     }
 
     /// Included transactions sent or received by `clientID`, newest first. `limit` is capped at 1000.
     public func transactions(of clientID: String, limit: Int = 50, offset: Int = 0) throws(LedgerError) -> [TransactionRecord] {
-        try locked { store throws(LedgerError) in
-            do {
-                return try store.transactions(of: clientID, limit: min(max(limit, 0), 1000), offset: max(offset, 0), chainID: genesis.chainID)
-                    .map { record($0.0, $0.1) }
-            } catch { throw .storage("\(error)") }
+        try committed { store, round in
+            try store.transactions(of: clientID, limit: min(max(limit, 0), 1000), offset: max(offset, 0), chainID: genesis.chainID)
+                .map { record($0.0, $0.1, latest: round) }
         }
     }
 
@@ -42,38 +58,29 @@ extension Ledger {
 
     /// Transactions of one block in block order.
     public func transactions(inRound round: UInt64, limit: Int = 100, offset: Int = 0) throws(LedgerError) -> [TransactionRecord] {
-        try locked { store throws(LedgerError) in
-            do {
-                return try store.transactions(inRound: round, limit: min(max(limit, 0), 5000), offset: max(offset, 0), chainID: genesis.chainID)
-                    .map { record($0.0, $0.1) }
-            } catch { throw .storage("\(error)") }
+        try committed { store, latest in
+            try store.transactions(inRound: round, limit: min(max(limit, 0), 5000), offset: max(offset, 0), chainID: genesis.chainID)
+                .map { record($0.0, $0.1, latest: latest) }
         }
     }
 
-    private func record(_ tx: Transaction, _ receipt: TransactionReceipt) -> TransactionRecord {
-        let confirmations = latest.round - receipt.round
+    private func record(_ tx: Transaction, _ receipt: TransactionReceipt, latest: UInt64) -> TransactionRecord {
+        let confirmations = latest - receipt.round
         return TransactionRecord(transaction: tx, status: confirmations >= genesis.confirmations ? .sealed : .finalized,
                                  receipt: receipt, confirmations: confirmations)
     }
 
     public func block(round: UInt64) throws(LedgerError) -> Block? {
-        try locked { store throws(LedgerError) in
-            do { return try store.block(round: round) } catch { throw .storage("\(error)") }
-        }
+        try committed { store, _ in try store.block(round: round) }
     }
 
     public func block(hash: String) throws(LedgerError) -> Block? {
-        try locked { store throws(LedgerError) in
-            do { return try store.block(hash: hash) } catch { throw .storage("\(error)") }
-        }
+        try committed { store, _ in try store.block(hash: hash) }
     }
 
     /// Blocks newest first, starting below `round` (default: from the latest); `limit` capped at 1000.
     public func blocks(before round: UInt64? = nil, limit: Int = 20) throws(LedgerError) -> [Block] {
-        try locked { store throws(LedgerError) in
-            do { return try store.blocks(before: round ?? latest.round + 1, limit: min(max(limit, 0), 1000)) }
-            catch { throw .storage("\(error)") }
-        }
+        try committed { store, latest in try store.blocks(before: round ?? latest + 1, limit: min(max(limit, 0), 1000)) }
     }
 
     /// The last committed block.
