@@ -118,3 +118,24 @@ import MosaicProtocol
         #expect(StoragePricing.mulDivCeil(UInt64.max, 2, 2) == UInt64.max)
     }
 }
+
+/// Writers keep per-path leaves and update only what a write changes; the root must stay the
+/// one `AllocationTree` gives over all entries, whatever the order of updates.
+@Suite struct AllocationLeavesTests {
+    @Test func leavesGiveTheTreeRootThroughSetsAndRemoves() throws {
+        let entries = try StorageVectorTests.entries()
+        var leaves = AllocationLeaves()
+        #expect(leaves.root == AllocationTree.emptyRoot)
+        for e in entries.reversed() { try leaves.set(e) }
+        #expect(leaves.root == (try AllocationTree(entries: entries)).root)
+        leaves.remove(entries[0].path)
+        #expect(leaves.root == (try AllocationTree(entries: Array(entries.dropFirst()))).root)
+        try leaves.set(entries[0])
+        try leaves.set(entries[0])  // setting a path again replaces its leaf
+        #expect(leaves.count == entries.count)
+        #expect(leaves.root == (try AllocationTree(entries: entries)).root)
+        var bad = entries[1]
+        bad.fragmentRoot = "xyz"
+        #expect(throws: StorageProtocolError.self) { try leaves.set(bad) }
+    }
+}

@@ -8,6 +8,7 @@ import Glibc
 
 // Storage throughput on loopback (run in release):
 //   swift run -c release bench-storage [MiB] [d+p ...] [--memory-check MiB]
+//   swift run -c release bench-storage --small-files N
 // Starts d + p blobbers in this process, uploads a random file of MiB mebibytes through the SDK,
 // downloads it, checks it, and prints MB/s, the CPU time the run used (client and blobbers) and the
 // process's peak memory (VmHWM). Then the bounds of the pipeline's parts measured in the same run,
@@ -112,6 +113,32 @@ func startGrid(d: Int, p: Int, name: String) async throws -> (servers: [BlobberS
     let client = StorageClient(signingKey: owner, home: URL(fileURLWithPath: root + "/home"))
     _ = await client.assign(assignment, to: allocation)
     return (servers, owner, allocation)
+}
+
+// --small-files N: N files of 4 KiB uploaded one after another into one 2+2 allocation, to show
+// how the cost of a write grows with the files already there (each commit signs a root over
+// all of the allocation's entries).
+if let i = args.firstIndex(of: "--small-files"), i + 1 < args.count, let n = Int(args[i + 1]), n >= 200 {
+    print("load average at start: \(loadAverage()) (2 cores; other jobs share them)")
+    let grid = try await startGrid(d: 2, p: 2, name: "small")
+    let client = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: root + "/home"))
+    let file = URL(fileURLWithPath: root + "/small.bin")
+    try Data(Random.bytes(4096)).write(to: file)
+    let clock = ContinuousClock()
+    let start = clock.now
+    var t = start
+    for k in 0..<n {
+        if k == n - 100 { t = clock.now }
+        try await client.upload(localFile: file, remotePath: "/many/f\(k)", allocation: grid.allocation)
+        if k == 99 { print(String(format: "files 1–100: %.1f uploads/s", 100 / seconds(clock.now - start))) }
+    }
+    print(String(format: "files %d–%d: %.1f uploads/s", n - 99, n, 100 / seconds(clock.now - t)))
+    t = clock.now
+    let listed = try await client.list("/many", allocation: grid.allocation)
+    print(String(format: "listing %d files: %.0f ms", listed.count, seconds(clock.now - t) * 1000))
+    for s in grid.servers { await s.stop() }
+    try? FileManager.default.removeItem(atPath: root)
+    exit(0)
 }
 
 print("load average at start: \(loadAverage()) (2 cores; other jobs share them)")

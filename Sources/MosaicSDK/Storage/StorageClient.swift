@@ -24,6 +24,7 @@ public final class StorageClient: Sendable {
     public let configuration: Configuration
     private let repairLock = NSLock()
     let readCounters = ReadCounters()
+    let listings = ListingCache()
 
     public init(signingKey: Ed25519.SigningKey, home: URL, configuration: Configuration = Configuration()) {
         key = signingKey
@@ -79,43 +80,52 @@ public final class StorageClient: Sendable {
 
     // MARK: Commits
 
-    /// Applies changes on one blobber: reads its files and root (checking that the listing matches
-    /// the root it committed), lets `build` decide the changes from them, signs the write marker for
-    /// the resulting root and commits. Retries once if another write landed in between.
+    /// Applies changes on one blobber: reads its root and files (from `listings` when this client
+    /// made the last write there; else listed and checked against the root), lets `build` decide
+    /// the changes from them, signs the write marker for the resulting root and commits. Retries
+    /// if another write landed in between.
     @discardableResult
     func commit(_ c: BlobberConnection, allocation a: StorageAllocation,
                 build: @Sendable ([String: FileMeta]) throws -> [BlobberWire.Change]) async throws -> (state: BlobberWire.AllocationState, changes: [BlobberWire.Change]) {
         var attempt = 0
         while true {
             attempt += 1
-            async let stateCall = c.state()
-            async let listCall = c.list("/", recursive: true)
-            let (state, listed) = try await (stateCall, listCall)
+            let state = try await c.state()
             guard state.blobberID == c.blobber.id else {
                 throw StorageClientError.invalidAllocation("blobber \(c.index) at \(c.blobber.url) answers as \(state.blobberID), expected \(c.blobber.id)")
             }
-            var files: [String: FileMeta] = [:]
-            for m in listed { files[m.path] = m }
-            guard try AllocationRoot.root(of: Array(files.values), index: c.index) == state.root else {
-                throw StorageClientError.unreadable(path: "/", reason: "blobber \(c.index)'s file list does not match its committed root")
+            var files: [String: FileMeta], leaves: AllocationLeaves
+            if let cached = listings.listing(allocation: a.id, blobber: c.blobber.id, root: state.root) {
+                (files, leaves) = (cached.files, cached.leaves)
+            } else {
+                files = [:]
+                for m in try await c.list("/", recursive: true) { files[m.path] = m }
+                leaves = try AllocationRoot.leaves(of: files.values, index: c.index)
+                guard leaves.root == state.root else {
+                    throw StorageClientError.unreadable(path: "/", reason: "blobber \(c.index)'s file list does not match its committed root")
+                }
             }
             let changes = try build(files)
             if changes.isEmpty { return (state, []) }
             for ch in changes {
                 switch ch.op {
                 case .delete:
-                    if let p = ch.path { for k in files.keys where RemotePath.isWithin(k, folder: p) { files[k] = nil } }
+                    if let p = ch.path { for k in files.keys where RemotePath.isWithin(k, folder: p) { files[k] = nil; leaves.remove(k) } }
                 case .put:
-                    if let m = ch.meta { files[m.path] = m }
+                    if let m = ch.meta {
+                        files[m.path] = m
+                        try leaves.set(AllocationRoot.entry(m, index: c.index))
+                    }
                 }
             }
-            let metas = Array(files.values)
             var marker = WriteMarker(allocationID: a.id, blobberID: c.blobber.id, clientID: key.publicKey.clientID,
-                                     previousRoot: state.root, root: try AllocationRoot.root(of: metas, index: c.index),
-                                     size: AllocationRoot.size(of: metas), timestamp: now)
+                                     previousRoot: state.root, root: leaves.root,
+                                     size: AllocationRoot.size(of: files.values), timestamp: now)
             marker.sign(with: key)
             do {
-                return (try await c.commit(BlobberWire.Commit(changes: changes, writeMarker: marker)), changes)
+                let committed = try await c.commit(BlobberWire.Commit(changes: changes, writeMarker: marker))
+                listings.store(allocation: a.id, blobber: c.blobber.id, .init(root: marker.root, files: files, leaves: leaves))
+                return (committed, changes)
             } catch let e as HTTPClientError where e.status == 409 && e.message.contains("previous_root") && attempt < 3 {
                 continue
             }
@@ -256,10 +266,15 @@ public final class StorageClient: Sendable {
             throw StorageClientError.unreadable(path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }
         let needed = min(a.dataShards, answered.count)
+        // A version whose signed bytes one blobber already proved is counted without checking the
+        // signature again (same bytes, same owner); a copy with a bad signature is skipped alone.
         var votes: [String: (FileMeta, Int)] = [:]
         for list in answered {
-            for m in list where (try? m.verify(owner: a.ownerPublicKey)) != nil && m.allocationID == a.id {
-                votes[m.hash, default: (m, 0)].1 += 1
+            for m in list {
+                let h = m.hash
+                if votes[h] != nil { votes[h]?.1 += 1; continue }
+                guard m.allocationID == a.id, (try? m.verify(owner: a.ownerPublicKey)) != nil else { continue }
+                votes[h] = (m, 1)
             }
         }
         var byPath: [String: FileMeta] = [:]

@@ -20,6 +20,9 @@ struct AllocationRecord: Sendable, Codable {
     /// Markers not yet committed to the ledger, oldest first.
     var pendingMarkers: [WriteMarker]
     var files: [String: StoredFile]
+    /// Leaf hashes of `files` by path (not stored: rebuilt at load), so a commit rehashes only
+    /// the paths it changes.
+    var leaves = AllocationLeaves()
 
     init(assignment: AllocationAssignment, index: Int) {
         self.assignment = assignment

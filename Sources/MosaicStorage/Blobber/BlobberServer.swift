@@ -53,7 +53,8 @@ public final class BlobberServer: Sendable {
         store.removeStaleUploads(olderThan: 7 * 24 * 3600)
         let metaStore = try BlobberMetaStore(path: dir + "/meta.sqlite")
         try metaStore.importJSONRecords(from: dir + "/meta")  // blobbers from before meta.sqlite
-        let loaded = try metaStore.loadAll()
+        var loaded = try metaStore.loadAll()
+        for (id, r) in loaded { loaded[id]?.leaves = try AllocationRoot.leaves(of: r.files.values.map(\.meta), index: r.index) }
         meta = Mutex(metaStore)
         // Fragments published but never recorded (crash mid-commit) or orphaned by a delete.
         for (id, record) in loaded {
@@ -296,6 +297,7 @@ public final class BlobberServer: Sendable {
                 throw StorageRequestError.expired("allocation \(allocation) expired at \(a.expiration); extend it before writing")
             }
             var files = r.files
+            var leaves = r.leaves
             var fromUploads: [(upload: String, meta: FileMeta)] = []
             var links: [(from: String, to: String)] = []
             var touched = Set<String>()
@@ -304,7 +306,7 @@ public final class BlobberServer: Sendable {
                 case .delete:
                     guard let path = change.path else { throw StorageRequestError.invalid("a delete needs a path") }
                     guard files[path] != nil else { throw StorageRequestError.notFound("\(path) does not exist") }
-                    for p in files.keys where RemotePath.isWithin(p, folder: path) { files[p] = nil; touched.insert(p) }
+                    for p in files.keys where RemotePath.isWithin(p, folder: path) { files[p] = nil; leaves.remove(p); touched.insert(p) }
                 case .put:
                     guard let meta = change.meta else { throw StorageRequestError.invalid("a put needs metadata") }
                     try meta.verify(owner: owner)
@@ -338,13 +340,12 @@ public final class BlobberServer: Sendable {
                         throw StorageRequestError.invalid("\(meta.path) has content: give an upload_id or a source")
                     }
                     files[meta.path] = .init(meta: meta, fragment: fragment)
+                    do { try leaves.set(AllocationRoot.entry(meta, index: r.index)) } catch { throw StorageRequestError.invalid("\(error)") }
                     touched.insert(meta.path)
                 }
             }
-            let metas = files.values.map(\.meta)
-            let root: String
-            do { root = try AllocationRoot.root(of: metas, index: r.index) } catch { throw StorageRequestError.invalid("\(error)") }
-            let size = AllocationRoot.size(of: metas)
+            let root = leaves.root
+            let size = files.values.reduce(UInt64(0)) { $0 + UInt64(max(0, $1.meta.fragmentLength)) }
             guard m.root == root, m.size == size else {
                 throw StorageRequestError.invalid("the write marker says root \(m.root) size \(m.size) but the changes give root \(root) size \(size); recompute it from GET /v1/alloc/\(allocation)/files?recursive=1")
             }
@@ -373,6 +374,7 @@ public final class BlobberServer: Sendable {
                 let old = Set(r.files.values.compactMap(\.fragment))
                 let erases = touched.contains { r.files[$0] != nil }
                 r.files = files
+                r.leaves = leaves
                 r.root = root
                 r.size = size
                 r.writeMarker = m

@@ -26,8 +26,15 @@ public enum AllocationRoot {
         try tree(of: metas, index: index).root
     }
 
+    /// The leaves of blobber `index` holding `metas`, to update per write instead of rehashing all.
+    public static func leaves(of metas: some Sequence<FileMeta>, index: Int) throws(StorageProtocolError) -> AllocationLeaves {
+        var out = AllocationLeaves()
+        for m in metas { try out.set(entry(m, index: index)) }
+        return out
+    }
+
     /// Fragment bytes a blobber holds for `metas` (the write marker's `size`).
-    public static func size(of metas: [FileMeta]) -> UInt64 {
+    public static func size(of metas: some Sequence<FileMeta>) -> UInt64 {
         metas.reduce(0) { $0 + UInt64(max(0, $1.fragmentLength)) }
     }
 }
