@@ -138,4 +138,20 @@ import MosaicProtocol
         bad.fragmentRoot = "xyz"
         #expect(throws: StorageProtocolError.self) { try leaves.set(bad) }
     }
+
+    @Test func pathsKeepByteOrderWithPrefixesAndNonASCIINames() throws {
+        let names = ["/z", "/a", "/a/b", "/a b", "/é", "/e", "/ä/x", "/A", "/a-", "/日本", "/€", "/a/b/c", "/ab"]
+        let zeros = String(repeating: "0", count: 64)
+        var made = names.map { AllocationEntry(path: $0, fragmentRoot: zeros, fragmentLength: 0, fileSize: 0) }
+        var leaves = AllocationLeaves()
+        for e in made { try leaves.set(e) }
+        #expect(leaves.root == (try AllocationTree(entries: made)).root)
+        for gone in ["/a/b", "/日本", "/z"] {
+            leaves.remove(gone)
+            made.removeAll { $0.path == gone }
+            #expect(leaves.root == (try AllocationTree(entries: made)).root, "after removing \(gone)")
+        }
+        leaves.remove("/not-there")
+        #expect(leaves.count == made.count)
+    }
 }

@@ -1,8 +1,12 @@
+import Foundation
+
 /// One blobber's allocation leaves by path (the `AllocationTree` leaf hash of each entry), kept
-/// beside its files so a write hashes only the entries it changes: `root` sorts the paths and
-/// builds the same root as `AllocationTree(entries:)` over all entries.
+/// beside its files so a write hashes only the entries it changes: `root` builds the same root
+/// as `AllocationTree(entries:)` over all entries, from paths kept in byte order as they change.
 public struct AllocationLeaves: Sendable, Equatable {
     private var leaves: [String: [UInt8]] = [:]
+    /// The keys of `leaves` in UTF-8 byte order.
+    private var paths: [String] = []
 
     public init() {}
 
@@ -11,14 +15,44 @@ public struct AllocationLeaves: Sendable, Equatable {
     /// Sets the leaf of `entry.path`; throws on a malformed entry, as `AllocationTree` would.
     public mutating func set(_ entry: AllocationEntry) throws(StorageProtocolError) {
         try entry.validate()
-        leaves[entry.path] = entry.leafHash
+        if leaves.updateValue(entry.leafHash, forKey: entry.path) == nil {
+            paths.insert(entry.path, at: position(of: entry.path))
+        }
     }
 
-    public mutating func remove(_ path: String) { leaves[path] = nil }
+    public mutating func remove(_ path: String) {
+        guard leaves.removeValue(forKey: path) != nil else { return }
+        let i = position(of: path)
+        if i < paths.count, paths[i] == path { paths.remove(at: i) }
+    }
 
     /// Hex allocation root: equal to `AllocationTree(entries:).root` over the same entries.
     public var root: String {
-        let paths = leaves.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return AllocationTree.root(entryCount: UInt64(paths.count), treeRoot: StorageMerkle.root(leaves: paths.compactMap { leaves[$0] }))
+        AllocationTree.root(entryCount: UInt64(paths.count), treeRoot: StorageMerkle.root(leaves: paths.compactMap { leaves[$0] }))
+    }
+
+    /// First index whose path is not below `path` in byte order.
+    private func position(of path: String) -> Int {
+        var low = 0, high = paths.count
+        while low < high {
+            let mid = (low + high) / 2
+            if Self.less(paths[mid], path) { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// Byte order of the UTF-8 forms (what SQLite and `AllocationTree` sort by), with memcmp.
+    static func less(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                let n = min(pa.count, pb.count)
+                if n > 0, let x = pa.baseAddress, let y = pb.baseAddress {
+                    let c = memcmp(x, y, n)
+                    if c != 0 { return c < 0 }
+                }
+                return pa.count < pb.count
+            }
+        }
     }
 }
