@@ -321,7 +321,7 @@ public final class BlobberServer: Sendable {
                     if let upload = change.uploadID {
                         try FragmentStore.validate(upload)
                         fragment = "u-" + upload
-                        guard !r.files.values.contains(where: { $0.fragment == fragment }) else {
+                        guard let f = fragment, !store.contains(allocation: allocation, file: f) else {
                             throw StorageRequestError.conflict("upload \(upload) was already committed; start a new upload id")
                         }
                         fromUploads.append((upload, meta))
