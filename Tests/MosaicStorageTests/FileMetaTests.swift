@@ -1,5 +1,6 @@
 import Foundation
 import MosaicCrypto
+import MosaicProtocol
 import Testing
 @testable import MosaicStorage
 
@@ -44,5 +45,34 @@ import Testing
         #expect(RemotePath.ancestors("/a/b/c") == ["/a", "/a/b"])
         #expect(RemotePath.parent("/a") == "/")
         #expect(RemotePath.isWithin("/ab", folder: "/a") == false)
+    }
+}
+
+/// Commits and `ls` read listings in binary: every field and the signature must come back as
+/// signed, and anything cut or altered must be refused rather than half-read.
+@Suite struct FileMetaListingTests {
+    @Test func binaryListingRoundTripsSignedMetadata() throws {
+        let owner = try Ed25519.SigningKey(seed: SecretBytes([UInt8](repeating: 7, count: 32)))
+        var file = FileMetaTests.sample()
+        file.ownerID = owner.publicKey.clientID
+        file.sign(with: owner)
+        var folder = FileMeta.directory(allocationID: file.allocationID, path: "/docs", time: 5, ownerID: owner.publicKey.clientID)
+        folder.sign(with: owner)
+        let decoded = try FileMetaListing.decode(FileMetaListing.encode([folder, file]))
+        #expect(decoded == [folder, file])
+        for m in decoded { try m.verify(owner: owner.publicKey) }
+        #expect(decoded.map(\.hash) == [folder.hash, file.hash])
+        #expect(try FileMetaListing.decode(FileMetaListing.encode([])).isEmpty)
+    }
+
+    @Test func cutOrAlteredListingsAreRefused() throws {
+        let bytes = [UInt8](FileMetaListing.encode([FileMetaTests.sample()]))
+        for cut in [0, 3, 8, 40, bytes.count - 1] {
+            #expect(throws: StorageProtocolError.self) { try FileMetaListing.decode(Data(bytes[0..<cut])) }
+        }
+        #expect(throws: StorageProtocolError.self) { try FileMetaListing.decode(Data(bytes + [0])) }
+        var wrongMagic = bytes
+        wrongMagic[0] = UInt8(ascii: "X")
+        #expect(throws: StorageProtocolError.self) { try FileMetaListing.decode(Data(wrongMagic)) }
     }
 }

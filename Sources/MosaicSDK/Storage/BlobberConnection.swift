@@ -63,9 +63,9 @@ struct BlobberConnection: Sendable {
     }
 
     func list(_ path: String, recursive: Bool) async throws -> [FileMeta] {
-        var q = ["path": path]
+        var q = ["path": path, "format": "binary"]
         if recursive { q["recursive"] = "1" }
-        return try await call(.get, "\(base)/files", query: q).decode(BlobberWire.Listing.self).entries
+        return try FileMetaListing.decode(try await call(.get, "\(base)/files", query: q).body)
     }
 
     /// The metadata at `path`, or nil when the blobber says it does not exist.

@@ -88,7 +88,8 @@ extension BlobberServer {
             }
         }
         http.route(.get, "/v1/alloc/:id/files", summary: "Metadata of a folder's entries (or of one file)",
-                   params: alloc, query: ["path": "remote folder (default /)", "recursive": "1 for everything below"],
+                   params: alloc, query: ["path": "remote folder (default /)", "recursive": "1 for everything below",
+                                          "format": "binary for FileMetaListing bytes instead of JSON"],
                    response: "Listing") { [self] req in
             try await mappedAsync {
                 let id = try req.param("id")
@@ -96,6 +97,9 @@ extension BlobberServer {
                 let path = req.query["path"] ?? "/"
                 let r = try await authorizeRead(req, allocation: id, path: path).record
                 let entries = try list(r, path: path, recursive: req.query["recursive"] == "1")
+                if req.query["format"] == "binary" {
+                    return HTTPResponse(status: 200, body: FileMetaListing.encode(entries), contentType: FileMetaListing.contentType)
+                }
                 return try HTTPResponse.json(BlobberWire.Listing(entries: entries))
             }
         }
