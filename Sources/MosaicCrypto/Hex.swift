@@ -1,30 +1,52 @@
 /// Lowercase hexadecimal, the form every hash, key and id takes on the wire.
+///
+/// Both directions write straight into the result's storage (no intermediate arrays): hashes,
+/// ids and file metadata are hex-coded on every request and every commit.
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
     public static func encode<S: Sequence>(_ bytes: S) -> String where S.Element == UInt8 {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0f)])
+        if let s = bytes.withContiguousStorageIfAvailable({ encode(buffer: $0) }) { return s }
+        return encode(buffer: Array(bytes))
+    }
+
+    private static func encode(buffer bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            digits.withUnsafeBufferPointer { d in
+                var j = 0
+                for b in bytes {
+                    out[j] = d[Int(b >> 4)]
+                    out[j + 1] = d[Int(b & 0x0f)]
+                    j += 2
+                }
+                return j
+            }
         }
-        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func encode(buffer bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer { encode(buffer: $0) }
     }
 
     /// Decodes hex (either case); nil when the length is odd or a character is not a hex digit.
     public static func decode(_ text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { decode(utf8: $0) }
+    }
+
+    private struct NotHex: Error {}
+
+    private static func decode(utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard utf8.count % 2 == 0 else { return nil }
-        var out = [UInt8]()
-        out.reserveCapacity(utf8.count / 2)
-        var i = 0
-        while i < utf8.count {
-            guard let hi = nibble(utf8[i]), let lo = nibble(utf8[i + 1]) else { return nil }
-            out.append(hi << 4 | lo)
-            i += 2
+        return try? [UInt8](unsafeUninitializedCapacity: utf8.count / 2) { out, count in
+            var i = 0
+            while i < utf8.count {
+                guard let hi = nibble(utf8[i]), let lo = nibble(utf8[i + 1]) else { throw NotHex() }
+                out[count] = hi << 4 | lo
+                count += 1
+                i += 2
+            }
         }
-        return out
     }
 
     private static func nibble(_ c: UInt8) -> UInt8? {
