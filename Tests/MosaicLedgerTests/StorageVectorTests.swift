@@ -123,7 +123,7 @@ import MosaicProtocol
 /// one `AllocationTree` gives over all entries, whatever the order of updates.
 @Suite struct AllocationLeavesTests {
     @Test func leavesGiveTheTreeRootThroughSetsAndRemoves() throws {
-        let entries = try StorageVectorTests.entries()
+        let entries = StorageVectorTests.entries()
         var leaves = AllocationLeaves()
         #expect(leaves.root == AllocationTree.emptyRoot)
         for e in entries.reversed() { try leaves.set(e) }
