@@ -22,8 +22,10 @@ struct BlobberConnection: Sendable {
     let ticket: AuthTicket?
     let counters: ReadCounters
 
+    /// `http`: a client for this blobber to share (its URLSession keeps connections alive across
+    /// operations); nil makes one.
     init(index: Int, blobber: StorageAllocation.Blobber, allocation: String, ownerID: String, key: Ed25519.SigningKey,
-         timeout: TimeInterval, ticket: AuthTicket? = nil, counters: ReadCounters = ReadCounters()) {
+         timeout: TimeInterval, ticket: AuthTicket? = nil, counters: ReadCounters = ReadCounters(), http: HTTPClient? = nil) {
         self.index = index
         self.blobber = blobber
         self.allocation = allocation
@@ -31,13 +33,17 @@ struct BlobberConnection: Sendable {
         self.key = key
         self.ticket = ticket
         self.counters = counters
+        self.http = http ?? Self.client(for: blobber.url, timeout: timeout)
+        bulk = BulkHTTPConnection(baseURL: blobber.url, timeout: timeout)
+    }
+
+    static func client(for url: URL, timeout: TimeInterval) -> HTTPClient {
         var c = HTTPClient.Configuration()
         c.requestTimeout = timeout
         c.deadline = .seconds(Int64(timeout) * 2)
         c.retries = 2
         c.retryBackoff = .milliseconds(50)
-        http = HTTPClient(baseURL: blobber.url, configuration: c)
-        bulk = BulkHTTPConnection(baseURL: blobber.url, timeout: timeout)
+        return HTTPClient(baseURL: url, configuration: c)
     }
 
     private var base: String { "/v1/alloc/\(allocation)" }

@@ -3,6 +3,7 @@ import MosaicCrypto
 import MosaicHTTP
 import MosaicProtocol
 import MosaicStorage
+import Synchronization
 
 /// The client side of storage: upload, download, folders and repair over an allocation's blobbers.
 ///
@@ -25,6 +26,9 @@ public final class StorageClient: Sendable {
     private let repairLock = NSLock()
     let readCounters = ReadCounters()
     let listings = ListingCache()
+    /// One metadata client per blobber URL, shared by every operation: a new URLSession per
+    /// operation cost a TCP connection and its setup on each small write.
+    private let httpClients = Mutex<[URL: HTTPClient]>([:])
 
     public init(signingKey: Ed25519.SigningKey, home: URL, configuration: Configuration = Configuration()) {
         key = signingKey
@@ -39,9 +43,16 @@ public final class StorageClient: Sendable {
     var now: Int64 { Int64(Date().timeIntervalSince1970) }
 
     func connections(_ a: StorageAllocation, ticket: AuthTicket? = nil) -> [BlobberConnection] {
-        a.blobbers.enumerated().map {
-            BlobberConnection(index: $0.offset, blobber: $0.element, allocation: a.id, ownerID: a.ownerPublicKey.clientID, key: key,
-                              timeout: configuration.requestTimeout, ticket: ticket, counters: readCounters)
+        let timeout = configuration.requestTimeout
+        return a.blobbers.enumerated().map { i, b in
+            let http = httpClients.withLock { all in
+                if let c = all[b.url] { return c }
+                let c = BlobberConnection.client(for: b.url, timeout: timeout)
+                all[b.url] = c
+                return c
+            }
+            return BlobberConnection(index: i, blobber: b, allocation: a.id, ownerID: a.ownerPublicKey.clientID, key: key,
+                                     timeout: timeout, ticket: ticket, counters: readCounters, http: http)
         }
     }
 
