@@ -1,3 +1,5 @@
+import MosaicProtocol
+
 /// One key and its value in a contract's store.
 public struct ContractEntry: Sendable, Equatable {
     public let key: String
@@ -29,7 +31,7 @@ struct KeyRange {
         return reverse ? KeyRange.less(key, after) : KeyRange.less(after, key)
     }
 
-    static func less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+    static func less(_ a: String, _ b: String) -> Bool { UTF8Order.less(a, b) }
 
     /// Applies `overlay` (newer writes; nil deletes) on top of `base`, the first rows of the range
     /// in committed state fetched with `limit + overlay.count` rows so no hidden row can be missed.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One blobber's allocation leaves by path (the `AllocationTree` leaf hash of each entry), kept
 /// beside its files so a write hashes only the entries it changes: `root` builds the same root
 /// as `AllocationTree(entries:)` over all entries, from paths kept in byte order as they change.
@@ -36,23 +34,8 @@ public struct AllocationLeaves: Sendable, Equatable {
         var low = 0, high = paths.count
         while low < high {
             let mid = (low + high) / 2
-            if Self.less(paths[mid], path) { low = mid + 1 } else { high = mid }
+            if UTF8Order.less(paths[mid], path) { low = mid + 1 } else { high = mid }
         }
         return low
-    }
-
-    /// Byte order of the UTF-8 forms (what SQLite and `AllocationTree` sort by), with memcmp.
-    static func less(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { pa in
-            b.withUTF8 { pb in
-                let n = min(pa.count, pb.count)
-                if n > 0, let x = pa.baseAddress, let y = pb.baseAddress {
-                    let c = memcmp(x, y, n)
-                    if c != 0 { return c < 0 }
-                }
-                return pa.count < pb.count
-            }
-        }
     }
 }

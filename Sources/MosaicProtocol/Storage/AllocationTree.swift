@@ -19,7 +19,7 @@ public struct AllocationTree: Sendable, Equatable {
 
     /// Sorts `entries`; throws on a duplicate or malformed entry.
     public init(entries: [AllocationEntry]) throws(StorageProtocolError) {
-        let sorted = entries.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let sorted = entries.sorted { UTF8Order.less($0.path, $1.path) }
         for (i, e) in sorted.enumerated() {
             try e.validate()
             if i > 0, sorted[i - 1].path == e.path { throw .malformed("duplicate entry path \(e.path)") }

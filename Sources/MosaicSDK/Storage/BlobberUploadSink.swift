@@ -20,13 +20,17 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         self.upload = upload
     }
 
+    /// Bytes the blobber holds of this upload: asked once (a resumed upload starts there), then
+    /// what the last PUT answered.
+    private func alreadyReceived() async throws -> Int64 {
+        if let have = lock.withLock({ received }) { return have }
+        let have = try await connection.uploadStatus(upload)
+        lock.withLock { received = have }
+        return have
+    }
+
     func write(_ bytes: [UInt8], at offset: Int64) async throws {
-        var have = lock.withLock { received }
-        if have == nil {
-            have = try await connection.uploadStatus(upload)
-            lock.withLock { received = have }
-        }
-        let already = have ?? 0
+        let already = try await alreadyReceived()
         if offset + Int64(bytes.count) <= already { return }
         let skip = Int(max(0, already - offset))
         let now = try await connection.put(upload, offset: offset + Int64(skip), bytes: Array(bytes[skip...]))
@@ -36,12 +40,7 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
     /// The upload path: no copy of the fragment bytes on the client (they go from the encoder's
     /// buffer to the socket).
     func write(fragment bytes: FragmentBytes, at offset: Int64) async throws {
-        var have = lock.withLock { received }
-        if have == nil {
-            have = try await connection.uploadStatus(upload)
-            lock.withLock { received = have }
-        }
-        let already = have ?? 0
+        let already = try await alreadyReceived()
         if offset + Int64(bytes.count) <= already { return }
         let skip = Int(max(0, already - offset))
         let now = try await connection.put(upload, offset: offset + Int64(skip), fragment: bytes.dropFirst(skip))

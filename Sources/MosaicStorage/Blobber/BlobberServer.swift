@@ -345,7 +345,7 @@ public final class BlobberServer: Sendable {
                 }
             }
             let root = leaves.root
-            let size = files.values.reduce(UInt64(0)) { $0 + UInt64(max(0, $1.meta.fragmentLength)) }
+            let size = AllocationRoot.size(of: files.values.lazy.map(\.meta))
             guard m.root == root, m.size == size else {
                 throw StorageRequestError.invalid("the write marker says root \(m.root) size \(m.size) but the changes give root \(root) size \(size); recompute it from GET /v1/alloc/\(allocation)/files?recursive=1")
             }

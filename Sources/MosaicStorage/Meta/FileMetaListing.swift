@@ -3,10 +3,10 @@ import MosaicCrypto
 import MosaicProtocol
 
 /// A listing in binary (`GET /v1/alloc/{id}/files?format=binary`): "MFL1" ‖ u32 count ‖ count ×
-/// (u32 length ‖ the entry's canonical bytes ‖ 64-byte signature), big-endian. The canonical
-/// bytes are the very bytes the owner signed, so a reader checks the signature and the metadata
-/// hash on them without re-encoding, and decoding costs a fraction of JSON (a commit on a blobber
-/// this client did not write last lists every file).
+/// (u32 length ‖ the entry's canonical bytes ‖ 64-byte signature), big-endian. Each entry is the
+/// very bytes the owner signed, read back into a `FileMeta` field by field (a record that is not
+/// exactly canonical bytes is refused); decoding costs a fraction of JSON, which matters because a
+/// commit on a blobber this client did not write last lists every file.
 public enum FileMetaListing {
     public static let contentType = "application/octet-stream"
     static let magic = Array("MFL1".utf8)
