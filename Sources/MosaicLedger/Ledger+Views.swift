@@ -33,7 +33,7 @@ extension Ledger {
                     return ContractViewResult(round: target, result: try c.view(state, name: name, args: args))
                 } catch let e as ContractError {
                     if case .unknownView = e { throw LedgerError.notFound(e.description) }
-                    throw LedgerError.malformed(e.description)
+                    throw LedgerError.invalidRead(e.description)
                 }
             }
         } catch let e as LedgerError {

@@ -4,6 +4,8 @@
 public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A field is missing, out of range or has the wrong shape; the text names it.
     case malformed(String)
+    /// A free read (contract view) was asked with arguments the contract refuses; not about a transaction.
+    case invalidRead(String)
     /// The hash does not equal SHA-256 of the signing bytes (a field was altered).
     case invalidHash
     /// The signature does not verify against `public_key`.
@@ -36,7 +38,7 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Stable machine-readable code.
     public var code: String {
         switch self {
-        case .malformed: return "malformed"
+        case .malformed, .invalidRead: return "malformed"
         case .invalidHash: return "invalid_hash"
         case .invalidSignature: return "invalid_signature"
         case .keyMismatch: return "key_mismatch"
@@ -57,7 +59,7 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Suggested HTTP status for the API layer.
     public var httpStatus: Int {
         switch self {
-        case .malformed, .invalidHash, .invalidSignature, .keyMismatch, .wrongChain, .feeTooLow,
+        case .malformed, .invalidRead, .invalidHash, .invalidSignature, .keyMismatch, .wrongChain, .feeTooLow,
              .insufficientBalance, .staleNonce, .nonceTooFarAhead, .unknownContract: return 400
         case .duplicate: return 409
         case .poolFull: return 429
@@ -70,6 +72,7 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .malformed(let why): return "malformed transaction: \(why)"
+        case .invalidRead(let why): return why
         case .invalidHash: return "hash does not match the transaction's fields (was it altered after signing?)"
         case .invalidSignature: return "signature does not verify against public_key"
         case .keyMismatch: return "client_id is not the SHA-256 of public_key"

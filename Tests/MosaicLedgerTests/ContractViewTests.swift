@@ -172,8 +172,12 @@ struct KeyValueContract: Contract {
         #expect(rejection { _ = try kv.net.ledger.view(contract: "kv", name: "nope") } == .notFound("contract kv has no view \"nope\"; its views: get, list"))
         #expect(rejection { _ = try kv.net.ledger.view(contract: "kv", name: "get", round: 99) }
                 == .notFound("round 99 does not exist yet; the latest round is 0 (sealed: 0)"))
-        #expect(rejection { _ = try kv.net.ledger.view(contract: "kv", name: "get") } == .malformed("invalid arguments: key is required"))
-        #expect(rejection { _ = try kv.list(["limit": .integer(5000)]) } == .malformed("invalid arguments: a scan returns 1 to 1000 rows; asked for 5000"))
+        // A view's bad arguments are the contract's words, not a "malformed transaction"; the API code stays malformed.
+        let missing = rejection { _ = try kv.net.ledger.view(contract: "kv", name: "get") }
+        #expect(missing == .invalidRead("invalid arguments: key is required"))
+        #expect(missing?.code == "malformed")
+        #expect(missing?.description == "invalid arguments: key is required")
+        #expect(rejection { _ = try kv.list(["limit": .integer(5000)]) } == .invalidRead("invalid arguments: a scan returns 1 to 1000 rows; asked for 5000"))
     }
 
     @Test func aCallOverItsOwnGasLimitFailsAndIsRecordedWithItsError() throws {
