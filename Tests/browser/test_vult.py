@@ -54,8 +54,9 @@ def test_allocation_upload_download_rename_share_delete(devnet, browser, second_
     assert digest == hashlib.sha256(data).hexdigest()
 
     # Rename.
-    row = b.el('.file-row[data-path="/report.bin"]')
-    row.find_element("css selector", ".file-rename").click()
+    # Found afresh and waited on until usable: the listing re-renders after the upload queue drains.
+    b.click('.file-row[data-path="/report.bin"] .file-rename')
+    b.click("#move-to")
     b.type("#move-to", "/renamed.bin")
     b.click("#move-submit")
     b.el('.file-row[data-path="/renamed.bin"]', timeout=30)
