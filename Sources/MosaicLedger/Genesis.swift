@@ -25,6 +25,17 @@ public struct Genesis: Sendable, Hashable, Codable {
     public var poolCapacity: Int
     /// Gas budget of one contract call (see `ContractContext`).
     public var contractGasLimit: UInt64
+    /// Most `transaction_data` bytes of a transfer (its description).
+    public var maxTransferDataBytes: Int
+    /// Most `transaction_data` bytes of a paid contract call (a storage challenge answer carries a 64 KiB block).
+    public var maxCallDataBytes: Int
+    /// Most `transaction_data` bytes of a fee-exempt transaction (a faucet pour needs about 50).
+    public var maxFreeDataBytes: Int
+    /// How far `creation_date` may lag the ledger clock at admission. With the expired-hash
+    /// record kept this long, old signed bytes can never come back (docs/PROTOCOL.md §2.3).
+    public var creationDateMaxAgeSeconds: Int64
+    /// How far `creation_date` may run ahead of the ledger clock at admission (client clock skew).
+    public var creationDateMaxAheadSeconds: Int64
     /// Account that produces blocks and collects fees.
     public var nodeID: String
     public var faucet: FaucetConfig
@@ -44,6 +55,11 @@ public struct Genesis: Sendable, Hashable, Codable {
         case maxNonceAhead = "max_nonce_ahead"
         case poolCapacity = "pool_capacity"
         case contractGasLimit = "contract_gas_limit"
+        case maxTransferDataBytes = "max_transfer_data_bytes"
+        case maxCallDataBytes = "max_call_data_bytes"
+        case maxFreeDataBytes = "max_free_data_bytes"
+        case creationDateMaxAgeSeconds = "creation_date_max_age_seconds"
+        case creationDateMaxAheadSeconds = "creation_date_max_ahead_seconds"
         case nodeID = "node_id"
         case faucet, allocations
     }
@@ -65,9 +81,50 @@ public struct Genesis: Sendable, Hashable, Codable {
         maxNonceAhead = 10
         poolCapacity = 200_000
         contractGasLimit = 1_000_000
+        maxTransferDataBytes = Transaction.defaultMaxTransferDataBytes
+        maxCallDataBytes = Transaction.maxDataBytes
+        maxFreeDataBytes = 256
+        creationDateMaxAgeSeconds = 3600
+        creationDateMaxAheadSeconds = 600
         nodeID = Hex.encode(SHA256.hash(Array("mosaic-node:\(chainID)".utf8)))
         faucet = FaucetConfig()
         self.allocations = allocations
+    }
+
+    /// Reads a `genesis.json`; keys added after a chain started take their defaults, so an
+    /// existing ledger keeps opening.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = Genesis(chainID: try c.decode(String.self, forKey: .chainID), genesisTime: try c.decode(Int64.self, forKey: .genesisTime))
+        self = defaults
+        symbol = try c.decode(String.self, forKey: .symbol)
+        decimals = try c.decode(Int.self, forKey: .decimals)
+        minimumFee = try c.decode(UInt64.self, forKey: .minimumFee)
+        usdMicrosPerToken = try c.decode(UInt64.self, forKey: .usdMicrosPerToken)
+        blockTimeMillis = try c.decode(Int64.self, forKey: .blockTimeMillis)
+        confirmations = try c.decode(UInt64.self, forKey: .confirmations)
+        expiryBlocks = try c.decode(UInt64.self, forKey: .expiryBlocks)
+        maxBlockTransactions = try c.decode(Int.self, forKey: .maxBlockTransactions)
+        maxNonceAhead = try c.decode(UInt64.self, forKey: .maxNonceAhead)
+        poolCapacity = try c.decode(Int.self, forKey: .poolCapacity)
+        contractGasLimit = try c.decode(UInt64.self, forKey: .contractGasLimit)
+        maxTransferDataBytes = try c.decodeIfPresent(Int.self, forKey: .maxTransferDataBytes) ?? defaults.maxTransferDataBytes
+        maxCallDataBytes = try c.decodeIfPresent(Int.self, forKey: .maxCallDataBytes) ?? defaults.maxCallDataBytes
+        maxFreeDataBytes = try c.decodeIfPresent(Int.self, forKey: .maxFreeDataBytes) ?? defaults.maxFreeDataBytes
+        creationDateMaxAgeSeconds = try c.decodeIfPresent(Int64.self, forKey: .creationDateMaxAgeSeconds) ?? defaults.creationDateMaxAgeSeconds
+        creationDateMaxAheadSeconds = try c.decodeIfPresent(Int64.self, forKey: .creationDateMaxAheadSeconds) ?? defaults.creationDateMaxAheadSeconds
+        nodeID = try c.decode(String.self, forKey: .nodeID)
+        faucet = try c.decode(FaucetConfig.self, forKey: .faucet)
+        allocations = try c.decode([String: UInt64].self, forKey: .allocations)
+    }
+
+    /// Most `transaction_data` bytes a transaction of this kind may carry.
+    func maxDataBytes(type: TransactionType, feeExempt: Bool) -> Int {
+        if feeExempt { return maxFreeDataBytes }
+        switch type {
+        case .transfer: return maxTransferDataBytes
+        case .contractCall: return maxCallDataBytes
+        }
     }
 
     /// Faucet supply plus allocations: the constant sum of all balances.
@@ -100,12 +157,27 @@ public struct Genesis: Sendable, Hashable, Codable {
         guard maxBlockTransactions > 0, poolCapacity > 0, expiryBlocks > 0 else {
             throw .malformed("genesis max_block_transactions, pool_capacity and expiry_blocks must be positive")
         }
+        // Upper bounds keep every sum the engine makes with these values far from overflow.
+        guard maxBlockTransactions <= 1_000_000, poolCapacity <= 100_000_000, expiryBlocks <= 100_000_000,
+              confirmations <= 1_000_000, maxNonceAhead <= 1_000_000 else {
+            throw .malformed("genesis max_block_transactions, pool_capacity (≤ 10^8), expiry_blocks (≤ 10^8), confirmations and max_nonce_ahead (≤ 10^6) are too large")
+        }
+        guard (0...86_400_000).contains(blockTimeMillis) else { throw .malformed("genesis block_time_ms must be 0 to 86400000") }
+        for (name, limit) in [("max_transfer_data_bytes", maxTransferDataBytes), ("max_call_data_bytes", maxCallDataBytes),
+                              ("max_free_data_bytes", maxFreeDataBytes)] where !(0...Transaction.maxDataBytes).contains(limit) {
+            throw .malformed("genesis \(name) must be 0 to \(Transaction.maxDataBytes)")
+        }
+        let tenYears: Int64 = 10 * 366 * 86_400
+        guard (1...tenYears).contains(creationDateMaxAgeSeconds), (0...tenYears).contains(creationDateMaxAheadSeconds) else {
+            throw .malformed("genesis creation_date_max_age_seconds must be 1 to \(tenYears) and creation_date_max_ahead_seconds 0 to \(tenYears)")
+        }
         guard Transaction.isHexID(nodeID) else { throw .malformed("genesis node_id must be 64 lowercase hex characters") }
         for id in allocations.keys where !Transaction.isHexID(id) {
             throw .malformed("genesis allocation key \(id) is not a client id")
         }
-        guard faucet.accountWindowSeconds > 0, faucet.globalWindowSeconds > 0 else {
-            throw .malformed("genesis faucet windows must be positive")
+        guard faucet.accountWindowSeconds > 0, faucet.globalWindowSeconds > 0,
+              faucet.accountWindowSeconds <= tenYears, faucet.globalWindowSeconds <= tenYears else {
+            throw .malformed("genesis faucet windows must be 1 to \(tenYears) seconds")
         }
     }
 }

@@ -60,7 +60,8 @@ extension Ledger {
     func needsBlock(includeWaiting: Bool) -> Bool {
         lock.withLock {
             guard store != nil else { return false }
-            if let last = lastNonEmptyRound, latest.round < last + genesis.confirmations { return true }
+            if recovery.isRecovering { return true }
+            if let last = lastNonEmptyRound, latest.round >= last, latest.round - last < genesis.confirmations { return true }
             if includeWaiting, let store, storageWantsBlocks(store) { return true }
             if pool.isEmpty { return false }
             return includeWaiting || readyLocked()
@@ -68,14 +69,14 @@ extension Ledger {
     }
 
     func hasReadyTransactions() -> Bool {
-        lock.withLock { store != nil && readyLocked() }
+        lock.withLock { store != nil && (recovery.isRecovering || readyLocked()) }
     }
 
     private func readyLocked() -> Bool {
         guard let store else { return false }
         for (id, sender) in pool.senders {
             let nonce = (try? committedAccount(id, store).nonce) ?? 0
-            if sender.byNonce[nonce + 1] != nil { return true }
+            if nonce < UInt64.max, sender.byNonce[nonce + 1] != nil { return true }
         }
         return false
     }
@@ -89,25 +90,39 @@ extension Ledger {
     }
 
     func produceLocked(_ store: LedgerStore, resumes: inout [(Waiter, TransactionStatus?)]) throws(LedgerError) -> Block {
-        let round = latest.round + 1
+        let (round, lastRound) = latest.round.addingReportingOverflow(1)
+        guard !lastRound else { throw .storage("the ledger has reached the last round a 64-bit counter holds") }
         let now = max(clock.now, latest.timestamp)
-        let ready = pool.ready(stateNonce: { (try? committedAccount($0, store).nonce) ?? 0 }, limit: genesis.maxBlockTransactions)
+        let plan = planBlock(store)
+        let ready = plan.setAside + plan.run
         let state = BlockState(
             loadAccount: { [unowned self] id in try self.committedAccount(id, store) },
             loadContract: { c, k in try store.contractValue(c, k) },
             scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
 
+        // Durable before anything runs: if the process dies in this block, the next start knows
+        // which transactions were running (Ledger+Recovery.swift).
+        var record = ExecutionRecord(round: round, hashes: ready.map(\.hash), bisecting: plan.bisecting,
+                                     phase: plan.setAside.isEmpty ? .transactions : .setAside, hook: nil)
+        try writeExecutionRecord(record, store)
+
         var executed: [Executed] = []
         executed.reserveCapacity(ready.count)
         do {
-            for tx in ready { executed.append(try execute(tx, state: state, round: round, now: now)) }
-            runEndBlockHooks(state: state, round: round, now: now)
+            for tx in plan.setAside { executed.append(try setAsideExecution(tx, state: state)) }
+            for tx in plan.run { executed.append(try execute(tx, state: state, round: round, now: now)) }
+            try runEndBlockHooks(state: state, round: round, now: now, record: &record, store)
         } catch {
             throw .storage("executing block \(round): \(error)")
         }
 
+        var nextRecovery = recovery
+        if plan.bisecting, !nextRecovery.groups.isEmpty { nextRecovery.groups.removeFirst() }
+        if !plan.setAside.isEmpty { nextRecovery.setAside = [] }
+        nextRecovery.skippedHooks = nextRecovery.skippedHooks.filter { $0.value > round }
         let included = Set(ready.map(\.hash))
-        let expired = pool.expired(atRound: round, expiryBlocks: genesis.expiryBlocks).filter { !included.contains($0.tx.hash) }
+        let expired = pool.expired(atRound: round, expiryBlocks: genesis.expiryBlocks, excluded: nextRecovery.suspects)
+            .filter { !included.contains($0.tx.hash) } + plan.dropped
         let stateRoot = Ledger.stateRoot(previous: latest.stateRoot, state: state)
         let block = Block(round: round, previousHash: latest.hash, timestamp: now, transactionRoot: Block.merkleRoot(ready.map(\.hash)),
                           stateRoot: stateRoot, transactionCount: ready.count, minerID: genesis.nodeID)
@@ -128,23 +143,31 @@ extension Ledger {
                         try store.setContractValue(contract, k, v)
                     }
                 }
-                if round % Ledger.historyPruneEvery == 0, round > Ledger.historyRounds {
-                    try store.pruneUndo(through: round - Ledger.historyRounds, contracts: Array(contracts.keys))
+                if round % Ledger.historyPruneEvery == 0 {
+                    if round > Ledger.historyRounds {
+                        try store.pruneUndo(through: round - Ledger.historyRounds, contracts: Array(contracts.keys))
+                    }
+                    // Expired hashes whose creation_date admission refuses by now.
+                    let (cutoff, o) = now.subtractingReportingOverflow(genesis.creationDateMaxAgeSeconds)
+                    if !o { try store.pruneExpired(createdBefore: cutoff) }
                 }
                 for e in expired {
                     try store.insertExpired(e.tx, round: round)
                     try store.removePending(e.tx.hash)
                 }
                 for h in included { try store.removePending(h) }
+                if nextRecovery != recovery { try store.setMeta(Ledger.recoveryKey, try Ledger.json(nextRecovery)) }
+                try store.deleteMeta(Ledger.executingKey)
             }
         } catch {
             throw .storage("committing block \(round): \(error)")
         }
 
         // Committed: now the in-memory view follows.
-        for (id, a) in state.accounts { accountCache[id] = a }
+        for (id, a) in state.accounts { cacheAccount(id, a) }
         for h in included { pool.remove(h) }
         for e in expired { pool.remove(e.tx.hash) }
+        recovery = nextRecovery
         latest = block
         committedRound.store(block.round, ordering: .releasing)
         if !ready.isEmpty { lastNonEmptyRound = round }
@@ -152,19 +175,36 @@ extension Ledger {
         return block
     }
 
+    /// Takes the fee and the nonce, as every included transaction does. A fee the producer's
+    /// balance cannot hold (impossible while the supply, which fits 64 bits, is conserved) is not
+    /// charged rather than trapping; the producer paying itself changes nothing.
+    private func chargeFeeAndNonce(_ tx: Transaction, state: BlockState) throws {
+        var sender = try state.account(tx.clientID)
+        sender.nonce = tx.nonce
+        let fee = min(tx.fee, sender.balance)
+        if fee > 0, tx.clientID != genesis.nodeID {
+            var node = try state.account(genesis.nodeID)
+            let (credited, overflow) = node.balance.addingReportingOverflow(fee)
+            if !overflow {
+                sender.balance -= fee
+                node.balance = credited
+                state.setAccount(genesis.nodeID, node)
+            }
+        }
+        state.setAccount(tx.clientID, sender)
+    }
+
+    /// A transaction found at fault after a crash: included as failed, fee and nonce taken like
+    /// any failed transaction, nothing of it run.
+    private func setAsideExecution(_ tx: Transaction, state: BlockState) throws -> Executed {
+        try chargeFeeAndNonce(tx, state: state)
+        return Executed(tx: tx, outcome: .failure, error: Ledger.setAsideReason, output: "", events: [])
+    }
+
     /// Runs one transaction against the block state. Fee and nonce are always taken; a failed
     /// transfer or contract call leaves everything else as it was.
     private func execute(_ tx: Transaction, state: BlockState, round: UInt64, now: Int64) throws -> Executed {
-        var sender = try state.account(tx.clientID)
-        let fee = min(tx.fee, sender.balance)
-        sender.balance -= fee
-        sender.nonce = tx.nonce
-        state.setAccount(tx.clientID, sender)
-        if fee > 0 {
-            var node = try state.account(genesis.nodeID)
-            node.balance += fee
-            state.setAccount(genesis.nodeID, node)
-        }
+        try chargeFeeAndNonce(tx, state: state)
         func failed(_ why: String) -> Executed {
             Executed(tx: tx, outcome: .failure, error: why, output: "", events: [])
         }
@@ -174,24 +214,31 @@ extension Ledger {
             guard from.balance >= tx.value else {
                 return failed("insufficient balance: has \(TokenAmount(baseUnits: from.balance)), needs \(TokenAmount(baseUnits: tx.value))")
             }
-            from.balance -= tx.value
-            state.setAccount(tx.clientID, from)
-            var to = try state.account(tx.toClientID)
-            to.balance += tx.value
-            state.setAccount(tx.toClientID, to)
+            // To oneself it moves nothing (reading `to` before writing `from` would mint it).
+            if tx.toClientID != tx.clientID {
+                var to = try state.account(tx.toClientID)
+                let (credited, overflow) = to.balance.addingReportingOverflow(tx.value)
+                guard !overflow else { return failed("the recipient's balance cannot hold \(TokenAmount(baseUnits: tx.value)) more") }
+                from.balance -= tx.value
+                state.setAccount(tx.clientID, from)
+                to.balance = credited
+                state.setAccount(tx.toClientID, to)
+            }
             return Executed(tx: tx, outcome: .success, error: nil, output: "transferred \(TokenAmount(baseUnits: tx.value))", events: [])
         case .contractCall:
             let call: ContractCall
             do { call = try ContractCall.parse(tx.transactionData) } catch { return failed(error.description) }
             guard let contract = contracts[call.contract] else { return failed("no contract named \"\(call.contract)\"") }
             let scratch = TransactionScratch(base: state)
-            if tx.value > 0 {
+            if tx.value > 0, tx.toClientID != tx.clientID {
                 var from = try scratch.account(tx.clientID)
                 guard from.balance >= tx.value else { return failed("insufficient balance for the call's value") }
+                var to = try scratch.account(tx.toClientID)
+                let (credited, overflow) = to.balance.addingReportingOverflow(tx.value)
+                guard !overflow else { return failed("the contract's balance cannot hold the call's value") }
                 from.balance -= tx.value
                 scratch.setAccount(tx.clientID, from)
-                var to = try scratch.account(tx.toClientID)
-                to.balance += tx.value
+                to.balance = credited
                 scratch.setAccount(tx.toClientID, to)
             }
             let context = ContractContext(caller: tx.clientID, callerPublicKey: tx.publicKey, transactionHash: tx.hash, value: tx.value, now: now, round: round,
@@ -207,10 +254,16 @@ extension Ledger {
         }
     }
 
-    /// Gives every contract (in name order) its end-of-block turn, each in its own scratch layer.
-    private func runEndBlockHooks(state: BlockState, round: UInt64, now: Int64) {
+    /// Gives every contract (in name order) its end-of-block turn, each in its own scratch layer,
+    /// each recorded first so that a hook which stops the process is skipped a while instead.
+    private func runEndBlockHooks(state: BlockState, round: UInt64, now: Int64, record: inout ExecutionRecord,
+                                  _ store: LedgerStore) throws(LedgerError) {
         for name in contracts.keys.sorted() {
             guard let contract = contracts[name] else { continue }
+            if let until = recovery.skippedHooks[name], round <= until { continue }
+            record.phase = .hook
+            record.hook = name
+            try writeExecutionRecord(record, store)
             let scratch = TransactionScratch(base: state)
             let context = ContractContext(caller: "", transactionHash: latest.hash, value: 0, now: now, round: round,
                                           contractName: name, gasLimit: Ledger.endBlockGasLimit, scratch: scratch)

@@ -65,7 +65,7 @@ extension Ledger {
     }
 
     private func record(_ tx: Transaction, _ receipt: TransactionReceipt, latest: UInt64) -> TransactionRecord {
-        let confirmations = latest - receipt.round
+        let confirmations = latest >= receipt.round ? latest - receipt.round : 0
         return TransactionRecord(transaction: tx, status: confirmations >= genesis.confirmations ? .sealed : .finalized,
                                  receipt: receipt, confirmations: confirmations)
     }
@@ -118,8 +118,17 @@ extension Ledger {
                 all.roll(now: now, length: config.globalWindowSeconds)
                 let remaining = try store.account(faucetAddress)?.balance ?? 0
                 var next: Int64?
-                if mine.amount + config.pourAmount > config.accountLimit { next = mine.start + config.accountWindowSeconds }
-                if all.amount + config.pourAmount > config.globalLimit { next = max(next ?? 0, all.start + config.globalWindowSeconds) }
+                // Window sums saturate: a pour that cannot fit (even by overflowing) is not possible now.
+                func full(_ w: FaucetContract.Window, _ limit: UInt64) -> Bool {
+                    let (sum, o) = w.amount.addingReportingOverflow(config.pourAmount)
+                    return o || sum > limit
+                }
+                func end(_ w: FaucetContract.Window, _ length: Int64) -> Int64 {
+                    let (t, o) = w.start.addingReportingOverflow(length)
+                    return o ? .max : t
+                }
+                if full(mine, config.accountLimit) { next = end(mine, config.accountWindowSeconds) }
+                if full(all, config.globalLimit) { next = max(next ?? 0, end(all, config.globalWindowSeconds)) }
                 return FaucetStatus(pourAmount: config.pourAmount, pouredInWindow: mine.amount, accountLimit: config.accountLimit,
                                     nextPourAt: next, remainingSupply: remaining)
             } catch { throw .storage("\(error)") }

@@ -5,8 +5,8 @@ import MosaicProtocol
 extension Ledger {
     /// Accepts a signed transaction into the pool or says why not; a rejection changes nothing.
     public func submit(_ tx: Transaction) throws(LedgerError) {
-        let cost = try precheck(tx)
-        try locked { store throws(LedgerError) in try admit(tx, cost: cost, store) }
+        let checked = try precheck(tx)
+        try locked { store throws(LedgerError) in try admit(tx, checked, store) }
         producer.notify()
     }
 
@@ -14,7 +14,7 @@ extension Ledger {
     /// Returns, per transaction in order, nil when accepted or the rejection.
     public func submit(_ txs: [Transaction]) -> [LedgerError?] {
         guard !txs.isEmpty else { return [] }
-        var checks = [Result<UInt64, LedgerError>](repeating: .failure(.closed), count: txs.count)
+        var checks = [Result<Prechecked, LedgerError>](repeating: .failure(.closed), count: txs.count)
         checks.withUnsafeMutableBufferPointer { out in
             let slots = DisjointSlots(base: out)
             let chunk = max(64, (txs.count + 1) / 2)
@@ -33,8 +33,8 @@ extension Ledger {
                 try store.db.transaction {
                     for (i, check) in checks.enumerated() {
                         switch check {
-                        case .success(let cost):
-                            do throws(LedgerError) { try admit(txs[i], cost: cost, store) } catch { results[i] = error }
+                        case .success(let checked):
+                            do throws(LedgerError) { try admit(txs[i], checked, store) } catch { results[i] = error }
                         case .failure(let e): results[i] = e
                         }
                     }
@@ -54,16 +54,38 @@ extension Ledger {
         return results
     }
 
-    /// Checks that need no state: shape, chain, hash, signature, contract name, fee. Returns value + fee.
-    func precheck(_ tx: Transaction) throws(LedgerError) -> UInt64 {
+    /// What the stateless checks learned about a transaction, for admission.
+    struct Prechecked: Sendable {
+        /// value + fee, reserved from the balance while pending.
+        let cost: UInt64
+        /// Wire bytes, counted against the pool's byte limits.
+        let bytes: Int
+        /// Fee-exempt (a faucet pour), so held to the free-transaction limits.
+        let free: Bool
+    }
+
+    /// Whether `tx` would be fee-exempt: a faucet pour, so a new account can start. The node's
+    /// submit routes use it to rate-limit free transactions per source address.
+    public func isFeeExempt(_ tx: Transaction) -> Bool {
+        guard tx.transactionType == .contractCall, let call = try? ContractCall.parse(tx.transactionData) else { return false }
+        return call.contract == "faucet" && call.method == "pour"
+    }
+
+    /// Checks that need no state: shape, chain, hash, signature, contract name, fee, data size per kind.
+    func precheck(_ tx: Transaction) throws(LedgerError) -> Prechecked {
         guard tx.chainID == genesis.chainID else { throw .wrongChain(expected: genesis.chainID, got: tx.chainID) }
         try tx.verify()
         var minimumFee = genesis.minimumFee
+        var free = false
+        let dataBytes = tx.transactionData.utf8.count
         switch tx.transactionType {
         case .transfer:
             guard tx.value > 0 else { throw .malformed("transfer value must be greater than zero") }
             guard !contractAddresses.contains(tx.toClientID) else {
                 throw .malformed("to_client_id is a contract address; use a contract_call")
+            }
+            guard dataBytes <= genesis.maxTransferDataBytes else {
+                throw .dataTooLarge(kind: "transfer (its description)", bytes: dataBytes, limit: genesis.maxTransferDataBytes)
             }
         case .contractCall:
             let call = try ContractCall.parse(tx.transactionData)
@@ -74,36 +96,80 @@ extension Ledger {
             guard tx.toClientID == ContractCall.address(of: call.contract) else {
                 throw .malformed("to_client_id of a call to \(call.contract) must be its address \(ContractCall.address(of: call.contract))")
             }
-            // A new account has nothing to pay a fee with, so faucet pours are fee-exempt.
-            if call.contract == "faucet" && call.method == "pour" { minimumFee = 0 }
+            // A new account has nothing to pay a fee with, so faucet pours are fee-exempt, and
+            // being free they carry only the little data a pour needs.
+            if call.contract == "faucet" && call.method == "pour" {
+                minimumFee = 0
+                free = true
+            }
+            let limit = genesis.maxDataBytes(type: .contractCall, feeExempt: free)
+            guard dataBytes <= limit else {
+                throw .dataTooLarge(kind: free ? "fee-exempt call (faucet pour)" : "contract call", bytes: dataBytes, limit: limit)
+            }
         }
         guard tx.fee >= minimumFee else { throw .feeTooLow(minimum: minimumFee, got: tx.fee) }
         let (cost, overflow) = tx.value.addingReportingOverflow(tx.fee)
         guard !overflow else { throw .malformed("value + fee exceeds the largest amount") }
-        return cost
+        return Prechecked(cost: cost, bytes: tx.wireSize, free: free)
     }
 
     /// Stateful checks and pool insertion. Caller holds the lock.
     /// Admits `tx` into the pool and its `pending` row. `restoring` re-admits a row read at start
-    /// (keeping the round it was first accepted at, writing nothing).
-    func admit(_ tx: Transaction, cost: UInt64, _ store: LedgerStore, restoring round: UInt64? = nil) throws(LedgerError) {
+    /// (keeping the round it was first accepted at, writing nothing; its `creation_date` was
+    /// judged when it was first accepted).
+    func admit(_ tx: Transaction, _ checked: Prechecked, _ store: LedgerStore, restoring round: UInt64? = nil) throws(LedgerError) {
         guard pool.count < genesis.poolCapacity else { throw .poolFull(capacity: genesis.poolCapacity) }
+        let (poolBytes, bytesOverflow) = pool.totalBytes.addingReportingOverflow(checked.bytes)
+        guard !bytesOverflow, poolBytes <= limits.poolBytes else { throw .poolBytesFull(limitBytes: limits.poolBytes) }
         if pool.contains(tx.hash) { throw .duplicate(hash: tx.hash) }
         do {
             if try store.transactionExists(tx.hash) { throw LedgerError.duplicate(hash: tx.hash) }
+            // Expired once, never again: its nonce may have been used meanwhile by a payment
+            // that replaced it (docs/PROTOCOL.md §2.3).
+            if try store.isExpired(tx.hash) { throw LedgerError.alreadyExpired(hash: tx.hash) }
         } catch let e as LedgerError { throw e } catch { throw .storage("\(error)") }
+        if round == nil {
+            // Ledger time never goes back (block timestamps never decrease), so a hash whose
+            // expired record was pruned after the window also stays out.
+            let now = max(clock.now, latest.timestamp)
+            let (earliest, o1) = now.subtractingReportingOverflow(genesis.creationDateMaxAgeSeconds)
+            let (latestAllowed, o2) = now.addingReportingOverflow(genesis.creationDateMaxAheadSeconds)
+            guard (o1 || tx.creationDate >= earliest), (o2 || tx.creationDate <= latestAllowed) else {
+                throw .creationDateOutOfWindow(creationDate: tx.creationDate, now: now, maxAgeSeconds: genesis.creationDateMaxAgeSeconds,
+                                               maxAheadSeconds: genesis.creationDateMaxAheadSeconds)
+            }
+        }
         let account = try committedAccount(tx.clientID, store)
         let next = pool.nextNonce(sender: tx.clientID, stateNonce: account.nonce)
         if tx.nonce <= account.nonce || pool.has(sender: tx.clientID, nonce: tx.nonce) {
             throw .staleNonce(nonce: tx.nonce, next: next)
         }
-        if tx.nonce > next + genesis.maxNonceAhead {
+        // tx.nonce >= next here: every nonce between the account's and `next` is pending.
+        if tx.nonce > next, tx.nonce - next > genesis.maxNonceAhead {
             throw .nonceTooFarAhead(nonce: tx.nonce, next: next, maxAhead: genesis.maxNonceAhead)
+        }
+        let mine = pool.sender(tx.clientID)
+        let pendingCount = mine?.byNonce.count ?? 0, pendingBytes = mine?.bytes ?? 0
+        let (senderBytes, senderOverflow) = pendingBytes.addingReportingOverflow(checked.bytes)
+        guard pendingCount < limits.senderPendingCount, !senderOverflow, senderBytes <= limits.senderPendingBytes else {
+            throw .senderPoolFull(pending: pendingCount, pendingBytes: pendingBytes, maxCount: limits.senderPendingCount,
+                                  maxBytes: limits.senderPendingBytes)
+        }
+        if checked.free {
+            guard (mine?.free ?? 0) < limits.freePendingPerSender else {
+                throw .freeLimited("this account already has \(mine?.free ?? 0) fee-exempt transaction(s) waiting (at most \(limits.freePendingPerSender)); wait until it is included")
+            }
+            // Free transactions never wait on a gap: a gapped one would expire and cost nothing.
+            guard tx.nonce == next else {
+                throw .freeLimited("a fee-exempt transaction must carry the next nonce \(next), not \(tx.nonce)")
+            }
         }
         let reserved = pool.reserved(by: tx.clientID)
         let available = account.balance > reserved ? account.balance - reserved : 0
-        guard cost <= available else { throw .insufficientBalance(needed: cost, available: available) }
-        let seq = pool.insert(tx, cost: cost, round: round ?? latest.round)
+        guard checked.cost <= available else { throw .insufficientBalance(needed: checked.cost, available: available) }
+        guard let seq = pool.insert(tx, cost: checked.cost, round: round ?? latest.round, bytes: checked.bytes, free: checked.free) else {
+            throw .storage("the pool's totals for \(tx.clientID) would overflow")
+        }
         guard round == nil else { return }
         do { try store.insertPending(tx, seq: seq, round: latest.round) } catch {
             pool.remove(tx.hash)
@@ -113,13 +179,15 @@ extension Ledger {
 
     /// Puts back the transactions accepted before a restart; those that can no longer run
     /// (nonce used meanwhile, balance gone, signature no longer valid for this chain) are dropped.
+    /// Nothing here runs contract code (only the stateless checks and admission), so a
+    /// transaction that stopped the process while executing cannot stop it again at start.
     func restorePool(_ store: LedgerStore) throws(LedgerError) {
         let rows: [(hash: String, round: UInt64, bytes: [UInt8])]
         do { rows = try store.pendingTransactions() } catch { throw .storage("reading the pending pool: \(error)") }
         for row in rows {
             var kept = false
-            if let tx = try? BinaryBatch.decode(Data(row.bytes)).first, tx.hash == row.hash, let cost = try? precheck(tx) {
-                kept = (try? admit(tx, cost: cost, store, restoring: row.round)) != nil
+            if let tx = try? BinaryBatch.decode(Data(row.bytes)).first, tx.hash == row.hash, let checked = try? precheck(tx) {
+                kept = (try? admit(tx, checked, store, restoring: row.round)) != nil
             }
             if !kept { try? store.removePending(row.hash) }
         }

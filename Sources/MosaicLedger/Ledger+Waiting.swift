@@ -54,7 +54,7 @@ extension Ledger {
             if expired.contains(hash) {
                 status = .expired
             } else if let r = list.first?.round {
-                status = latest.round - r >= genesis.confirmations ? .sealed : .finalized
+                status = latest.round >= r && latest.round - r >= genesis.confirmations ? .sealed : .finalized
             } else {
                 status = nil
             }
@@ -73,7 +73,7 @@ extension Ledger {
         if pool.contains(hash) { return (.pending, nil) }
         do {
             if let r = try store.round(of: hash) {
-                return (latest.round - r >= genesis.confirmations ? .sealed : .finalized, r)
+                return (latest.round >= r && latest.round - r >= genesis.confirmations ? .sealed : .finalized, r)
             }
             if try store.expired(hash) != nil { return (.expired, nil) }
         } catch {

@@ -16,6 +16,10 @@ public final class Ledger: @unchecked Sendable {
     public let genesis: Genesis
     public let directory: String
     public let clock: LedgerClock
+    /// This node's flood limits (pool bytes, per-sender caps, cache size).
+    public let limits: LedgerLimits
+    /// Where the ledger reports what an operator must know (a transaction set aside after a crash).
+    let log: @Sendable (String) -> Void
     let contracts: [String: any Contract]
     let faucetAddress: String
     /// Addresses of all contracts, which plain transfers may not target.
@@ -30,6 +34,7 @@ public final class Ledger: @unchecked Sendable {
     // Guarded by `lock`.
     var store: LedgerStore?
     var pool = TransactionPool()
+    /// Committed accounts, bounded by `limits.accountCacheEntries` (see `cacheAccount`).
     var accountCache: [String: AccountState] = [:]
     var latest: Block
     /// Round of the latest block with transactions; blocks continue until it is sealed.
@@ -37,16 +42,22 @@ public final class Ledger: @unchecked Sendable {
     var waiters: [String: [Waiter]] = [:]
     var nextWaiterID: UInt64 = 0
     var productionError: LedgerError?
+    /// Suspects of a block that stopped the process, being bisected (Ledger+Recovery.swift).
+    var recovery = RecoveryState()
 
     /// Opens the ledger in `directory` (created if needed), resuming at its last committed block.
     /// A new directory starts from `genesis`, or `directory/genesis.json` if present, or devnet
     /// defaults; the genesis used is written to `directory/genesis.json`. Reopening with a
     /// genesis of another chain id fails. Built-in contracts are `faucet` and `storage`; an entry of
     /// `contracts` replaces the built-in one of the same name (e.g. a storage contract with test rules).
+    /// `log` receives the few lines an operator must see (by default on standard error).
     public init(directory: String, genesis given: Genesis? = nil, clock: LedgerClock = LedgerClock(),
-                contracts extra: [any Contract] = []) throws(LedgerError) {
+                contracts extra: [any Contract] = [], limits: LedgerLimits = LedgerLimits(),
+                log: @escaping @Sendable (String) -> Void = Ledger.standardErrorLog) throws(LedgerError) {
         self.directory = directory
         self.clock = clock
+        self.limits = limits
+        self.log = log
         let genesisPath = (directory as NSString).appendingPathComponent("genesis.json")
         let store: LedgerStore
         do {
@@ -71,13 +82,15 @@ public final class Ledger: @unchecked Sendable {
                 try genesis.write(to: genesisPath)
             }
             if !FileManager.default.fileExists(atPath: genesisPath) { try genesis.write(to: genesisPath) }
-            if let offset = try store.meta("clock_offset").flatMap(Int64.init) { clock.offsetSeconds = offset }
+            if let offset = try store.meta("clock_offset").flatMap(Int64.init), LedgerClock.validOffsets.contains(offset) {
+                clock.offsetSeconds = offset
+            }
             guard let block = try store.latestBlock() else { throw LedgerError.storage("no genesis block in \(directory)") }
             latest = block
             committedRound.store(block.round, ordering: .releasing)
             if try store.meta("state_history_from") == nil { try store.setMeta("state_history_from", String(block.round)) }
             lastNonEmptyRound = try store.db.prepare("SELECT MAX(round) FROM blocks WHERE tx_count > 0")
-                .queryOne { $0.isNull(0) ? nil : UInt64($0.int64(0)) } ?? nil
+                .queryOne { $0.isNull(0) ? nil : UInt64(clamping: $0.int64(0)) } ?? nil
         } catch let e as LedgerError {
             store.close()
             throw e
@@ -95,10 +108,18 @@ public final class Ledger: @unchecked Sendable {
         for c in extra { all[c.name] = c }
         contracts = all
         contractAddresses = Set(all.keys.map { ContractCall.address(of: $0) })
-        do { try restorePool(store) } catch {
+        do {
+            try restorePool(store)
+            try recoverFromInterruptedBlock(store)
+        } catch {
             store.close()
             throw error
         }
+    }
+
+    /// The default `log`: one line on standard error.
+    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data("mosaic ledger: \(line)\n".utf8))
     }
 
     private static func createGenesis(_ g: Genesis, in store: LedgerStore) throws {
@@ -106,7 +127,11 @@ public final class Ledger: @unchecked Sendable {
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(g), as: UTF8.self)
         var accounts = g.allocations
-        accounts[ContractCall.address(of: "faucet"), default: 0] += g.faucet.supply
+        // `validate` checked that faucet supply plus all allocations fits 64 bits.
+        let faucet = ContractCall.address(of: "faucet")
+        let (funded, overflow) = (accounts[faucet] ?? 0).addingReportingOverflow(g.faucet.supply)
+        guard !overflow else { throw LedgerError.malformed("genesis faucet supply plus allocations overflows 64 bits") }
+        accounts[faucet] = funded
         let zero = String(repeating: "0", count: 64)
         var root = CanonicalWriter(domain: "mosaic-state-v1")
         root.append(string: zero)
@@ -158,21 +183,37 @@ public final class Ledger: @unchecked Sendable {
         if let a = accountCache[id] { return a }
         do {
             let a = try store.account(id) ?? AccountState()
-            accountCache[id] = a
+            cacheAccount(id, a)
             return a
         } catch {
             throw .storage("\(error)")
         }
     }
 
+    /// Keeps a committed account in memory. The cache only mirrors SQLite (it is written after a
+    /// block commits, never before), so when it reaches `limits.accountCacheEntries` it simply
+    /// starts over: memory stays bounded however many accounts a flood touches, and every answer
+    /// stays correct (a miss reads the database).
+    func cacheAccount(_ id: String, _ a: AccountState) {
+        if accountCache[id] == nil, accountCache.count >= max(1, limits.accountCacheEntries) {
+            accountCache.removeAll(keepingCapacity: true)
+        }
+        accountCache[id] = a
+    }
+
     // MARK: Clock
 
     /// Moves the ledger clock forward (or back) by `seconds` and persists the new offset, so
     /// windows and rate limits can be tested without waiting.
+    /// The offset stays within `LedgerClock.validOffsets` (±100 years): a larger step is refused.
     public func advanceClock(by seconds: Int64) throws(LedgerError) {
         try locked { store throws(LedgerError) in
-            clock.offsetSeconds += seconds
-            do { try store.setMeta("clock_offset", String(clock.offsetSeconds)) } catch { throw .storage("\(error)") }
+            let (offset, overflow) = clock.offsetSeconds.addingReportingOverflow(seconds)
+            guard !overflow, LedgerClock.validOffsets.contains(offset) else {
+                throw .invalidRequest("the ledger clock may be moved at most \(LedgerClock.validOffsets.upperBound) seconds from the system clock in total; moving by \(seconds) s from an offset of \(clock.offsetSeconds) s is out of range")
+            }
+            do { try store.setMeta("clock_offset", String(offset)) } catch { throw .storage("\(error)") }
+            clock.offsetSeconds = offset
         }
     }
 }

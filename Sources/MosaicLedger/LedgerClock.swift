@@ -14,10 +14,20 @@ public final class LedgerClock: Sendable {
         self.source = source
     }
 
+    /// Offsets the ledger accepts (±100 years): far from any overflow of the millisecond sum.
+    public static let validOffsets: ClosedRange<Int64> = -3_155_760_000...3_155_760_000
+
     /// Unix seconds including the offset.
     public var now: Int64 { nowMillis / 1000 }
 
-    public var nowMillis: Int64 { source() + offset.withLock { $0 } * 1000 }
+    /// Saturating, so even an offset set outside `validOffsets` directly cannot trap.
+    public var nowMillis: Int64 {
+        let off = offset.withLock { $0 }
+        let (shift, o1) = off.multipliedReportingOverflow(by: 1000)
+        guard !o1 else { return off < 0 ? .min : .max }
+        let (sum, o2) = source().addingReportingOverflow(shift)
+        return o2 ? (shift < 0 ? .min : .max) : sum
+    }
 
     public var offsetSeconds: Int64 {
         get { offset.withLock { $0 } }

@@ -31,6 +31,21 @@ final class LedgerStore {
             CREATE TABLE IF NOT EXISTS pending(hash TEXT PRIMARY KEY, seq INTEGER NOT NULL, round INTEGER NOT NULL, tx BLOB NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS expired(hash TEXT PRIMARY KEY, round INTEGER NOT NULL, tx TEXT NOT NULL) WITHOUT ROWID;
             """)
+        // The creation date of an expired transaction says when its record may go (see
+        // `pruneExpired`); rows from before this column are kept for ever.
+        let columns = try db.prepare("SELECT name FROM pragma_table_info('expired')").query { $0.string(0) }
+        if !columns.contains("creation_date") {
+            try db.execute("ALTER TABLE expired ADD COLUMN creation_date INTEGER NOT NULL DEFAULT \(Int64.max)")
+        }
+        try db.execute("CREATE INDEX IF NOT EXISTS expired_creation ON expired(creation_date)")
+    }
+
+    /// A round, nonce or sequence number as an SQL integer. A valid ledger never holds one past
+    /// Int64.max (nonces are checked at submission, rounds count blocks), so such a value is
+    /// refused as a database error instead of trapping.
+    static func integer(_ value: UInt64) throws(DatabaseError) -> DatabaseValue {
+        guard let v = Int64(exactly: value) else { throw .constraint(message: "\(value) does not fit a 63-bit SQL integer") }
+        return .integer(v)
     }
 
     func close() { db.close() }
@@ -46,11 +61,15 @@ final class LedgerStore {
             .run(.text(key), .text(value))
     }
 
+    func deleteMeta(_ key: String) throws(DatabaseError) {
+        try db.prepare("DELETE FROM meta WHERE key = ?1").run(.text(key))
+    }
+
     // MARK: State
 
     func account(_ id: String) throws(DatabaseError) -> AccountState? {
         try db.prepare("SELECT balance, nonce FROM accounts WHERE client_id = ?1").queryOne([.text(id)]) { s throws(DatabaseError) in
-            AccountState(balance: try s.uint64(0), nonce: UInt64(s.int64(1)))
+            AccountState(balance: try s.uint64(0), nonce: UInt64(clamping: s.int64(1)))
         }
     }
 
@@ -85,13 +104,13 @@ final class LedgerStore {
     func valueBeforeChanges(_ contract: String, _ key: String, after round: UInt64) throws(DatabaseError) -> [UInt8]?? {
         try db.prepare("""
             SELECT old FROM contract_undo INDEXED BY contract_undo_key WHERE contract = ?1 AND key = ?2 AND round > ?3 ORDER BY round LIMIT 1
-            """).queryOne([.text(contract), .text(key), .integer(Int64(round))]) { $0.isNull(0) ? nil : $0.bytes(0) }
+            """).queryOne([.text(contract), .text(key), .integer(Int64(clamping: round))]) { $0.isNull(0) ? nil : $0.bytes(0) }
     }
 
     /// Whether any key of `contract` changed after `round` (if not, current state is that round's).
     func hasChanges(_ contract: String, after round: UInt64) throws(DatabaseError) -> Bool {
         try db.prepare("SELECT 1 FROM contract_undo WHERE contract = ?1 AND round > ?2 LIMIT 1")
-            .queryOne([.text(contract), .integer(Int64(round))]) { _ in true } ?? false
+            .queryOne([.text(contract), .integer(Int64(clamping: round))]) { _ in true } ?? false
     }
 
     /// For every key of `range` between `low` and `high` (inclusive) changed after `round`, its
@@ -102,7 +121,7 @@ final class LedgerStore {
         let rows = try db.prepare("""
             SELECT key, old FROM contract_undo INDEXED BY contract_undo_key
             WHERE contract = ?1 AND key >= ?2 AND key <= ?3 AND round > ?4 ORDER BY key, round DESC
-            """).query([.text(contract), .text(low), .text(high), .integer(Int64(round))]) { s -> (String, [UInt8]?) in
+            """).query([.text(contract), .text(low), .text(high), .integer(Int64(clamping: round))]) { s -> (String, [UInt8]?) in
             (s.string(0), s.isNull(1) ? nil : s.bytes(1))
         }
         var out: [String: [UInt8]?] = [:]
@@ -114,13 +133,13 @@ final class LedgerStore {
     func recordUndo(_ contract: String, _ key: String, round: UInt64) throws(DatabaseError) {
         let old = try contractValue(contract, key)
         try db.prepare("INSERT OR IGNORE INTO contract_undo(contract, round, key, old) VALUES(?1, ?2, ?3, ?4)")
-            .run(.text(contract), .integer(Int64(round)), .text(key), old.map { .blob($0) } ?? .null)
+            .run(.text(contract), try Self.integer(round), .text(key), old.map { .blob($0) } ?? .null)
     }
 
     /// Forgets history of rounds up to `round`: reads as of earlier rounds are then refused.
     func pruneUndo(through round: UInt64, contracts: [String]) throws(DatabaseError) {
         for c in contracts {
-            try db.prepare("DELETE FROM contract_undo WHERE contract = ?1 AND round <= ?2").run(.text(c), .integer(Int64(round)))
+            try db.prepare("DELETE FROM contract_undo WHERE contract = ?1 AND round <= ?2").run(.text(c), .integer(Int64(clamping: round)))
         }
         try setMeta("state_history_from", String(round))
     }
@@ -129,7 +148,12 @@ final class LedgerStore {
     func balanceSum() throws(DatabaseError) -> (sum: UInt64, accounts: Int) {
         let values = try db.prepare("SELECT balance FROM accounts").query { s throws(DatabaseError) in try s.uint64(0) }
         var sum: UInt64 = 0
-        for v in values { sum = sum &+ v }
+        for v in values {
+            let (next, overflow) = sum.addingReportingOverflow(v)
+            // A sum past 64 bits can only mean corruption: report the largest, which never equals the supply.
+            if overflow { return (.max, values.count) }
+            sum = next
+        }
         return (sum, values.count)
     }
 
@@ -138,8 +162,8 @@ final class LedgerStore {
     private static let blockColumns = "round, hash, previous_hash, timestamp, tx_root, state_root, tx_count, miner_id"
 
     private static func block(_ s: Statement) -> Block {
-        var b = Block(round: UInt64(s.int64(0)), previousHash: s.string(2), timestamp: s.int64(3), transactionRoot: s.string(4),
-                      stateRoot: s.string(5), transactionCount: Int(s.int64(6)), minerID: s.string(7))
+        var b = Block(round: UInt64(clamping: s.int64(0)), previousHash: s.string(2), timestamp: s.int64(3), transactionRoot: s.string(4),
+                      stateRoot: s.string(5), transactionCount: Int(clamping: s.int64(6)), minerID: s.string(7))
         b.hash = s.string(1)
         return b
     }
@@ -148,13 +172,15 @@ final class LedgerStore {
         try db.prepare("SELECT \(Self.blockColumns) FROM blocks ORDER BY round DESC LIMIT 1").queryOne([], Self.block)
     }
 
+    /// Any round may be asked for: one past Int64.max simply does not exist.
     func block(round: UInt64) throws(DatabaseError) -> Block? {
-        try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE round = ?1").queryOne([.integer(Int64(round))], Self.block)
+        guard let r = Int64(exactly: round) else { return nil }
+        return try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE round = ?1").queryOne([.integer(r)], Self.block)
     }
 
     func blocks(before round: UInt64, limit: Int) throws(DatabaseError) -> [Block] {
         try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE round < ?1 ORDER BY round DESC LIMIT ?2")
-            .query([.integer(Int64(min(round, UInt64(Int64.max)))), .integer(Int64(limit))], Self.block)
+            .query([.integer(Int64(clamping: round)), .integer(Int64(clamping: max(limit, 0)))], Self.block)
     }
 
     func block(hash: String) throws(DatabaseError) -> Block? {
@@ -174,15 +200,15 @@ final class LedgerStore {
 
     private func stored(_ s: Statement, chainID: String) throws(DatabaseError) -> (Transaction, TransactionReceipt) {
         let tx = Transaction(hash: s.string(0), clientID: s.string(3), publicKey: s.string(4), toClientID: s.string(5),
-                             value: try s.uint64(6), fee: try s.uint64(7), nonce: UInt64(s.int64(8)),
+                             value: try s.uint64(6), fee: try s.uint64(7), nonce: UInt64(clamping: s.int64(8)),
                              transactionType: TransactionType(rawValue: s.string(9)) ?? .transfer, transactionData: s.string(10),
                              creationDate: s.int64(11), chainID: chainID, signature: s.string(12))
         var events: [TransactionEvent] = []
         if let text = s.optionalString(17), let decoded = try? JSONDecoder().decode([TransactionEvent].self, from: Data(text.utf8)) {
             events = decoded
         }
-        let receipt = TransactionReceipt(transactionHash: tx.hash, blockHash: s.string(18), round: UInt64(s.int64(1)),
-                                         index: Int(s.int64(2)), outcome: ExecutionOutcome(rawValue: s.string(13)) ?? .failure,
+        let receipt = TransactionReceipt(transactionHash: tx.hash, blockHash: s.string(18), round: UInt64(clamping: s.int64(1)),
+                                         index: Int(clamping: s.int64(2)), outcome: ExecutionOutcome(rawValue: s.string(13)) ?? .failure,
                                          error: s.optionalString(14), output: s.string(15), outputHash: s.string(16), events: events)
         return (tx, receipt)
     }
@@ -197,7 +223,7 @@ final class LedgerStore {
 
     /// Round of an included transaction, without decoding it.
     func round(of hash: String) throws(DatabaseError) -> UInt64? {
-        try db.prepare("SELECT round FROM transactions WHERE hash = ?1").queryOne([.text(hash)]) { UInt64($0.int64(0)) }
+        try db.prepare("SELECT round FROM transactions WHERE hash = ?1").queryOne([.text(hash)]) { UInt64(clamping: $0.int64(0)) }
     }
 
     func transactions(of clientID: String, limit: Int, offset: Int, chainID: String) throws(DatabaseError) -> [(Transaction, TransactionReceipt)] {
@@ -206,15 +232,16 @@ final class LedgerStore {
             WHERE t.seq IN (SELECT seq FROM transactions WHERE client_id = ?1 UNION SELECT seq FROM transactions WHERE to_client_id = ?1)
             ORDER BY t.seq DESC LIMIT ?2 OFFSET ?3
             """)
-        return try rows(st, [.text(clientID), .integer(Int64(limit)), .integer(Int64(offset))], chainID: chainID)
+        return try rows(st, [.text(clientID), .integer(Int64(clamping: max(limit, 0))), .integer(Int64(clamping: max(offset, 0)))], chainID: chainID)
     }
 
     func transactions(inRound round: UInt64, limit: Int, offset: Int, chainID: String) throws(DatabaseError) -> [(Transaction, TransactionReceipt)] {
+        guard let r = Int64(exactly: round) else { return [] }
         let st = try db.prepare("""
             SELECT \(Self.txColumns) FROM transactions t JOIN blocks b ON b.round = t.round
             WHERE t.round = ?1 ORDER BY t.idx LIMIT ?2 OFFSET ?3
             """)
-        return try rows(st, [.integer(Int64(round)), .integer(Int64(limit)), .integer(Int64(offset))], chainID: chainID)
+        return try rows(st, [.integer(r), .integer(Int64(clamping: max(limit, 0))), .integer(Int64(clamping: max(offset, 0)))], chainID: chainID)
     }
 
     private func rows(_ st: Statement, _ values: [DatabaseValue], chainID: String) throws(DatabaseError) -> [(Transaction, TransactionReceipt)] {
@@ -223,6 +250,10 @@ final class LedgerStore {
         var out: [(Transaction, TransactionReceipt)] = []
         while try st.step() { out.append(try stored(st, chainID: chainID)) }
         return out
+    }
+
+    func isExpired(_ hash: String) throws(DatabaseError) -> Bool {
+        try db.prepare("SELECT 1 FROM expired WHERE hash = ?1").queryOne([.text(hash)]) { _ in true } ?? false
     }
 
     func expired(_ hash: String) throws(DatabaseError) -> Transaction? {
@@ -235,7 +266,7 @@ final class LedgerStore {
 
     func insert(block b: Block) throws(DatabaseError) {
         try db.prepare("INSERT INTO blocks(\(Self.blockColumns)) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)").run(
-            .integer(Int64(b.round)), .text(b.hash), .text(b.previousHash), .integer(b.timestamp), .text(b.transactionRoot),
+            try Self.integer(b.round), .text(b.hash), .text(b.previousHash), .integer(b.timestamp), .text(b.transactionRoot),
             .text(b.stateRoot), .integer(Int64(b.transactionCount)), .text(b.minerID))
     }
 
@@ -245,8 +276,8 @@ final class LedgerStore {
                 creation_date, signature, outcome, error, output, output_hash, events)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
             """).run(
-            .text(tx.hash), .integer(Int64(r.round)), .integer(Int64(r.index)), .text(tx.clientID), .text(tx.publicKey),
-            .text(tx.toClientID), .uint64(tx.value), .uint64(tx.fee), .integer(Int64(tx.nonce)), .text(tx.transactionType.rawValue),
+            .text(tx.hash), try Self.integer(r.round), .integer(Int64(r.index)), .text(tx.clientID), .text(tx.publicKey),
+            .text(tx.toClientID), .uint64(tx.value), .uint64(tx.fee), try Self.integer(tx.nonce), .text(tx.transactionType.rawValue),
             .text(tx.transactionData), .integer(tx.creationDate), .text(tx.signature), .text(r.outcome.rawValue),
             r.error.map { .text($0) } ?? .null, .text(r.output), .text(r.outputHash), eventsJSON.map { .text($0) } ?? .null)
     }
@@ -255,7 +286,7 @@ final class LedgerStore {
         try db.prepare("""
             INSERT INTO accounts(client_id, balance, nonce) VALUES(?1, ?2, ?3)
             ON CONFLICT(client_id) DO UPDATE SET balance = excluded.balance, nonce = excluded.nonce
-            """).run(.text(id), .uint64(a.balance), .integer(Int64(a.nonce)))
+            """).run(.text(id), .uint64(a.balance), try Self.integer(a.nonce))
     }
 
     func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) throws(DatabaseError) {
@@ -283,16 +314,18 @@ final class LedgerStore {
 
     /// Pending transactions in arrival order with the round each was accepted at.
     func pendingTransactions() throws(DatabaseError) -> [(hash: String, round: UInt64, bytes: [UInt8])] {
-        try db.prepare("SELECT hash, round, tx FROM pending ORDER BY seq").query { s in (s.string(0), UInt64(max(s.int64(1), 0)), s.bytes(2)) }
+        try db.prepare("SELECT hash, round, tx FROM pending ORDER BY seq").query { s in (s.string(0), UInt64(clamping: s.int64(1)), s.bytes(2)) }
     }
 
     func insertExpired(_ tx: Transaction, round: UInt64) throws(DatabaseError) {
         let json = (try? JSONEncoder().encode(tx)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        try db.prepare("INSERT OR REPLACE INTO expired(hash, round, tx) VALUES(?1, ?2, ?3)")
-            .run(.text(tx.hash), .integer(Int64(round)), .text(json))
+        try db.prepare("INSERT OR REPLACE INTO expired(hash, round, tx, creation_date) VALUES(?1, ?2, ?3, ?4)")
+            .run(.text(tx.hash), try Self.integer(round), .text(json), .integer(tx.creationDate))
     }
 
-    func removeExpired(_ hash: String) throws(DatabaseError) {
-        try db.prepare("DELETE FROM expired WHERE hash = ?1").run(.text(hash))
+    /// Forgets expired transactions created before `cutoff`: admission refuses their
+    /// `creation_date` by now, so the record is no longer what keeps them out.
+    func pruneExpired(createdBefore cutoff: Int64) throws(DatabaseError) {
+        try db.prepare("DELETE FROM expired WHERE creation_date < ?1").run(.integer(cutoff))
     }
 }

@@ -47,30 +47,41 @@ public struct Block: Sendable, Hashable, Codable {
         w.append(int64: timestamp)
         w.append(string: transactionRoot)
         w.append(string: stateRoot)
-        w.append(uint64: UInt64(transactionCount))
+        // Bit pattern, so a negative count (only from a hostile JSON block) hashes apart from every real one instead of trapping.
+        w.append(uint64: UInt64(truncatingIfNeeded: transactionCount))
         w.append(string: minerID)
         return w.bytes
     }
 
     public var computedHash: String { Hex.encode(SHA256.hash(signingBytes)) }
 
-    /// Merkle root of hex transaction hashes: leaves are the 32 hash bytes, a node is
-    /// SHA-256(0x01 ‖ left ‖ right), an odd last node is paired with itself, no transactions → 64 zeros.
+    /// Merkle root of hex transaction hashes (docs/PROTOCOL.md §2.5): a leaf is
+    /// SHA-256(0x00 ‖ the 32 hash bytes), a node SHA-256(0x01 ‖ left ‖ right), an odd last node is
+    /// promoted to the next level unchanged, no transactions → 64 zeros. The distinct prefixes keep
+    /// a leaf from passing for a node, and promotion (instead of pairing a node with itself) keeps
+    /// `[a, b, c]` and `[a, b, c, c]` apart.
     public static func merkleRoot(_ hashes: [String]) -> String {
         guard !hashes.isEmpty else { return String(repeating: "0", count: 64) }
-        var level = hashes.map { Hex.decode($0) ?? SHA256.hash(Array($0.utf8)) }
+        var level = hashes.map { h -> [UInt8] in
+            var leaf = SHA256.Hasher()
+            leaf.update([0x00])
+            leaf.update(Hex.decode(h) ?? Array(h.utf8))
+            return leaf.finalize()
+        }
         while level.count > 1 {
             var next: [[UInt8]] = []
             next.reserveCapacity((level.count + 1) / 2)
             var i = 0
             while i < level.count {
-                let left = level[i]
-                let right = i + 1 < level.count ? level[i + 1] : left
-                var h = SHA256.Hasher()
-                h.update([0x01])
-                h.update(left)
-                h.update(right)
-                next.append(h.finalize())
+                if i + 1 < level.count {
+                    var node = SHA256.Hasher()
+                    node.update([0x01])
+                    node.update(level[i])
+                    node.update(level[i + 1])
+                    next.append(node.finalize())
+                } else {
+                    next.append(level[i])
+                }
                 i += 2
             }
             level = next

@@ -28,6 +28,21 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownContract(String)
     /// The pool is full; retry after the next block.
     case poolFull(capacity: Int)
+    /// The pool holds as many bytes of transactions as it may; retry after the next block.
+    case poolBytesFull(limitBytes: Int)
+    /// This sender already has as many transactions (or bytes) waiting as one account may.
+    case senderPoolFull(pending: Int, pendingBytes: Int, maxCount: Int, maxBytes: Int)
+    /// A fee-exempt transaction (faucet pour) over its limits: one waiting per account, no nonce
+    /// gap, a number per source address per minute. The text says which.
+    case freeLimited(String)
+    /// `transaction_data` is longer than this kind of transaction may carry.
+    case dataTooLarge(kind: String, bytes: Int, limit: Int)
+    /// `creation_date` is too far from the ledger clock: signed too long ago, or in the future.
+    case creationDateOutOfWindow(creationDate: Int64, now: Int64, maxAgeSeconds: Int64, maxAheadSeconds: Int64)
+    /// The transaction expired in the pool once; the same signed bytes are never accepted again.
+    case alreadyExpired(hash: String)
+    /// A request that is not a transaction (a read, the devnet clock) has an out-of-range value.
+    case invalidRequest(String)
     /// No such transaction, block or account.
     case notFound(String)
     /// Storage failed; the node's log has details. State is unchanged.
@@ -38,7 +53,7 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Stable machine-readable code.
     public var code: String {
         switch self {
-        case .malformed, .invalidRead: return "malformed"
+        case .malformed, .invalidRead, .invalidRequest: return "malformed"
         case .invalidHash: return "invalid_hash"
         case .invalidSignature: return "invalid_signature"
         case .keyMismatch: return "key_mismatch"
@@ -49,7 +64,12 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .nonceTooFarAhead: return "nonce_too_far_ahead"
         case .duplicate: return "duplicate"
         case .unknownContract: return "unknown_contract"
-        case .poolFull: return "pool_full"
+        case .poolFull, .poolBytesFull: return "pool_full"
+        case .senderPoolFull: return "sender_pool_full"
+        case .freeLimited: return "free_limited"
+        case .dataTooLarge: return "data_too_large"
+        case .creationDateOutOfWindow: return "creation_date_out_of_window"
+        case .alreadyExpired: return "already_expired"
         case .notFound: return "not_found"
         case .storage: return "internal"
         case .closed: return "unavailable"
@@ -59,10 +79,10 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Suggested HTTP status for the API layer.
     public var httpStatus: Int {
         switch self {
-        case .malformed, .invalidRead, .invalidHash, .invalidSignature, .keyMismatch, .wrongChain, .feeTooLow,
-             .insufficientBalance, .staleNonce, .nonceTooFarAhead, .unknownContract: return 400
-        case .duplicate: return 409
-        case .poolFull: return 429
+        case .malformed, .invalidRead, .invalidRequest, .invalidHash, .invalidSignature, .keyMismatch, .wrongChain, .feeTooLow,
+             .insufficientBalance, .staleNonce, .nonceTooFarAhead, .unknownContract, .dataTooLarge, .creationDateOutOfWindow: return 400
+        case .duplicate, .alreadyExpired: return 409
+        case .poolFull, .poolBytesFull, .senderPoolFull, .freeLimited: return 429
         case .notFound: return 404
         case .storage: return 500
         case .closed: return 503
@@ -72,7 +92,7 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .malformed(let why): return "malformed transaction: \(why)"
-        case .invalidRead(let why): return why
+        case .invalidRead(let why), .invalidRequest(let why): return why
         case .invalidHash: return "hash does not match the transaction's fields (was it altered after signing?)"
         case .invalidSignature: return "signature does not verify against public_key"
         case .keyMismatch: return "client_id is not the SHA-256 of public_key"
@@ -87,6 +107,16 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .duplicate(let hash): return "transaction \(hash) was already submitted"
         case .unknownContract(let what): return "unknown contract call: \(what)"
         case .poolFull(let capacity): return "transaction pool is full (\(capacity)); retry after the next block"
+        case .poolBytesFull(let limit): return "transaction pool is full (\(limit) bytes of transactions); retry after the next block"
+        case let .senderPoolFull(pending, bytes, maxCount, maxBytes):
+            return "this account already has \(pending) transactions (\(bytes) bytes) waiting; at most \(maxCount) transactions or \(maxBytes) bytes may wait per account, so wait until some are included"
+        case .freeLimited(let why): return "free transaction refused: \(why)"
+        case let .dataTooLarge(kind, bytes, limit):
+            return "transaction_data of a \(kind) is \(bytes) bytes; at most \(limit) allowed"
+        case let .creationDateOutOfWindow(date, now, maxAge, maxAhead):
+            return "creation_date \(date) is outside the accepted window (\(maxAge) s before to \(maxAhead) s after the ledger time \(now)); sign the transaction again with the current time (GET /v1/network gives the ledger's \"time\")"
+        case .alreadyExpired(let hash):
+            return "transaction \(hash) expired before it was included and can never be submitted again; sign a new one"
         case .notFound(let what): return "\(what) not found"
         case .storage(let why): return "ledger storage error: \(why)"
         case .closed: return "ledger is closed"

@@ -69,6 +69,17 @@ public struct Transaction: Sendable, Hashable, Codable {
         return w.bytes
     }
 
+    /// Bytes of this transaction in a binary batch (and the node's pending table): a 4-byte length,
+    /// the signing bytes and the 64 signature bytes. Computed from the field lengths, without
+    /// building the bytes; what the pool's byte limits count.
+    public var wireSize: Int {
+        let key = Hex.decode(publicKey)?.count ?? publicKey.utf8.count
+        let strings = Transaction.signingDomain.utf8.count + chainID.utf8.count + clientID.utf8.count + key
+            + toClientID.utf8.count + transactionData.utf8.count
+        // 6 length prefixes, 3 u64 + u8 + i64, then the batch's length prefix and the signature.
+        return strings + 6 * 4 + 3 * 8 + 1 + 8 + 4 + 64
+    }
+
     /// Hex SHA-256 of the signing bytes: what `hash` must equal.
     public var computedHash: String { Hex.encode(SHA256.hash(signingBytes)) }
 
@@ -110,6 +121,10 @@ public struct Transaction: Sendable, Hashable, Codable {
     /// Upper bound on `transaction_data`, so one transaction cannot bloat a block. 128 KiB: a storage
     /// challenge answer carries one 64 KiB block (base64) and its proofs.
     public static let maxDataBytes = 128 * 1024
+
+    /// A transfer's description limit on a network with default genesis (`max_transfer_data_bytes`);
+    /// wallets check it before signing.
+    public static let defaultMaxTransferDataBytes = 1024
 
     /// True for 64 lowercase hex characters (a client id, contract address or hash).
     public static func isHexID(_ s: String) -> Bool {

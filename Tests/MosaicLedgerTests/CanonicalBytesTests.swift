@@ -48,6 +48,30 @@ import MosaicProtocol
         }
         #expect(try JSONDecoder().decode(Transaction.self, from: data) == tx)
     }
+
+    /// docs/PROTOCOL.md §2.5: the block Merkle root's vectors, leaves hᵢ = SHA-256("tx-i").
+    @Test func blockMerkleRootMatchesDocumentedVectors() {
+        let h = (1...5).map { Hex.encode(SHA256.hash(Array("tx-\($0)".utf8))) }
+        #expect(h[0] == "045ef594d81d2f2134d61151ed71260d8f79e657c7cb6ed1d893688532017409")
+        #expect(Block.merkleRoot([]) == String(repeating: "0", count: 64))
+        #expect(Block.merkleRoot(Array(h[0..<1])) == "1906d4038023cf30ba6607cce5f8bf69038b9bd15bb7b58f5ea62ebe608be751")
+        #expect(Block.merkleRoot(Array(h[0..<2])) == "865327b96628b7503ecf6fd9530b0cb76e9f9fbd6d68154ccbb2cd4d48e317e0")
+        #expect(Block.merkleRoot(Array(h[0..<3])) == "96b9fad6f1c4e6f9c91283b8cb1ba20871b1c9b8bbf69864961a7f00fe038533")
+        #expect(Block.merkleRoot(h) == "08856681af5a19ac0860fd59a2b60ff0f647a0d0aaed5fba1464ae997b2e14f2")
+    }
+
+    /// The attacks the old rules allowed: a duplicated last transaction gave the same root as the
+    /// list without it, and a one-transaction root was the transaction's own hash (a leaf could
+    /// pass for an inner node).
+    @Test func blockMerkleRootSeparatesLeavesFromNodesAndNeverSelfPairs() {
+        let h = (1...3).map { Hex.encode(SHA256.hash(Array("tx-\($0)".utf8))) }
+        #expect(Block.merkleRoot(h) != Block.merkleRoot(h + [h[2]]))
+        #expect(Block.merkleRoot([h[0]]) != h[0])
+        // An inner node presented as a leaf does not reproduce the root of the two leaves under it.
+        let leaves = h.prefix(2).map { SHA256.hash([0x00] + (Hex.decode($0) ?? [])) }
+        let inner = Hex.encode(SHA256.hash([0x01] + leaves[0] + leaves[1]))
+        #expect(Block.merkleRoot([inner]) != Block.merkleRoot(Array(h.prefix(2))))
+    }
 }
 
 import Foundation

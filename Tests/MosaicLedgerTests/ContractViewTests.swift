@@ -58,7 +58,7 @@ struct KeyValueContract: Contract {
             let tx = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "kv"), value: 0,
                                         fee: net.genesis.minimumFee, nonce: nonce, type: .contractCall,
                                         data: ContractCall(contract: "kv", method: method, args: args, gas: gas).json,
-                                        creationDate: 1_800_000_100)
+                                        creationDate: net.now)
             try net.ledger.submit(tx)
             return try net.ledger.transaction(tx.hash)
         }
@@ -142,7 +142,7 @@ struct KeyValueContract: Contract {
         let put = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "kv"), value: 0,
                                      fee: net.genesis.minimumFee, nonce: 1, type: .contractCall,
                                      data: ContractCall(contract: "kv", method: "put", args: ["key": .string("k"), "value": .string("v")]).json,
-                                     creationDate: 1_800_000_100)
+                                     creationDate: net.now)
         try net.ledger.submit(put)
         _ = try net.ledger.produceBlock()
         var seen = try net.ledger.view(contract: "kv", name: "get", args: ["key": .string("k")])

@@ -31,7 +31,7 @@ import MosaicProtocol
                 let i = Int.random(in: 0...1)
                 nonce[i] += 1
                 batch.append(Transaction.signed(by: keys[i], chainID: "mosaic-crash", to: keys[1 - i].publicKey.clientID,
-                                                value: UInt64.random(in: 1...token), fee: 1_000_000, nonce: nonce[i], creationDate: 0))
+                                                value: UInt64.random(in: 1...token), fee: 1_000_000, nonce: nonce[i], creationDate: max(ledger.clock.now, ledger.latestBlock.timestamp)))
             }
             _ = ledger.submit(batch)
             let block = try ledger.produceBlock()

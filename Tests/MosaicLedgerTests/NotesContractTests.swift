@@ -24,7 +24,7 @@ import Testing
             let tx = Transaction.signed(by: key, chainID: net.genesis.chainID, to: ContractCall.address(of: "notes"), value: 0,
                                         fee: net.genesis.minimumFee, nonce: nonce, type: .contractCall,
                                         data: ContractCall(contract: "notes", method: method, args: args, gas: gas).json,
-                                        creationDate: 1_800_000_100)
+                                        creationDate: net.now)
             try net.ledger.submit(tx)
             _ = try net.ledger.produceBlock()
             return try #require(try net.ledger.transaction(tx.hash))
@@ -218,7 +218,7 @@ import Testing
                 let args: [String: JSONValue] = ["title": .string("n\(round * 10 + i)"), "body": .string(String(repeating: "x", count: 2048))]
                 try n.net.ledger.submit(Transaction.signed(by: alice, chainID: n.net.genesis.chainID, to: ContractCall.address(of: "notes"), value: 0,
                                                            fee: n.net.genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                                           data: ContractCall(contract: "notes", method: "add", args: args).json, creationDate: 1_800_000_100))
+                                                           data: ContractCall(contract: "notes", method: "add", args: args).json, creationDate: n.net.now))
             }
             _ = try n.net.ledger.produceBlock()
         }

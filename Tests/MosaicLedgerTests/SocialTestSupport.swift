@@ -46,7 +46,7 @@ final class SocialNet {
         nonces[key.publicKey.clientID] = nonce
         return Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "social"), value: 0,
                                   fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                  data: ContractCall(contract: "social", method: method, args: args).json, creationDate: SocialNet.start)
+                                  data: ContractCall(contract: "social", method: method, args: args).json, creationDate: now)
     }
 
     /// Submits the transactions, makes one block with all of them, returns their receipts in order.

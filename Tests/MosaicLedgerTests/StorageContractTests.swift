@@ -229,7 +229,7 @@ import MosaicProtocol
         let call = ContractCall(contract: "storage", method: "register_blobber",
                                 args: ["url": .string("http://127.0.0.1:5051"), "capacity": .integer(1 << 30), "write_price": 1, "read_price": 1])
         let tx = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "storage"), value: token,
-                                    fee: net.genesis.minimumFee, nonce: 1, type: .contractCall, data: call.json, creationDate: 1_800_000_100)
+                                    fee: net.genesis.minimumFee, nonce: 1, type: .contractCall, data: call.json, creationDate: net.now)
         try net.ledger.submit(tx)
         try net.ledger.produceBlock()
         #expect(try net.ledger.transaction(tx.hash)?.receipt?.outcome == .success)

@@ -53,7 +53,7 @@ final class StorageNet {
         nonces[id] = nonce
         let tx = Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "storage"), value: value,
                                     fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                    data: ContractCall(contract: "storage", method: method, args: args).json, creationDate: StorageNet.start)
+                                    data: ContractCall(contract: "storage", method: method, args: args).json, creationDate: now)
         try ledger.submit(tx)
         try ledger.produceBlock()
         guard let receipt = try ledger.transaction(tx.hash)?.receipt else { throw LedgerError.storage("no receipt for \(method)") }

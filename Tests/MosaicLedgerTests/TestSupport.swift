@@ -49,14 +49,17 @@ final class TestNet {
     func transfer(_ from: Ed25519.SigningKey, to: Ed25519.SigningKey, _ value: UInt64, fee: UInt64? = nil, nonce: UInt64,
                   chainID: String? = nil) -> Transaction {
         Transaction.signed(by: from, chainID: chainID ?? genesis.chainID, to: to.publicKey.clientID, value: value,
-                           fee: fee ?? genesis.minimumFee, nonce: nonce, creationDate: 1_800_000_100)
+                           fee: fee ?? genesis.minimumFee, nonce: nonce, creationDate: now)
     }
 
     func pour(_ key: Ed25519.SigningKey, nonce: UInt64, fee: UInt64 = 0) -> Transaction {
         Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: fee,
                            nonce: nonce, type: .contractCall, data: ContractCall(contract: "faucet", method: "pour").json,
-                           creationDate: 1_800_000_100)
+                           creationDate: now)
     }
+
+    /// The ledger time the next block gets: what transactions are signed with.
+    var now: Int64 { max(ledger.clock.now, ledger.latestBlock.timestamp) }
 
     func balance(_ key: Ed25519.SigningKey) throws -> UInt64 { try ledger.account(key.publicKey.clientID).balance }
     func nonce(_ key: Ed25519.SigningKey) throws -> UInt64 { try ledger.account(key.publicKey.clientID).nonce }

@@ -211,7 +211,7 @@ import MosaicSDK
         let key = try testKey(4)
         let pour = Transaction.signed(by: key, chainID: net.genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: 0,
                                       nonce: 11, type: .contractCall, data: ContractCall(contract: "faucet", method: "pour").json,
-                                      creationDate: 0)
+                                      creationDate: Int64(Date().timeIntervalSince1970))
         try await net.client.submit(pour)
         do {
             _ = try await dave.wait(for: pour.hash, until: .sealed, timeout: .seconds(20))

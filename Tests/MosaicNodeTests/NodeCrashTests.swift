@@ -38,7 +38,7 @@ import MosaicSDK
                     let s = i % 2
                     nonces[s] += 1
                     batch.append(Transaction.signed(by: keys[s], chainID: "mosaic-crash", to: keys[1 - s].publicKey.clientID,
-                                                    value: UInt64(i + 1), fee: genesis.minimumFee, nonce: nonces[s], creationDate: 0))
+                                                    value: UInt64(i + 1), fee: genesis.minimumFee, nonce: nonces[s], creationDate: Int64(Date().timeIntervalSince1970)))
                 }
                 guard let results = try? await client.submit(batch: batch), results.allSatisfy({ $0.error == nil }) else { return }
                 accepted.withLock { $0 += batch.map(\.hash) }

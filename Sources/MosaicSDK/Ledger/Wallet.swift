@@ -12,6 +12,9 @@ public final class Wallet: Sendable {
     let key: Ed25519.SigningKey
     private let nonces = NonceAllocator(window: 10)
     private let cachedInfo = Mutex<NetworkInfo?>(nil)
+    /// Ledger time minus local time, from the node's `time`: transactions are signed with the
+    /// ledger's clock, since the node accepts a `creation_date` only within a window around it.
+    private let clockOffset = Mutex<Int64>(0)
 
     /// How many times a send is re-signed with a fresh nonce after `stale_nonce` (another client
     /// using the same key) before giving up.
@@ -38,8 +41,21 @@ public final class Wallet: Sendable {
         let info: NetworkInfo
         do { info = try await client.network() } catch { throw .node(error) }
         cachedInfo.withLock { $0 = info }
+        learnClock(info)
         await nonces.setWindow(Int(info.maxNonceAhead))
         return info
+    }
+
+    private func learnClock(_ info: NetworkInfo) {
+        let local = Int64(Date().timeIntervalSince1970)
+        let (offset, overflow) = info.time.subtractingReportingOverflow(local)
+        if !overflow { clockOffset.withLock { $0 = offset } }
+    }
+
+    /// Now on the ledger's clock, as far as this wallet knows it.
+    private var ledgerNow: Int64 {
+        let (now, overflow) = Int64(Date().timeIntervalSince1970).addingReportingOverflow(clockOffset.withLock { $0 })
+        return overflow ? Int64(Date().timeIntervalSince1970) : now
     }
 
     // MARK: reads
@@ -78,8 +94,8 @@ public final class Wallet: Sendable {
     /// Validates (see `validateSend`), signs and submits a transfer; returns it once the node
     /// accepted it into the pool (status pending). Wait with `wait(for:until:timeout:)`.
     public func send(to: String, amount: String, fee: String? = nil, description: String = "") async throws(WalletError) -> Transaction {
-        guard description.utf8.count <= Transaction.maxDataBytes else {
-            throw .invalidDescription("at most \(Transaction.maxDataBytes) bytes")
+        guard description.utf8.count <= Transaction.defaultMaxTransferDataBytes else {
+            throw .invalidDescription("at most \(Transaction.defaultMaxTransferDataBytes) bytes")
         }
         let (value, feeUnits) = try await validateSend(to: to, amount: amount, fee: fee)
         return try await submit(to: to.trimmingCharacters(in: .whitespaces), value: value, fee: feeUnits, type: .transfer, data: description)
@@ -125,7 +141,7 @@ public final class Wallet: Sendable {
                 throw .node(.unreachable(url: client.baseURL.absoluteString, reason: "\(error)"))
             }
             let tx = Transaction.signed(by: key, chainID: info.chainID, to: to, value: value, fee: fee, nonce: nonce, type: type,
-                                        data: data, creationDate: Int64(Date().timeIntervalSince1970))
+                                        data: data, creationDate: ledgerNow)
             do {
                 try await client.submit(tx)
                 await nonces.finish(nonce, taken: true)
@@ -137,6 +153,11 @@ public final class Wallet: Sendable {
                      .rejected(code: "duplicate", _, _) where attempt <= Wallet.staleRetries:
                     await nonces.finish(nonce, taken: true)
                     if let next = try? await client.account(id).nextNonce { await nonces.resync(nodeNext: next) }
+                    continue
+                case .rejected(code: "creation_date_out_of_window", _, _) where attempt <= 2:
+                    // The ledger's clock moved (a devnet's time travel): learn it and sign again.
+                    await nonces.finish(nonce, taken: false)
+                    if let fresh = try? await client.network() { learnClock(fresh) }
                     continue
                 case .rejected(code: "nonce_too_far_ahead", _, _) where attempt <= 50:
                     // Earlier submissions from another process are still on their way; retry shortly.
