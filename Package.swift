@@ -56,7 +56,9 @@ let package = Package(
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
         .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp", "example-social-app"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
-        .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic", "MosaicTestSupport"]),
+        .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic", "MosaicTestSupport", "ledger-trap-fixture"]),
+        // A node alone in a process with a contract that traps on purpose (the poisoned-transaction test).
+        .executableTarget(name: "ledger-trap-fixture", dependencies: ["MosaicNode", "MosaicLedger", "MosaicProtocol"], path: "Tests/LedgerTrapFixture"),
     ],
     swiftLanguageModes: [.v6]
 )

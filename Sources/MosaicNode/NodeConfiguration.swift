@@ -20,6 +20,12 @@ public struct NodeConfiguration: Sendable {
     public var threads = 4
     /// Access log; nil keeps the node quiet.
     public var logger: HTTPLogger?
+    /// Contracts beside (or replacing, by name) the built-in ones; tests register test-only ones.
+    public var contracts: [any Contract] = []
+    /// The ledger's flood limits: pool bytes, per-sender caps, cache size (docs/PROTOCOL.md §2.3).
+    public var ledgerLimits = LedgerLimits()
+    /// Fee-exempt transactions (faucet pours) one source address may submit per minute.
+    public var freeSubmissionsPerMinute = 30
 
     public init(directory: String, genesis: Genesis? = nil, port: UInt16 = 0, blockTime: Duration? = nil,
                 allowTimeTravel: Bool = false, logger: HTTPLogger? = nil) {

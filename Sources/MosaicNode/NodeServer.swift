@@ -15,7 +15,8 @@ public final class NodeServer: Sendable {
     /// Opens (or creates) the ledger in `configuration.directory` and registers every route.
     public init(configuration: NodeConfiguration) throws(LedgerError) {
         self.configuration = configuration
-        ledger = try Ledger(directory: configuration.directory, genesis: configuration.genesis)
+        ledger = try Ledger(directory: configuration.directory, genesis: configuration.genesis,
+                            contracts: configuration.contracts, limits: configuration.ledgerLimits)
         blockTime = configuration.blockTime ?? .milliseconds(ledger.genesis.blockTimeMillis)
         var http = HTTPServer.Configuration()
         http.host = configuration.host

@@ -20,25 +20,31 @@ final class TestNet {
     var ledger: Ledger
     let contracts: [any Contract]
 
+    let limits: LedgerLimits
+
     init(confirmations: UInt64 = 3, expiryBlocks: UInt64 = 30, faucet: FaucetConfig = FaucetConfig(),
-         clock: LedgerClock = LedgerClock(), contracts: [any Contract] = []) throws {
+         clock: LedgerClock = LedgerClock(), contracts: [any Contract] = [], limits: LedgerLimits = LedgerLimits(),
+         allocations: [String: UInt64] = [:]) throws {
         directory = NSTemporaryDirectory() + "mosaic-ledger-test-" + Hex.encode(Random.bytes(6))
         alice = try testKey(1)
         bob = try testKey(2)
         carol = try testKey(3)
-        var g = Genesis(chainID: "mosaic-test", genesisTime: 1_800_000_000,
-                        allocations: [alice.publicKey.clientID: 100 * token, bob.publicKey.clientID: 50 * token])
+        var funds = allocations
+        funds[alice.publicKey.clientID] = 100 * token
+        funds[bob.publicKey.clientID] = 50 * token
+        var g = Genesis(chainID: "mosaic-test", genesisTime: 1_800_000_000, allocations: funds)
         g.confirmations = confirmations
         g.expiryBlocks = expiryBlocks
         g.faucet = faucet
         genesis = g
         self.contracts = contracts
-        ledger = try Ledger(directory: directory, genesis: g, clock: clock, contracts: contracts)
+        self.limits = limits
+        ledger = try Ledger(directory: directory, genesis: g, clock: clock, contracts: contracts, limits: limits)
     }
 
     func reopen() throws {
         ledger.close()
-        ledger = try Ledger(directory: directory, genesis: genesis, clock: LedgerClock(), contracts: contracts)
+        ledger = try Ledger(directory: directory, genesis: genesis, clock: LedgerClock(), contracts: contracts, limits: limits)
     }
 
     deinit {
@@ -47,9 +53,9 @@ final class TestNet {
     }
 
     func transfer(_ from: Ed25519.SigningKey, to: Ed25519.SigningKey, _ value: UInt64, fee: UInt64? = nil, nonce: UInt64,
-                  chainID: String? = nil) -> Transaction {
+                  chainID: String? = nil, memo: String = "") -> Transaction {
         Transaction.signed(by: from, chainID: chainID ?? genesis.chainID, to: to.publicKey.clientID, value: value,
-                           fee: fee ?? genesis.minimumFee, nonce: nonce, creationDate: now)
+                           fee: fee ?? genesis.minimumFee, nonce: nonce, data: memo, creationDate: now)
     }
 
     func pour(_ key: Ed25519.SigningKey, nonce: UInt64, fee: UInt64 = 0) -> Transaction {

@@ -14,9 +14,12 @@ public final class MosaicProcess: Sendable {
         return root.appendingPathComponent(".build/debug/mosaic")
     }
 
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Another executable built next to the tests (a test fixture such as `ledger-trap-fixture`).
+    public static func sibling(_ name: String) -> URL { binary.deletingLastPathComponent().appendingPathComponent(name) }
+
+    public init(_ arguments: [String], environment: [String: String] = [:], executable: URL = MosaicProcess.binary) throws {
         let p = Process()
-        p.executableURL = MosaicProcess.binary
+        p.executableURL = executable
         p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
