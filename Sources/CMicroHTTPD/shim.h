@@ -34,3 +34,15 @@ static inline struct MHD_Daemon *cmhd_start_host(unsigned flags, const char *hos
         { MHD_OPTION_END, 0, NULL } };
     return MHD_start_daemon(flags, port, NULL, NULL, h, h_cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
 }
+
+/* The client's address as text (IPv4 or IPv6) into `out` of `n` bytes; empty when unknown.
+   MHD_get_connection_info is C-variadic, which Swift cannot call. */
+static inline void cmhd_client_address(struct MHD_Connection *c, char *out, size_t n) {
+    if (n == 0) return;
+    out[0] = 0;
+    const union MHD_ConnectionInfo *i = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!i || !i->client_addr) return;
+    const struct sockaddr *sa = i->client_addr;
+    if (sa->sa_family == AF_INET) inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)n);
+    else if (sa->sa_family == AF_INET6) inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)n);
+}

@@ -11,15 +11,19 @@ public struct HTTPRequest: Sendable {
     public let query: [String: String]
     public let headers: HTTPHeaders
     public let body: Data
+    /// The peer's IP address as text ("127.0.0.1", "::1"); empty when unknown. For limits per
+    /// source (the node's free transactions), never for authentication.
+    public let remoteAddress: String
 
     public init(method: HTTPMethod, path: String, params: [String: String] = [:], query: [String: String] = [:],
-                headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
+                headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), remoteAddress: String = "") {
         self.method = method
         self.path = path
         self.params = params
         self.query = query
         self.headers = headers
         self.body = body
+        self.remoteAddress = remoteAddress
     }
 
     /// Cookies from the `Cookie` header(s).

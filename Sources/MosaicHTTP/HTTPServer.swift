@@ -235,7 +235,10 @@ public final class HTTPServer: @unchecked Sendable {
                 }
                 declared = n
             }
-            let request = HTTPRequest(method: m, path: ctx.path, params: params, query: v.query, headers: v.headers)
+            var address = [CChar](repeating: 0, count: 64)
+            cmhd_client_address(conn, &address, address.count)
+            let request = HTTPRequest(method: m, path: ctx.path, params: params, query: v.query, headers: v.headers,
+                                      remoteAddress: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
             ctx.route = route
             ctx.request = request
             switch route.body {
@@ -300,7 +303,7 @@ public final class HTTPServer: @unchecked Sendable {
                 }
                 s.taskStarted = true
                 let full = HTTPRequest(method: req.method, path: req.path, params: req.params, query: req.query,
-                                       headers: req.headers, body: ctx.body)
+                                       headers: req.headers, body: ctx.body, remoteAddress: req.remoteAddress)
                 ctx.body = Data()
                 startHandler(ctx, route, full, nil)
             }

@@ -67,7 +67,8 @@ extension Ledger {
     /// Whether `tx` would be fee-exempt: a faucet pour, so a new account can start. The node's
     /// submit routes use it to rate-limit free transactions per source address.
     public func isFeeExempt(_ tx: Transaction) -> Bool {
-        guard tx.transactionType == .contractCall, let call = try? ContractCall.parse(tx.transactionData) else { return false }
+        guard tx.transactionType == .contractCall, tx.toClientID == faucetAddress,
+              let call = try? ContractCall.parse(tx.transactionData) else { return false }
         return call.contract == "faucet" && call.method == "pour"
     }
 

@@ -25,7 +25,7 @@ public struct NodeConfiguration: Sendable {
     /// The ledger's flood limits: pool bytes, per-sender caps, cache size (docs/PROTOCOL.md §2.3).
     public var ledgerLimits = LedgerLimits()
     /// Fee-exempt transactions (faucet pours) one source address may submit per minute.
-    public var freeSubmissionsPerMinute = 30
+    public var freeSubmissionsPerMinute = 60
 
     public init(directory: String, genesis: Genesis? = nil, port: UInt16 = 0, blockTime: Duration? = nil,
                 allowTimeTravel: Bool = false, logger: HTTPLogger? = nil) {

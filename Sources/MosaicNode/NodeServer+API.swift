@@ -10,6 +10,7 @@ extension NodeServer {
     func registerAPI() {
         let ledger = self.ledger
         let blockTimeMillis = self.blockTimeMillis
+        let freeLimiter = self.freeLimiter
 
         http.route(.get, "/v1/network", summary: "Network parameters: chain id, symbol, decimals, fees, block time, USD rate",
                    response: "NetworkInfo") { _ in
@@ -22,7 +23,10 @@ extension NodeServer {
                    description: "202 {hash, status: pending} when accepted into the pool; a rejection changes no state.",
                    request: "Transaction", response: "SubmissionResult") { req in
             let tx = try NodeServer.decodeBody(req, Transaction.self)
-            try NodeServer.mapped { () throws(LedgerError) in try ledger.submit(tx) }
+            try NodeServer.mapped { () throws(LedgerError) in
+                if ledger.isFeeExempt(tx) { try freeLimiter.admit(req.remoteAddress) }
+                try ledger.submit(tx)
+            }
             return try .json(SubmissionResult(hash: tx.hash), status: 202)
         }
 
@@ -44,6 +48,8 @@ extension NodeServer {
             guard txs.count <= BatchSubmission.maxCount else {
                 throw HTTPError.badRequest("a batch holds at most \(BatchSubmission.maxCount) transactions; got \(txs.count)", code: "malformed")
             }
+            let free = txs.count(where: ledger.isFeeExempt)
+            try NodeServer.mapped { () throws(LedgerError) in try freeLimiter.admit(req.remoteAddress, count: free) }
             let errors = ledger.submit(txs)
             if binary {
                 var rejected: [CompactBatchResult.Rejected] = []

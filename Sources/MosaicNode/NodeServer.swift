@@ -11,6 +11,8 @@ public final class NodeServer: Sendable {
     public let http: HTTPServer
     /// The block interval actually running (the flag can differ from the genesis value).
     public let blockTime: Duration
+    /// Fee-exempt submissions per source address (`NodeConfiguration.freeSubmissionsPerMinute`).
+    let freeLimiter: SourceRateLimiter
 
     /// Opens (or creates) the ledger in `configuration.directory` and registers every route.
     public init(configuration: NodeConfiguration) throws(LedgerError) {
@@ -18,6 +20,7 @@ public final class NodeServer: Sendable {
         ledger = try Ledger(directory: configuration.directory, genesis: configuration.genesis,
                             contracts: configuration.contracts, limits: configuration.ledgerLimits)
         blockTime = configuration.blockTime ?? .milliseconds(ledger.genesis.blockTimeMillis)
+        freeLimiter = SourceRateLimiter(perMinute: configuration.freeSubmissionsPerMinute)
         var http = HTTPServer.Configuration()
         http.host = configuration.host
         http.port = configuration.port

@@ -26,7 +26,8 @@ final class TestDevnet: Sendable {
     let bob: Ed25519.SigningKey
     let genesis: Genesis
 
-    init(blockTime: Duration = .zero, expiryBlocks: UInt64 = 30, confirmations: UInt64 = 3, extra: [String: UInt64] = [:]) throws {
+    init(blockTime: Duration = .zero, expiryBlocks: UInt64 = 30, confirmations: UInt64 = 3, extra: [String: UInt64] = [:],
+         freeSubmissionsPerMinute: Int? = nil) throws {
         directory = NSTemporaryDirectory() + "mosaic-node-test-" + Hex.encode(Random.bytes(6))
         alice = try testKey(1)
         bob = try testKey(2)
@@ -36,8 +37,9 @@ final class TestDevnet: Sendable {
         g.expiryBlocks = expiryBlocks
         g.confirmations = confirmations
         genesis = g
-        node = try NodeServer(configuration: NodeConfiguration(directory: directory, genesis: g, port: 0, blockTime: blockTime,
-                                                               allowTimeTravel: true))
+        var configuration = NodeConfiguration(directory: directory, genesis: g, port: 0, blockTime: blockTime, allowTimeTravel: true)
+        if let freeSubmissionsPerMinute { configuration.freeSubmissionsPerMinute = freeSubmissionsPerMinute }
+        node = try NodeServer(configuration: configuration)
         try node.start()
         client = LedgerClient(baseURL: node.url)
     }

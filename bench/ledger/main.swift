@@ -85,7 +85,7 @@ DispatchQueue.concurrentPerform(iterations: clients) { c in
             i += 1
             nonces[a] += 1
             txs.append(Transaction.signed(by: mine[a], chainID: chainID, to: sink, value: 1 + UInt64(i % 1000), fee: fee,
-                                          nonce: nonces[a], creationDate: 1_800_000_000))
+                                          nonce: nonces[a], creationDate: Int64(Date().timeIntervalSince1970)))
         }
         let body: Data
         if useJSON {
@@ -105,6 +105,8 @@ let prepared = preparing.withLock { $0 }
 
 let dir = NSTemporaryDirectory() + "mosaic-bench-" + Hex.encode(Random.bytes(6))
 var config = NodeConfiguration(directory: dir, genesis: genesis, port: 0, blockTime: .milliseconds(blockTimeMs))
+// A benchmark floods on purpose: lift the per-sender and byte caps of the pool.
+config.ledgerLimits = LedgerLimits(poolBytes: 1 << 30, senderPendingCount: 1 << 20, senderPendingBytes: 1 << 30)
 config.threads = 4
 let node = try NodeServer(configuration: config)
 try node.start()

@@ -41,6 +41,8 @@ genesis.poolCapacity = 1_000_000
 genesis.expiryBlocks = 120
 let dir = NSTemporaryDirectory() + "mosaic-bench-notes-" + Hex.encode(Random.bytes(6))
 var config = NodeConfiguration(directory: dir, genesis: genesis, port: 0, blockTime: .milliseconds(blockTimeMs))
+// A benchmark floods on purpose: lift the per-sender and byte caps of the pool.
+config.ledgerLimits = LedgerLimits(poolBytes: 1 << 30, senderPendingCount: 1 << 20, senderPendingBytes: 1 << 30)
 config.threads = 4
 let node = try NodeServer(configuration: config)
 try node.start()

@@ -52,7 +52,8 @@ if reuse { log("reusing the seeded ledger in \(dir)") } else {
 log("seeding \(waves * authors) posts by \(authors) authors in \(waves) waves (post + self-upvote per author each wave)…")
 let seedStart = ContinuousClock.now
 do {
-    let ledger = try Ledger(directory: dir, genesis: genesis)
+    let ledger = try Ledger(directory: dir, genesis: genesis,
+                            limits: LedgerLimits(poolBytes: 1 << 30, senderPendingCount: 1 << 20, senderPendingBytes: 1 << 30))
     for wave in 0..<waves {
         let count = min(authors, postCount - wave * authors)
         let signed = Mutex<[[Transaction]]>(Array(repeating: [], count: count))
@@ -67,7 +68,7 @@ do {
                 "author": .string(key.publicKey.clientID), "permlink": .string(permlink), "weight": .integer(Int64(100 + (i * 37 + wave * 11) % 9_900))])
             let txs = [post, vote].enumerated().map { n, call in
                 Transaction.signed(by: key, chainID: chainID, to: social, value: 0, fee: fee, nonce: UInt64(2 * wave + n + 1),
-                                   type: .contractCall, data: call.json, creationDate: 1_800_000_000)
+                                   type: .contractCall, data: call.json, creationDate: Int64(Date().timeIntervalSince1970))
             }
             signed.withLock { $0[i] = txs }
         }
@@ -94,6 +95,8 @@ log(String(format: "seeded in %.1f s (%.0f transactions/s through the contract)"
 // MARK: node and reads
 
 var config = NodeConfiguration(directory: dir, genesis: genesis, port: 0, blockTime: .seconds(3600))
+// A benchmark floods on purpose: lift the per-sender and byte caps of the pool.
+config.ledgerLimits = LedgerLimits(poolBytes: 1 << 30, senderPendingCount: 1 << 20, senderPendingBytes: 1 << 30)
 config.threads = 4
 let node = try NodeServer(configuration: config)
 try node.start()

@@ -51,6 +51,14 @@ actor NonceAllocator {
         releaseSlot()
     }
 
+    /// A transaction of this sender expired: the node never used its nonce, and will never take
+    /// those signed bytes again, so the nonce is handed out again first. Without this the next
+    /// send would wait behind the gap (and, on an old node, let the expired bytes be replayed
+    /// into it: a double payment).
+    func expired(_ nonce: UInt64) {
+        if nonce < counter, nonce >= floor { released.insert(nonce) }
+    }
+
     /// The node said a nonce was stale (another client used this key): forget local state and
     /// fetch the node's next nonce at the next reservation.
     func resync(nodeNext: UInt64) {

@@ -183,8 +183,16 @@ public final class Wallet: Sendable {
     /// Waits until the transaction reaches `target` (default sealed) and returns it.
     /// Throws `.expired`, `.failed` (included but execution failed, with the chain's error),
     /// `.timedOut` (with the current status) or `.unknownTransaction`, each distinct.
+    /// An expired transaction of this wallet gives its nonce back for the next send.
     public func wait(for hash: String, until target: TransactionStatus = .sealed, timeout: Duration = .seconds(60)) async throws(WalletError) -> TransactionView {
-        try await Wallet.wait(client: client, for: hash, until: target, timeout: timeout)
+        do {
+            return try await Wallet.wait(client: client, for: hash, until: target, timeout: timeout)
+        } catch {
+            if case .expired = error, let view = try? await client.transaction(hash), view.transaction.clientID == clientID {
+                await nonces.expired(view.transaction.nonce)
+            }
+            throw error
+        }
     }
 
     /// The same wait for any client (no wallet needed).
