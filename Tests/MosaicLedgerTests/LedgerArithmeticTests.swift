@@ -97,6 +97,20 @@ import MosaicProtocol
         #expect(try BinaryBatch.decode(Data(good)).count == 1)
     }
 
+    /// A challenge answer claiming a tree of 2^64 − 1 entries walked `(n + 1) / 2` into an
+    /// overflow inside the ledger (a blobber could stop the node); now the walk just ends.
+    @Test func aProofClaimingTheLargestTreeDoesNotOverflow() {
+        let leaf = [UInt8](repeating: 7, count: 32)
+        #expect(StorageMerkle.rootFrom(leaf: leaf, index: 0, count: .max, siblings: [leaf]) == nil)
+        #expect(StorageMerkle.rootFrom(leaf: leaf, index: 0, count: .max, siblings: [[UInt8]](repeating: leaf, count: 64))?.count == 32)
+        // The rule is unchanged for real trees: ⌈n / 2⌉ per level.
+        let leaves = (0..<5).map { [UInt8](repeating: UInt8($0), count: 32) }
+        for i in 0..<5 {
+            #expect(StorageMerkle.rootFrom(leaf: leaves[i], index: UInt64(i), count: 5, siblings: StorageMerkle.siblings(leaves: leaves, index: i))
+                    == StorageMerkle.root(leaves: leaves))
+        }
+    }
+
     /// A transfer to oneself moves nothing and mints nothing; only the fee goes.
     @Test func aTransferToOneselfMintsNothing() throws {
         let net = try TestNet()

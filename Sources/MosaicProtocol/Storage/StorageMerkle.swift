@@ -51,7 +51,8 @@ public enum StorageMerkle {
                 next += 1
             }
             i /= 2
-            n = (n + 1) / 2
+            // ⌈n / 2⌉ without `n + 1`, which traps for a forged count of 2^64 − 1.
+            n = n / 2 + n % 2
         }
         return next == siblings.count ? hash : nil
     }
