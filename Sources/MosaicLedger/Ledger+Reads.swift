@@ -80,7 +80,7 @@ extension Ledger {
 
     /// Blocks newest first, starting below `round` (default: from the latest); `limit` capped at 1000.
     public func blocks(before round: UInt64? = nil, limit: Int = 20) throws(LedgerError) -> [Block] {
-        try committed { store, latest in try store.blocks(before: round ?? latest + 1, limit: min(max(limit, 0), 1000)) }
+        try committed { store, latest in try store.blocks(before: round ?? (latest < .max ? latest + 1 : latest), limit: min(max(limit, 0), 1000)) }
     }
 
     /// The last committed block.

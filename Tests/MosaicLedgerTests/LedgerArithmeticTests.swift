@@ -111,6 +111,13 @@ import MosaicProtocol
         }
     }
 
+    /// Contract messages quote times callers chose; every Int64 prints.
+    @Test func anyTimestampPrintsWithoutOverflow() {
+        #expect(UTCTime.iso8601(0) == "1970-01-01T00:00:00Z")
+        #expect(UTCTime.iso8601(1_900_003_600) == "2030-03-17T18:46:40Z")
+        for t in [Int64.min, Int64.min + 1, Int64.max, -1] { #expect(!UTCTime.iso8601(t).isEmpty) }
+    }
+
     /// A transfer to oneself moves nothing and mints nothing; only the fee goes.
     @Test func aTransferToOneselfMintsNothing() throws {
         let net = try TestNet()
