@@ -218,11 +218,13 @@ extension NodeServer {
     }
 
     /// Pending transactions of the sender first (newest nonce first), then included ones newest first.
-    static func history(_ ledger: Ledger, _ id: String, limit: Int, offset: Int) throws(LedgerError) -> TransactionPage {
+    /// Safe for any `limit` and `offset` (negative ones count as 0; no sum overflows).
+    static func history(_ ledger: Ledger, _ id: String, limit asked: Int, offset skipped: Int) throws(LedgerError) -> TransactionPage {
+        let limit = max(0, asked), offset = max(0, skipped)
         let pending = try ledger.pendingTransactions(of: id).reversed().map { TransactionView(transaction: $0, status: .pending) }
         let included = try ledger.transactionCount(of: id)
         var page: [TransactionView] = []
-        if offset < pending.count { page = Array(pending[offset..<min(pending.count, offset + limit)]) }
+        if offset < pending.count { page = Array(pending[offset..<(offset + min(limit, pending.count - offset))]) }
         let rest = limit - page.count
         if rest > 0 {
             let skip = max(0, offset - pending.count)

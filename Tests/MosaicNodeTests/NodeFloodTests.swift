@@ -4,6 +4,7 @@ import MosaicCrypto
 import MosaicLedger
 import MosaicProtocol
 import MosaicSDK
+@testable import MosaicNode
 
 /// Issue 11 item 6 at the node: free transactions are limited per source address, and a round
 /// past Int64.max in a path answers 404 instead of killing the node (the issue's first example).
@@ -46,5 +47,24 @@ import MosaicSDK
             #expect(r.status == 404 || r.status == 400, "\(path): \(r.status)")
         }
         #expect(try await net.raw("GET", "/health").status == 200)
+    }
+
+    /// The history page behind the account routes takes any limit and offset.
+    @Test func accountHistoryTakesAnyLimitAndOffset() async throws {
+        let net = try TestDevnet()
+        defer { Task { await net.stop() } }
+        let id = net.alice.publicKey.clientID
+        // One pending (a nonce gap keeps it waiting) and one included.
+        try await net.client.submit(net.transfer(net.alice, to: net.bob.publicKey.clientID, 5, nonce: 3))
+        let sent = net.transfer(net.alice, to: net.bob.publicKey.clientID, 5, nonce: 1)
+        try await net.client.submit(sent)
+        _ = try await net.wallet(net.alice).wait(for: sent.hash, until: .finalized, timeout: .seconds(10))
+        let ledger = net.node.ledger
+        for (limit, offset) in [(Int.max, Int.max), (Int.min, Int.min), (Int.max, 0), (1, Int.max), (Int.max, -1)] {
+            let page = try NodeServer.history(ledger, id, limit: limit, offset: offset)
+            #expect(page.total == 2)
+            #expect(page.transactions.count <= 2)
+        }
+        #expect(try NodeServer.history(ledger, id, limit: Int.max, offset: Int.min).transactions.count == 2)
     }
 }
