@@ -14,6 +14,8 @@ final class SourceRateLimiter: Sendable {
 
     init(perMinute: Int) { self.perMinute = max(0, perMinute) }
 
+    var trackedSources: Int { windows.withLock { $0.count } }
+
     /// Takes `count` submissions from `source` at `now` (unix seconds), or refuses them all.
     func admit(_ source: String, count: Int = 1, now: Int64 = Int64(Date().timeIntervalSince1970)) throws(LedgerError) {
         guard count > 0 else { return }

@@ -39,6 +39,28 @@ import MosaicSDK
         _ = try await net.wallet(net.alice).wait(for: paid.hash, until: .finalized, timeout: .seconds(10))
     }
 
+    /// The per-address window on its own clock: refused within the minute, admitted after it,
+    /// a batch counted whole, and its memory bounded however many addresses come.
+    @Test func theSourceLimiterCountsPerAddressPerMinuteWithinBoundedMemory() throws {
+        let limiter = SourceRateLimiter(perMinute: 3)
+        let t: Int64 = 1_800_000_000
+        for _ in 0..<3 { try limiter.admit("10.0.0.1", now: t) }
+        #expect(throws: LedgerError.self) { try limiter.admit("10.0.0.1", now: t + 59) }
+        var message = ""
+        do { try limiter.admit("10.0.0.1", now: t + 30); Issue.record("a 4th within the minute was admitted") } catch {
+            #expect(error.code == "free_limited")
+            message = error.description
+        }
+        #expect(message.contains("retry in 30 s"))
+        try limiter.admit("10.0.0.2", now: t + 59)
+        try limiter.admit("10.0.0.1", now: t + 60)
+        #expect(throws: LedgerError.self) { try limiter.admit("10.0.0.3", count: 4, now: t) }
+        #expect(throws: LedgerError.self) { try limiter.admit("10.0.0.3", count: .max, now: t) }
+        try limiter.admit("10.0.0.3", count: 3, now: t)
+        for i in 0..<(SourceRateLimiter.maxSources + 10) { try limiter.admit("a\(i)", now: t) }
+        #expect(limiter.trackedSources <= SourceRateLimiter.maxSources)
+    }
+
     @Test func roundsPastInt64MaxAnswerNotFoundAndTheNodeLives() async throws {
         let net = try TestDevnet()
         defer { Task { await net.stop() } }
