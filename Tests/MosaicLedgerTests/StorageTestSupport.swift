@@ -88,10 +88,14 @@ final class StorageNet {
 
     func key(of blobberID: String) -> Ed25519.SigningKey? { blobbers.first { $0.publicKey.clientID == blobberID } }
 
+    /// Milliseconds already given to a marker: each new one is strictly later, as the contract asks.
+    private var markerMillis: Int64 = 0
+
     func marker(_ a: Allocation, blobber: String, previous: String, root: String, size: UInt64,
                 signer: Ed25519.SigningKey? = nil) -> WriteMarker {
+        markerMillis = max(markerMillis + 1, now * 1000)
         var m = WriteMarker(allocationID: a.id, blobberID: blobber, clientID: owner.publicKey.clientID, previousRoot: previous,
-                            root: root, size: size, timestamp: now)
+                            root: root, size: size, timestamp: markerMillis)
         m.sign(with: signer ?? owner)
         return m
     }

@@ -51,7 +51,7 @@ public enum StorageMerkle {
                 next += 1
             }
             i /= 2
-            n = (n + 1) / 2
+            n = n / 2 + n % 2  // ⌈n / 2⌉ without overflow at UInt64.max
         }
         return next == siblings.count ? hash : nil
     }
