@@ -47,13 +47,14 @@ final class StorageNet {
 
     /// Submits one storage call, makes a block, returns the receipt.
     @discardableResult
-    func call(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue] = [:], value: UInt64 = 0) throws -> TransactionReceipt {
+    func call(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue] = [:], value: UInt64 = 0,
+              gas: UInt64? = nil) throws -> TransactionReceipt {
         let id = key.publicKey.clientID
         let nonce = (nonces[id] ?? 0) + 1
         nonces[id] = nonce
         let tx = Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "storage"), value: value,
                                     fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                    data: ContractCall(contract: "storage", method: method, args: args).json, creationDate: StorageNet.start)
+                                    data: ContractCall(contract: "storage", method: method, args: args, gas: gas).json, creationDate: StorageNet.start)
         try ledger.submit(tx)
         try ledger.produceBlock()
         guard let receipt = try ledger.transaction(tx.hash)?.receipt else { throw LedgerError.storage("no receipt for \(method)") }

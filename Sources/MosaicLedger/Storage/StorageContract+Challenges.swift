@@ -12,12 +12,18 @@ extension StorageContract {
     /// number of keys, whatever the number of allocations or challenges.
     func runChallenges(_ state: StorageState, previousBlockHash: String) throws(ContractError) {
         let c = state.context
-        let due = try c.scan(prefix: StorageState.openPrefix, after: nil, limit: StorageContract.closePerBlock)
-        for row in due {
-            let id = String(decoding: row.value, as: UTF8.self)
-            guard let ch = try state.challenge(id) else { try c.set(row.key, nil); continue }
-            guard ch.deadline < c.now else { break }
-            try resolve(state, ch, passed: false, reason: "no answer before the deadline \(UTCTime.iso8601(ch.deadline))")
+        // Keys sort by deadline: read a few at a time and stop at the first not yet due.
+        var closed = 0
+        closing: while closed < StorageContract.closePerBlock {
+            let rows = try c.scan(prefix: StorageState.openPrefix, after: nil, limit: 8)
+            for row in rows {
+                let id = String(decoding: row.value, as: UTF8.self)
+                guard let ch = try state.challenge(id), ch.status == .open else { try c.set(row.key, nil); closed += 1; continue }
+                guard ch.deadline < c.now else { break closing }
+                try resolve(state, ch, passed: false, reason: "no answer before the deadline \(UTCTime.iso8601(ch.deadline))")
+                closed += 1
+            }
+            if rows.count < 8 { break }
         }
         let id = Hex.encode(Challenge.seed(previousBlockHash: previousBlockHash, round: c.round))
         guard config.challengeEveryBlocks > 0, Challenge.word(id, 3) % config.challengeEveryBlocks == 0 else { return }
