@@ -82,7 +82,10 @@ public final class ContractContext {
             from.balance -= amount
             scratch.setAccount(address, from)
             var to = try scratch.account(clientID)
-            to.balance += amount
+            // Supply is conserved, so this cannot overflow on a sound ledger; refuse rather than trap.
+            let (sum, overflow) = to.balance.addingReportingOverflow(amount)
+            guard !overflow else { throw ContractError.refused("paying \(amount) would overflow the balance of \(clientID)") }
+            to.balance = sum
             scratch.setAccount(clientID, to)
         } catch let e as ContractError {
             throw e

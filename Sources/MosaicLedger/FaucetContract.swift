@@ -25,27 +25,28 @@ struct FaucetContract: Contract {
     func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         guard method == "pour" else { throw .unknownMethod(contract: name, method: method) }
         try context.consumeGas(100)
+        guard context.value == 0 else { throw .invalidArguments("faucet.pour takes no tokens; send it with value 0") }
         let amount = config.pourAmount
         let now = context.now
 
         var mine = Window(try context.get("account:\(context.caller)"))
         mine.roll(now: now, length: config.accountWindowSeconds)
-        if mine.amount + amount > config.accountLimit {
-            let at = mine.start + config.accountWindowSeconds
-            throw .refused("faucet limit reached for this account; next pour possible at \(UTCTime.iso8601(at)) (in \(at - now) s)")
+        guard case let (mineAfter, false) = mine.amount.addingReportingOverflow(amount), mineAfter <= config.accountLimit else {
+            let at = saturatingAdd(mine.start, config.accountWindowSeconds)
+            throw .refused("faucet limit reached for this account; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)")
         }
         var all = Window(try context.get("global"))
         all.roll(now: now, length: config.globalWindowSeconds)
-        if all.amount + amount > config.globalLimit {
-            let at = all.start + config.globalWindowSeconds
-            throw .refused("faucet global limit reached; next pour possible at \(UTCTime.iso8601(at)) (in \(at - now) s)")
+        guard case let (allAfter, false) = all.amount.addingReportingOverflow(amount), allAfter <= config.globalLimit else {
+            let at = saturatingAdd(all.start, config.globalWindowSeconds)
+            throw .refused("faucet global limit reached; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)")
         }
         let left = try context.balance(of: context.address)
         guard left >= amount else { throw .refused("faucet is empty (\(TokenAmount(baseUnits: left)) left)") }
 
         try context.pay(amount, to: context.caller)
-        mine.amount += amount
-        all.amount += amount
+        mine.amount = mineAfter
+        all.amount = allAfter
         try context.set("account:\(context.caller)", mine.bytes)
         try context.set("global", all.bytes)
         try context.emit("pour", ["to": context.caller, "amount": String(amount)])
@@ -64,7 +65,7 @@ struct FaucetContract: Contract {
         }
 
         mutating func roll(now: Int64, length: Int64) {
-            if amount == 0 || now >= start + length {
+            if amount == 0 || now >= saturatingAdd(start, length) {
                 start = now
                 amount = 0
             }

@@ -1,9 +1,11 @@
 /// UTC timestamps as "2026-11-30T05:00:00Z" without a formatter object (days-to-civil arithmetic).
 enum UTCTime {
-    /// Any Int64 prints (contract messages quote times callers chose): the first day of the range
-    /// is clamped away, the only place the arithmetic below could overflow.
-    static func iso8601(_ seconds: Int64) -> String {
-        let unixSeconds = max(seconds, Int64.min + 86_400)
+    /// Seconds of 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z: outside, the value is named as
+    /// "unix time N" (it comes from an argument, and the arithmetic below must not overflow).
+    static let range: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+
+    static func iso8601(_ unixSeconds: Int64) -> String {
+        guard range.contains(unixSeconds) else { return "unix time \(unixSeconds)" }
         let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
         let secs = unixSeconds - days * 86_400
         // Shift the epoch to 0000-03-01 so leap days fall at the end of each 400-year era.

@@ -49,6 +49,10 @@ import Testing
         let badPath = try await cli.run(["social", "reply", "nobody/x", "--wallet", "b", "--body", "hi"])
         #expect(badPath.code == 2 && badPath.err.contains("is not AUTHOR/PERMLINK"))
 
+        // Votes count the voter's locked stake, not its balance.
+        let staked = try await cli.run(["social", "stake", "0.5", "--wallet", "b", "--json"])
+        #expect(staked.code == 0, "\(staked.err)")
+        #expect(try await cli.run(["social", "account", "--wallet", "b", "--json"]).json["stake"] as? Int == 5_000_000_000)
         let voted = try await cli.run(["social", "vote", path, "--wallet", "b", "--weight", "10000", "--json"])
         #expect(voted.code == 0, "\(voted.err)")
         let votedPost = try #require(voted.json["post"] as? [String: Any])

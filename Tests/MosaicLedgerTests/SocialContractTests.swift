@@ -6,19 +6,19 @@ import MosaicProtocol
 
 /// The social contract against a real ledger in a temporary directory, its clock moved by hand.
 @Suite(.timeLimit(.minutes(3))) struct SocialContractTests {
-    /// The documented vote arithmetic (docs/SOCIAL.md §3), written out again for the expectations.
+    /// The documented vote arithmetic (docs/SOCIAL.md §3), written out again for the expectations:
+    /// rshares count the voter's locked voting stake.
     struct Voter {
-        var balance: UInt64
+        var stake: UInt64
         var power: Int64 = 10_000
         var powerTime: Int64? = nil
 
-        mutating func vote(weight: Int64, at now: Int64, fee: UInt64) -> Int64 {
-            balance -= fee
+        mutating func vote(weight: Int64, at now: Int64) -> Int64 {
             if let t = powerTime { power = min(10_000, power + (now - t) * 10_000 / 432_000) }
             powerTime = now
             let used = (power * abs(weight) / 10_000 + 49) / 50
             power -= used
-            let r = Int64(UInt64(used) * balance / 10_000)   // used ≤ 200, balance ≤ 10^13 here: no overflow
+            let r = Int64(UInt64(used) * stake / 10_000)   // used ≤ 200, stake ≤ 10^13 here: no overflow
             return weight < 0 ? -r : r
         }
     }
@@ -32,7 +32,6 @@ import MosaicProtocol
     @Test func trendingAndHotFeedsFollowTheScoresComputedByHand() throws {
         // Authors 0…5 (10 tokens each), voters 6…9 with 1, 10, 100 and 1000 tokens.
         let net = try SocialNet(funds: [10, 10, 10, 10, 10, 10, 1, 10, 100, 1000])
-        let fee = net.genesis.minimumFee
         let tags = ["a", "b", "a", "b", "a", "b"]
         var created: [Int64] = []
         for i in 0..<6 {
@@ -40,7 +39,9 @@ import MosaicProtocol
             #expect(try net.call(i, "comment", net.postArgs("p\(i)", category: tags[i], tags: ["all"])).outcome == .success)
             try net.advance(3600)
         }
-        var voters = (6...9).map { Voter(balance: [1, 10, 100, 1000][$0 - 6] * token) }
+        // Each voter stakes all but a hundredth of a token (its fees).
+        for v in 6...9 { try net.stake([v], [1, 10, 100, 1000][v - 6] * token - token / 100) }
+        var voters = (6...9).map { Voter(stake: [1, 10, 100, 1000][$0 - 6] * token - token / 100) }
         // (voter, post, weight) in blocks 5 s apart; a voter votes at most once per block.
         let rounds: [[(Int, Int, Int64)]] = [
             [(9, 0, 10_000), (8, 1, 10_000), (7, 2, 5_000), (6, 3, -10_000)],
@@ -53,7 +54,7 @@ import MosaicProtocol
             let receipts = try net.block(round.map { net.tx($0.0, "vote", net.voteArgs($0.1, "p\($0.1)", $0.2)) })
             for ((voter, post, weight), receipt) in zip(round, receipts) {
                 #expect(receipt.outcome == .success, "\(receipt.error ?? "")")
-                net_rshares[post] += voters[voter - 6].vote(weight: weight, at: now, fee: fee)
+                net_rshares[post] += voters[voter - 6].vote(weight: weight, at: now)
             }
             try net.advance(5)
         }
@@ -87,7 +88,8 @@ import MosaicProtocol
             #expect(try net.block(txs).allSatisfy { $0.outcome == .success })
             try net.advance(300)
         }
-        // Every author upvotes its own posts with weights that spread the scores.
+        // Every author stakes and upvotes its own posts with weights that spread the scores.
+        try net.stake(Array(0..<50), 5 * token)
         for round in 0..<5 {
             let txs = (0..<50).map { i in net.tx(i, "vote", net.voteArgs(i, "post-\(round)", Int64(500 + (i * 7 + round * 13) % 40 * 240))) }
             #expect(try net.block(txs).allSatisfy { $0.outcome == .success })
@@ -223,24 +225,22 @@ import MosaicProtocol
         #expect(try net.failure(1, "vote", net.voteArgs(0, "p", 0))?.contains("weight 0 removes a vote, but you have not voted") == true)
         #expect(try net.failure(1, "vote", net.voteArgs(0, "nope", 100))?.contains("does not exist") == true)
         // Failed calls paid their fees but spent no voting power: the tally starts from here.
-        var voter = Voter(balance: try net.balance(1))
-        let fee = net.genesis.minimumFee
+        try net.stake([1], 90 * token)
+        var voter = Voter(stake: 90 * token)
 
-        var expected = voter.vote(weight: 10_000, at: net.now, fee: fee)
+        var expected = voter.vote(weight: 10_000, at: net.now)
         #expect(try net.call(1, "vote", net.voteArgs(0, "p", 10_000)).outcome == .success)
         #expect(try net.post(0, "p")?.netRshares == expected)
         #expect(try net.feed("trending").posts.map(\.permlink) == ["p"])
         let tooSoon = try net.failure(1, "vote", net.voteArgs(0, "p", 5_000))
         #expect(tooSoon?.contains("votes must be at least 3 seconds apart") == true, "\(tooSoon ?? "")")
-        voter.balance -= fee
         try net.advance(3)
         #expect(try net.failure(1, "vote", net.voteArgs(0, "p", 10_000))?.contains("already has weight 10000") == true)
-        voter.balance -= fee
         try net.advance(3)
 
         for (n, weight) in [Int64(-5_000), 2_000, 0, 3_000, 4_000].enumerated() {
             let now = net.now
-            expected = voter.vote(weight: weight, at: now, fee: fee)
+            expected = voter.vote(weight: weight, at: now)
             #expect(try net.call(1, "vote", net.voteArgs(0, "p", weight)).outcome == .success)
             let post = try #require(try net.post(0, "p"))
             #expect(post.netRshares == expected, "change \(n + 1)")
@@ -253,7 +253,6 @@ import MosaicProtocol
         let record = try #require(try net.decode(votes, as: [String: [SocialVote]?].self)["votes"]??.first)
         #expect(record.changes == 5 && record.weight == 4_000 && record.voter == net.id(1))
         #expect(try net.failure(1, "vote", net.voteArgs(0, "p", 100))?.contains("changed 5 times already; at most 5 changes") == true)
-        voter.balance -= fee
 
         // Voting power was spent and regenerates: 2,000 basis points a day.
         let account = try net.decode(net.view("account", ["client_id": .string(net.id(1))]), as: SocialAccount.self)
@@ -287,6 +286,56 @@ import MosaicProtocol
         #expect(try net.feed("created").posts.first?.children == 1)
     }
 
+    /// The attack: vote, move the tokens to a second account, vote again with them. Votes count
+    /// the locked stake, and a vote keeps it locked until the post pays out, so the tokens count
+    /// once per post.
+    @Test func tokensMovedToASecondAccountCannotVoteTheSamePostAgain() throws {
+        // 0: author, 1: the voter, 2: its second account.
+        let net = try SocialNet(funds: [10, 100, 0])
+        #expect(try net.call(0, "comment", net.postArgs("p")).outcome == .success)
+        try net.stake([1], 90 * token)
+        var voter = Voter(stake: 90 * token)
+        let once = voter.vote(weight: 10_000, at: net.now)
+        #expect(try net.call(1, "vote", net.voteArgs(0, "p", 10_000)).outcome == .success)
+        #expect(try net.post(0, "p")?.netRshares == once)
+        let payout = try #require(try net.post(0, "p")).payoutAt
+        #expect(try net.stakeOf(1).stake == 90 * token && net.stakeOf(1).stakeLockedUntil == payout)
+
+        // The staked tokens cannot leave before the payout, so they cannot vote from account 2.
+        let early = try net.failure(1, "unstake", [:])
+        #expect(early?.contains("locked by your votes until the last voted post pays out at \(UTCTime.iso8601(payout))") == true, "\(early ?? "")")
+        // Its free balance can move, but unstaked tokens count for nothing.
+        let rest = try net.balance(1) - token
+        #expect(try net.transfer(1, to: 2, rest).outcome == .success)
+        try net.advance(3)
+        #expect(try net.call(2, "vote", net.voteArgs(0, "p", 10_000)).outcome == .success)
+        #expect(try net.post(0, "p")?.netRshares == once, "a vote with no stake adds no rshares")
+        // Staked by account 2 they count, once: they never counted for account 1.
+        try net.stake([2], rest - token / 100)
+        try net.advance(3)
+        var second = Voter(stake: rest - token / 100)
+        _ = second.vote(weight: 10_000, at: net.now - 3)
+        let twice = once + second.vote(weight: 5_000, at: net.now)
+        #expect(try net.call(2, "vote", net.voteArgs(0, "p", 5_000)).outcome == .success)
+        #expect(try net.post(0, "p")?.netRshares == twice)
+        // After the payout the stake unlocks; moved on, it cannot vote on the paid-out post.
+        try net.advance(7 * 86_400)
+        let before = try net.balance(1)
+        #expect(try net.call(1, "unstake", [:]).outcome == .success)
+        #expect(try net.balance(1) == before + 90 * token - net.genesis.minimumFee)
+        #expect(try net.stakeOf(1).stake == 0)
+        #expect(try net.transfer(1, to: 2, 90 * token).outcome == .success)
+        try net.stake([2], 90 * token)
+        #expect(try net.failure(2, "vote", net.voteArgs(0, "p", 10_000))?.contains("votes are closed after payout") == true)
+        #expect(try net.post(0, "p")?.netRshares == twice)
+        #expect(try net.ledger.supply().isConserved)
+        // Tokens sent with any other call are refused, not kept without a record.
+        let stray = try net.block([net.tx(1, "vote", net.voteArgs(0, "p", 100), value: token / 10)])[0]
+        #expect(stray.outcome == .failure && stray.error?.contains("social.vote takes no tokens") == true)
+        #expect(try net.failure(2, "unstake", ["amount": .integer(Int64.max)])?.contains("cannot unstake") == true)
+        #expect(try net.failure(1, "unstake", [:])?.contains("no voting stake") == true)
+    }
+
     @Test func appsActForUsersOnlyWithAnUnexpiredGrantCoveringTheScope() throws {
         // 0: the user, 1: the app, 2: another user, 3: not an app.
         let net = try SocialNet(funds: [10, 10, 10, 10])
@@ -299,6 +348,7 @@ import MosaicProtocol
         #expect(shown?.clientID == app && shown?.redirectURL == "https://reader.example/cb")
 
         #expect(try net.call(0, "comment", net.postArgs("mine")).outcome == .success)
+        try net.stake([0], 5 * token)
         func voteFor(_ actor: String, weight: Int64 = 10_000) -> [String: JSONValue] {
             ["voter": .string(actor), "author": .string(user), "permlink": .string("mine"), "weight": .integer(weight)]
         }

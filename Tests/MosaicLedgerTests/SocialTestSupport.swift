@@ -40,11 +40,11 @@ final class SocialNet {
     func advance(_ seconds: Int64) throws { try ledger.advanceClock(by: seconds) }
 
     /// A signed social call from `users[i]` (not submitted).
-    func tx(_ i: Int, _ method: String, _ args: [String: JSONValue]) -> Transaction {
+    func tx(_ i: Int, _ method: String, _ args: [String: JSONValue], value: UInt64 = 0) -> Transaction {
         let key = users[i]
         let nonce = (nonces[key.publicKey.clientID] ?? 0) + 1
         nonces[key.publicKey.clientID] = nonce
-        return Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "social"), value: 0,
+        return Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "social"), value: value,
                                   fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
                                   data: ContractCall(contract: "social", method: method, args: args).json, creationDate: now)
     }
@@ -79,6 +79,28 @@ final class SocialNet {
                                       "title": .string(title), "body": .string(body), "tags": .array(tags.map(JSONValue.string))]
         if let author { a["author"] = .string(author) }
         return a
+    }
+
+    /// A plain transfer from `users[i]` to `users[j]`, in its own block.
+    @discardableResult
+    func transfer(_ i: Int, to j: Int, _ amount: UInt64) throws -> TransactionReceipt {
+        let key = users[i]
+        let nonce = (nonces[key.publicKey.clientID] ?? 0) + 1
+        nonces[key.publicKey.clientID] = nonce
+        let t = Transaction.signed(by: key, chainID: genesis.chainID, to: id(j), value: amount, fee: genesis.minimumFee, nonce: nonce,
+                                   creationDate: SocialNet.start)
+        return try block([t])[0]
+    }
+
+    /// Locks `amount` of `users[i]`'s tokens as its voting stake (in one block with any others).
+    func stake(_ users: [Int], _ amount: UInt64) throws {
+        let receipts = try block(users.map { tx($0, "stake", [:], value: amount) })
+        for r in receipts where r.outcome != .success { throw LedgerError.storage(r.error ?? "stake failed") }
+    }
+
+    /// The voting stake of `users[i]` as the account view shows it.
+    func stakeOf(_ i: Int) throws -> SocialAccount {
+        try decode(view("account", ["client_id": .string(id(i))]), as: SocialAccount.self)
     }
 
     func voteArgs(_ author: Int, _ permlink: String, _ weight: Int64) -> [String: JSONValue] {

@@ -141,7 +141,7 @@ import MosaicProtocol
         let bk = try #require(net.key(of: blobberID))
         func marker(_ counter: UInt64) throws -> JSONValue {
             var m = ReadMarker(allocationID: a.id, blobberID: blobberID, clientID: "", publicKey: "", ownerID: a.ownerID,
-                               counter: counter, timestamp: net.now)
+                               counter: counter, timestamp: net.now, readPrice: a.blobbers[0].readPrice)
             m.sign(with: net.reader)
             return .array([try jsonArg(m)])
         }

@@ -47,13 +47,14 @@ final class StorageNet {
 
     /// Submits one storage call, makes a block, returns the receipt.
     @discardableResult
-    func call(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue] = [:], value: UInt64 = 0) throws -> TransactionReceipt {
+    func call(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue] = [:], value: UInt64 = 0,
+              gas: UInt64? = nil) throws -> TransactionReceipt {
         let id = key.publicKey.clientID
         let nonce = (nonces[id] ?? 0) + 1
         nonces[id] = nonce
         let tx = Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "storage"), value: value,
                                     fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                    data: ContractCall(contract: "storage", method: method, args: args).json, creationDate: now)
+                                    data: ContractCall(contract: "storage", method: method, args: args, gas: gas).json, creationDate: now)
         try ledger.submit(tx)
         try ledger.produceBlock()
         guard let receipt = try ledger.transaction(tx.hash)?.receipt else { throw LedgerError.storage("no receipt for \(method)") }
@@ -88,10 +89,14 @@ final class StorageNet {
 
     func key(of blobberID: String) -> Ed25519.SigningKey? { blobbers.first { $0.publicKey.clientID == blobberID } }
 
+    /// Milliseconds already given to a marker: each new one is strictly later, as the contract asks.
+    private var markerMillis: Int64 = 0
+
     func marker(_ a: Allocation, blobber: String, previous: String, root: String, size: UInt64,
                 signer: Ed25519.SigningKey? = nil) -> WriteMarker {
+        markerMillis = max(markerMillis + 1, now * 1000)
         var m = WriteMarker(allocationID: a.id, blobberID: blobber, clientID: owner.publicKey.clientID, previousRoot: previous,
-                            root: root, size: size, timestamp: now)
+                            root: root, size: size, timestamp: markerMillis)
         m.sign(with: signer ?? owner)
         return m
     }

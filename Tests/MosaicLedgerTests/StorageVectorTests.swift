@@ -78,35 +78,56 @@ import MosaicProtocol
         let alloc = String(repeating: "aa", count: 32), blobber = String(repeating: "bb", count: 32)
 
         var wm = WriteMarker(allocationID: alloc, blobberID: blobber, clientID: owner.publicKey.clientID, previousRoot: Self.zeros,
-                             root: "7c4d7e7345783a9714d8cfd1d453be2aec84ff2121d394fdc309f349885cbfc0", size: 131076, timestamp: 1_800_000_000)
+                             root: "7c4d7e7345783a9714d8cfd1d453be2aec84ff2121d394fdc309f349885cbfc0", size: 131076, timestamp: 1_800_000_000_000)
         wm.sign(with: owner)
-        #expect(wm.hash == "3b21bbe1e4fb07cd76a95f0d4369ceb745435c5a281b3798094caa7ec38e6a6a")
-        #expect(wm.signature == "f843de3c1cce52d9fd84fc82ce610fd8d425b0cfe18727df729e675df1bb677cf2349dc9d2a0ebd3e9122e0555fd6196eb8710206a992e3b9aecee15d086d50e")
+        #expect(wm.hash == "b761db4e805742336cb81ecb1f61973c23738a8d1c95e0356907d00c08ae4925")
+        #expect(wm.signature == "86cb85725c77f1ef082f8128ff9efcce47336011cf080b1d6e32407f71fa03c15406bd7f00e31906a3e72043eefa4a06d1f1c34d680fd6626e730a76194a1c06")
         try wm.verify(ownerPublicKey: owner.publicKey.hex)
         #expect(throws: StorageProtocolError.self) { try wm.verify(ownerPublicKey: reader.publicKey.hex) }
         let json = String(decoding: try JSONEncoder().encode(wm), as: UTF8.self)
         #expect(json.contains("\"previous_root\"") && json.contains("\"allocation_id\""))
 
+        var t = AuthTicket(allocationID: alloc, ownerID: "", ownerPublicKey: "", path: "/docs/a.txt", kind: .file,
+                           recipientID: reader.publicKey.clientID, expiration: 1_800_086_400, nonce: "0102030405060708",
+                           readBudget: 5_000_000_000)
+        t.sign(with: owner)
+        #expect(t.id == "a715f7a36e8461aadca4d6aa9e170ec3b831bc948f1ddc487d9f7f33f45f873f")
+        #expect(t.signature == "a8533f1f36d53f10c630e6bdb1861eadb9fc8f5f4337be601afca2932b364eb9966c4ef3618d277896e4c08db7a17a302e6704ad5637c2e1214fd5e6cbfae501")
+        try t.verify(now: 1_800_000_000, reader: reader.publicKey.clientID)
+        #expect(throws: StorageProtocolError.self) { try t.verify(now: 1_800_086_401) }
+        #expect(throws: StorageProtocolError.self) { try t.verify(reader: String(repeating: "cc", count: 32)) }
+        // The budget is signed: raising it breaks the id and the signature.
+        var richer = t
+        richer.readBudget += 1
+        #expect(throws: StorageProtocolError.self) { try richer.verify() }
+        let ticketJSON = String(decoding: try JSONEncoder().encode(t), as: UTF8.self)
+        #expect(ticketJSON.contains("\"read_budget\":5000000000"))
+
         var rm = ReadMarker(allocationID: alloc, blobberID: blobber, clientID: "", publicKey: "", ownerID: owner.publicKey.clientID,
-                            counter: 42, timestamp: 1_800_000_100)
+                            counter: 42, timestamp: 1_800_000_100, readPrice: 10_000_000, ticketID: t.id)
         rm.sign(with: reader)
         #expect(rm.clientID == "6a3803d5f059902a1c6dafbc9ba4729212f7caac08634cc3ae76b27529f03827")
-        #expect(rm.hash == "b0a1caaa0e53a716d15d0aabb7b1dd2fae88b95efd31babcc637f34cb470de9b")
-        #expect(rm.signature == "5f6a51e947dd5431f506a20b5515310a37263c2931f4d63faf9c3432d6f50c2e6adcc973e01e2a005ccfbfedb32e777eb2c47dc1e1ae9dd9ba9e5180ec786507")
+        #expect(Hex.encode(rm.signingBytes) == Self.readMarkerBytes)
+        #expect(rm.hash == "94fd1590356bab8e39f0a5c1d6211ca630d5708aef0bad0692241bf819ce013d")
+        #expect(rm.signature == "f8316c7caf70a061a0e45983d9509a0cea2a1f636d181c1d0cbc1ea503f2f5281e4aa13200c5dfe4999e8c54ebe9b37d07312a1437e457e9016a2256719f430a")
         try rm.verify()
         var forged = rm
         forged.counter = 43
         #expect(throws: StorageProtocolError.self) { try forged.verify() }
-
-        var t = AuthTicket(allocationID: alloc, ownerID: "", ownerPublicKey: "", path: "/docs/a.txt", kind: .file,
-                           recipientID: reader.publicKey.clientID, expiration: 1_800_086_400, nonce: "0102030405060708")
-        t.sign(with: owner)
-        #expect(t.id == "549cf8e6fc88bc301c8f914fe8f18e9edc48b98b9404036f98246d95513c211a")
-        #expect(t.signature == "06e07171fe979e11177e9064e99737eed248f698c4e6fc1f8cc7c4c4bf38e2936d714ba4ecfe3f439217eae35be44cb4c62522b8c00203650a5ce7c48ea58b04")
-        try t.verify(now: 1_800_000_000, reader: reader.publicKey.clientID)
-        #expect(throws: StorageProtocolError.self) { try t.verify(now: 1_800_086_401) }
-        #expect(throws: StorageProtocolError.self) { try t.verify(reader: String(repeating: "cc", count: 32)) }
+        // Price and ticket are under the reader's signature: a blobber can change neither.
+        var pricier = rm
+        pricier.readPrice = 20_000_000
+        #expect(throws: StorageProtocolError.self) { try pricier.verify() }
+        var otherTicket = rm
+        otherTicket.ticketID = String(repeating: "dd", count: 32)
+        #expect(throws: StorageProtocolError.self) { try otherTicket.verify() }
+        var noTicket = rm
+        noTicket.ticketID = ""
+        #expect(throws: StorageProtocolError.self) { try noTicket.verify() }
     }
+
+    /// Signing bytes of the read-marker vector (docs/STORAGE.md §6).
+    static let readMarkerBytes = "000000156d6f736169632d726561642d6d61726b65722d76320000004061616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161000000406262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626200000040366133383033643566303539393032613163366461666263396261343732393231326637636161633038363334636333616537366232373532396630333832370000004033343735306639386264353966636663393436646134356161616265393333626531353461346235303934653163346162663432383636353035663363393765000000000000002a000000006b49d26400000000009896800000004061373135663761333665383436316161646361346436616139653137306563336238333162633934386631646463343837643966376633336634356638373366"
 
     @Test func pricingRoundsUpWithoutOverflow() {
         #expect(StoragePricing.writeCost(price: 10_000_000_000, bytes: 1 << 30, seconds: 2_592_000) == 10_000_000_000)

@@ -181,11 +181,13 @@ struct LedgerBlobberTests {
         for s in grid.servers { #expect(await s.commitPendingMarkers().isEmpty) }
         let before = try #require(try ledger.storageAllocation(allocation.id))
 
-        // A reader with no tokens at all opens a public link (ticket for anyone).
+        // A reader with no tokens at all opens a public link (ticket for anyone), whose reads the
+        // owner pays for up to the budget it signed into the ticket.
         let reader = Ed25519.SigningKey.generate()
         #expect(try ledger.storageReadPool(reader.publicKey.clientID) == 0)
         var ticket = AuthTicket(allocationID: allocation.id, ownerID: "", ownerPublicKey: "", path: "/pub.bin", kind: .file,
-                                recipientID: "", expiration: 0, nonce: Hex.encode(Random.bytes(8)))
+                                recipientID: "", expiration: 0, nonce: Hex.encode(Random.bytes(8)),
+                                readBudget: ShareToken.defaultReadBudget(fileSize: Int64(bytes.count), allocation: allocation))
         ticket.sign(with: owner)
         let meta = try await client.stat("/pub.bin", allocation: allocation)
         let fileKey = try SealedBox.open(try #require(Hex.decode(meta.wrappedKey)), with: owner)

@@ -58,6 +58,15 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     b.el("#social")
     assert b.el("#social-tab-trending").get_attribute("aria-selected") == "true"
     b.el("#social-empty")
+
+    # Votes count a locked voting stake: stake half a token (a bad amount is refused first).
+    b.type("#stake-amount", "lots")
+    b.click("#stake-submit")
+    b.wait_text("#stake-error", lambda t: "give the amount to stake in tokens" in t, timeout=20)
+    b.type("#stake-amount", "0.5")
+    b.click("#stake-submit")
+    b.wait(lambda: b.el("#social-account").get_attribute("data-stake") == "5000000000", timeout=40)
+    assert "stake 0.5 tokens" in b.text_of("#social-account")
     b.shot("social-empty")
 
     # Compose: the button shows the sealing state, then the new post opens.

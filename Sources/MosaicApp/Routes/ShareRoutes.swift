@@ -51,7 +51,8 @@ extension AppServer {
                 throw HTTPError.unprocessable("the content key of \(body.path) cannot be opened with this wallet", code: "not_owner")
             }
             let token = try ShareToken(owner: client.key, allocationID: alloc.id, path: meta.path, kind: .file, contentKey: contentKey,
-                                       recipient: recipient, expiration: expiration)
+                                       recipient: recipient, expiration: expiration,
+                                       readBudget: ShareToken.defaultReadBudget(fileSize: meta.size, allocation: alloc))
             let url = server.baseURL.appendingPathComponent("s").appendingPathComponent(token.encoded).absoluteString
             return try AppServer.json(["ticket": token.encoded, "ticket_id": token.ticket.id, "url": url,
                                        "public": recipient == nil, "expiration": expiration])

@@ -32,6 +32,11 @@ extension AppServer {
         let weight: Int
     }
 
+    /// Tokens as text ("0.5"); for unstake, absent means all.
+    struct StakeBody: Decodable {
+        let amount: String?
+    }
+
     struct RevokeBody: Decodable {
         let app: String
     }
@@ -145,6 +150,32 @@ extension AppServer {
                 throw HTTPError.notFound("post \(id) does not exist", code: "unknown_post")
             }
             return try AppServer.json(["post": try AppServer.postJSON(post), "my_vote": body.weight, "hash": tx.transaction.hash])
+        }
+
+        api(.post, "/api/social/stake", summary: "Lock tokens as the wallet's voting stake: votes count it (waits until sealed)", access: .wallet) { [self] req in
+            let body = try req.decode(StakeBody.self)
+            let social = try socialClient(req)
+            guard let text = body.amount, let amount = try? TokenAmount(parsing: text).baseUnits, amount > 0 else {
+                throw HTTPError.unprocessable("give the amount to stake in tokens, such as 0.5", code: "invalid_amount")
+            }
+            let tx = try await mapSocial { try await social.stake(amount) }
+            let account = try await mapSocial { try await social.account(try req.wallet().clientID) }
+            return try AppServer.json(["account": try AppServer.encodable(account), "hash": tx.transaction.hash])
+        }
+
+        api(.post, "/api/social/unstake", summary: "Return voting stake (all without an amount) once no vote locks it (waits until sealed)", access: .wallet) { [self] req in
+            let body = try req.decode(StakeBody.self)
+            let social = try socialClient(req)
+            var amount: UInt64?
+            if let text = body.amount, !text.isEmpty {
+                guard let units = try? TokenAmount(parsing: text).baseUnits, units > 0 else {
+                    throw HTTPError.unprocessable("give the amount to unstake in tokens, such as 0.5 (or nothing for all)", code: "invalid_amount")
+                }
+                amount = units
+            }
+            let tx = try await mapSocial { try await social.unstake(amount) }
+            let account = try await mapSocial { try await social.account(try req.wallet().clientID) }
+            return try AppServer.json(["account": try AppServer.encodable(account), "hash": tx.transaction.hash])
         }
 
         api(.get, "/api/social/account", summary: "The wallet's social account: post count, voting power", access: .wallet) { [self] req in

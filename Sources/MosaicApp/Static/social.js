@@ -4,6 +4,7 @@
  *
  * Test hooks:
  *  Feed    #social #compose-open #social-apps-link #social-account
+ *          stake: #stake-form #stake-amount #stake-submit #unstake-submit #stake-error
  *          #social-tab-trending #social-tab-hot #social-tab-created (.tab[aria-selected])
  *          #social-tag-form #social-tag #social-tag-apply #social-tag-clear #social-tag-active
  *          #social-feed (li.post-card[data-id] .post-title .post-author .post-age .post-votes
@@ -157,16 +158,44 @@
     const loading = h('p', { class: 'muted', id: 'social-loading', role: 'status', text: 'Loading posts…' });
     const more = h('button', { type: 'button', class: 'btn', id: 'social-more', text: 'Load more', hidden: true });
     const account = h('p', { class: 'muted small', id: 'social-account' });
+    // Votes count the voting stake, locked here; each vote keeps it until the voted post pays out.
+    const stakeAmount = h('input', { type: 'text', id: 'stake-amount', placeholder: 'Tokens', inputmode: 'decimal', autocomplete: 'off',
+      'aria-label': 'Tokens to stake or unstake' });
+    const stakeBtn = h('button', { type: 'submit', class: 'btn btn-small', id: 'stake-submit', text: 'Stake' });
+    const unstakeBtn = h('button', { type: 'button', class: 'btn btn-small btn-ghost', id: 'unstake-submit', text: 'Unstake' });
+    const stakeErr = h('p', { class: 'form-error', id: 'stake-error', role: 'alert', hidden: true });
+    const stakeForm = h('form', { class: 'tag-filter', id: 'stake-form', title: 'Your votes count your voting stake, not your balance. A vote keeps the stake locked until the post pays out (7 days).' },
+      stakeAmount, stakeBtn, unstakeBtn);
+    function showAccount(a) {
+      const stake = Number(a.stake || 0) / 1e10;
+      const locked = a.stake_locked_until ? ' (locked until ' + fmtDate(a.stake_locked_until) + ')' : '';
+      account.textContent = 'Voting power ' + (a.voting_power / 100).toFixed(2) + ' % · stake ' + stake + ' tokens' + locked + ' · ' +
+        plural(a.post_count, 'post', 'posts and replies');
+      account.dataset.stake = String(a.stake || 0);
+    }
+    async function changeStake(path, btn) {
+      stakeErr.hidden = true;
+      busy(btn, true, path.endsWith('unstake') ? 'Unstaking…' : 'Staking…');
+      try {
+        const r = await api('POST', path, { amount: stakeAmount.value.trim() });
+        showAccount(r.account);
+        stakeAmount.value = '';
+      } catch (ex) {
+        fail(ex, stakeErr);
+      } finally {
+        busy(btn, false);
+      }
+    }
+    stakeForm.addEventListener('submit', (e) => { e.preventDefault(); changeStake('/api/social/stake', stakeBtn); });
+    unstakeBtn.addEventListener('click', () => changeStake('/api/social/unstake', unstakeBtn));
     render(h('section', { id: 'social', data: { sort, tag } },
       pageHead('Social', '#/', h('div', { class: 'actions' }, apps, compose)),
-      account, tabs, tagForm,
+      account, stakeForm, stakeErr, tabs, tagForm,
       tag ? h('p', { class: 'small', id: 'social-tag-active' }, 'Showing ', h('strong', { text: '#' + tag }), ' only') : null,
       h('p', { class: 'muted small', id: 'social-feed-note', text: SORT_NOTES[sort] }),
       loading, list, empty, h('div', { class: 'actions left' }, more)));
 
-    api('GET', '/api/social/account').then((a) => {
-      account.textContent = 'Voting power ' + (a.voting_power / 100).toFixed(2) + ' % · ' + plural(a.post_count, 'post', 'posts and replies');
-    }).catch(() => {});
+    api('GET', '/api/social/account').then(showAccount).catch(() => {});
 
     let next = null, round = null;
     async function load() {

@@ -14,12 +14,15 @@ enum ShareCommand {
             Without --to the ticket is a public link: it carries the file's key, so anyone holding it can read
             the file. With --to only that wallet can open the key (the recipient must have sent at least one
             transaction, e.g. a faucet pour, so its public key is known). --expire defaults to never;
-            'mosaic share --revoke' ends a ticket at once.
+            'mosaic share --revoke' ends a ticket at once. --read-budget bounds what the allocation's write
+            pool pays for reads under the ticket (all readers together; readers with their own read pool pay
+            themselves); the default is the cost of 10 full downloads at the allocation's read prices.
             """,
         examples: ["mosaic share /docs/report.pdf", "mosaic share /docs/report.pdf --to 6a3803d5…3827 --expire 7d",
                    "mosaic share --revoke 549cf8e6…211a"],
         flags: [FileCommands.allocFlag, .option("to", "CLIENT_ID", "the only wallet that may read (default: anyone with the ticket)"),
                 .option("expire", "DURATION", "ticket lifetime, e.g. 7d (default: until revoked)"),
+                .option("read-budget", "TOKENS", "most the write pool pays for reads under the ticket (default: 10 full downloads)"),
                 .option("revoke", "TICKET", "revoke a ticket (its id or the whole ticket string)")],
         arguments: ["PATH"], minArguments: 0, maxArguments: 1,
         action: { inv in
@@ -41,17 +44,20 @@ enum ShareCommand {
             guard let wrapped = Hex.decode(meta.wrappedKey), let key = try? SealedBox.open(wrapped, with: ctx.storage.key) else {
                 throw CLIError.failure("cannot open the content key of \(path) with this wallet")
             }
+            var budget = ShareToken.defaultReadBudget(fileSize: meta.size, allocation: a)
+            if let b = inv.value("read-budget") { budget = try BlobberCommand.tokens(b, flag: "read-budget") }
             let token = try ShareToken(owner: ctx.storage.key, allocationID: a.id, path: meta.path, kind: .file, contentKey: key,
-                                       recipient: recipient, expiration: expiration)
+                                       recipient: recipient, expiration: expiration, readBudget: budget)
             let who = recipient.map { "wallet \($0.clientID)" } ?? "anyone holding it (public link)"
             let text = """
                 \(token.encoded)
-                ticket \(token.ticket.id) for \(meta.path), readable by \(who), \(expiration == 0 ? "until revoked" : "until \(Wallet.iso8601(expiration))")
+                ticket \(token.ticket.id) for \(meta.path), readable by \(who), \(expiration == 0 ? "until revoked" : "until \(Wallet.iso8601(expiration))"), reads paid by this allocation up to \(TokenAmount(baseUnits: budget)) tokens
                 download with: mosaic download --ticket TICKET LOCAL · revoke with: mosaic share --revoke \(token.ticket.id)
                 """
             return CommandOutput(text: text, json: .object([
                 ("ticket", .string(token.encoded)), ("ticket_id", .string(token.ticket.id)), ("allocation_id", .string(a.id)),
                 ("path", .string(meta.path)), ("recipient_id", .string(token.ticket.recipientID)), ("expiration", .int(expiration)),
+                ("read_budget", .int(Int64(clamping: budget))),
             ]))
         })
 

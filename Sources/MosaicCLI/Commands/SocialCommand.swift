@@ -14,8 +14,8 @@ enum SocialCommand {
             """,
         examples: ["mosaic social post --title 'Hello' --body 'First post' --tag intro",
                    "mosaic social feed --sort trending --limit 10",
-                   "mosaic social vote AUTHOR/PERMLINK --weight 10000"],
-        subcommands: [post, reply, edit, vote, feed, show, replies, account, authorize, revoke, grants, app])
+                   "mosaic social stake 5", "mosaic social vote AUTHOR/PERMLINK --weight 10000"],
+        subcommands: [post, reply, edit, vote, stake, unstake, feed, show, replies, account, authorize, revoke, grants, app])
 
     static let forFlag = Flag.option("for", "USER", "sign as an app for USER (client id), who granted it the scope")
 
@@ -100,6 +100,38 @@ enum SocialCommand {
                                                             ("permlink", .string(id.permlink)), ("weight", .int(Int64(weight))),
                                                             ("output", .optional(view.output)),
                                                             ("post", post.map(json) ?? .null)]))
+        })
+
+    static let stake = Command(
+        name: "stake", summary: "lock tokens as this wallet's voting stake (what its votes count)",
+        usage: "AMOUNT",
+        discussion: """
+            A vote's rshares count the voter's voting stake, not its balance. Each vote keeps the whole stake
+            locked until the voted post pays out (7 days after it was written), so the same tokens cannot vote
+            on a post twice from two accounts. 'mosaic social unstake' returns it once unlocked.
+            """,
+        examples: ["mosaic social stake 5", "mosaic social stake 0.5 --json"],
+        arguments: ["AMOUNT"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let amount = try BlobberCommand.tokens(inv.arguments[0], flag: "amount")
+            let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
+            let view = try await run { () async throws(SocialError) in try await social.stake(amount) }
+            return CommandOutput(text: "\(view.output ?? "staked") (transaction \(view.transaction.hash))",
+                                 json: .object([("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
+                                                ("amount", .uint(amount)), ("output", .optional(view.output))]))
+        })
+
+    static let unstake = Command(
+        name: "unstake", summary: "return voting stake (all, or AMOUNT) once no open vote locks it",
+        usage: "[AMOUNT]", examples: ["mosaic social unstake", "mosaic social unstake 1"],
+        arguments: ["AMOUNT"], minArguments: 0, maxArguments: 1,
+        action: { inv in
+            let amount = try inv.arguments.first.map { try BlobberCommand.tokens($0, flag: "amount") }
+            let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
+            let view = try await run { () async throws(SocialError) in try await social.unstake(amount) }
+            return CommandOutput(text: "\(view.output ?? "unstaked") (transaction \(view.transaction.hash))",
+                                 json: .object([("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
+                                                ("output", .optional(view.output))]))
         })
 
     static let feed = Command(
@@ -188,12 +220,14 @@ enum SocialCommand {
                 client id:     \(a.clientID)
                 posts:         \(a.postCount)
                 voting power:  \(power)
+                voting stake:  \(TokenAmount(baseUnits: a.stake)) tokens\(a.stakeLockedUntil.map { ", locked until " + WalletLedgerCommands.shortDate($0) + " UTC" } ?? "")
                 created:       \(a.created.map { WalletLedgerCommands.shortDate($0) + " UTC" } ?? "no social activity yet")
                 """
             return CommandOutput(text: text, json: .object([
                 ("client_id", .string(a.clientID)), ("post_count", .uint(a.postCount)), ("voting_power", .uint(UInt64(a.votingPower))),
                 ("created", a.created.map { .int($0) } ?? .null), ("last_root_post", a.lastRootPost.map { .int($0) } ?? .null),
-                ("last_reply", a.lastReply.map { .int($0) } ?? .null), ("last_vote", a.lastVote.map { .int($0) } ?? .null)]))
+                ("last_reply", a.lastReply.map { .int($0) } ?? .null), ("last_vote", a.lastVote.map { .int($0) } ?? .null),
+                ("stake", .uint(a.stake)), ("stake_locked_until", a.stakeLockedUntil.map { .int($0) } ?? .null)]))
         })
 
     static let authorize = Command(

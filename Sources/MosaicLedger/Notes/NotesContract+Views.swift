@@ -32,10 +32,11 @@ extension NotesContract {
 
     private func notesView(_ state: ContractView, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let owner = try a.clientID("owner")
-        let limit = Int(try a.optionalUInt64("limit") ?? UInt64(NotesContract.defaultPage))
-        guard limit >= 1, limit <= NotesContract.maxPage else {
+        let asked = try a.optionalUInt64("limit") ?? UInt64(NotesContract.defaultPage)
+        guard asked >= 1, asked <= UInt64(NotesContract.maxPage) else {
             throw .invalidArguments("\"limit\" must be 1 to \(NotesContract.maxPage)")
         }
+        let limit = Int(asked)
         let order = try a.optionalString("order") ?? "asc"
         guard order == "asc" || order == "desc" else { throw .invalidArguments("\"order\" must be asc or desc") }
         let after = try a.optionalUInt64("after")

@@ -47,6 +47,9 @@ public struct NotesContract: Contract {
     public func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         try context.consumeGas(NotesContract.baseGas)
         let a = ContractArgs(args)
+        if methods.contains(method), context.value > 0 {
+            throw .invalidArguments("notes.\(method) takes no tokens; send it with value 0")
+        }
         switch method {
         case "create_notepad": return try createNotepad(context)
         case "add": return try add(context, a)

@@ -106,8 +106,10 @@ extension SocialContract {
     /// `account`: arg `client_id`; post count, voting power now, created (null before any action).
     func accountView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let id = try a.clientID("client_id")
-        let acct = try store.account(id).view(id, now: store.now)
+        let acct = try store.account(id).view(id, now: store.now, stake: try store.stake(id))
         return .object(["client_id": .string(acct.clientID), "post_count": .integer(Int64(clamping: acct.postCount)),
+                        "stake": .integer(Int64(clamping: acct.stake)),
+                        "stake_locked_until": acct.stakeLockedUntil.map(JSONValue.integer) ?? .null,
                         "voting_power": .integer(Int64(acct.votingPower)), "created": acct.created.map(JSONValue.integer) ?? .null,
                         "last_root_post": acct.lastRootPost.map(JSONValue.integer) ?? .null,
                         "last_reply": acct.lastReply.map(JSONValue.integer) ?? .null,

@@ -50,7 +50,7 @@ extension SocialContract {
         let expires = try a.int64("expires_at")
         let now = context.now
         guard expires > now else { throw .invalidArguments("expires_at \(UTCTime.iso8601(expires)) is not in the future (now is \(UTCTime.iso8601(now)))") }
-        guard expires - now <= SocialRules.maxGrantSeconds else { throw .invalidArguments("a grant lasts at most 365 days") }
+        guard StorageContract.seconds(from: now, to: expires) <= UInt64(SocialRules.maxGrantSeconds) else { throw .invalidArguments("a grant lasts at most 365 days") }
         let grant = SocialGrant(id: context.transactionHash, user: context.caller, app: app.clientID, appName: app.name, scopes: scopes, granted: now, expiresAt: expires)
         try context.set(SocialKeys.grant(context.caller, app.clientID), try SocialCodec.encodeJSON(grant))
         let list = scopes.map(\.rawValue).joined(separator: ",")

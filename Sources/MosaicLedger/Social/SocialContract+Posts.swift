@@ -51,6 +51,7 @@ extension SocialContract {
                 throw .refused("one reply per 3 seconds: your last was at \(UTCTime.iso8601(last)); reply again at \(Self.when(last + SocialRules.replyInterval, now: now))")
             }
             guard p.depth < 255 else { throw .refused("replies nest at most 255 deep; reply higher up the thread") }
+            guard p.children < UInt32.max else { throw .refused("post \(p.path) has the most replies a post can have; reply elsewhere in the thread") }
             parent = p
             category = p.category
             depth = p.depth + 1

@@ -2,7 +2,8 @@ import MosaicProtocol
 
 /// `social.vote` (docs/SOCIAL.md §3): weight −10000…10000, 0 removes the vote; at most 5
 /// changes, 3 seconds between a voter's votes, none after payout. A vote spends voting power
-/// and its rshares are the voter's stake (balance in base units) × the power spent / 10000.
+/// and its rshares are the voter's locked voting stake (`social.stake`, base units) × the power
+/// spent / 10000; a vote locks that stake until the post's payout.
 extension SocialContract {
     /// Args: `author`, `permlink`, `weight`, optional `voter` (default the caller; another user
     /// needs a grant with scope vote).
@@ -22,8 +23,8 @@ extension SocialContract {
             throw .refused("post \(post.path) was paid out at \(UTCTime.iso8601(post.payoutAt)); votes are closed after payout")
         }
         var account = try store.account(voter)
-        if let last = account.lastVote, now < last + SocialRules.voteInterval {
-            throw .refused("votes must be at least 3 seconds apart: your last was at \(UTCTime.iso8601(last)); vote again at \(Self.when(last + SocialRules.voteInterval, now: now))")
+        if let last = account.lastVote, now < saturatingAdd(last, SocialRules.voteInterval) {
+            throw .refused("votes must be at least 3 seconds apart: your last was at \(UTCTime.iso8601(last)); vote again at \(Self.when(saturatingAdd(last, SocialRules.voteInterval), now: now))")
         }
         let old = try store.vote(author, permlink, voter)
         if let old {
@@ -41,20 +42,25 @@ extension SocialContract {
         if account.created == nil { account.created = now; account.powerTime = now }
         let power = account.power(at: now)
         let used = Self.powerUsed(power: power, weight: weight)
-        let stake = try context.balance(of: voter)
-        let rshares = Self.rshares(stake: stake, used: used, weight: weight)
+        var stake = try store.stake(voter)
+        let rshares = Self.rshares(stake: stake.amount, used: used, weight: weight)
         account.power = power - used
         account.powerTime = now
         account.lastVote = now
         try saveAccount(context, voter, account)
+        if weight != 0, stake.amount > 0, (stake.lockedUntil ?? .min) < post.payoutAt {
+            // The stake that counted stays until this post pays out (votes close then).
+            stake.lockedUntil = post.payoutAt
+            try context.set(SocialKeys.stake(voter), try SocialCodec.encodeJSON(stake))
+        }
 
         let before = post
         let (sum, overflow) = post.netRshares.subtractingReportingOverflow(old?.rshares ?? 0).partialValue
             .addingReportingOverflow(rshares)
         guard !overflow else { throw .refused("net rshares of \(post.path) would overflow") }
         post.netRshares = sum
-        if let old, old.weight != 0 { post.voteCount -= 1 }
-        if weight != 0 { post.voteCount += 1 }
+        if let old, old.weight != 0, post.voteCount > 0 { post.voteCount -= 1 }
+        if weight != 0, post.voteCount < UInt32.max { post.voteCount += 1 }
         if post.isRoot {
             post.trendingScore = SocialScore.trending(rshares: post.netRshares, created: post.created)
             post.hotScore = SocialScore.hot(rshares: post.netRshares, created: post.created)

@@ -3,7 +3,7 @@ import MosaicProtocol
 /// `social.*`: posts and replies, votes with voting power and rshares, the trending / hot /
 /// created feeds, and app authorizations with scopes (docs/SOCIAL.md).
 ///
-/// Calls: `comment`, `edit`, `vote`, `register_app`, `grant`, `revoke`. Views (free, read at a
+/// Calls: `comment`, `edit`, `vote`, `stake`, `unstake`, `register_app`, `grant`, `revoke`. Views (free, read at a
 /// sealed round): `feed`, `post`, `replies`, `votes`, `account`, `grants`, `app`. An operation
 /// whose author (or voter) is not the caller must come from an app the author granted the
 /// operation's scope to, before the grant's expiry.
@@ -13,7 +13,7 @@ import MosaicProtocol
 /// the payout queue and filtered by time on reads in between.
 public struct SocialContract: Contract {
     public var name: String { "social" }
-    public var methods: [String] { ["comment", "edit", "vote", "register_app", "grant", "revoke"] }
+    public var methods: [String] { ["comment", "edit", "vote", "stake", "unstake", "register_app", "grant", "revoke"] }
     public var views: [String] { ["feed", "post", "replies", "votes", "account", "grants", "app"] }
 
     public init() {}
@@ -21,10 +21,15 @@ public struct SocialContract: Contract {
     public func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         try context.consumeGas(200)
         let a = ContractArgs(args)
+        if method != "stake", methods.contains(method), context.value > 0 {
+            throw .invalidArguments("social.\(method) takes no tokens; send it with value 0 (only social.stake takes the call's value)")
+        }
         switch method {
         case "comment": return try comment(context, a)
         case "edit": return try edit(context, a)
         case "vote": return try vote(context, a)
+        case "stake": return try stake(context, a)
+        case "unstake": return try unstake(context, a)
         case "register_app": return try registerApp(context, a)
         case "grant": return try grant(context, a)
         case "revoke": return try revoke(context, a)
@@ -109,5 +114,5 @@ public struct SocialContract: Contract {
     }
 
     /// "at 2026-…Z (in N s)" for refusals that say when something becomes possible.
-    static func when(_ at: Int64, now: Int64) -> String { "\(UTCTime.iso8601(at)) (in \(max(0, at - now)) s)" }
+    static func when(_ at: Int64, now: Int64) -> String { "\(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)" }
 }

@@ -11,6 +11,7 @@ import MosaicProtocol
 /// | `f/<sort>/<tag or *>/<order, 16 hex>/<author>/<permlink>` | the post's feed card (`SocialCodec.card`) |
 /// | `q/<payout time, 16 hex>/<author>/<permlink>` | "author/permlink" (root posts awaiting payout) |
 /// | `a/<client id>` | account state JSON |
+/// | `s/<client id>` | `SocialStake` JSON: voting stake and its lock |
 /// | `app/<client id>`, `appname/<name>` | `SocialApp` JSON, the app's client id |
 /// | `g/<user>/<app>` | `SocialGrant` JSON |
 /// | `seq` | last post sequence number (decimal) |
@@ -32,6 +33,7 @@ enum SocialKeys {
         payoutPrefix + SocialScore.hex16(UInt64(max(0, at))) + "/\(author)/\(permlink)"
     }
     static func account(_ id: String) -> String { "a/\(id)" }
+    static func stake(_ id: String) -> String { "s/\(id)" }
     static func app(_ id: String) -> String { "app/\(id)" }
     static func appName(_ name: String) -> String { "appname/\(name)" }
     static func grants(_ user: String) -> String { "g/\(user)/" }

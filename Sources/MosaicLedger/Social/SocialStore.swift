@@ -47,6 +47,10 @@ struct SocialStore {
         try load(SocialKeys.account(id), as: SocialAccountState.self) ?? SocialAccountState()
     }
 
+    func stake(_ id: String) throws(ContractError) -> SocialStake {
+        try load(SocialKeys.stake(id), as: SocialStake.self) ?? SocialStake()
+    }
+
     func vote(_ author: String, _ permlink: String, _ voter: String) throws(ContractError) -> SocialVote? {
         try load(SocialKeys.vote(author, permlink, voter), as: SocialVote.self)
     }
@@ -89,12 +93,16 @@ struct SocialAccountState: Codable, Sendable {
     /// Voting power at `now`: stored power + elapsed × 10000 / 432,000, at most 10000.
     func power(at now: Int64) -> UInt32 {
         guard created != nil, now > powerTime else { return power }
-        let gained = (now - powerTime) * Int64(Self.fullPower) / Self.regenerationSeconds
-        return UInt32(min(Int64(Self.fullPower), Int64(power) + gained))
+        let elapsed = StorageContract.seconds(from: powerTime, to: now)
+        // Full after `regenerationSeconds`: compare first, so the product below stays small.
+        guard elapsed < UInt64(Self.regenerationSeconds) else { return Self.fullPower }
+        let gained = elapsed * UInt64(Self.fullPower) / UInt64(Self.regenerationSeconds)
+        return UInt32(min(UInt64(Self.fullPower), UInt64(min(power, Self.fullPower)) + gained))
     }
 
-    func view(_ id: String, now: Int64) -> SocialAccount {
+    func view(_ id: String, now: Int64, stake: SocialStake = SocialStake()) -> SocialAccount {
         SocialAccount(clientID: id, postCount: postCount, votingPower: power(at: now), created: created,
-                      lastRootPost: lastRootPost, lastReply: lastReply, lastVote: lastVote)
+                      lastRootPost: lastRootPost, lastReply: lastReply, lastVote: lastVote, stake: stake.amount,
+                      stakeLockedUntil: stake.lockedUntil.flatMap { $0 > now ? $0 : nil })
     }
 }

@@ -6,9 +6,10 @@ extension Ledger {
     /// Registered blobbers in registration order.
     public func storageBlobbers() throws(LedgerError) -> [BlobberInfo] {
         try storageRead { get throws(LedgerError) in
-            let ids: [String] = try get(StorageState.blobbersKey) ?? []
             var out: [BlobberInfo] = []
-            for id in ids { if let b: BlobberInfo = try get(StorageState.blobberKey(id)) { out.append(b) } }
+            for id in try get.all(prefix: StorageState.blobberOrderPrefix) {
+                if let b: BlobberInfo = try get(StorageState.blobberKey(id)) { out.append(b) }
+            }
             return out
         }
     }
@@ -38,9 +39,8 @@ extension Ledger {
     /// Allocations created by `owner`, oldest first (every status).
     public func storageAllocations(owner: String) throws(LedgerError) -> [Allocation] {
         try storageRead { get throws(LedgerError) in
-            let ids: [String] = try get(StorageState.ownerKey(owner)) ?? []
             var out: [Allocation] = []
-            for id in ids { if let a: Allocation = try get(StorageState.allocationKey(id)) { out.append(try Ledger.withCurrentURLs(a, get)) } }
+            for id in try get.all(prefix: StorageState.ownerPrefix(owner)) { if let a: Allocation = try get(StorageState.allocationKey(id)) { out.append(try Ledger.withCurrentURLs(a, get)) } }
             return out
         }
     }
@@ -53,9 +53,8 @@ extension Ledger {
     /// every block and answers with `storage.respond_challenge` before each `deadline`.
     public func storageOpenChallenges(blobber: String? = nil) throws(LedgerError) -> [Challenge] {
         try storageRead { get throws(LedgerError) in
-            let ids: [String] = try get(StorageState.openChallengesKey) ?? []
             var out: [Challenge] = []
-            for id in ids {
+            for id in try get.all(prefix: StorageState.openPrefix) {
                 if let c: Challenge = try get(StorageState.challengeKey(id)), blobber == nil || c.blobberID == blobber { out.append(c) }
             }
             return out
@@ -84,8 +83,10 @@ extension Ledger {
     /// Tokens a `new_allocation` must lock to be accepted whichever eligible blobbers it gets: the
     /// cost at the d + p highest write prices among blobbers with room (unspent tokens return to
     /// the owner at finalization). Nil when fewer than d + p blobbers have room.
+    /// Nil too for shard counts the contract would refuse (data < 1, parity < 0, more than `max_shards` together).
     public func storageAllocationQuote(dataShards: Int, parityShards: Int, size: UInt64, seconds: UInt64) throws(LedgerError) -> UInt64? {
         let config = (contracts["storage"] as? StorageContract)?.config ?? StorageConfig()
+        guard dataShards >= 1, parityShards >= 0, dataShards <= config.maxShards, parityShards <= config.maxShards - dataShards else { return nil }
         let per = StoragePricing.blobberSize(size: size, dataShards: dataShards)
         let need = dataShards + parityShards
         let prices = try storageBlobbers()
@@ -112,5 +113,27 @@ struct StorageGetter {
         do { bytes = try store.contractValue("storage", key) } catch { throw .storage("\(error)") }
         guard let bytes else { return nil }
         do { return try JSONDecoder().decode(T.self, from: Data(bytes)) } catch { throw .storage("storage record \(key) is unreadable: \(error)") }
+    }
+
+    /// The values (UTF-8 text: ids) of every key starting with `prefix`, in key order, read in pages.
+    func all(prefix: String) throws(LedgerError) -> [String] {
+        var out: [String] = []
+        var after: String?
+        while true {
+            let rows: [ContractEntry]
+            do { rows = try store.scan("storage", KeyRange(prefix: prefix, after: after, limit: 1000, reverse: false), limit: 1000) } catch {
+                throw .storage("\(error)")
+            }
+            out += rows.map { String(decoding: $0.value, as: UTF8.self) }
+            guard rows.count == 1000, let last = rows.last else { return out }
+            after = last.key
+        }
+    }
+
+    /// Whether any key starts with `prefix`.
+    func any(prefix: String) throws(LedgerError) -> Bool {
+        do { return try !store.scan("storage", KeyRange(prefix: prefix, after: nil, limit: 1, reverse: false), limit: 1).isEmpty } catch {
+            throw .storage("\(error)")
+        }
     }
 }

@@ -4,11 +4,12 @@ import Foundation
 /// blocks while storage has something to challenge or a challenge is open; without it, stored
 /// data would never be checked on a quiet network and a missed deadline would never close.
 extension Ledger {
-    /// True when the committed storage state lists challengeable (allocation, blobber) pairs or
-    /// open challenges. Called under the ledger lock.
+    /// True when the committed storage state holds a challengeable (allocation, blobber) pair or
+    /// an open challenge: one key looked up per set, whatever their size. Called under the ledger lock.
     func storageWantsBlocks(_ store: LedgerStore) -> Bool {
-        for key in [StorageState.challengeableKey, StorageState.openChallengesKey] {
-            if let bytes = try? store.contractValue("storage", key), bytes.count > 2 { return true }
+        let get = StorageGetter(store: store)
+        for prefix in [StorageState.challengeablePrefix, StorageState.openPrefix] where (try? get.any(prefix: prefix)) == true {
+            return true
         }
         return false
     }

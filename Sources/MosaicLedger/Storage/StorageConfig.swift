@@ -8,6 +8,8 @@ public struct StorageConfig: Sendable, Hashable {
     public var maxShards: Int = 64
     /// Shortest allocation lifetime, seconds.
     public var minDuration: Int64 = 3600
+    /// Longest allocation lifetime, seconds (100 years): keeps every time sum far from overflow.
+    public var maxDuration: Int64 = 100 * 365 * 86_400
     public var minAllocationSize: UInt64 = 1 << 20
     /// A blobber with at least this many failed challenges and no more successful than failed
     /// ones is not picked for new allocations.
@@ -26,6 +28,12 @@ public struct StorageConfig: Sendable, Hashable {
     public var markerClockSkew: Int64 = 600
     /// Most markers in one commit/redeem call.
     public var maxMarkersPerCall: Int = 64
+    /// Registered blobbers `new_allocation` looks at to fill the places not named in `blobbers`
+    /// (a window of the id-ordered set from a point the transaction hash gives): its gas is
+    /// bounded by this, not by the size of the network.
+    public var maxBlobberCandidates: Int = 128
+    /// Most blobbers one allocation may have, `add_blobber` included.
+    public var maxAllocationBlobbers: Int = 128
 
     public init() {}
 }

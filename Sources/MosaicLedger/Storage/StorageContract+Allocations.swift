@@ -11,7 +11,9 @@ extension StorageContract {
         guard name.utf8.count <= 64 else { throw .invalidArguments("\"name\" is at most 64 bytes") }
         let d = try a.int64("data_shards")
         let p = try a.int64("parity_shards")
-        guard d >= 1, p >= 0, d + p <= Int64(config.maxShards) else {
+        let maxShards = Int64(config.maxShards)
+        // Each bound on its own before adding: d + p cannot overflow once both are ≤ maxShards.
+        guard d >= 1, p >= 0, d <= maxShards, p <= maxShards - d else {
             throw .invalidArguments("invalid shards: data_shards must be at least 1, parity_shards at least 0, and together at most \(config.maxShards) (got \(d)+\(p))")
         }
         let size = try a.uint64("size")
@@ -19,14 +21,14 @@ extension StorageContract {
             throw .invalidArguments("\"size\" must be at least \(StorageContract.bytes(config.minAllocationSize))")
         }
         let expiration = try a.int64("expiration")
-        guard expiration - c.now >= config.minDuration else {
-            throw .invalidArguments("\"expiration\" must be at least \(config.minDuration) s after now (\(c.now))")
-        }
-        let duration = UInt64(expiration - c.now)
+        let duration = try checkedDuration(from: c.now, to: expiration, what: "\"expiration\"")
         let preferred = try a.optionalStrings("blobbers") ?? []
         let need = Int(d + p)
         guard preferred.count <= need, Set(preferred).count == preferred.count else {
             throw .invalidArguments("\"blobbers\" lists at most \(need) distinct preferred blobbers")
+        }
+        for id in preferred where !Transaction.isHexID(id) {
+            throw .invalidArguments("\"blobbers\" must hold blobber ids (64 lowercase hex characters), not \"\(id.prefix(80))\"")
         }
         let per = StoragePricing.blobberSize(size: size, dataShards: Int(d))
 
@@ -40,17 +42,11 @@ extension StorageContract {
             chosen.append(b)
         }
         if chosen.count < need {
-            var rest: [(key: [UInt8], blobber: BlobberInfo)] = []
-            for id in try state.list(StorageState.blobbersKey) where !preferred.contains(id) {
-                try c.consumeGas(20)
-                guard let b = try state.blobber(id), b.free >= per, !isExcluded(b) else { continue }
-                rest.append((SHA256.hash(Array((c.transactionHash + id).utf8)), b))
-            }
-            rest.sort { $0.key.lexicographicallyPrecedes($1.key) }
+            let (rest, looked) = try candidateBlobbers(state, excluding: Set(preferred), per: per)
             guard chosen.count + rest.count >= need else {
-                throw .refused("not enough blobbers: need \(need) with \(StorageContract.bytes(per)) free, found \(chosen.count + rest.count)")
+                throw .refused("not enough blobbers: need \(need) with \(StorageContract.bytes(per)) free, found \(chosen.count + rest.count)\(looked >= config.maxBlobberCandidates ? " among the \(looked) looked at; name preferred blobbers with \"blobbers\", or send the call again (another transaction looks at other blobbers)" : "")")
             }
-            chosen += rest.prefix(need - chosen.count).map(\.blobber)
+            chosen += rest.prefix(need - chosen.count)
         }
 
         guard let cost = StoragePricing.allocationCost(writePrices: chosen.map(\.writePrice), size: size, dataShards: Int(d),
@@ -72,12 +68,46 @@ extension StorageContract {
                                dataShards: Int(d), parityShards: Int(p), size: size, expiration: expiration, blobbers: parts,
                                writePool: c.value, createdAt: c.now)
         try state.save(alloc)
-        var mine = try state.list(StorageState.ownerKey(c.caller))
-        mine.append(alloc.id)
-        try state.save(StorageState.ownerKey(c.caller), mine)
+        try state.addToOwner(c.caller, alloc.id)
         try c.emit("new_allocation", ["allocation": alloc.id, "owner": c.caller, "size": String(size),
                                       "blobbers": parts.map(\.blobberID).joined(separator: ",")])
         return "allocation \(alloc.id) on \(need) blobbers, \(StorageContract.bytes(size)), write pool \(tokens(c.value))"
+    }
+
+    /// Eligible blobbers (room for `per` bytes, not excluded, not in `excluding`) among at most
+    /// `maxBlobberCandidates` registered ones, read in id order from a point given by the
+    /// transaction hash (wrapping around), ordered by SHA-256(tx hash ‖ id). Ids are hashes, so
+    /// the window is a fair sample; a network of at most that many blobbers is read whole, and
+    /// the gas of `new_allocation` never grows with the number of blobbers. Returns the eligible
+    /// ones and how many were looked at.
+    func candidateBlobbers(_ state: StorageState, excluding: Set<String>, per: UInt64) throws(ContractError) -> ([BlobberInfo], Int) {
+        let c = state.context
+        let cap = config.maxBlobberCandidates
+        let start = StorageState.blobberKey(c.transactionHash)
+        var rows = try c.scan(prefix: StorageState.blobberPrefix, after: start, limit: cap)
+        if rows.count < cap {
+            // Wrap around: the keys up to the start point, those already read excluded.
+            let head = try c.scan(prefix: StorageState.blobberPrefix, after: nil, limit: cap - rows.count)
+            let seen = Set(rows.map(\.key))
+            rows += head.filter { !seen.contains($0.key) }
+        }
+        var rest: [(key: [UInt8], blobber: BlobberInfo)] = []
+        for row in rows {
+            let b = try StorageState.decode(row.value, key: row.key, as: BlobberInfo.self)
+            guard !excluding.contains(b.id), b.free >= per, !isExcluded(b) else { continue }
+            rest.append((SHA256.hash(Array((c.transactionHash + b.id).utf8)), b))
+        }
+        rest.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        return (rest.map(\.blobber), rows.count)
+    }
+
+    /// Seconds from `now` to `end`, which must lie `min_duration` to `max_duration` ahead.
+    func checkedDuration(from now: Int64, to end: Int64, what: String) throws(ContractError) -> UInt64 {
+        let (span, overflow) = end.subtractingReportingOverflow(now)
+        guard !overflow, span > 0, span >= config.minDuration, span <= config.maxDuration else {
+            throw .invalidArguments("\(what) must be \(config.minDuration) s to \(config.maxDuration) s after now (\(now)); got \(end)")
+        }
+        return UInt64(span)
     }
 
     /// `update_allocation(allocation_id, extend_seconds?, grow_bytes?, add_blobber?)`, owner only.
@@ -93,13 +123,20 @@ extension StorageContract {
         guard extend > 0 || grow > 0 || add != nil || c.value > 0 else {
             throw .invalidArguments("nothing to update: give extend_seconds, grow_bytes, add_blobber or tokens to add")
         }
-        guard extend <= UInt64(Int64.max) - UInt64(alloc.expiration) else { throw .invalidArguments("\"extend_seconds\" is too large") }
-        let newExpiration = alloc.expiration + Int64(extend)
+        if let add, !Transaction.isHexID(add) {
+            throw .invalidArguments("\"add_blobber\" must be a blobber id (64 lowercase hex characters), not \"\(add.prefix(80))\"")
+        }
+        guard let extendBy = Int64(exactly: extend), case let (newExpiration, false) = alloc.expiration.addingReportingOverflow(extendBy) else {
+            throw .invalidArguments("\"extend_seconds\" \(extend) is too large")
+        }
+        let newLeft = StorageContract.seconds(from: c.now, to: newExpiration)
+        guard newLeft <= UInt64(clamping: config.maxDuration) else {
+            throw .invalidArguments("the new expiration is more than \(config.maxDuration) s after now; give a smaller \"extend_seconds\"")
+        }
+        let oldLeft = StorageContract.seconds(from: c.now, to: alloc.expiration)
         let newSize = try checkedAdd(alloc.size, grow, "size")
         let newPer = StoragePricing.blobberSize(size: newSize, dataShards: alloc.dataShards)
-        let growPer = newPer - alloc.blobberSize
-        let oldLeft = UInt64(alloc.expiration - c.now)
-        let newLeft = UInt64(newExpiration - c.now)
+        let growPer = try checkedSub(newPer, alloc.blobberSize, "bytes per blobber")
 
         var extra: UInt64 = 0
         for i in alloc.blobbers.indices {
@@ -114,7 +151,7 @@ extension StorageContract {
                 guard b.free >= growPer else {
                     throw .refused("blobber \(b.id) has \(StorageContract.bytes(b.free)) free; growing needs \(StorageContract.bytes(growPer)) more")
                 }
-                b.allocated += growPer
+                b.allocated = try checkedAdd(b.allocated, growPer, "blobber allocated bytes")
                 try state.save(b)
             }
         }
@@ -122,6 +159,9 @@ extension StorageContract {
         if let add {
             guard var b = try state.blobber(add) else { throw .refused("blobber \(add) is not registered") }
             guard alloc.index(of: add) == nil else { throw .refused("blobber \(add) is already in allocation \(alloc.id)") }
+            guard alloc.blobbers.count < config.maxAllocationBlobbers else {
+                throw .refused("allocation \(alloc.id) already has \(alloc.blobbers.count) blobbers, the most allowed")
+            }
             guard b.free >= newPer else {
                 throw .refused("blobber \(add) has \(StorageContract.bytes(b.free)) free; needs \(StorageContract.bytes(newPer))")
             }
@@ -130,7 +170,7 @@ extension StorageContract {
                 throw .refused("the cost of this update overflows")
             }
             extra = try checkedAdd(extra, cost, "cost")
-            b.allocated += newPer
+            b.allocated = try checkedAdd(b.allocated, newPer, "blobber allocated bytes")
             try state.save(b)
             alloc.blobbers.append(AllocationBlobber(blobberID: b.id, url: b.url, writePrice: b.writePrice, readPrice: b.readPrice,
                                                     challengePoolSince: c.now))
@@ -149,58 +189,72 @@ extension StorageContract {
         return "allocation \(alloc.id) updated: \(StorageContract.bytes(newSize)) until \(UTCTime.iso8601(newExpiration)), write pool \(tokens(alloc.writePool))"
     }
 
-    /// `cancel_allocation(allocation_id)`, owner only, before expiration. Each blobber gets what its
-    /// challenge pool has earned so far; the rest returns to the write pool; `cancel_penalty_percent`
-    /// of the write pool goes to the blobbers pro rata to their used bytes (evenly if none used);
-    /// the remainder is refunded to the owner.
+    /// `cancel_allocation(allocation_id)`, owner only, before expiration: `settle` with the
+    /// cancellation rule.
     func cancelAllocation(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         var alloc = try state.allocation(try a.id("allocation_id"))
         try requireOwnerActive(c, alloc)
-        for i in alloc.blobbers.indices {
-            let earned = StorageContract.earned(alloc.blobbers[i], expiration: alloc.expiration, now: c.now)
-            try payBlobber(state, earned, to: alloc.blobbers[i].blobberID)
-            alloc.writePool = try checkedAdd(alloc.writePool, alloc.blobbers[i].challengePool - earned, "write pool")
-            alloc.blobbers[i].challengePool = 0
-        }
-        alloc.challengePool = 0
-        let penalty = (StoragePricing.mulDivFloor(alloc.writePool, config.cancelPenaltyPercent, 100) ?? 0)
-        let shares = StorageContract.split(penalty, weights: alloc.blobbers.map(\.used))
-        for (i, share) in shares.enumerated() { try payBlobber(state, share, to: alloc.blobbers[i].blobberID) }
-        let refund = alloc.writePool - penalty
-        try c.pay(refund, to: alloc.ownerID)
-        alloc.writePool = 0
-        alloc.status = .canceled
-        try releaseCapacity(state, alloc)
-        try state.save(alloc)
-        try c.emit("cancel_allocation", ["allocation": alloc.id, "refund": String(refund), "penalty": String(penalty)])
-        return "allocation \(alloc.id) canceled: refunded \(tokens(refund)), penalty \(tokens(penalty)) paid to its blobbers"
+        let s = try settle(state, &alloc, canceled: true)
+        try c.emit("cancel_allocation", ["allocation": alloc.id, "refund": String(s.refund), "penalty": String(s.penalty)])
+        return "allocation \(alloc.id) canceled: refunded \(tokens(s.refund)), penalty \(tokens(s.penalty)) paid to its blobbers"
     }
 
-    /// `finalize_allocation(allocation_id)`, anyone, after expiration: every blobber gets its whole
-    /// challenge pool (it has kept the data to the end), the write pool returns to the owner.
+    /// `finalize_allocation(allocation_id)`, anyone, after expiration: `settle` with the
+    /// finalization rule.
     func finalizeAllocation(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         var alloc = try state.allocation(try a.id("allocation_id"))
         guard alloc.status == .active else { throw .refused("allocation \(alloc.id) is already \(alloc.status.rawValue)") }
         guard c.now >= alloc.expiration else {
-            throw .refused("allocation \(alloc.id) expires at \(UTCTime.iso8601(alloc.expiration)) (in \(alloc.expiration - c.now) s); the owner may cancel it earlier")
+            throw .refused("allocation \(alloc.id) expires at \(UTCTime.iso8601(alloc.expiration)) (in \(StorageContract.seconds(from: c.now, to: alloc.expiration)) s); the owner may cancel it earlier")
         }
+        let s = try settle(state, &alloc, canceled: false)
+        try c.emit("finalize_allocation", ["allocation": alloc.id, "paid": String(s.paid), "refund": String(s.refund)])
+        return "allocation \(alloc.id) finalized: \(tokens(s.paid)) to blobbers, \(tokens(s.refund)) back to the owner"
+    }
+
+    /// What ending an allocation moved: to the blobbers (challenge pools and penalty shares),
+    /// the cancellation penalty within that, and back to the owner.
+    struct Settlement {
         var paid: UInt64 = 0
+        var penalty: UInt64 = 0
+        var refund: UInt64 = 0
+    }
+
+    /// The one place an allocation's tokens are paid out when it ends, with checked arithmetic.
+    /// - finalize (`canceled` false, after expiration): every blobber gets its whole challenge
+    ///   pool (it kept the data to the end); the write pool returns to the owner.
+    /// - cancel (before expiration): every blobber gets what its challenge pool earned so far
+    ///   (`earned`), the rest returns to the write pool; `cancel_penalty_percent` of the write pool
+    ///   goes to the blobbers pro rata to their used bytes (evenly if none); the rest is refunded.
+    /// Pools end at 0, the status is set and the blobbers' capacity is released.
+    func settle(_ state: StorageState, _ alloc: inout Allocation, canceled: Bool) throws(ContractError) -> Settlement {
+        let c = state.context
+        var s = Settlement()
+        var writePool = alloc.writePool
         for i in alloc.blobbers.indices {
-            try payBlobber(state, alloc.blobbers[i].challengePool, to: alloc.blobbers[i].blobberID)
-            paid += alloc.blobbers[i].challengePool
+            let pool = alloc.blobbers[i].challengePool
+            let earned = canceled ? min(pool, StorageContract.earned(alloc.blobbers[i], expiration: alloc.expiration, now: c.now)) : pool
+            try payBlobber(state, earned, to: alloc.blobbers[i].blobberID)
+            s.paid = try checkedAdd(s.paid, earned, "paid to blobbers")
+            writePool = try checkedAdd(writePool, pool - earned, "write pool")
             alloc.blobbers[i].challengePool = 0
         }
-        alloc.challengePool = 0
-        let refund = alloc.writePool
-        try c.pay(refund, to: alloc.ownerID)
+        if canceled {
+            s.penalty = StoragePricing.mulDivFloor(writePool, min(config.cancelPenaltyPercent, 100), 100) ?? 0
+            let shares = StorageContract.split(s.penalty, weights: alloc.blobbers.map(\.used))
+            for (i, share) in shares.enumerated() { try payBlobber(state, share, to: alloc.blobbers[i].blobberID) }
+            s.paid = try checkedAdd(s.paid, s.penalty, "paid to blobbers")
+        }
+        s.refund = try checkedSub(writePool, s.penalty, "refund")
+        try c.pay(s.refund, to: alloc.ownerID)
         alloc.writePool = 0
-        alloc.status = .finalized
+        alloc.challengePool = 0
+        alloc.status = canceled ? .canceled : .finalized
         try releaseCapacity(state, alloc)
         try state.save(alloc)
-        try c.emit("finalize_allocation", ["allocation": alloc.id, "paid": String(paid), "refund": String(refund)])
-        return "allocation \(alloc.id) finalized: \(tokens(paid)) to blobbers, \(tokens(refund)) back to the owner"
+        return s
     }
 
     func requireOwnerActive(_ c: ContractContext, _ alloc: Allocation) throws(ContractError) {
@@ -212,13 +266,20 @@ extension StorageContract {
     }
 
     /// Splits `total` by `weights` (floor), the remainder to the first part; evenly when all are 0.
+    /// 128-bit arithmetic: no sum or product can overflow, and the parts add up to `total`.
     static func split(_ total: UInt64, weights: [UInt64]) -> [UInt64] {
         guard !weights.isEmpty else { return [] }
-        let sum = weights.reduce(UInt64(0)) { $0 &+ $1 }
-        let w = sum == 0 ? weights.map { _ in UInt64(1) } : weights
-        let s = sum == 0 ? UInt64(weights.count) : sum
-        var out = w.map { StoragePricing.mulDivFloor(total, $0, s) ?? 0 }
+        let sum = weights.reduce(UInt128(0)) { $0 + UInt128($1) }
+        let w = sum == 0 ? weights.map { _ in UInt128(1) } : weights.map { UInt128($0) }
+        let s = sum == 0 ? UInt128(weights.count) : sum
+        var out = w.map { UInt64(UInt128(total) * $0 / s) }
         out[0] += total - out.reduce(0, +)
         return out
+    }
+
+    /// Whole seconds from `start` to `end`; 0 when `end` is not after `start`. Exact for any two
+    /// Int64 values (the difference of two Int64 always fits a UInt64).
+    static func seconds(from start: Int64, to end: Int64) -> UInt64 {
+        end > start ? UInt64(bitPattern: end &- start) : 0
     }
 }

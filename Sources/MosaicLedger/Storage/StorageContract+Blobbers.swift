@@ -16,9 +16,7 @@ extension StorageContract {
         let b = BlobberInfo(id: c.caller, url: url, capacity: capacity, writePrice: writePrice, readPrice: readPrice,
                             stake: c.value, registeredAt: c.now, updatedAt: c.now)
         try state.save(b)
-        var ids = try state.list(StorageState.blobbersKey)
-        ids.append(c.caller)
-        try state.save(StorageState.blobbersKey, ids)
+        try state.addBlobberToOrder(c.caller)
         try c.emit("register_blobber", ["blobber": c.caller, "url": url, "capacity": String(capacity), "stake": String(c.value)])
         return "registered blobber \(c.caller) at \(url) with \(StorageContract.bytes(capacity)), stake \(tokens(c.value))"
     }
@@ -52,9 +50,7 @@ extension StorageContract {
             throw .refused("blobber \(b.id) still holds \(StorageContract.bytes(b.allocated)) for allocations; wait until they are canceled or finalized")
         }
         try state.save(StorageState.blobberKey(b.id), nil as BlobberInfo?)
-        var ids = try state.list(StorageState.blobbersKey)
-        ids.removeAll { $0 == b.id }
-        try state.save(StorageState.blobbersKey, ids)
+        try state.removeBlobberFromOrder(b.id)
         try c.pay(b.stake, to: b.id)
         try c.emit("unregister_blobber", ["blobber": b.id, "stake": String(b.stake)])
         return "blobber \(b.id) unregistered; stake \(tokens(b.stake)) returned"

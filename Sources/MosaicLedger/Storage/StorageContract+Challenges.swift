@@ -2,41 +2,55 @@ import MosaicCrypto
 import MosaicProtocol
 
 extension StorageContract {
-    /// End of block: fail open challenges past their deadline, then maybe issue one.
-    /// seed = `Challenge.seed(previous block hash, round)`; its hex is the challenge id. A challenge
-    /// is issued when word 3 of the seed mod `challenge_every_blocks` is 0; it targets the pair
-    /// `challengeable[word 2 mod count]` unless that pair already has an open challenge or its
-    /// allocation has expired.
+    /// End of block: fail open challenges past their deadline (in deadline order, at most
+    /// `closePerBlock`; the rest in the next blocks), then maybe issue one. seed =
+    /// `Challenge.seed(previous block hash, round)`; its hex is the challenge id. A challenge is
+    /// issued when word 3 of the seed mod `challenge_every_blocks` is 0; it targets the
+    /// challengeable pair whose key (hex SHA-256 of "allocation:blobber") is the first after the
+    /// id, wrapping around, unless that pair already has an open challenge. A pair whose
+    /// allocation ended or expired is dropped from the set instead. Every step reads a bounded
+    /// number of keys, whatever the number of allocations or challenges.
     func runChallenges(_ state: StorageState, previousBlockHash: String) throws(ContractError) {
         let c = state.context
-        var openPairs = Set<String>()
-        for id in try state.list(StorageState.openChallengesKey) {
-            guard let ch = try state.challenge(id) else { continue }
-            if ch.deadline < c.now {
+        // Keys sort by deadline: read a few at a time and stop at the first not yet due.
+        var closed = 0
+        closing: while closed < StorageContract.closePerBlock {
+            let rows = try c.scan(prefix: StorageState.openPrefix, after: nil, limit: 8)
+            for row in rows {
+                let id = String(decoding: row.value, as: UTF8.self)
+                guard let ch = try state.challenge(id), ch.status == .open else { try c.set(row.key, nil); closed += 1; continue }
+                guard ch.deadline < c.now else { break closing }
                 try resolve(state, ch, passed: false, reason: "no answer before the deadline \(UTCTime.iso8601(ch.deadline))")
-            } else {
-                openPairs.insert("\(ch.allocationID):\(ch.blobberID)")
+                closed += 1
             }
+            if rows.count < 8 { break }
         }
         let id = Hex.encode(Challenge.seed(previousBlockHash: previousBlockHash, round: c.round))
         guard config.challengeEveryBlocks > 0, Challenge.word(id, 3) % config.challengeEveryBlocks == 0 else { return }
-        let pairs = try state.list(StorageState.challengeableKey)
-        guard !pairs.isEmpty else { return }
-        let pair = pairs[Int(Challenge.word(id, 2) % UInt64(pairs.count))]
-        guard !openPairs.contains(pair) else { return }
-        let parts = pair.split(separator: ":").map(String.init)
-        guard parts.count == 2 else { return }
+        let prefix = StorageState.challengeablePrefix
+        var picked = try c.scan(prefix: prefix, after: prefix + id, limit: 1).first
+        if picked == nil { picked = try c.scan(prefix: prefix, after: nil, limit: 1).first }
+        guard let row = picked else { return }
+        let parts = String(decoding: row.value, as: UTF8.self).split(separator: ":").map(String.init)
+        guard parts.count == 2 else { try c.set(row.key, nil); return }
         guard let alloc = try state.load(StorageState.allocationKey(parts[0]), as: Allocation.self),
-              alloc.status == .active, c.now < alloc.expiration, let bi = alloc.index(of: parts[1]) else { return }
-        let root = alloc.blobbers[bi].allocationRoot
-        guard root != AllocationTree.emptyRoot else { return }
-        let ch = Challenge(id: id, allocationID: alloc.id, blobberID: parts[1], allocationRoot: root, issuedRound: c.round,
-                           issuedAt: c.now, deadline: c.now + config.challengeTimeoutSeconds)
+              alloc.status == .active, c.now < alloc.expiration, let bi = alloc.index(of: parts[1]),
+              alloc.blobbers[bi].allocationRoot != AllocationTree.emptyRoot else {
+            try c.set(row.key, nil)
+            return
+        }
+        let pairKey = StorageState.openPairKey(alloc.id, parts[1])
+        guard try c.get(pairKey) == nil, try state.challenge(id) == nil else { return }
+        let ch = Challenge(id: id, allocationID: alloc.id, blobberID: parts[1], allocationRoot: alloc.blobbers[bi].allocationRoot,
+                           issuedRound: c.round, issuedAt: c.now,
+                           deadline: saturatingAdd(c.now, config.challengeTimeoutSeconds))
         try state.save(ch)
-        var open = try state.list(StorageState.openChallengesKey)
-        open.append(id)
-        try state.save(StorageState.openChallengesKey, open)
+        try c.set(StorageState.openKey(deadline: ch.deadline, id: id), Array(id.utf8))
+        try c.set(pairKey, Array(id.utf8))
     }
+
+    /// Open challenges an end of block fails at most (deadline order; later ones wait a block).
+    static let closePerBlock = 100
 
     /// `respond_challenge(challenge_id, proof: ChallengeProof)`, caller = the challenged blobber.
     /// A proof that does not verify (or comes after the deadline) fails the challenge; the call
@@ -75,9 +89,8 @@ extension StorageContract {
         ch.status = passed ? .passed : .failed
         ch.closedAt = c.now
         ch.reason = reason
-        var open = try state.list(StorageState.openChallengesKey)
-        open.removeAll { $0 == ch.id }
-        try state.save(StorageState.openChallengesKey, open)
+        try c.set(StorageState.openKey(deadline: ch.deadline, id: ch.id), nil)
+        try c.set(StorageState.openPairKey(ch.allocationID, ch.blobberID), nil)
 
         var alloc = try state.allocation(ch.allocationID)
         var blobber = try state.blobber(ch.blobberID)
@@ -88,18 +101,19 @@ extension StorageContract {
             return 0
         }
         if passed {
-            alloc.successfulChallenges += 1
-            blobber?.successfulChallenges += 1
+            alloc.successfulChallenges = incremented(alloc.successfulChallenges)
+            if var b = blobber { b.successfulChallenges = incremented(b.successfulChallenges); blobber = b }
         } else {
-            alloc.failedChallenges += 1
-            blobber?.failedChallenges += 1
+            alloc.failedChallenges = incremented(alloc.failedChallenges)
+            if var b = blobber { b.failedChallenges = incremented(b.failedChallenges); blobber = b }
         }
         alloc.latestClosedChallenge = c.now
         if let bi = alloc.index(of: ch.blobberID) {
-            let earned = StorageContract.earned(alloc.blobbers[bi], expiration: alloc.expiration, now: c.now)
+            let earned = min(alloc.blobbers[bi].challengePool,
+                             StorageContract.earned(alloc.blobbers[bi], expiration: alloc.expiration, now: c.now))
             alloc.blobbers[bi].challengePool -= earned
             alloc.blobbers[bi].challengePoolSince = c.now
-            alloc.challengePool -= earned
+            alloc.challengePool = try checkedSub(alloc.challengePool, earned, "challenge pool")
             if passed {
                 try c.pay(earned, to: ch.blobberID)
                 if var b = blobber {

@@ -30,15 +30,15 @@ extension StorageContract {
                 throw .refused("\(at): size \(m.size) exceeds the allocation's \(alloc.blobberSize) bytes per blobber; grow it with storage.update_allocation")
             }
             guard m.root != AllocationTree.emptyRoot || m.size == 0 else { throw .refused("\(at): an empty root must have size 0") }
-            guard m.timestamp >= (part.latestWriteMarker ?? Int64.min) else {
-                throw .refused("\(at): timestamp \(m.timestamp) is before the latest committed marker's \(part.latestWriteMarker ?? 0)")
+            if let latest = part.latestWriteMarker, m.timestamp <= latest {
+                throw .refused("\(at): timestamp \(m.timestamp) is not after the latest committed marker's \(latest); write markers' timestamps must strictly increase")
             }
-            guard m.timestamp <= c.now + config.markerClockSkew else {
-                throw .refused("\(at): timestamp \(m.timestamp) is more than \(config.markerClockSkew) s in the future")
+            guard m.timestamp <= milliseconds(saturatingAdd(c.now, config.markerClockSkew)) else {
+                throw .refused("\(at): timestamp \(m.timestamp) (ms) is more than \(config.markerClockSkew) s in the future")
             }
             if m.size > part.used {
                 guard let cost = StoragePricing.writeCost(price: part.writePrice, bytes: m.size - part.used,
-                                                          seconds: UInt64(alloc.expiration - c.now)) else {
+                                                          seconds: StorageContract.seconds(from: c.now, to: alloc.expiration)) else {
                     throw .refused("\(at): cost overflows")
                 }
                 guard alloc.writePool >= cost else {
@@ -54,7 +54,7 @@ extension StorageContract {
             part.latestWriteMarker = m.timestamp
             alloc.blobbers[bi] = part
             alloc.usedSize = Allocation.dataEquivalent(blobberUsed: alloc.blobbers.map(\.used), dataShards: alloc.dataShards)
-            alloc.numWrites += 1
+            alloc.numWrites = incremented(alloc.numWrites)
             try state.save(alloc)
             try state.setChallengeable(alloc.id, c.caller, m.root != AllocationTree.emptyRoot)
             try c.emit("write_marker", ["allocation": alloc.id, "blobber": c.caller, "root": m.root, "size": String(m.size)])
@@ -63,9 +63,10 @@ extension StorageContract {
     }
 
     /// `redeem_read_markers(markers: [ReadMarker])`, caller = the blobber. Pays
-    /// `StoragePricing.readCost(read_price, counter − last counter)` from the reader's read pool or,
-    /// when that is short and the reader is the owner or read under the owner's valid auth ticket
-    /// (attached to the marker), from the allocation's write pool.
+    /// `StoragePricing.readCost(agreed read_price, counter − last counter)` — the price stored
+    /// when the blobber joined the allocation, never its current one; a marker whose signed
+    /// `read_price` is below it is refused — from the reader's read pool or, when that is short,
+    /// from the allocation's write pool if `ownerPays` allows it.
     func redeemReadMarkers(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         let markers = try blobberMarkers(state, a, as: ReadMarker.self, kind: "read markers")
@@ -78,46 +79,61 @@ extension StorageContract {
             var alloc = try state.allocation(m.allocationID)
             guard m.ownerID == alloc.ownerID else { throw .refused("\(at): owner_id \(m.ownerID) is not the allocation owner") }
             guard let bi = alloc.index(of: c.caller) else { throw .refused("\(at): blobber \(c.caller) is not part of the allocation") }
-            guard m.timestamp <= c.now + config.markerClockSkew else {
+            guard m.timestamp <= saturatingAdd(c.now, config.markerClockSkew) else {
                 throw .refused("\(at): timestamp \(m.timestamp) is more than \(config.markerClockSkew) s in the future")
+            }
+            let price = alloc.blobbers[bi].readPrice
+            guard m.readPrice >= price else {
+                throw .refused("\(at): signed for read_price \(m.readPrice), below the \(price) per GiB the allocation agreed with this blobber")
             }
             let counterKey = StorageState.readCounterKey(alloc.id, c.caller, m.clientID)
             let last = try state.uint(counterKey)
             guard m.counter > last else { throw .refused("\(at): counter \(m.counter) is not above the last redeemed \(last)") }
-            guard let cost = StoragePricing.readCost(price: alloc.blobbers[bi].readPrice, blocks: m.counter - last) else {
+            guard let cost = StoragePricing.readCost(price: price, blocks: m.counter - last) else {
                 throw .refused("\(at): cost overflows")
             }
             let poolKey = StorageState.readPoolKey(m.clientID)
             let pool = try state.uint(poolKey)
             if pool >= cost {
                 try state.setUInt(poolKey, pool - cost)
-            } else if try ownerPays(state, m, alloc), alloc.writePool >= cost {
+            } else if alloc.writePool >= cost, try ownerPays(state, m, alloc, cost: cost) {
                 alloc.writePool -= cost
             } else {
-                throw .refused("\(at): the reader's read pool has \(tokens(pool)) but \(m.counter - last) blocks cost \(tokens(cost)); the reader must lock tokens with storage.lock_read_pool")
+                throw .refused("\(at): the reader's read pool has \(tokens(pool)) but \(m.counter - last) blocks cost \(tokens(cost)), and the allocation's write pool does not pay for this reader (\(ownerPaysRule)); the reader must lock tokens with storage.lock_read_pool")
             }
             try payBlobber(state, cost, to: c.caller)
             paid = try checkedAdd(paid, cost, "paid")
             try state.setUInt(counterKey, m.counter)
-            alloc.numReads += 1
+            alloc.numReads = incremented(alloc.numReads)
             try state.save(alloc)
             try c.emit("read_marker", ["allocation": alloc.id, "blobber": c.caller, "reader": m.clientID, "counter": String(m.counter)])
         }
         return "redeemed \(markers.count) read marker(s) for \(tokens(paid))"
     }
 
-    /// Whether the allocation's write pool pays for `m`: the reader is the owner, or the marker
-    /// carries an auth ticket of this allocation's owner, for this reader or anyone, unrevoked and
-    /// unexpired when the marker was signed.
-    private func ownerPays(_ state: StorageState, _ m: ReadMarker, _ alloc: Allocation) throws(ContractError) -> Bool {
+    var ownerPaysRule: String {
+        "it pays for the owner's own reads, and for others' only under the auth ticket named in the signed marker, unexpired and unrevoked at the ledger's time, within the ticket's read_budget"
+    }
+
+    /// Whether the allocation's write pool pays `cost` for `m`, and if so counts it against the
+    /// ticket. Yes for the owner's own reads. Otherwise only when the reader signed the marker
+    /// over a ticket id, the blobber attached that ticket, and the ticket is the allocation
+    /// owner's, valid for this reader, unexpired at the ledger's time (`now`, never the marker's
+    /// timestamp, which the reader chooses), not revoked, and `cost` fits in what is left of its
+    /// owner-signed `read_budget`. The budget bounds what the owner can lose through a public
+    /// ticket: whoever holds it (a blobber included) may sign markers as any fresh key.
+    private func ownerPays(_ state: StorageState, _ m: ReadMarker, _ alloc: Allocation, cost: UInt64) throws(ContractError) -> Bool {
         if m.clientID == alloc.ownerID { return true }
-        guard let t = m.ticket else { return false }
-        do { try t.verify(reader: m.clientID) } catch { return false }
+        guard !m.ticketID.isEmpty, let t = m.ticket, t.id == m.ticketID else { return false }
+        do { try t.verify(now: state.context.now, reader: m.clientID) } catch { return false }
         guard t.allocationID == alloc.id, t.ownerID == alloc.ownerID, t.ownerPublicKey == alloc.ownerPublicKey else { return false }
-        guard t.expiration == 0 || m.timestamp <= t.expiration else { return false }
-        // Reads signed before a revocation were served under a valid ticket and are still paid.
-        guard let revokedAt = try state.load(StorageState.revokedKey(owner: t.ownerID, ticket: t.id), as: Int64.self) else { return true }
-        return m.timestamp <= revokedAt
+        guard try state.load(StorageState.revokedKey(owner: t.ownerID, ticket: t.id), as: Int64.self) == nil else { return false }
+        let spentKey = StorageState.ticketSpentKey(t.id)
+        let spent = try state.uint(spentKey)
+        let (total, overflow) = spent.addingReportingOverflow(cost)
+        guard !overflow, total <= t.readBudget else { return false }
+        try state.setUInt(spentKey, total)
+        return true
     }
 
     /// `revoke_ticket(ticket_id)`: the caller (a ticket's owner) ends an auth ticket; blobbers

@@ -17,12 +17,19 @@ public struct StorageContract: Contract {
          "respond_challenge", "revoke_ticket"]
     }
 
+    /// The methods whose call value the contract keeps on record (stake, write pool, read pool).
+    static let valueMethods: Set<String> = ["register_blobber", "update_blobber", "new_allocation", "update_allocation", "lock_read_pool"]
+
     public init(config: StorageConfig = StorageConfig()) { self.config = config }
 
     public func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         try context.consumeGas(500)
         let state = StorageState(context: context)
         let a = ContractArgs(args)
+        if methods.contains(method), !StorageContract.valueMethods.contains(method), context.value > 0 {
+            // Tokens sent with such a call would sit in the contract with no record saying whose they are.
+            throw .invalidArguments("storage.\(method) takes no tokens; send it with value 0")
+        }
         switch method {
         case "register_blobber": return try registerBlobber(state, a)
         case "update_blobber": return try updateBlobber(state, a)
@@ -62,8 +69,8 @@ public struct StorageContract: Contract {
     static func earned(_ b: AllocationBlobber, expiration: Int64, now: Int64) -> UInt64 {
         if now >= expiration || b.challengePoolSince >= expiration { return b.challengePool }
         guard now > b.challengePoolSince else { return 0 }
-        return StoragePricing.mulDivFloor(b.challengePool, UInt64(now - b.challengePoolSince),
-                                          UInt64(expiration - b.challengePoolSince)) ?? b.challengePool
+        return StoragePricing.mulDivFloor(b.challengePool, seconds(from: b.challengePoolSince, to: now),
+                                          seconds(from: b.challengePoolSince, to: expiration)) ?? b.challengePool
     }
 
     /// Gives back the capacity an allocation held on each of its blobbers.

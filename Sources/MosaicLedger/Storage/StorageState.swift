@@ -1,38 +1,71 @@
 import Foundation
+import MosaicCrypto
 import MosaicProtocol
 
-/// The storage contract's records in its key-value store, as sorted-key JSON:
+/// The storage contract's records in its key-value store, as sorted-key JSON. Every set or list
+/// that grows with the network is one key per member, so no call reads or rewrites a value whose
+/// size follows the number of blobbers, allocations or challenges (gas stays flat):
 ///
 /// | key | value |
 /// |---|---|
 /// | `blobber:<id>` | `BlobberInfo` |
-/// | `blobbers` | [id] in registration order |
+/// | `blobber_order:<seq, 16 hex>` | blobber id (registration order) |
+/// | `blobber_seq:<id>` | u64 seq of the blobber's order key |
+/// | `blobber_count` | u64 last seq given |
 /// | `allocation:<id>` | `Allocation` |
-/// | `owner:<client id>` | [allocation id] in creation order |
-/// | `challengeable` | ["<allocation id>:<blobber id>"]: active allocations' blobbers with a non-empty root |
+/// | `owner:<client id>:<n, 16 hex>` | allocation id (the owner's n-th allocation, creation order) |
+/// | `owner_count:<client id>` | u64 allocations the owner created |
+/// | `challengeable:<hex SHA-256("<allocation>:<blobber>")>` | "<allocation>:<blobber>": an active allocation's blobber with a non-empty root |
 /// | `challenge:<id>` | `Challenge` |
-/// | `open_challenges` | [challenge id] in issue order |
+/// | `open:<deadline, 16 hex biased>:<challenge id>` | challenge id (open challenges by deadline) |
+/// | `open_pair:<allocation>:<blobber>` | id of the pair's open challenge |
 /// | `read_pool:<client id>` | u64 |
 /// | `read_counter:<allocation>:<blobber>:<reader>` | u64 |
 /// | `revoked:<owner id>:<ticket id>` | i64 revocation time |
+/// | `ticket_spent:<ticket id>` | u64 paid from the write pool under the ticket so far |
 ///
 /// `Ledger`'s storage reads decode the same keys.
 struct StorageState {
     let context: ContractContext
 
-    static func blobberKey(_ id: String) -> String { "blobber:\(id)" }
+    static let blobberPrefix = "blobber:"
+    static func blobberKey(_ id: String) -> String { blobberPrefix + id }
+    static let blobberOrderPrefix = "blobber_order:"
+    static func blobberOrderKey(_ seq: UInt64) -> String { blobberOrderPrefix + hex16(seq) }
+    static func blobberSeqKey(_ id: String) -> String { "blobber_seq:\(id)" }
+    static let blobberCountKey = "blobber_count"
     static func allocationKey(_ id: String) -> String { "allocation:\(id)" }
-    static func ownerKey(_ id: String) -> String { "owner:\(id)" }
+    static func ownerPrefix(_ owner: String) -> String { "owner:\(owner):" }
+    static func ownerKey(_ owner: String, _ n: UInt64) -> String { ownerPrefix(owner) + hex16(n) }
+    static func ownerCountKey(_ owner: String) -> String { "owner_count:\(owner)" }
+    static let challengeablePrefix = "challengeable:"
+    static func challengeableKey(_ allocationID: String, _ blobberID: String) -> String {
+        challengeablePrefix + Hex.encode(SHA256.hash(Array("\(allocationID):\(blobberID)".utf8)))
+    }
     static func challengeKey(_ id: String) -> String { "challenge:\(id)" }
+    static let openPrefix = "open:"
+    /// Sorts by deadline (sign bit flipped so byte order is numeric order), then id.
+    static func openKey(deadline: Int64, id: String) -> String {
+        openPrefix + hex16(UInt64(bitPattern: deadline) ^ (1 << 63)) + ":" + id
+    }
+    static func openPairKey(_ allocationID: String, _ blobberID: String) -> String { "open_pair:\(allocationID):\(blobberID)" }
     static func readPoolKey(_ id: String) -> String { "read_pool:\(id)" }
     static func readCounterKey(_ a: String, _ b: String, _ r: String) -> String { "read_counter:\(a):\(b):\(r)" }
     static func revokedKey(owner: String, ticket: String) -> String { "revoked:\(owner):\(ticket)" }
-    static let blobbersKey = "blobbers"
-    static let challengeableKey = "challengeable"
-    static let openChallengesKey = "open_challenges"
+    static func ticketSpentKey(_ ticket: String) -> String { "ticket_spent:\(ticket)" }
+
+    /// 16 lowercase hex digits, zero-padded: byte order is numeric order.
+    static func hex16(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
 
     func load<T: Decodable>(_ key: String, as type: T.Type) throws(ContractError) -> T? {
         guard let bytes = try context.get(key) else { return nil }
+        return try Self.decode(bytes, key: key, as: type)
+    }
+
+    static func decode<T: Decodable>(_ bytes: [UInt8], key: String, as type: T.Type) throws(ContractError) -> T {
         do { return try JSONDecoder().decode(T.self, from: Data(bytes)) } catch {
             throw .refused("storage state \(key) is unreadable: \(error)")
         }
@@ -46,8 +79,6 @@ struct StorageState {
             throw .refused("cannot encode \(key): \(error)")
         }
     }
-
-    func list(_ key: String) throws(ContractError) -> [String] { try load(key, as: [String].self) ?? [] }
 
     func blobber(_ id: String) throws(ContractError) -> BlobberInfo? { try load(Self.blobberKey(id), as: BlobberInfo.self) }
     func save(_ b: BlobberInfo) throws(ContractError) { try save(Self.blobberKey(b.id), b) }
@@ -67,13 +98,37 @@ struct StorageState {
     func uint(_ key: String) throws(ContractError) -> UInt64 { try load(key, as: UInt64.self) ?? 0 }
     func setUInt(_ key: String, _ v: UInt64) throws(ContractError) { try save(key, v == 0 ? nil : v) }
 
-    /// Adds or removes "<allocation>:<blobber>" in the challengeable list.
+    /// Gives the next number of the counter at `key` (1, 2, …).
+    func nextSequence(_ key: String) throws(ContractError) -> UInt64 {
+        let n = try checkedAdd(try uint(key), 1, "sequence \(key)")
+        try setUInt(key, n)
+        return n
+    }
+
+    /// Adds a blobber to the registration order.
+    func addBlobberToOrder(_ id: String) throws(ContractError) {
+        let seq = try nextSequence(Self.blobberCountKey)
+        try context.set(Self.blobberOrderKey(seq), Array(id.utf8))
+        try setUInt(Self.blobberSeqKey(id), seq)
+    }
+
+    func removeBlobberFromOrder(_ id: String) throws(ContractError) {
+        let seq = try uint(Self.blobberSeqKey(id))
+        if seq > 0 { try context.set(Self.blobberOrderKey(seq), nil) }
+        try setUInt(Self.blobberSeqKey(id), 0)
+    }
+
+    /// Records `allocationID` as its owner's next allocation.
+    func addToOwner(_ owner: String, _ allocationID: String) throws(ContractError) {
+        let n = try nextSequence(Self.ownerCountKey(owner))
+        try context.set(Self.ownerKey(owner, n), Array(allocationID.utf8))
+    }
+
+    /// Adds or removes the (allocation, blobber) pair in the challengeable set: one key, whatever
+    /// the size of the set.
     func setChallengeable(_ allocationID: String, _ blobberID: String, _ on: Bool) throws(ContractError) {
-        let item = "\(allocationID):\(blobberID)"
-        var items = try list(Self.challengeableKey)
-        let has = items.contains(item)
-        if on, !has { items.append(item) } else if !on, has { items.removeAll { $0 == item } } else { return }
-        try save(Self.challengeableKey, items)
+        let key = Self.challengeableKey(allocationID, blobberID)
+        try context.set(key, on ? Array("\(allocationID):\(blobberID)".utf8) : nil)
     }
 }
 
@@ -82,6 +137,21 @@ func checkedAdd(_ a: UInt64, _ b: UInt64, _ what: String) throws(ContractError) 
     let (s, o) = a.addingReportingOverflow(b)
     if o { throw .refused("\(what) would overflow") }
     return s
+}
+
+/// `n + 1`, staying at UInt64.max (event counters: never a trap, never a wrap to 0).
+func incremented(_ n: UInt64) -> UInt64 { n == .max ? n : n + 1 }
+
+/// `a + b`, or the nearest Int64 bound when that overflows (for time limits such as now + skew).
+func saturatingAdd(_ a: Int64, _ b: Int64) -> Int64 {
+    let (s, o) = a.addingReportingOverflow(b)
+    return o ? (b > 0 ? .max : .min) : s
+}
+
+/// `seconds × 1000`, or the nearest Int64 bound when that overflows.
+func milliseconds(_ seconds: Int64) -> Int64 {
+    let (v, o) = seconds.multipliedReportingOverflow(by: 1000)
+    return o ? (seconds > 0 ? .max : .min) : v
 }
 
 func checkedSub(_ a: UInt64, _ b: UInt64, _ what: String) throws(ContractError) -> UInt64 {

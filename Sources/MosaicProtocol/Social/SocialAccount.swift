@@ -10,6 +10,10 @@ public struct SocialAccount: Sendable, Hashable, Codable {
     public var lastRootPost: Int64?
     public var lastReply: Int64?
     public var lastVote: Int64?
+    /// Voting stake (base units) the account locked with `social.stake`: what its votes count.
+    public var stake: UInt64
+    /// Ledger time until which its votes lock the stake (the last voted post's payout); nil when unlocked.
+    public var stakeLockedUntil: Int64?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
@@ -19,10 +23,13 @@ public struct SocialAccount: Sendable, Hashable, Codable {
         case lastRootPost = "last_root_post"
         case lastReply = "last_reply"
         case lastVote = "last_vote"
+        case stake
+        case stakeLockedUntil = "stake_locked_until"
     }
 
     public init(clientID: String, postCount: UInt64 = 0, votingPower: UInt32 = 10_000, created: Int64? = nil,
-                lastRootPost: Int64? = nil, lastReply: Int64? = nil, lastVote: Int64? = nil) {
+                lastRootPost: Int64? = nil, lastReply: Int64? = nil, lastVote: Int64? = nil, stake: UInt64 = 0,
+                stakeLockedUntil: Int64? = nil) {
         self.clientID = clientID
         self.postCount = postCount
         self.votingPower = votingPower
@@ -30,5 +37,21 @@ public struct SocialAccount: Sendable, Hashable, Codable {
         self.lastRootPost = lastRootPost
         self.lastReply = lastReply
         self.lastVote = lastVote
+        self.stake = stake
+        self.stakeLockedUntil = stakeLockedUntil
+    }
+
+    /// `stake` may be absent (0), as in answers of nodes from before voting stakes.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        clientID = try c.decode(String.self, forKey: .clientID)
+        postCount = try c.decode(UInt64.self, forKey: .postCount)
+        votingPower = try c.decode(UInt32.self, forKey: .votingPower)
+        created = try c.decodeIfPresent(Int64.self, forKey: .created)
+        lastRootPost = try c.decodeIfPresent(Int64.self, forKey: .lastRootPost)
+        lastReply = try c.decodeIfPresent(Int64.self, forKey: .lastReply)
+        lastVote = try c.decodeIfPresent(Int64.self, forKey: .lastVote)
+        stake = try c.decodeIfPresent(UInt64.self, forKey: .stake) ?? 0
+        stakeLockedUntil = try c.decodeIfPresent(Int64.self, forKey: .stakeLockedUntil)
     }
 }

@@ -6,7 +6,7 @@ public struct AllocationBlobber: Sendable, Hashable, Codable {
     public var allocationRoot: String
     /// Bytes this blobber holds for the allocation (the latest write marker's `size`).
     public var used: UInt64
-    /// Timestamp of the latest committed write marker, nil before the first.
+    /// Timestamp (unix milliseconds) of the latest committed write marker, nil before the first.
     public var latestWriteMarker: Int64?
     /// Prices agreed when the blobber joined the allocation (later price changes do not apply).
     public var writePrice: UInt64

@@ -55,10 +55,11 @@ public struct AllocationEntry: Sendable, Hashable, Codable {
         return fragmentLength / b + (fragmentLength % b == 0 ? 0 : 1)
     }
 
-    /// Length of block `index` of the fragment stream.
+    /// Length of block `index` of the fragment stream (0 past its end).
     public func blockLength(_ index: UInt64) -> UInt64 {
-        let b = UInt64(StoragePricing.blockSize)
-        return index + 1 < blockCount ? b : fragmentLength - b * index
+        let b = UInt64(StoragePricing.blockSize), count = blockCount
+        guard index < count else { return 0 }
+        return index < count - 1 ? b : fragmentLength - b * index
     }
 
     func validate() throws(StorageProtocolError) {

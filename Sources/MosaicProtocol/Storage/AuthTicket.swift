@@ -9,9 +9,9 @@ import MosaicCrypto
 /// Keeping it out lets one ticket be re-wrapped without re-signing, and keeps public-link keys
 /// off every server that sees the ticket.
 ///
-/// Signing bytes: "mosaic-auth-ticket-v1" ‖ allocation_id ‖ owner_id ‖ path ‖ kind ‖ recipient_id ‖
-/// i64 expiration ‖ nonce; `id` = hex SHA-256(signing bytes); signature = Ed25519(SHA-256(bytes))
-/// by `owner_public_key`.
+/// Signing bytes: "mosaic-auth-ticket-v2" ‖ allocation_id ‖ owner_id ‖ path ‖ kind ‖ recipient_id ‖
+/// i64 expiration ‖ nonce ‖ u64 read_budget; `id` = hex SHA-256(signing bytes); signature =
+/// Ed25519(SHA-256(bytes)) by `owner_public_key`.
 public struct AuthTicket: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable { case file, dir }
 
@@ -28,6 +28,11 @@ public struct AuthTicket: Sendable, Hashable, Codable {
     public var expiration: Int64
     /// Random hex, so two tickets for the same file differ (and are revoked separately).
     public var nonce: String
+    /// The most the allocation's write pool pays (base units), over all readers and blobbers
+    /// together, for reads under this ticket; 0 = readers pay from their own read pools. Signed by
+    /// the owner, counted by the ledger: a blobber signing markers as throwaway readers of a
+    /// public ticket can take no more than this.
+    public var readBudget: UInt64
     public var signature: String
 
     enum CodingKeys: String, CodingKey {
@@ -37,11 +42,13 @@ public struct AuthTicket: Sendable, Hashable, Codable {
         case ownerPublicKey = "owner_public_key"
         case path, kind
         case recipientID = "recipient_id"
-        case expiration, nonce, signature
+        case expiration, nonce
+        case readBudget = "read_budget"
+        case signature
     }
 
     public init(allocationID: String, ownerID: String, ownerPublicKey: String, path: String, kind: Kind,
-                recipientID: String, expiration: Int64, nonce: String) {
+                recipientID: String, expiration: Int64, nonce: String, readBudget: UInt64 = 0) {
         self.id = ""
         self.allocationID = allocationID
         self.ownerID = ownerID
@@ -51,11 +58,29 @@ public struct AuthTicket: Sendable, Hashable, Codable {
         self.recipientID = recipientID
         self.expiration = expiration
         self.nonce = nonce
+        self.readBudget = readBudget
         self.signature = ""
         self.id = computedID
     }
 
-    public static let signingDomain = "mosaic-auth-ticket-v1"
+    /// `read_budget` may be absent (0), so a v1 ticket still decodes (and then fails its id and
+    /// signature checks with a clear error).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        allocationID = try c.decode(String.self, forKey: .allocationID)
+        ownerID = try c.decode(String.self, forKey: .ownerID)
+        ownerPublicKey = try c.decode(String.self, forKey: .ownerPublicKey)
+        path = try c.decode(String.self, forKey: .path)
+        kind = try c.decode(Kind.self, forKey: .kind)
+        recipientID = try c.decode(String.self, forKey: .recipientID)
+        expiration = try c.decode(Int64.self, forKey: .expiration)
+        nonce = try c.decode(String.self, forKey: .nonce)
+        readBudget = try c.decodeIfPresent(UInt64.self, forKey: .readBudget) ?? 0
+        signature = try c.decode(String.self, forKey: .signature)
+    }
+
+    public static let signingDomain = "mosaic-auth-ticket-v2"
 
     public var signingBytes: [UInt8] {
         var w = CanonicalWriter(domain: AuthTicket.signingDomain)
@@ -66,6 +91,7 @@ public struct AuthTicket: Sendable, Hashable, Codable {
         w.append(string: recipientID)
         w.append(int64: expiration)
         w.append(string: nonce)
+        w.append(uint64: readBudget)
         return w.bytes
     }
 

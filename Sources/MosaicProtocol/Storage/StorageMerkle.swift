@@ -51,8 +51,7 @@ public enum StorageMerkle {
                 next += 1
             }
             i /= 2
-            // ⌈n / 2⌉ without `n + 1`, which traps for a forged count of 2^64 − 1.
-            n = n / 2 + n % 2
+            n = n / 2 + n % 2  // ⌈n / 2⌉ without overflow at UInt64.max
         }
         return next == siblings.count ? hash : nil
     }

@@ -4,8 +4,11 @@ import MosaicCrypto
 /// `root`, holding `size` bytes. The blobber verifies it before making a write visible and commits
 /// it to the ledger (`storage.commit_write_markers`), which checks the chain of roots.
 ///
-/// Signing bytes: "mosaic-write-marker-v1" ‖ allocation_id ‖ blobber_id ‖ client_id ‖
-/// previous_root (32) ‖ root (32) ‖ u64 size ‖ i64 timestamp; signature = Ed25519(SHA-256(bytes)).
+/// Signing bytes: "mosaic-write-marker-v2" ‖ allocation_id ‖ blobber_id ‖ client_id ‖
+/// previous_root (32) ‖ root (32) ‖ u64 size ‖ i64 timestamp (milliseconds); signature =
+/// Ed25519(SHA-256(bytes)). v2: the timestamp is in milliseconds and must strictly increase per
+/// blobber, which a client writing many small files a second can keep without running ahead of
+/// the clock.
 public struct WriteMarker: Sendable, Hashable, Codable {
     public var allocationID: String
     public var blobberID: String
@@ -17,7 +20,7 @@ public struct WriteMarker: Sendable, Hashable, Codable {
     public var root: String
     /// This blobber's total bytes for the allocation after the write.
     public var size: UInt64
-    /// Unix seconds when the owner signed.
+    /// Unix milliseconds when the owner signed; strictly above the blobber's previous marker's.
     public var timestamp: Int64
     public var signature: String
 
@@ -41,7 +44,7 @@ public struct WriteMarker: Sendable, Hashable, Codable {
         self.signature = signature
     }
 
-    public static let signingDomain = "mosaic-write-marker-v1"
+    public static let signingDomain = "mosaic-write-marker-v2"
 
     public var signingBytes: [UInt8] {
         var w = CanonicalWriter(domain: WriteMarker.signingDomain)

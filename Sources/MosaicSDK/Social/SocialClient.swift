@@ -118,6 +118,22 @@ public struct SocialClient: Sendable {
                               voter: actor, until: until)
     }
 
+    /// Locks `amount` base units of the wallet's own tokens as its voting stake: votes count the
+    /// stake, and each vote keeps it locked until the voted post pays out (docs/SOCIAL.md §3).
+    @discardableResult
+    public func stake(_ amount: UInt64, until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
+        guard amount > 0 else { throw .invalid("stake a positive amount of tokens") }
+        return try await call("stake", [:], value: amount, until: until)
+    }
+
+    /// Returns `amount` (nil: all) of the wallet's voting stake, once its votes no longer lock it.
+    @discardableResult
+    public func unstake(_ amount: UInt64? = nil, until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
+        var args: [String: JSONValue] = [:]
+        if let amount { args["amount"] = .string(String(amount)) }
+        return try await call("unstake", args, until: until)
+    }
+
     /// Registers the wallet's account as an app named `name` (3–32 of a-z, 0-9, -) with the URL a
     /// consent page returns to. Calling again changes the URL.
     @discardableResult
@@ -285,14 +301,14 @@ public struct SocialClient: Sendable {
     /// Signs `social.<method>` (naming `author`/`voter` when acting for another user), submits
     /// and waits until `until`.
     private func call(_ method: String, _ args: [String: JSONValue], author: String? = nil, voter: String? = nil,
-                      until: TransactionStatus) async throws(SocialError) -> TransactionView {
+                      value: UInt64 = 0, until: TransactionStatus) async throws(SocialError) -> TransactionView {
         guard let wallet else { throw .noWallet }
         var all = args
         if let author, author != wallet.clientID { all["author"] = .string(author) }
         if let voter, voter != wallet.clientID { all["voter"] = .string(voter) }
         do {
             let fee = try await wallet.networkInfo().minimumFee
-            let tx = try await wallet.submit(to: ContractCall.address(of: "social"), value: 0, fee: fee, type: .contractCall,
+            let tx = try await wallet.submit(to: ContractCall.address(of: "social"), value: value, fee: fee, type: .contractCall,
                                              data: ContractCall(contract: "social", method: method, args: all).json)
             return try await wallet.wait(for: tx.hash, until: until, timeout: .seconds(120))
         } catch {

@@ -125,9 +125,13 @@ struct BlobberConnection: Sendable {
             attempt += 1
             let base = try await counters.current(slot) { try await self.readCounter() }
             let counter = counters.advance(slot, from: base, by: UInt64(range.count))
+            // The price is the one the ledger says the allocation agreed with this blobber, never
+            // one the blobber names, and the ticket read under is named: the ledger charges no
+            // more than this signature allows, and the owner pays only under this ticket.
             var marker = ReadMarker(allocationID: allocation, blobberID: blobber.id, clientID: key.publicKey.clientID,
                                     publicKey: key.publicKey.hex, ownerID: ownerID, counter: counter,
-                                    timestamp: Int64(Date().timeIntervalSince1970))
+                                    timestamp: Int64(Date().timeIntervalSince1970), readPrice: blobber.readPrice,
+                                    ticketID: ticket?.id ?? "")
             marker.sign(with: key)
             let header = (try JSONEncoder().encode(marker)).base64EncodedString()
             do {

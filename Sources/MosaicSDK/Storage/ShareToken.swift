@@ -22,11 +22,14 @@ public struct ShareToken: Sendable, Codable, Equatable {
     public static let prefix = "mosaic-ticket:"
 
     /// Signs a ticket for `path` of allocation `allocationID` and wraps `contentKey` for
-    /// `recipient` (nil: anyone holding the string).
+    /// `recipient` (nil: anyone holding the string). `readBudget`: the most the allocation's write
+    /// pool pays for reads under the ticket (base units, all readers together; 0: readers pay
+    /// from their own read pools), see `defaultReadBudget`.
     public init(owner: Ed25519.SigningKey, allocationID: String, path: String, kind: AuthTicket.Kind, contentKey: SecretBytes?,
-                recipient: Ed25519.PublicKey?, expiration: Int64) throws {
+                recipient: Ed25519.PublicKey?, expiration: Int64, readBudget: UInt64 = 0) throws {
         var t = AuthTicket(allocationID: allocationID, ownerID: owner.publicKey.clientID, ownerPublicKey: owner.publicKey.hex, path: path,
-                           kind: kind, recipientID: recipient?.clientID ?? "", expiration: expiration, nonce: Hex.encode(Random.bytes(8)))
+                           kind: kind, recipientID: recipient?.clientID ?? "", expiration: expiration, nonce: Hex.encode(Random.bytes(8)),
+                           readBudget: readBudget)
         t.sign(with: owner)
         ticket = t
         if let contentKey {
@@ -36,6 +39,28 @@ public struct ShareToken: Sendable, Codable, Equatable {
                 key = Hex.encode(contentKey.copyBytes())
             }
         }
+    }
+
+    /// Full reads of a shared file the default budget pays for.
+    public static let defaultBudgetReads: UInt64 = 10
+
+    /// What `reads` full downloads of a `fileSize`-byte file cost at the allocation's agreed read
+    /// prices, counting every blobber's fragment (a download may hedge onto parity) plus a block
+    /// each for padding: the owner's default bound on what a shared link can spend of its write
+    /// pool. Saturates instead of overflowing.
+    public static func defaultReadBudget(fileSize: Int64, allocation: StorageAllocation, reads: UInt64 = defaultBudgetReads) -> UInt64 {
+        let size = UInt64(max(0, fileSize)), d = UInt64(max(1, allocation.dataShards)), block = UInt64(StoragePricing.blockSize)
+        let fragment = size / d + (size % d == 0 ? 0 : 1)
+        let blocks = fragment / block + (fragment % block == 0 ? 0 : 1) + 1
+        var total: UInt64 = 0
+        for b in allocation.blobbers {
+            let one = StoragePricing.readCost(price: b.readPrice, blocks: blocks) ?? .max
+            let (all, o1) = one.multipliedReportingOverflow(by: reads)
+            let (sum, o2) = total.addingReportingOverflow(all)
+            if o1 || o2 { return .max }
+            total = sum
+        }
+        return total
     }
 
     public var encoded: String {

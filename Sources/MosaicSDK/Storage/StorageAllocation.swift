@@ -10,9 +10,23 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
     public struct Blobber: Sendable, Codable, Equatable {
         public var id: String
         public var url: URL
-        public init(id: String, url: URL) {
+        /// The read price (base units per GiB) the allocation agreed with this blobber when it
+        /// joined, from the ledger's allocation record: the price the client signs in its read
+        /// markers, never one the blobber names. 0 without a ledger.
+        public var readPrice: UInt64
+        public init(id: String, url: URL, readPrice: UInt64 = 0) {
             self.id = id
             self.url = url
+            self.readPrice = readPrice
+        }
+
+        enum CodingKeys: String, CodingKey { case id, url, readPrice = "read_price" }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            url = try c.decode(URL.self, forKey: .url)
+            readPrice = try c.decodeIfPresent(UInt64.self, forKey: .readPrice) ?? 0
         }
     }
 
@@ -44,7 +58,7 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
         var blobbers: [Blobber] = []
         for b in allocation.blobbers.prefix(allocation.dataShards + allocation.parityShards) {
             guard let url = URL(string: b.url) else { throw .invalidAllocation("blobber \(b.blobberID) has a malformed URL \(b.url)") }
-            blobbers.append(Blobber(id: b.blobberID, url: url))
+            blobbers.append(Blobber(id: b.blobberID, url: url, readPrice: b.readPrice))
         }
         self.init(id: allocation.id, ownerPublicKey: key, dataShards: allocation.dataShards, parityShards: allocation.parityShards,
                   size: Int64(clamping: allocation.size), expiration: allocation.expiration, blobbers: blobbers)

@@ -129,9 +129,13 @@ public final class StorageClient: Sendable {
                     }
                 }
             }
+            // Milliseconds, strictly increasing per blobber (the ledger refuses a marker not after
+            // the last): a second write within the same millisecond signs the next one.
+            let after = state.writeMarker.map { $0.timestamp == .max ? Int64.max : $0.timestamp + 1 } ?? .min
             var marker = WriteMarker(allocationID: a.id, blobberID: c.blobber.id, clientID: key.publicKey.clientID,
                                      previousRoot: state.root, root: leaves.root,
-                                     size: AllocationRoot.size(of: files.values), timestamp: now)
+                                     size: AllocationRoot.size(of: files.values),
+                                     timestamp: max(Int64(Date().timeIntervalSince1970 * 1000), after))
             marker.sign(with: key)
             do {
                 let committed = try await c.commit(BlobberWire.Commit(changes: changes, writeMarker: marker))

@@ -71,6 +71,9 @@ extension BlobberServer {
         guard m.allocationID == id, m.blobberID == blobberID, m.ownerID == r.assignment.ownerID, m.clientID == reader.clientID else {
             throw StorageRequestError.forbidden("the read marker must name this allocation, this blobber, its owner and the signing reader")
         }
+        guard m.ticketID == (grant.ticket?.id ?? "") else {
+            throw StorageRequestError.forbidden("the read marker's ticket_id must be the id of the auth ticket sent with the request (\"\" without one)")
+        }
         m.ticket = grant.ticket
         let last = try await readCounter(allocation: id, reader: reader.clientID)
         let key = id + "|" + reader.clientID

@@ -293,6 +293,10 @@ public final class BlobberServer: Sendable {
             guard m.previousRoot == r.root else {
                 throw StorageRequestError.conflict("write marker previous_root \(m.previousRoot) is not this blobber's root \(r.root); another write landed first, refresh and retry")
             }
+            if let last = r.writeMarker, m.timestamp <= last.timestamp {
+                // The ledger refuses such a marker, and every marker chained on it after.
+                throw StorageRequestError.conflict("write marker timestamp \(m.timestamp) is not after the latest marker's \(last.timestamp); write markers' timestamps must strictly increase")
+            }
             if a.expiration <= Int64(Date().timeIntervalSince1970) {
                 throw StorageRequestError.expired("allocation \(allocation) expired at \(a.expiration); extend it before writing")
             }
