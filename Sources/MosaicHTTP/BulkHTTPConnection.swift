@@ -319,7 +319,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
         }
         while true {
             let sizeText = try line().split(separator: ";").first.map(String.init) ?? ""
-            guard let size = Int(sizeText, radix: 16), size >= 0, body.count + size <= Self.maxResponseBytes else {
+            // A hostile size (up to Int.max) must not overflow: compare against what is left.
+            guard let size = Int(sizeText, radix: 16), size >= 0, size <= Self.maxResponseBytes - body.count else {
                 throw HTTPClientError(status: 0, code: "invalid_response", message: "bad chunk size from \(host):\(port)")
             }
             if size == 0 {
