@@ -180,6 +180,10 @@ extension AppServer {
         let unlocked = try req.wallet()
         let a: Allocation
         if let id = allocationID, !id.isEmpty {
+            // Bodies carry the id too; it is checked like the query parameter before any use.
+            guard ParameterType.hex64.parse(id) != nil else {
+                throw HTTPError.badRequest("alloc must be an allocation id, 64 lowercase hex characters; got \"\(id.prefix(80))\"", code: "invalid_allocation")
+            }
             a = try await allocation(id, client: wallet.client)
         } else {
             let all = try await allocations(owner: wallet.clientID, client: wallet.client).filter { $0.status == .active }
