@@ -47,7 +47,8 @@ def fuzz(devnet, tmp_path, name, base, examples, headers=(), exclude=()):
         cmd += ["--header", h]
     for operation in exclude:
         cmd += ["--exclude-operation-id", operation]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    # In the test's own folder: schemathesis keeps a crash cache in .schemathesis/ of its working directory.
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     (REPORTS / f"{name}.log").write_text(out.stdout + out.stderr)
     summary = out.stdout[-3000:]
     assert out.returncode == 0, f"schemathesis found failures on the {name}:\n{out.stdout[-12000:]}\n{out.stderr[-2000:]}"
