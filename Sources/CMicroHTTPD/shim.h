@@ -16,7 +16,7 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *d) {
 /* Binds the given IPv4 address (e.g. "127.0.0.1", "0.0.0.0"); NULL when the address does not
    parse or the daemon cannot start. */
 static inline struct MHD_Daemon *cmhd_start_host(unsigned flags, const char *host, uint16_t port, unsigned pool,
-        unsigned timeout_s, unsigned conn_limit, size_t conn_mem,
+        unsigned timeout_s, unsigned conn_limit, unsigned per_ip_limit, size_t conn_mem,
         MHD_AccessHandlerCallback h, void *h_cls, MHD_RequestCompletedCallback done, void *done_cls) {
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
@@ -28,6 +28,8 @@ static inline struct MHD_Daemon *cmhd_start_host(unsigned flags, const char *hos
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)done, done_cls },
         { MHD_OPTION_CONNECTION_TIMEOUT, timeout_s, NULL },
         { MHD_OPTION_CONNECTION_LIMIT, conn_limit, NULL },
+        /* 0 = no per-IP limit (MHD's own default). */
+        { MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit, NULL },
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)conn_mem, NULL },
         { MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, NULL },
         { pool > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, pool, NULL },

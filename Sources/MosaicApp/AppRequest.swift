@@ -33,11 +33,16 @@ extension AppServer {
     static let cookieName = "mosaic_session"
 
     /// Registers an API route with session, CSRF and wallet checks and the security headers.
+    /// `parameters` are checked by the server before anything else (a 400 naming the parameter);
+    /// `body`, `statuses` and `errors` describe the route in `/openapi.json`.
     func api(_ method: HTTPMethod, _ path: String, summary: String, access: Access,
+             parameters: [any RouteParameter] = [], body: RequestBody? = nil,
+             statuses: [Int] = [200], errors: [Int] = [],
              bodyLimit: Int64 = HTTPServer.defaultBodyLimit,
              handler: @escaping @Sendable (AppRequest) async throws -> HTTPResponse) {
         let sessions = self.sessions
-        server.route(method, path, summary: summary, bodyLimit: bodyLimit) { req in
+        server.route(method, path, summary: summary, parameters: parameters, body: body, statuses: statuses,
+                     errors: AppServer.accessErrors(access, method) + errors, bodyLimit: bodyLimit) { req in
             do {
                 let app = try AppServer.resolve(req, access: access, sessions: sessions)
                 var response = try await handler(app)
@@ -48,6 +53,16 @@ extension AppServer {
             } catch let e as HTTPError {
                 return AppServer.secured(e.response)
             }
+        }
+    }
+
+    /// What the session checks may answer: 401 without a session or wallet, 403 without the CSRF token.
+    static func accessErrors(_ access: Access, _ method: HTTPMethod) -> [Int] {
+        let changes = method != .get && method != .head
+        switch access {
+        case .open: return changes ? [401, 403] : []
+        case .session: return changes ? [401, 403] : [401]
+        case .wallet: return changes ? [401, 403] : [401]
         }
     }
 

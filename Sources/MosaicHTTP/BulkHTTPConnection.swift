@@ -97,7 +97,9 @@ public final class BulkHTTPConnection: @unchecked Sendable {
 
     private func exchange(_ method: HTTPMethod, _ path: String, _ headers: [String: String], _ contentType: String,
                           _ body: UnsafeRawBufferPointer) throws -> HTTPClientResponse {
-        var head = "\(method.rawValue) \(basePath)\(path.hasPrefix("/") ? path : "/" + path) HTTP/1.1\r\n"
+        // The target goes on the request line as is: encoded, it can hold no space or line break.
+        let target = URLPath.target(basePath + (path.hasPrefix("/") ? path : "/" + path))
+        var head = "\(method.rawValue) \(target) HTTP/1.1\r\n"
         head += "Host: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\nContent-Length: \(body.count)\r\n"
         if !body.isEmpty { head += "Content-Type: \(contentType)\r\n" }
         for (k, v) in headers {
@@ -319,7 +321,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
         }
         while true {
             let sizeText = try line().split(separator: ";").first.map(String.init) ?? ""
-            guard let size = Int(sizeText, radix: 16), size >= 0, body.count + size <= Self.maxResponseBytes else {
+            // A hostile size (up to Int.max) must not overflow: compare against what is left.
+            guard let size = Int(sizeText, radix: 16), size >= 0, size <= Self.maxResponseBytes - body.count else {
                 throw HTTPClientError(status: 0, code: "invalid_response", message: "bad chunk size from \(host):\(port)")
             }
             if size == 0 {

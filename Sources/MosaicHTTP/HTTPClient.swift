@@ -174,7 +174,7 @@ public final class HTTPClient: Sendable {
             throw HTTPClientError(status: 0, code: "invalid_url", message: "bad base URL \(baseURL)")
         }
         let basePath = comps.path.hasSuffix("/") ? String(comps.path.dropLast()) : comps.path
-        comps.percentEncodedPath = basePath + (path.hasPrefix("/") ? path : "/" + path)
+        comps.percentEncodedPath = URLPath.encode(basePath + (path.hasPrefix("/") ? path : "/" + path))
         if !query.isEmpty {
             comps.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         }

@@ -11,12 +11,15 @@ public struct HTTPRequest: Sendable {
     public let query: [String: String]
     public let headers: HTTPHeaders
     public let body: Data
+    /// The route's declared parameters, checked by the server before the handler ran.
+    public let values: [String: ParameterValue]
     /// The peer's IP address as text ("127.0.0.1", "::1"); empty when unknown. For limits per
     /// source (the node's free transactions), never for authentication.
     public let remoteAddress: String
 
     public init(method: HTTPMethod, path: String, params: [String: String] = [:], query: [String: String] = [:],
-                headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), remoteAddress: String = "") {
+                headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), values: [String: ParameterValue] = [:],
+                remoteAddress: String = "") {
         self.method = method
         self.path = path
         self.params = params
@@ -24,6 +27,37 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.values = values
+    }
+
+    static func key(_ spec: ParameterSpec) -> String { "\(spec.location.rawValue):\(spec.name.lowercased())" }
+
+    /// The unchecked text of a parameter.
+    func raw(_ spec: ParameterSpec) -> String? {
+        switch spec.location {
+        case .path: return params[spec.name]
+        case .query: return query[spec.name]
+        case .header: return headers[spec.name]
+        }
+    }
+
+    /// The checked value of a declared parameter. A parameter the route did not declare is
+    /// checked here the same way, so a handler never sees an unchecked value.
+    public subscript<V>(_ p: Parameter<V>) -> V {
+        get throws {
+            let spec = p.spec
+            let value: ParameterValue?
+            if let v = values[Self.key(spec)] {
+                value = v
+            } else {
+                value = try spec.check(raw(spec))
+            }
+            guard let out = p.convert(value) else {
+                throw HTTPError.badRequest("\(spec.location.rawValue) parameter '\(spec.name)' is required: send \(spec.type.expectation)",
+                                           code: "invalid_parameter")
+            }
+            return out
+        }
     }
 
     /// Cookies from the `Cookie` header(s).

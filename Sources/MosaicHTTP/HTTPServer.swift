@@ -16,9 +16,16 @@ public final class HTTPServer: @unchecked Sendable {
         /// 0 picks a free port; read it back from `port`.
         public var port: UInt16 = 0
         public var threads = 2
-        /// Seconds a connection may sit idle (or stall mid-request) before MHD closes it.
+        /// Seconds a connection may sit idle (between keep-alive requests, or stalled mid-request)
+        /// before MHD closes it (`MHD_OPTION_CONNECTION_TIMEOUT`); 0 turns the timeout off.
         public var connectionTimeout = 30
+        /// Connections open at once, over all clients (`MHD_OPTION_CONNECTION_LIMIT`).
         public var connectionLimit = 4096
+        /// Connections open at once from one IP address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`), so one
+        /// slow or idle client cannot hold every slot; 0 means no per-IP limit.
+        public var perIPConnectionLimit = 256
+        /// Code of the 400 answered when a declared parameter does not check (the node says `malformed`).
+        public var parameterErrorCode = "invalid_parameter"
         /// Per-connection buffer; also the largest body chunk a handler receives.
         public var connectionMemory = 256 * 1024
         /// Access log and error reports; nil keeps tests quiet.
@@ -57,16 +64,19 @@ public final class HTTPServer: @unchecked Sendable {
     // MARK: routes
 
     /// Registers a handler whose body (at most `bodyLimit` bytes, else 413) is read into `request.body`.
-    /// `path` may contain `:name` segments, available as `request.params["name"]`.
-    /// `summary`, `description`, `params`/`query` (name → meaning), `request` and `response`
-    /// (what the bodies hold) only feed `/openapi.json`.
+    /// `path` may contain `:name` segments. The declared `parameters` are checked before the
+    /// handler runs (a bad value is a 400 naming it and its bounds) and read with `request[p]`.
+    /// `body`, `statuses` (the success statuses really returned), `response` and `errors` (client
+    /// errors beyond 400/404/405/413) feed `/openapi.json`.
     public func route(_ method: HTTPMethod, _ path: String, summary: String, description: String? = nil,
-                      params: [String: String] = [:], query: [String: String] = [:],
-                      request: String? = nil, response: String? = nil,
+                      parameters: [any RouteParameter] = [], body: RequestBody? = nil,
+                      statuses: [Int] = [200], response: String? = nil, errors: [Int] = [],
                       bodyLimit: Int64 = HTTPServer.defaultBodyLimit,
                       handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
-        let docs = RouteDocs(summary: summary, description: description, params: params, query: query, request: request, response: response)
-        add(Route(method: method, pattern: path, segments: Route.parse(path), docs: docs,
+        let segments = Route.parse(path)
+        let docs = RouteDocs(summary: summary, description: description, parameters: Route.parameters(parameters, segments: segments),
+                             body: body, statuses: statuses, response: response, errors: errors)
+        add(Route(method: method, pattern: path, segments: segments, docs: docs,
                   body: .buffered(limit: bodyLimit), precheck: nil, handler: { req, _ in try await handler(req) }))
     }
 
@@ -75,13 +85,17 @@ public final class HTTPServer: @unchecked Sendable {
     /// `precheck` runs on the server thread as soon as the headers are in (keep it quick): an error
     /// it throws is answered before any body byte is read. MHD cannot answer in the middle of a
     /// body, so when the handler itself fails early the rest of the body is read and discarded first.
+    /// Parameters are declared and checked as for `route`.
     public func streamingRoute(_ method: HTTPMethod, _ path: String, summary: String, description: String? = nil,
-                               params: [String: String] = [:], query: [String: String] = [:],
-                               request: String? = nil, response: String? = nil, bodyLimit: Int64? = nil,
+                               parameters: [any RouteParameter] = [], body: RequestBody = .binary(),
+                               statuses: [Int] = [200], response: String? = nil, errors: [Int] = [],
+                               bodyLimit: Int64? = nil,
                                precheck: (@Sendable (HTTPRequest) throws -> Void)? = nil,
                                handler: @escaping @Sendable (HTTPRequest, RequestBodyStream) async throws -> HTTPResponse) {
-        let docs = RouteDocs(summary: summary, description: description, params: params, query: query, request: request, response: response)
-        add(Route(method: method, pattern: path, segments: Route.parse(path), docs: docs,
+        let segments = Route.parse(path)
+        let docs = RouteDocs(summary: summary, description: description, parameters: Route.parameters(parameters, segments: segments),
+                             body: body, statuses: statuses, response: response, errors: errors)
+        add(Route(method: method, pattern: path, segments: segments, docs: docs,
                   body: .streaming(limit: bodyLimit), precheck: precheck, handler: { req, stream in
                       guard let stream else { throw HTTPError.internalError("missing body stream") }
                       return try await handler(req, stream)
@@ -120,8 +134,9 @@ public final class HTTPServer: @unchecked Sendable {
             let me = Unmanaged.passRetained(self)
             let cfg = configuration
             let d = cmhd_start_host(
-                flags, cfg.host, cfg.port, UInt32(max(1, cfg.threads)), UInt32(max(0, cfg.connectionTimeout)),
-                UInt32(max(1, cfg.connectionLimit)), max(16 * 1024, cfg.connectionMemory),
+                flags, cfg.host, cfg.port, UInt32(clamping: max(1, cfg.threads)), UInt32(clamping: max(0, cfg.connectionTimeout)),
+                UInt32(clamping: max(1, cfg.connectionLimit)), UInt32(clamping: max(0, cfg.perIPConnectionLimit)),
+                max(16 * 1024, cfg.connectionMemory),
                 { cls, conn, url, method, _, upload, uploadSize, conCls in
                     guard let cls, let conn, let conCls else { return .NO }
                     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
@@ -237,15 +252,27 @@ public final class HTTPServer: @unchecked Sendable {
             }
             var address = [CChar](repeating: 0, count: 64)
             cmhd_client_address(conn, &address, address.count)
-            let request = HTTPRequest(method: m, path: ctx.path, params: params, query: v.query, headers: v.headers,
-                                      remoteAddress: String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            let remoteAddress = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            var checked: [String: ParameterValue] = [:]
+            let unchecked = HTTPRequest(method: m, path: ctx.path, params: params, query: v.query, headers: v.headers)
+            for spec in route.docs.parameters {
+                do {
+                    if let value = try spec.check(unchecked.raw(spec), errorCode: configuration.parameterErrorCode) {
+                        checked[HTTPRequest.key(spec)] = value
+                    }
+                } catch {
+                    return queue(ctx, error.response)
+                }
+            }
+            let request = HTTPRequest(method: m, path: ctx.path, params: params, query: v.query, headers: v.headers, values: checked,
+                                      remoteAddress: remoteAddress)
             ctx.route = route
             ctx.request = request
             switch route.body {
             case let .buffered(limit):
                 if let declared, declared > limit { return queue(ctx, HTTPError.payloadTooLarge(limit: limit).response) }
                 ctx.bodyLimit = limit
-                if let declared, declared > 0 { ctx.body.reserveCapacity(Int(declared)) }
+                if let declared, declared > 0, let n = Int(exactly: declared) { ctx.body.reserveCapacity(n) }
             case let .streaming(limit):
                 if let declared, let limit, declared > limit { return queue(ctx, HTTPError.payloadTooLarge(limit: limit).response) }
                 if let precheck = route.precheck {
@@ -280,7 +307,8 @@ public final class HTTPServer: @unchecked Sendable {
             if let stream = ctx.stream {
                 stream.push(Data(bytes: upload, count: n))
             } else if !ctx.tooLarge {
-                if Int64(ctx.body.count) + Int64(n) > ctx.bodyLimit {
+                let (total, overflow) = ctx.body.count.addingReportingOverflow(n)
+                if overflow || Int64(total) > ctx.bodyLimit {
                     ctx.tooLarge = true
                     ctx.body = Data()
                 } else {
@@ -303,7 +331,7 @@ public final class HTTPServer: @unchecked Sendable {
                 }
                 s.taskStarted = true
                 let full = HTTPRequest(method: req.method, path: req.path, params: req.params, query: req.query,
-                                       headers: req.headers, body: ctx.body, remoteAddress: req.remoteAddress)
+                                       headers: req.headers, body: ctx.body, values: req.values, remoteAddress: req.remoteAddress)
                 ctx.body = Data()
                 startHandler(ctx, route, full, nil)
             }
@@ -351,7 +379,7 @@ public final class HTTPServer: @unchecked Sendable {
             box.onError = { error in logger?("error: streaming \(what): \(String(reflecting: error))") }
             ctx.producer = box
             mhd = MHD_create_response_from_callback(
-                length.map { UInt64($0) } ?? UInt64.max, 64 * 1024,
+                length.flatMap { UInt64(exactly: $0) } ?? UInt64.max, 64 * 1024,
                 { cls, _, buf, max in
                     guard let cls, let buf else { return -2 }
                     return Unmanaged<StreamProducer>.fromOpaque(cls).takeUnretainedValue().fill(buf, max)
@@ -361,7 +389,11 @@ public final class HTTPServer: @unchecked Sendable {
         case let .file(file):
             let fd = file.take()
             ctx.bytes = file.length
-            mhd = fd >= 0 ? MHD_create_response_from_fd_at_offset64(UInt64(file.length), fd, UInt64(file.offset)) : nil
+            if fd >= 0, let length = UInt64(exactly: file.length), let offset = UInt64(exactly: file.offset) {
+                mhd = MHD_create_response_from_fd_at_offset64(length, fd, offset)
+            } else {
+                mhd = nil
+            }
             if mhd == nil, fd >= 0 { close(fd) }
         }
         guard let mhd else {
@@ -375,7 +407,7 @@ public final class HTTPServer: @unchecked Sendable {
         let status = (100...599).contains(response.status) ? response.status : 500
         ctx.status = status
         ctx.responded = true
-        let result = MHD_queue_response(ctx.connection, UInt32(status), mhd)
+        let result = MHD_queue_response(ctx.connection, UInt32(clamping: status), mhd)
         MHD_destroy_response(mhd)
         return result
     }

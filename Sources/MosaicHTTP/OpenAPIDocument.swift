@@ -10,40 +10,30 @@ enum OpenAPIDocument {
                 "operationId": operationId(r),
             ]
             if let d = r.docs.description { op["description"] = d }
-            var params: [[String: Any]] = []
-            for seg in r.segments {
-                if case let .param(name) = seg {
-                    var p: [String: Any] = ["name": name, "in": "path", "required": true, "schema": ["type": "string"]]
-                    if let d = r.docs.params[name] { p["description"] = d }
-                    params.append(p)
-                }
-            }
-            for (name, desc) in r.docs.query.sorted(by: { $0.key < $1.key }) {
-                params.append(["name": name, "in": "query", "required": false, "description": desc, "schema": ["type": "string"]])
-            }
+            let params = r.docs.parameters.map(\.openAPI)
             if !params.isEmpty { op["parameters"] = params }
-            var body: [String: Any]?
-            switch r.body {
-            case .streaming:
-                body = ["required": true, "content": ["application/octet-stream": ["schema": ["type": "string", "format": "binary"]]]]
-            case .buffered:
-                if [.post, .put, .patch].contains(r.method) || r.docs.request != nil {
-                    body = ["content": ["application/json": ["schema": ["type": "object"]]]]
-                }
+            if let body = r.docs.body { op["requestBody"] = body.openAPI }
+            let errorRef: [String: Any] = ["$ref": "#/components/responses/Error"]
+            var responses: [String: Any] = ["default": errorRef]
+            for status in r.docs.statuses {
+                responses[String(status)] = ["description": r.docs.response ?? reason(status)]
             }
-            if var b = body {
-                if let d = r.docs.request { b["description"] = d }
-                op["requestBody"] = b
+            var errors = Set(r.docs.errors)
+            if !r.docs.parameters.isEmpty || r.docs.body != nil { errors.insert(400) }
+            if r.docs.body != nil { errors.insert(413) }
+            for status in errors.sorted() {
+                responses[String(status)] = ["description": reason(status), "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
             }
-            let errorRef: [String: Any] = ["description": "error", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
-            op["responses"] = ["200": ["description": r.docs.response ?? "success"], "default": errorRef]
+            op["responses"] = responses
             paths[r.openAPIPath, default: [:]][r.method.rawValue.lowercased()] = op
         }
         let doc: [String: Any] = [
             "openapi": "3.1.0",
             "info": ["title": title, "version": version],
             "paths": paths,
-            "components": ["schemas": ["Error": [
+            "components": [
+                "responses": ["Error": ["description": "error", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]],
+                "schemas": ["Error": [
                 "type": "object",
                 "required": ["error"],
                 "properties": ["error": [
@@ -54,6 +44,29 @@ enum OpenAPIDocument {
             ]]],
         ]
         return (try? JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: return "success"
+        case 201: return "created"
+        case 202: return "accepted"
+        case 204: return "no content"
+        case 206: return "partial content"
+        case 302: return "redirect"
+        case 400: return "a parameter or the body is invalid; the message names it and what to send"
+        case 401: return "no session, or the wallet is locked"
+        case 403: return "not allowed"
+        case 404: return "not found"
+        case 409: return "conflict with the current state"
+        case 413: return "body too large"
+        case 416: return "range not satisfiable"
+        case 422: return "the request is well formed but cannot be carried out"
+        case 429: return "too many requests; retry later"
+        case 502: return "an upstream server failed"
+        case 503: return "unavailable"
+        default: return "status \(status)"
+        }
     }
 
     static func operationId(_ r: Route) -> String {

@@ -35,6 +35,15 @@ struct Route: Sendable {
         return params
     }
 
+    /// Declared parameters, plus a plain string for any `:name` segment left undeclared.
+    static func parameters(_ declared: [any RouteParameter], segments: [Segment]) -> [ParameterSpec] {
+        var specs = declared.map(\.spec)
+        for case let .param(name) in segments where !specs.contains(where: { $0.location == .path && $0.name == name }) {
+            specs.append(ParameterSpec(name: name, location: .path, type: .string(maxLength: 256), required: true, description: name))
+        }
+        return specs
+    }
+
     var literalCount: Int { segments.reduce(0) { if case .literal = $1 { return $0 + 1 }; return $0 } }
 
     /// `/v1/tx/:hash` → `/v1/tx/{hash}`.

@@ -6,6 +6,19 @@ import MosaicProtocol
 extension NodeServer {
     /// Longest long poll a client may ask for; a request never hangs longer.
     static let maxWaitSeconds = 60.0
+    /// Farthest a devnet clock may be moved in one call: 100 years.
+    static let maxClockAdvance: Int64 = 100 * 365 * 86_400
+
+    /// A signed transaction as JSON (docs/PROTOCOL.md §2).
+    static let transactionSchema = JSONSchema.object([
+        ("hash", .hex64), ("client_id", .hex64), ("public_key", .hex64), ("to_client_id", .hex64),
+        ("value", .unsigned), ("fee", .unsigned), ("nonce", .unsigned),
+        ("transaction_type", .string(choices: TransactionType.allCases.map(\.rawValue))),
+        ("transaction_data", .string(maxLength: Transaction.maxDataBytes)),
+        ("creation_date", .integer(Int64.min...Int64.max)),
+        ("chain_id", .string(maxLength: 64)),
+        ("signature", .string(maxLength: 128, pattern: "^[0-9a-f]{128}$")),
+    ])
 
     func registerAPI() {
         let ledger = self.ledger
@@ -21,7 +34,7 @@ extension NodeServer {
 
         http.route(.post, "/v1/transactions", summary: "Submit one signed transaction",
                    description: "202 {hash, status: pending} when accepted into the pool; a rejection changes no state.",
-                   request: "Transaction", response: "SubmissionResult") { req in
+                   body: .json(NodeServer.transactionSchema), statuses: [202], response: "SubmissionResult", errors: [409, 429]) { req in
             let tx = try NodeServer.decodeBody(req, Transaction.self)
             try NodeServer.mapped { () throws(LedgerError) in
                 if ledger.isFeeExempt(tx) { try freeLimiter.admit(req.remoteAddress) }
@@ -36,8 +49,11 @@ extension NodeServer {
                        application/octet-stream the body is binary (per transaction: u32 length, canonical signing \
                        bytes, 64 signature bytes) and the answer lists only the rejected ones. Signatures verify on all cores.
                        """,
-                   request: "{\"transactions\":[Transaction…]} or the binary form", response: "BatchSubmissionResult or CompactBatchResult",
-                   bodyLimit: 32 << 20) { req in
+                   body: RequestBody(content: [
+                       ("application/json", .object([("transactions", .array(NodeServer.transactionSchema, maxItems: BatchSubmission.maxCount))])),
+                       (BinaryBatch.contentType, .string()),
+                   ]),
+                   statuses: [202], response: "BatchSubmissionResult or CompactBatchResult", bodyLimit: 32 << 20) { req in
             let binary = (req.headers["Content-Type"] ?? "").hasPrefix(BinaryBatch.contentType)
             let txs: [Transaction]
             if binary {
@@ -66,16 +82,12 @@ extension NodeServer {
         }
 
         http.route(.get, "/v1/transactions/:hash", summary: "A transaction with its status and receipt; optionally a long poll",
-                   params: ["hash": "transaction hash (64 hex)"],
-                   query: ["wait": "finalized or sealed: answer as soon as the status is reached",
-                           "timeout": "seconds to wait (default 30, at most 60); on timeout the current status is returned"],
-                   response: "TransactionView") { req in
-            let hash = try req.param("hash")
-            if let target = req.query["wait"], !target.isEmpty {
-                guard let status = TransactionStatus(rawValue: target), status != .expired else {
-                    throw HTTPError.badRequest("wait must be pending, finalized or sealed; got \"\(target)\"", code: "malformed")
-                }
-                let seconds = try NodeServer.timeout(req.query["timeout"])
+                   parameters: [NodeParameters.transactionHash, NodeParameters.wait, NodeParameters.timeout],
+                   response: "TransactionView", errors: [404]) { req in
+            let hash = try req[NodeParameters.transactionHash]
+            if let status = try req[NodeParameters.wait] {
+                // Declared within 0…60 s, so the milliseconds always fit.
+                let seconds = try req[NodeParameters.timeout]
                 _ = await ledger.wait(for: hash, until: status, timeout: .milliseconds(Int64(seconds * 1000)))
             }
             guard let record = try NodeServer.mapped({ () throws(LedgerError) in try ledger.transaction(hash) }) else {
@@ -85,39 +97,35 @@ extension NodeServer {
         }
 
         http.route(.get, "/v1/accounts/:client_id", summary: "Balance, nonce and next nonce of an account",
-                   params: ["client_id": "account id (64 hex)"], response: "AccountView") { req in
-            let id = try NodeServer.clientID(req)
+                   parameters: [NodeParameters.clientID], response: "AccountView") { req in
+            let id = try req[NodeParameters.clientID]
             return try .json(try NodeServer.mapped { () throws(LedgerError) in try NodeServer.accountView(ledger, id) })
         }
 
         http.route(.get, "/v1/accounts/:client_id/transactions", summary: "An account's transactions, sent and received, newest first",
-                   params: ["client_id": "account id (64 hex)"],
-                   query: ["limit": "page size (default 20, at most 1000)", "offset": "transactions to skip"],
+                   parameters: [NodeParameters.clientID, NodeParameters.historyLimit, NodeParameters.offset],
                    response: "TransactionPage") { req in
-            let id = try NodeServer.clientID(req)
-            let limit = try NodeServer.integer(req.query["limit"], name: "limit", default: 20, range: 0...1000)
-            let offset = try NodeServer.integer(req.query["offset"], name: "offset", default: 0, range: 0...Int(Int32.max))
+            let id = try req[NodeParameters.clientID]
+            let limit = try req[NodeParameters.historyLimit]
+            let offset = try req[NodeParameters.offset]
             return try .json(try NodeServer.mapped { () throws(LedgerError) in
                 try NodeServer.history(ledger, id, limit: limit, offset: offset)
             })
         }
 
         http.route(.get, "/v1/faucet/:client_id", summary: "Whether an account can pour from the faucet now, and if not when",
-                   params: ["client_id": "account id (64 hex)"], response: "FaucetView") { req in
-            let id = try NodeServer.clientID(req)
+                   parameters: [NodeParameters.clientID], response: "FaucetView") { req in
+            let id = try req[NodeParameters.clientID]
             let s = try NodeServer.mapped { () throws(LedgerError) in try ledger.faucetStatus(for: id) }
             return try .json(FaucetView(clientID: id, pourAmount: s.pourAmount, pouredInWindow: s.pouredInWindow, accountLimit: s.accountLimit,
                                         nextPourAt: s.nextPourAt, remainingSupply: s.remainingSupply, now: ledger.clock.now))
         }
 
         http.route(.get, "/v1/blocks", summary: "Recent blocks, newest first",
-                   query: ["before": "only blocks below this round", "limit": "at most this many (default 20, at most 100)"],
+                   parameters: [NodeParameters.before, NodeParameters.blocksLimit],
                    response: "{\"blocks\":[BlockView…]}") { req in
-            let limit = try NodeServer.integer(req.query["limit"], name: "limit", default: 20, range: 0...100)
-            let before = try req.query["before"].map { s -> UInt64 in
-                guard let v = UInt64(s) else { throw HTTPError.badRequest("before must be a round number", code: "malformed") }
-                return v
-            }
+            let limit = try req[NodeParameters.blocksLimit]
+            let before = try req[NodeParameters.before]
             let latest = ledger.latestBlock.round
             let blocks = try NodeServer.mapped { () throws(LedgerError) in try ledger.blocks(before: before, limit: limit) }
             return try .json(["blocks": blocks.map { BlockView(block: $0, transactions: nil, confirmations: NodeServer.blocksAfter($0.round, latest: latest)) }])
@@ -129,10 +137,10 @@ extension NodeServer {
         }
 
         http.route(.get, "/v1/blocks/:id", summary: "A block by round or hash, with its transaction hashes",
-                   params: ["id": "round number or block hash"], response: "BlockView") { req in
-            let id = try req.param("id")
+                   parameters: [NodeParameters.block], response: "BlockView", errors: [404]) { req in
+            let id = try req[NodeParameters.block]
             guard let b = try NodeServer.mapped({ () throws(LedgerError) in try NodeServer.findBlock(ledger, id) }) else {
-                throw HTTPError.notFound("block \(id) not found")
+                throw HTTPError.notFound("block \(try req.param("id")) not found")
             }
             return try .json(try NodeServer.blockView(ledger, b))
         }
@@ -152,9 +160,10 @@ extension NodeServer {
         if configuration.allowTimeTravel {
             http.route(.post, "/v1/devnet/time", summary: "Devnet only: move the ledger clock forward",
                        description: "For trying time windows (faucet limits, expirations) without waiting. Absent on real networks.",
-                       request: "{\"advance_seconds\":N}", response: "{\"time\",\"offset_seconds\"}") { req in
+                       body: .json(.object([("advance_seconds", .integer(0...NodeServer.maxClockAdvance))])),
+                       response: "{\"time\",\"offset_seconds\"}") { req in
                 let body = try req.decodeJSON(ClockAdvance.self)
-                guard body.advanceSeconds >= 0, body.advanceSeconds <= 100 * 365 * 86_400 else {
+                guard body.advanceSeconds >= 0, body.advanceSeconds <= NodeServer.maxClockAdvance else {
                     throw HTTPError.badRequest("advance_seconds must be between 0 and 100 years", code: "malformed")
                 }
                 try NodeServer.mapped { () throws(LedgerError) in try ledger.advanceClock(by: body.advanceSeconds) }
@@ -182,34 +191,6 @@ extension NodeServer {
         }
     }
 
-    static func clientID(_ req: HTTPRequest) throws -> String {
-        let id = try req.param("client_id")
-        guard Transaction.isHexID(id) else {
-            throw HTTPError.badRequest("client_id must be 64 lowercase hex characters; got \"\(id.prefix(80))\"", code: "malformed")
-        }
-        return id
-    }
-
-    static func integer(_ text: String?, name: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text, !text.isEmpty else { return value }
-        guard let v = Int(text), range.contains(v) else {
-            throw HTTPError.badRequest("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound); got \"\(text.prefix(40))\"",
-                                       code: "malformed")
-        }
-        return v
-    }
-
-    static func timeout(_ text: String?) throws -> Double {
-        guard let text, !text.isEmpty else { return 30 }
-        var t = text
-        if t.hasSuffix("s") { t.removeLast() }
-        guard let v = Double(t), v.isFinite, v >= 0 else {
-            throw HTTPError.badRequest("timeout must be a number of seconds (at most \(Int(maxWaitSeconds))); got \"\(text.prefix(40))\"",
-                                       code: "malformed")
-        }
-        return min(v, maxWaitSeconds)
-    }
-
     static func accountView(_ ledger: Ledger, _ id: String) throws(LedgerError) -> AccountView {
         let a = try ledger.account(id)
         let next = try ledger.nextNonce(for: id)
@@ -233,10 +214,11 @@ extension NodeServer {
         return TransactionPage(transactions: page, total: pending.count + included, limit: limit, offset: offset)
     }
 
-    static func findBlock(_ ledger: Ledger, _ id: String) throws(LedgerError) -> Block? {
-        if let round = UInt64(id) { return try ledger.block(round: round) }
-        guard Transaction.isHexID(id) else { return nil }
-        return try ledger.block(hash: id)
+    static func findBlock(_ ledger: Ledger, _ id: BlockReference) throws(LedgerError) -> Block? {
+        switch id {
+        case let .round(round): return try ledger.block(round: round)
+        case let .hash(hash): return try ledger.block(hash: hash)
+        }
     }
 
     static func blockView(_ ledger: Ledger, _ b: Block) throws(HTTPError) -> BlockView {

@@ -8,15 +8,15 @@ import MosaicProtocol
 extension NodeServer {
     func registerExplorer() {
         let ledger = self.ledger
-        http.route(.get, "/", summary: "Redirects to the explorer") { _ in
+        http.route(.get, "/", summary: "Redirects to the explorer", statuses: [302]) { _ in
             HTTPResponse(status: 302, headers: ["Location": "/explorer"], body: .data(Data()))
         }
         http.route(.get, "/explorer", summary: "Explorer home: network and latest blocks (HTML)") { _ in
             .html(try NodeServer.homePage(ledger))
         }
         http.route(.get, "/explorer/search", summary: "Finds a transaction, block or account and redirects to its page",
-                   query: ["q": "hash, round or client id"]) { req in
-            let q = (req.query["q"] ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+                   parameters: [NodeParameters.search], statuses: [302], errors: [404]) { req in
+            let q = try req[NodeParameters.search].trimmingCharacters(in: .whitespaces).lowercased()
             let target = try NodeServer.mapped { () throws(LedgerError) in try NodeServer.searchTarget(ledger, q) }
             guard let target else {
                 return .html(HTML.page(title: "Not found", network: ledger.genesis.chainID,
@@ -25,26 +25,27 @@ extension NodeServer {
             }
             return HTTPResponse(status: 302, headers: ["Location": target], body: .data(Data()))
         }
-        http.route(.get, "/explorer/tx/:hash", summary: "A transaction's page (HTML)", params: ["hash": "transaction hash"]) { req in
-            let hash = try req.param("hash")
+        http.route(.get, "/explorer/tx/:hash", summary: "A transaction's page (HTML)", parameters: [NodeParameters.transactionHash],
+                   errors: [404]) { req in
+            let hash = try req[NodeParameters.transactionHash]
             guard let r = try NodeServer.mapped({ () throws(LedgerError) in try ledger.transaction(hash) }) else {
                 return NodeServer.notFoundPage(ledger, "Transaction not found", "No transaction <code>\(HTML.escape(hash))</code> on this network.")
             }
             return .html(NodeServer.transactionPage(ledger, TransactionView(r)))
         }
-        http.route(.get, "/explorer/block/:id", summary: "A block's page with its transactions (HTML)", params: ["id": "round or block hash"],
-                   query: ["offset": "transactions to skip"]) { req in
-            let id = try req.param("id")
+        http.route(.get, "/explorer/block/:id", summary: "A block's page with its transactions (HTML)",
+                   parameters: [NodeParameters.block, NodeParameters.offset], errors: [404]) { req in
+            let id = try req[NodeParameters.block]
             guard let b = try NodeServer.mapped({ () throws(LedgerError) in try NodeServer.findBlock(ledger, id) }) else {
-                return NodeServer.notFoundPage(ledger, "Block not found", "No block <code>\(HTML.escape(id))</code> on this network.")
+                return NodeServer.notFoundPage(ledger, "Block not found", "No block <code>\(HTML.escape(try req.param("id")))</code> on this network.")
             }
-            let offset = try NodeServer.integer(req.query["offset"], name: "offset", default: 0, range: 0...Int(Int32.max))
+            let offset = try req[NodeParameters.offset]
             return .html(try NodeServer.blockPage(ledger, b, offset: offset))
         }
         http.route(.get, "/explorer/account/:client_id", summary: "An account's page with its transactions (HTML)",
-                   params: ["client_id": "account id"], query: ["offset": "transactions to skip"]) { req in
-            let id = try NodeServer.clientID(req)
-            let offset = try NodeServer.integer(req.query["offset"], name: "offset", default: 0, range: 0...Int(Int32.max))
+                   parameters: [NodeParameters.clientID, NodeParameters.offset]) { req in
+            let id = try req[NodeParameters.clientID]
+            let offset = try req[NodeParameters.offset]
             return .html(try NodeServer.accountPage(ledger, id, offset: offset))
         }
     }
@@ -73,7 +74,11 @@ extension NodeServer {
     }
 
     static func searchTarget(_ ledger: Ledger, _ q: String) throws(LedgerError) -> String? {
-        if let round = UInt64(q) { return try ledger.block(round: round) != nil ? "/explorer/block/\(round)" : nil }
+        // The same check as a round parameter: digits beyond the ledger's rounds find nothing.
+        if q.first?.isNumber == true, q.allSatisfy(\.isNumber) {
+            guard case let .integer(r)? = ParameterType.round.parse(q), let round = UInt64(exactly: r) else { return nil }
+            return try ledger.block(round: round) != nil ? "/explorer/block/\(round)" : nil
+        }
         guard Transaction.isHexID(q) else { return nil }
         if try ledger.transaction(q) != nil { return "/explorer/tx/\(q)" }
         if try ledger.block(hash: q) != nil { return "/explorer/block/\(q)" }

@@ -17,8 +17,8 @@ extension NodeServer {
         }
 
         http.route(.get, "/v1/storage/blobbers/:id", summary: "One blobber",
-                   params: ["id": "blobber id (64 hex)"], response: "BlobberInfo") { req in
-            let id = try NodeServer.hexParam(req, "id")
+                   parameters: [NodeParameters.blobberID], response: "BlobberInfo", errors: [404]) { req in
+            let id = try req[NodeParameters.blobberID]
             guard let b = try NodeServer.mapped({ () throws(LedgerError) in try ledger.storageBlobber(id) }) else {
                 throw HTTPError.notFound("blobber \(id) is not registered")
             }
@@ -26,22 +26,22 @@ extension NodeServer {
         }
 
         http.route(.get, "/v1/storage/blobbers/:id/challenges", summary: "A blobber's open challenges, oldest first",
-                   params: ["id": "blobber id (64 hex)"], response: "{\"challenges\":[Challenge…]}") { req in
-            let id = try NodeServer.hexParam(req, "id")
+                   parameters: [NodeParameters.blobberID], response: "{\"challenges\":[Challenge…]}") { req in
+            let id = try req[NodeParameters.blobberID]
             let list = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageOpenChallenges(blobber: id) }
             return try .json(ChallengeList(challenges: list))
         }
 
         http.route(.get, "/v1/storage/allocations", summary: "An owner's allocations, oldest first (every status)",
-                   query: ["owner": "owner client id (64 hex)"], response: "{\"allocations\":[Allocation…]}") { req in
-            let owner = try NodeServer.hexQuery(req, "owner")
+                   parameters: [NodeParameters.owner], response: "{\"allocations\":[Allocation…]}") { req in
+            let owner = try req[NodeParameters.owner]
             let list = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageAllocations(owner: owner) }
             return try .json(AllocationList(allocations: list))
         }
 
         http.route(.get, "/v1/storage/allocations/:id", summary: "One allocation with its blobbers and counters",
-                   params: ["id": "allocation id (64 hex, the new_allocation transaction hash)"], response: "Allocation") { req in
-            let id = try NodeServer.hexParam(req, "id")
+                   parameters: [NodeParameters.allocationID], response: "Allocation", errors: [404]) { req in
+            let id = try req[NodeParameters.allocationID]
             guard let a = try NodeServer.mapped({ () throws(LedgerError) in try ledger.storageAllocation(id) }) else {
                 throw HTTPError.notFound("allocation \(id) does not exist")
             }
@@ -49,8 +49,8 @@ extension NodeServer {
         }
 
         http.route(.get, "/v1/storage/challenges/:id", summary: "One challenge, open or closed",
-                   params: ["id": "challenge id (64 hex)"], response: "Challenge") { req in
-            let id = try NodeServer.hexParam(req, "id")
+                   parameters: [NodeParameters.challengeID], response: "Challenge", errors: [404]) { req in
+            let id = try req[NodeParameters.challengeID]
             guard let c = try NodeServer.mapped({ () throws(LedgerError) in try ledger.storageChallenge(id) }) else {
                 throw HTTPError.notFound("challenge \(id) does not exist")
             }
@@ -58,40 +58,39 @@ extension NodeServer {
         }
 
         http.route(.get, "/v1/storage/tickets/:id/revoked", summary: "Whether the owner revoked an auth ticket",
-                   params: ["id": "ticket id (64 hex)"], query: ["owner": "the ticket owner's client id"],
+                   parameters: [NodeParameters.ticketID, NodeParameters.owner],
                    response: "{\"ticket_id\",\"owner\",\"revoked\"}") { req in
-            let id = try NodeServer.hexParam(req, "id")
-            let owner = try NodeServer.hexQuery(req, "owner")
+            let id = try req[NodeParameters.ticketID]
+            let owner = try req[NodeParameters.owner]
             let revoked = try NodeServer.mapped { () throws(LedgerError) in try ledger.isTicketRevoked(id, owner: owner) }
             return try .json(TicketRevocationView(ticketID: id, owner: owner, revoked: revoked))
         }
 
         http.route(.get, "/v1/storage/read-pools/:client_id", summary: "Tokens a reader has locked to pay blobbers for reads",
-                   params: ["client_id": "reader client id"], response: "{\"client_id\",\"balance\"}") { req in
-            let id = try NodeServer.clientID(req)
+                   parameters: [NodeParameters.clientID], response: "{\"client_id\",\"balance\"}") { req in
+            let id = try req[NodeParameters.clientID]
             let pool = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageReadPool(id) }
             return try .json(ReadPoolView(clientID: id, balance: pool))
         }
 
         http.route(.get, "/v1/storage/read-counter", summary: "Highest redeemed read-marker counter",
-                   query: ["allocation": "allocation id", "blobber": "blobber id", "reader": "reader client id"],
+                   parameters: [NodeParameters.allocation, NodeParameters.blobber, NodeParameters.reader],
                    response: "{\"counter\"}") { req in
-            let a = try NodeServer.hexQuery(req, "allocation")
-            let b = try NodeServer.hexQuery(req, "blobber")
-            let r = try NodeServer.hexQuery(req, "reader")
+            let a = try req[NodeParameters.allocation]
+            let b = try req[NodeParameters.blobber]
+            let r = try req[NodeParameters.reader]
             let c = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageReadCounter(allocation: a, blobber: b, reader: r) }
             return try .json(ReadCounterView(counter: c))
         }
 
         http.route(.get, "/v1/storage/quote", summary: "Tokens a new allocation must lock (base units)",
                    description: "Covers the d + p most expensive blobbers with room; 409 not_enough_blobbers when fewer than d + p have room.",
-                   query: ["size": "bytes", "data": "data shards", "parity": "parity shards", "expire": "seconds from now"],
-                   response: "StorageQuoteView") { req in
-            let size = try NodeServer.unsigned(req.query["size"], name: "size")
-            let data = try NodeServer.integer(req.query["data"], name: "data", default: -1, range: 1...64)
-            let parity = try NodeServer.integer(req.query["parity"], name: "parity", default: 0, range: 0...64)
-            let seconds = try NodeServer.unsigned(req.query["expire"], name: "expire")
-            guard size > 0 else { throw HTTPError.badRequest("size must be positive", code: "malformed") }
+                   parameters: [NodeParameters.size, NodeParameters.dataShards, NodeParameters.parityShards, NodeParameters.expire],
+                   response: "StorageQuoteView", errors: [409]) { req in
+            let size = try req[NodeParameters.size]
+            let data = try req[NodeParameters.dataShards]
+            let parity = try req[NodeParameters.parityShards]
+            let seconds = try req[NodeParameters.expire]
             let quote = try NodeServer.mapped { () throws(LedgerError) in
                 try ledger.storageAllocationQuote(dataShards: data, parityShards: parity, size: size, seconds: seconds)
             }
@@ -102,28 +101,5 @@ extension NodeServer {
             }
             return try .json(StorageQuoteView(size: size, dataShards: data, parityShards: parity, seconds: seconds, lock: quote))
         }
-    }
-
-    static func hexParam(_ req: HTTPRequest, _ name: String) throws -> String {
-        let v = try req.param(name)
-        guard Transaction.isHexID(v) else {
-            throw HTTPError.badRequest("\(name) must be 64 lowercase hex characters; got \"\(v.prefix(80))\"", code: "malformed")
-        }
-        return v
-    }
-
-    static func hexQuery(_ req: HTTPRequest, _ name: String) throws -> String {
-        guard let v = req.query[name], !v.isEmpty else { throw HTTPError.badRequest("missing query parameter \(name)", code: "malformed") }
-        guard Transaction.isHexID(v) else {
-            throw HTTPError.badRequest("\(name) must be 64 lowercase hex characters; got \"\(v.prefix(80))\"", code: "malformed")
-        }
-        return v
-    }
-
-    static func unsigned(_ text: String?, name: String) throws -> UInt64 {
-        guard let text, let v = UInt64(text) else {
-            throw HTTPError.badRequest("\(name) must be a non-negative integer; got \"\((text ?? "").prefix(40))\"", code: "malformed")
-        }
-        return v
     }
 }

@@ -20,8 +20,9 @@ extension NodeServer {
             if list.isEmpty { body += "<p class=\"muted\">No blobbers registered yet.</p>" }
             return .html(HTML.page(title: "Storage", network: ledger.genesis.chainID, body: body))
         }
-        http.route(.get, "/explorer/blobber/:id", summary: "A blobber's page (HTML)", params: ["id": "blobber id"]) { req in
-            let id = try req.param("id")
+        http.route(.get, "/explorer/blobber/:id", summary: "A blobber's page (HTML)", parameters: [NodeParameters.blobberID],
+                   errors: [404]) { req in
+            let id = try req[NodeParameters.blobberID]
             guard let b = try NodeServer.mapped({ () throws(LedgerError) in try ledger.storageBlobber(id) }) else {
                 return NodeServer.notFoundPage(ledger, "Blobber not found", "No blobber <code>\(HTML.escape(id))</code> is registered.")
             }
@@ -38,8 +39,9 @@ extension NodeServer {
             ]
             return .html(HTML.page(title: "Blobber", network: ledger.genesis.chainID, body: "<h1>Blobber</h1>" + HTML.details(rows)))
         }
-        http.route(.get, "/explorer/allocation/:id", summary: "An allocation's page (HTML)", params: ["id": "allocation id"]) { req in
-            let id = try req.param("id")
+        http.route(.get, "/explorer/allocation/:id", summary: "An allocation's page (HTML)", parameters: [NodeParameters.allocationID],
+                   errors: [404]) { req in
+            let id = try req[NodeParameters.allocationID]
             guard let a = try NodeServer.mapped({ () throws(LedgerError) in try ledger.storageAllocation(id) }) else {
                 return NodeServer.notFoundPage(ledger, "Allocation not found", "No allocation <code>\(HTML.escape(id))</code> on this network.")
             }

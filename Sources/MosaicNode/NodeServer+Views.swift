@@ -26,28 +26,32 @@ extension NodeServer {
 
         http.route(.post, "/v1/contracts/:contract/views/:view", summary: "Run a contract view (free, unsigned)",
                    description: "Body {\"args\":{…},\"round\":N}; round defaults to the latest sealed round. 404 for an unknown contract, view or round; 400 with the contract's message for bad args.",
-                   params: ["contract": "contract name", "view": "view name"],
-                   request: "ContractViewRequest", response: "ContractViewResult") { req in
-            let contract = try req.param("contract"), view = try req.param("view")
+                   parameters: [NodeServer.contractName, NodeServer.viewName],
+                   body: .json(.object([("args", .object([], required: [], additional: true)), ("round", .integer(NodeParameters.roundRange))],
+                                       required: []), required: false),
+                   response: "ContractViewResult", errors: [404]) { req in
+            let contract = try req[NodeServer.contractName], view = try req[NodeServer.viewName]
             let body: ContractViewRequest = req.body.isEmpty ? ContractViewRequest() : try NodeServer.decodeView(req)
+            if let round = body.round, round > UInt64(Int64.max) {
+                throw HTTPError.badRequest("round must be from 0 to \(Int64.max); got \(round)", code: "malformed")
+            }
             return try answer(contract, view, body.args, body.round)
         }
 
         http.route(.get, "/v1/contracts/:contract/views/:view", summary: "Run a contract view with string arguments",
                    description: "Every query parameter except round becomes a string argument.",
-                   params: ["contract": "contract name", "view": "view name"],
-                   query: ["round": "round to read (default: latest sealed)"], response: "ContractViewResult") { req in
-            let contract = try req.param("contract"), view = try req.param("view")
+                   parameters: [NodeServer.contractName, NodeServer.viewName, NodeParameters.round],
+                   response: "ContractViewResult", errors: [404]) { req in
+            let contract = try req[NodeServer.contractName], view = try req[NodeServer.viewName]
             var args: [String: JSONValue] = [:]
             for (k, v) in req.query where k != "round" { args[k] = .string(v) }
-            var round: UInt64?
-            if let r = req.query["round"] {
-                guard let n = UInt64(r) else { throw HTTPError.badRequest("round must be a whole number; got \"\(r.prefix(40))\"", code: "malformed") }
-                round = n
-            }
-            return try answer(contract, view, args, round)
+            return try answer(contract, view, args, try req[NodeParameters.round])
         }
     }
+
+    static let contractName = Path.string("contract", .string(maxLength: 64, pattern: "^[a-z][a-z0-9_]*$", hint: "a contract name (a-z, 0-9, _)"),
+                                          "contract name")
+    static let viewName = Path.string("view", .string(maxLength: 64, pattern: "^[a-z][a-z0-9_]*$", hint: "a view name (a-z, 0-9, _)"), "view name")
 
     static func decodeView(_ req: HTTPRequest) throws -> ContractViewRequest {
         do { return try req.decodeJSON(ContractViewRequest.self) } catch let e as HTTPError where e.code == "invalid_json" {

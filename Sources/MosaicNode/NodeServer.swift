@@ -29,6 +29,8 @@ public final class NodeServer: Sendable {
         // Long polls wait up to 60 s; the idle timeout must not cut them first.
         http.connectionTimeout = 90
         http.title = "Mosaic node API"
+        // Bad parameters are malformed requests, like any other bad field (docs/PROTOCOL.md §2.3).
+        http.parameterErrorCode = "malformed"
         self.http = HTTPServer(configuration: http)
         registerAPI()
         registerStorageAPI()

@@ -20,8 +20,9 @@ struct Echo: Codable, Equatable {
 struct Boom: Error {}
 
 private func registerBasics(_ s: HTTPServer) {
-    s.route(.get, "/v1/transactions/:hash", summary: "Get a transaction", params: ["hash": "hex transaction hash"],
-            query: ["limit": "max items"], response: "the transaction") { req in
+    s.route(.get, "/v1/transactions/:hash", summary: "Get a transaction",
+            parameters: [Path.string("hash", .string(maxLength: 256), "hex transaction hash"), Query.string("limit", .string(maxLength: 64), "max items")],
+            response: "the transaction") { req in
         try .json(Echo(hash: try req.param("hash"), limit: req.query["limit"], cookie: req.cookies["session"],
                        agent: req.headers["x-agent"]))
     }

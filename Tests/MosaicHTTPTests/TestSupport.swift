@@ -27,11 +27,22 @@ func withServer(_ configure: (HTTPServer) -> Void, _ body: (HTTPServer, HTTPClie
 final class RawSocket {
     let fd: Int32
 
-    init?(port: UInt16, receiveTimeout: Int = 20) {
+    /// `source` binds the client end to another loopback address (all of 127/8 is loopback on
+    /// Linux), so a test can play several client IPs.
+    init?(port: UInt16, receiveTimeout: Int = 20, source: String? = nil) {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var tv = timeval(tv_sec: receiveTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(fd); return nil }
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = port.bigEndian

@@ -21,13 +21,16 @@ extension AppServer {
             ])
         }
 
-        api(.post, "/api/faucet", summary: "Ask the faucet for tokens", access: .wallet) { [self] req in
+        api(.post, "/api/faucet", summary: "Ask the faucet for tokens", access: .wallet, statuses: [202], errors: [409, 422, 429]) { [self] req in
             let wallet = try ledgerWallet(req)
             let tx = try await mapWallet { try await wallet.faucet() }
             return try AppServer.json(["hash": tx.hash], status: 202)
         }
 
-        api(.post, "/api/send", summary: "Send tokens to a client id", access: .wallet) { [self] req in
+        api(.post, "/api/send", summary: "Send tokens to a client id", access: .wallet,
+            body: .json(.object([("to", .string(maxLength: 128)), ("amount", .string(maxLength: 64)), ("description", .string(maxLength: 1024))],
+                                required: ["to", "amount"])),
+            statuses: [202], errors: [409, 422]) { [self] req in
             let body = try req.decode(SendBody.self)
             let wallet = try ledgerWallet(req)
             let tx = try await mapWallet {
@@ -37,10 +40,11 @@ extension AppServer {
             return try AppServer.json(["hash": tx.hash], status: 202)
         }
 
-        api(.get, "/api/transactions", summary: "The wallet's transactions, newest first", access: .wallet) { [self] req in
+        api(.get, "/api/transactions", summary: "The wallet's transactions, newest first", access: .wallet,
+            parameters: [AppParameters.limit, AppParameters.offset]) { [self] req in
             let wallet = try ledgerWallet(req)
-            let limit = min(max(Int(req.http.query["limit"] ?? "20") ?? 20, 1), 100)
-            let offset = max(Int(req.http.query["offset"] ?? "0") ?? 0, 0)
+            let limit = try req.http[AppParameters.limit]
+            let offset = try req.http[AppParameters.offset]
             let page = try await mapWallet { try await wallet.transactions(limit: limit, offset: offset) }
             return try AppServer.json([
                 "transactions": page.transactions.map { AppServer.txJSON($0, client: wallet.client) },
@@ -48,18 +52,20 @@ extension AppServer {
             ])
         }
 
-        api(.get, "/api/transactions/:hash", summary: "One transaction with every detail", access: .wallet) { [self] req in
+        api(.get, "/api/transactions/:hash", summary: "One transaction with every detail", access: .wallet,
+            parameters: [AppParameters.transactionHash], errors: [404]) { [self] req in
             let wallet = try ledgerWallet(req)
-            let hash = try req.http.param("hash")
+            let hash = try req.http[AppParameters.transactionHash]
             let view = try await mapWallet { try await wallet.client.transaction(hash) }
             return try AppServer.json(AppServer.txJSON(view, client: wallet.client))
         }
 
-        api(.get, "/api/transactions/:hash/wait", summary: "Long poll until a transaction reaches a status", access: .wallet) { [self] req in
+        api(.get, "/api/transactions/:hash/wait", summary: "Long poll until a transaction reaches a status", access: .wallet,
+            parameters: [AppParameters.transactionHash, AppParameters.until, AppParameters.timeout], errors: [404]) { [self] req in
             let wallet = try ledgerWallet(req)
-            let hash = try req.http.param("hash")
-            let until = TransactionStatus(rawValue: req.http.query["until"] ?? "sealed") ?? .sealed
-            let timeout = min(max(Int(req.http.query["timeout"] ?? "30") ?? 30, 1), 60)
+            let hash = try req.http[AppParameters.transactionHash]
+            let until = try req.http[AppParameters.until]
+            let timeout = try req.http[AppParameters.timeout]
             let view = try await mapWallet { try await wallet.client.transaction(hash, wait: until, timeout: .seconds(timeout)) }
             return try AppServer.json(AppServer.txJSON(view, client: wallet.client))
         }
@@ -102,6 +108,25 @@ extension AppServer {
         ]
     }
 
+    /// A node's answer as the app's: the node's own 4xx (status, code and message) reaches the
+    /// caller unchanged, so a refused request is never reported as a gateway failure. Only a node
+    /// that cannot be reached (503) or fails itself (5xx, or an unreadable answer: 502) is the
+    /// gateway's error. A node's 401 becomes 422: the app's 401 means "your session".
+    static func httpError(node e: LedgerClientError, url: String) -> HTTPError {
+        switch e {
+        case let .rejected(code, message, status) where (400..<500).contains(status):
+            return HTTPError(status: status == 401 ? 422 : status, code: code, message: message)
+        case let .rejected(code, message, status):
+            return HTTPError(status: 502, code: code, message: "the node at \(url) failed (status \(status)): \(message)")
+        case .notFound:
+            return HTTPError.notFound(e.description, code: e.code)
+        case .unreachable:
+            return HTTPError.unavailable("the node at \(url) cannot be reached: \(e.description)")
+        case .invalidResponse:
+            return HTTPError(status: 502, code: e.code, message: e.description)
+        }
+    }
+
     /// Wallet failures as HTTP answers carrying the SDK's code and message.
     func mapWallet<T>(_ body: () async throws -> T) async throws -> T {
         do {
@@ -117,11 +142,7 @@ extension AppServer {
             case .unknownTransaction:
                 throw HTTPError.notFound(error.description, code: error.code)
             case let .node(e):
-                if e.code == "not_found" { throw HTTPError.notFound(error.description, code: e.code) }
-                if e.code == "unreachable" || e.code == "network" {
-                    throw HTTPError.unavailable("the node at \((try? networkState.current().node) ?? "?") cannot be reached: \(e.description)")
-                }
-                throw HTTPError(status: 502, code: e.code, message: error.description)
+                throw AppServer.httpError(node: e, url: (try? networkState.current().node) ?? "?")
             default:
                 throw HTTPError(status: 409, code: error.code, message: error.description)
             }

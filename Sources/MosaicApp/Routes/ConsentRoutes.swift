@@ -31,9 +31,24 @@ extension AppServer {
 
     static let defaultGrantDuration = "7d"
 
+    /// The consent link's query, as the app sends it (checked again by `consentRequest`).
+    static let consentParameters: [any RouteParameter] = [
+        Query.string("app", .string(maxLength: 64), "the app's registered name"),
+        Query.string("scopes", .string(maxLength: 256), "comma-separated scopes: vote, comment"),
+        Query.string("redirect", .string(maxLength: 2048), "the redirect URL the app registered"),
+        Query.string("expires", .string(maxLength: 32), "how long the grant lasts, e.g. 7d (1m to 365d)"),
+        Query.string("state", .string(maxLength: 512), "opaque value handed back to the app"),
+        Query.string("bounced", .string(maxLength: 8), "set by the page itself when it reloads through this origin"),
+    ]
+    static let consentSchema = JSONSchema.object([
+        ("app", .string(maxLength: 64)), ("scopes", .string(maxLength: 256)), ("redirect", .string(maxLength: 2048)),
+        ("expires", .string(maxLength: 32)), ("state", .string(maxLength: 512)),
+    ], required: ["app", "redirect"])
+
     func registerConsentRoutes() {
         let sessions = self.sessions
-        server.route(.get, "/authorize", summary: "Consent page: grant an app scopes on this wallet's social account") { [self] req in
+        server.route(.get, "/authorize", summary: "Consent page: grant an app scopes on this wallet's social account",
+                     parameters: AppServer.consentParameters, errors: [404]) { [self] req in
             let query = req.query
             // A SameSite=Strict cookie is not sent when another site links here. Bounce once
             // through this origin (a same-site navigation carries it) instead of starting a new
@@ -60,7 +75,8 @@ extension AppServer {
             return AppServer.secured(response)
         }
 
-        api(.post, "/api/authorize/approve", summary: "Approve a consent request: record the grant, answer the redirect URL", access: .wallet) { [self] req in
+        api(.post, "/api/authorize/approve", summary: "Approve a consent request: record the grant, answer the redirect URL", access: .wallet,
+            body: .json(AppServer.consentSchema), errors: [404, 409, 422]) { [self] req in
             let body = try req.decode(ConsentBody.self)
             let consent = try await consentRequest(body.query)
             let wallet = try ledgerWallet(req)
@@ -76,7 +92,8 @@ extension AppServer {
             ])
         }
 
-        api(.post, "/api/authorize/deny", summary: "Deny a consent request: answer the redirect URL with error=access_denied", access: .session) { [self] req in
+        api(.post, "/api/authorize/deny", summary: "Deny a consent request: answer the redirect URL with error=access_denied", access: .session,
+            body: .json(AppServer.consentSchema), errors: [404, 409, 422]) { [self] req in
             let body = try req.decode(ConsentBody.self)
             let consent = try await consentRequest(body.query)
             let url = AppServer.redirectURL(consent.redirect, [("error", "access_denied"), ("state", consent.state)])

@@ -1,6 +1,7 @@
 import Foundation
 import MosaicHTTP
 import MosaicSDK
+import MosaicStorage
 
 /// Locker: PIN-locked files of the session's wallet (docs/LOCKER.md). The PIN travels only in the
 /// request that needs it (upload: two headers, percent-encoded UTF-8, entered twice; download: the
@@ -18,35 +19,40 @@ extension AppServer {
     }
 
     func registerLockerRoutes() {
-        api(.get, "/api/locker", summary: "The locker's files", access: .wallet) { [self] req in
-            let (client, alloc) = try await storage(req, allocationID: req.http.query["alloc"])
+        api(.get, "/api/locker", summary: "The locker's files", access: .wallet, parameters: [AppParameters.alloc],
+            errors: [403, 404, 422]) { [self] req in
+            let (client, alloc) = try await storage(req, allocationID: try req.http[AppParameters.alloc])
             let entries = try await AppServer.mapLocker { try await Locker(storage: client, allocation: alloc).list() }
             return try AppServer.json(["allocation_id": alloc.id, "entries": entries.map(AppServer.lockerJSON)])
         }
 
-        apiStreaming(.post, "/api/locker/upload", summary: "Lock a file (raw body) under a PIN given twice in X-Locker-PIN and X-Locker-PIN-Repeat") { [self] req, body in
-            let name = req.http.query["name"] ?? ""
+        apiStreaming(.post, "/api/locker/upload", summary: "Lock a file (raw body) under a PIN given twice in X-Locker-PIN and X-Locker-PIN-Repeat",
+                     parameters: [AppParameters.lockerName, AppParameters.alloc, AppParameters.replace,
+                                  AppParameters.lockerPIN, AppParameters.lockerPINRepeat]) { [self] req, body in
+            let name = try req.http[AppParameters.lockerName]
+            let firstText = try req.http[AppParameters.lockerPIN], secondText = try req.http[AppParameters.lockerPINRepeat]
             let pin = try AppServer.mapLocker { () throws(LockerError) -> LockerPIN in
                 try Locker.validate(name: name)
-                let first = try AppServer.headerPIN(req.http.headers["X-Locker-PIN"])
-                let second = try AppServer.headerPIN(req.http.headers["X-Locker-PIN-Repeat"])
+                let first = try AppServer.headerPIN(firstText)
+                let second = try AppServer.headerPIN(secondText)
                 guard first.matches(second) else { throw LockerError.pinMismatch }
                 return first
             }
-            let (client, alloc) = try await storage(req, allocationID: req.http.query["alloc"])
+            let (client, alloc) = try await storage(req, allocationID: try req.http[AppParameters.alloc])
             let spool = try spoolFile()
             defer { try? FileManager.default.removeItem(at: spool) }
             try await AppServer.write(body, to: spool)
             let type = req.http.headers["Content-Type"].flatMap { $0.hasPrefix("application/x-www-form") || $0 == "application/octet-stream" ? nil : $0 }
             let entry = try await AppServer.mapLocker {
                 try await Locker(storage: client, allocation: alloc).put(localFile: spool, name: name, pin: pin,
-                                                                         replace: req.http.query["replace"] == "1", contentType: type)
+                                                                         replace: try req.http[AppParameters.replace], contentType: type)
             }
             return try AppServer.json(AppServer.lockerJSON(entry), status: 201)
         }
 
         api(.post, "/api/locker/download", summary: "Open a locker file with its PIN (JSON {name, pin}); answers the file", access: .wallet,
-            bodyLimit: 4096) { [self] req in
+            body: .json(.object([("alloc", .hex64), ("name", .string(maxLength: 255)), ("pin", .string(maxLength: 1024))], required: ["name", "pin"])),
+            errors: [403, 404, 422, 429], bodyLimit: 4096) { [self] req in
             let body = try req.decode(LockerOpenBody.self)
             let pin = try AppServer.mapLocker { () throws(LockerError) -> LockerPIN in
                 try Locker.validate(name: body.name)
@@ -71,7 +77,9 @@ extension AppServer {
             return response
         }
 
-        api(.post, "/api/locker/delete", summary: "Delete a locker file (fragments, wrapped key, PIN count)", access: .wallet) { [self] req in
+        api(.post, "/api/locker/delete", summary: "Delete a locker file (fragments, wrapped key, PIN count)", access: .wallet,
+            body: .json(.object([("alloc", .hex64), ("name", .string(maxLength: 255))], required: ["name"])),
+            statuses: [204], errors: [403, 404, 422]) { [self] req in
             let body = try req.decode(LockerNameBody.self)
             try AppServer.mapLocker { () throws(LockerError) in try Locker.validate(name: body.name) }
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
@@ -96,6 +104,8 @@ extension AppServer {
             throw httpError(e)
         } catch let e as StorageClientError {
             throw httpError(.storage(e))
+        } catch let e as StorageRequestError {
+            throw httpError(storage: e)
         }
     }
 

@@ -32,7 +32,8 @@ extension AppServer {
             return try AppServer.json(body)
         }
 
-        api(.post, "/api/network", summary: "Switch network (signs out)", access: .session) { [self] req in
+        api(.post, "/api/network", summary: "Switch network (signs out)", access: .session,
+            body: .json(.object([("name", .string(maxLength: 64))])), errors: [404]) { [self] req in
             let body = try req.decode(UseNetworkBody.self)
             try mapConfig { try networkState.use(body.name) }
             sessions.lockAll()

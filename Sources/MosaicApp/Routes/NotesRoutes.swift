@@ -21,20 +21,17 @@ extension AppServer {
 
     func registerNotesRoutes() {
         api(.get, "/api/notes", summary: "A page of the wallet's notes, newest first (?limit=1–500, default 100; ?after=ID&round=R for the next page)",
-            access: .wallet) { [self] req in
+            access: .wallet, parameters: [AppParameters.notesLimit, AppParameters.after, AppParameters.round], errors: [422]) { [self] req in
             let pad = try notepad(req)
-            let q = req.http.query
-            let limit = min(max(Int(q["limit"] ?? "100") ?? 100, 1), 500)
-            let after = try q["after"].map { text throws -> UInt64 in
-                guard let id = UInt64(text) else { throw HTTPError.badRequest("after must be a note id; got '\(text.prefix(40))'", code: "invalid_note_id") }
-                return id
-            }
-            let round = q["round"].flatMap { UInt64($0) }
+            let limit = try req.http[AppParameters.notesLimit]
+            let after = try req.http[AppParameters.after]
+            let round = try req.http[AppParameters.round]
             let page = try await mapNotes { try await pad.list(after: after, limit: limit, newestFirst: true, round: round) }
             return try AppServer.json(AppServer.pageJSON(page))
         }
 
-        api(.post, "/api/notes", summary: "Add a note (creates the notepad when missing)", access: .wallet) { [self] req in
+        api(.post, "/api/notes", summary: "Add a note (creates the notepad when missing)", access: .wallet,
+            body: .json(AppServer.noteSchema), statuses: [202], errors: [409, 422]) { [self] req in
             let body = try req.decode(NoteBody.self)
             let pad = try notepad(req)
             let w = try await mapNotes {
@@ -43,7 +40,8 @@ extension AppServer {
             return try AppServer.json(["hash": w.hash], status: 202)
         }
 
-        api(.put, "/api/notes/:id", summary: "Replace a note's title and body", access: .wallet) { [self] req in
+        api(.put, "/api/notes/:id", summary: "Replace a note's title and body", access: .wallet,
+            parameters: [AppParameters.noteID], body: .json(AppServer.noteSchema), statuses: [202], errors: [404, 409, 422]) { [self] req in
             let id = try AppServer.noteID(req)
             let body = try req.decode(NoteBody.self)
             let pad = try notepad(req)
@@ -51,14 +49,15 @@ extension AppServer {
             return try AppServer.json(["hash": w.hash], status: 202)
         }
 
-        api(.delete, "/api/notes/:id", summary: "Delete a note", access: .wallet) { [self] req in
+        api(.delete, "/api/notes/:id", summary: "Delete a note", access: .wallet,
+            parameters: [AppParameters.noteID], statuses: [202], errors: [404, 409, 422]) { [self] req in
             let id = try AppServer.noteID(req)
             let pad = try notepad(req)
             let w = try await mapNotes { try await pad.delete(id, until: nil) }
             return try AppServer.json(["hash": w.hash], status: 202)
         }
 
-        api(.delete, "/api/notepad", summary: "Delete the notepad with all its notes", access: .wallet) { [self] req in
+        api(.delete, "/api/notepad", summary: "Delete the notepad with all its notes", access: .wallet, statuses: [202], errors: [409, 422]) { [self] req in
             let pad = try notepad(req)
             let w = try await mapNotes { try await pad.deleteNotepad(until: nil) }
             return try AppServer.json(["hash": w.hash], status: 202)
@@ -67,11 +66,11 @@ extension AppServer {
 
     func notepad(_ req: AppRequest) throws -> Notepad { Notepad(wallet: try ledgerWallet(req)) }
 
-    static func noteID(_ req: AppRequest) throws -> UInt64 {
-        let text = try req.http.param("id")
-        guard let id = UInt64(text), id > 0 else { throw HTTPError.badRequest("'\(text)' is not a note id", code: "invalid_note_id") }
-        return id
-    }
+    static func noteID(_ req: AppRequest) throws -> UInt64 { try req.http[AppParameters.noteID] }
+
+    /// A note's title, body and privacy (the contract's own limits answer 422 with their words).
+    static let noteSchema = JSONSchema.object([("title", .string(maxLength: 4096)), ("body", .string(maxLength: 65536)), ("private", .boolean)],
+                                              required: ["title"])
 
     static func pageJSON(_ p: NotesPage) -> [String: Any] {
         var out: [String: Any] = ["owner": p.owner, "round": p.round, "notes": p.notes.map(noteJSON), "notepad": NSNull(),

@@ -23,6 +23,14 @@ extension AppServer {
 
     static let minimumPassphraseLength = 8
 
+    /// Bodies of wallet creation and recovery: a name (default: the next free one) and the passphrase twice.
+    static let createSchema = JSONSchema.object([
+        ("name", .string(maxLength: 64, pattern: "^[A-Za-z0-9_-]{1,64}$")), ("passphrase", .string(maxLength: 1024)),
+        ("passphrase_confirm", .string(maxLength: 1024)), ("mnemonic", .string(maxLength: 1024)),
+    ], required: ["passphrase"])
+    static let unlockSchema = JSONSchema.object([("name", .string(maxLength: 64)), ("passphrase", .string(maxLength: 1024))],
+                                                required: ["passphrase"])
+
     func registerSessionRoutes() {
         api(.get, "/api/session", summary: "Session state, wallets and the CSRF token", access: .open) { [self] req in
             let ks = keystore
@@ -41,7 +49,8 @@ extension AppServer {
             return try AppServer.json(body)
         }
 
-        api(.post, "/api/wallets", summary: "Create a wallet; the mnemonic is returned this once", access: .session) { [self] req in
+        api(.post, "/api/wallets", summary: "Create a wallet; the mnemonic is returned this once", access: .session,
+            body: .json(AppServer.createSchema), statuses: [201], errors: [409, 422]) { [self] req in
             let body = try req.decode(CreateBody.self)
             try AppServer.checkNewPassphrase(body.passphrase, body.passphraseConfirm)
             let name = try walletName(body.name)
@@ -53,7 +62,8 @@ extension AppServer {
             return try AppServer.json(json, status: 201)
         }
 
-        api(.post, "/api/wallets/recover", summary: "Recover a wallet from its mnemonic", access: .session) { [self] req in
+        api(.post, "/api/wallets/recover", summary: "Recover a wallet from its mnemonic", access: .session,
+            body: .json(AppServer.createSchema), statuses: [201], errors: [409, 422]) { [self] req in
             let body = try req.decode(CreateBody.self)
             guard let phrase = body.mnemonic, !phrase.isEmpty else {
                 throw HTTPError.unprocessable("enter the 24 words of the mnemonic", code: "invalid_mnemonic")
@@ -66,7 +76,8 @@ extension AppServer {
             return try AppServer.json(AppServer.walletJSON(wallet), status: 201)
         }
 
-        api(.post, "/api/unlock", summary: "Unlock a wallet with its passphrase", access: .session) { [self] req in
+        api(.post, "/api/unlock", summary: "Unlock a wallet with its passphrase", access: .session,
+            body: .json(AppServer.unlockSchema), errors: [404, 422, 429]) { [self] req in
             let body = try req.decode(UnlockBody.self)
             let ks = keystore
             let name = try mapKeystore { try ks.resolveName(body.name?.isEmpty == false ? body.name : nil) }
@@ -75,7 +86,7 @@ extension AppServer {
             return try AppServer.json(AppServer.walletJSON(wallet))
         }
 
-        api(.post, "/api/lock", summary: "Sign out: forget the unlocked wallet", access: .session) { [self] req in
+        api(.post, "/api/lock", summary: "Sign out: forget the unlocked wallet", access: .session, statuses: [204]) { [self] req in
             sessions.update(req.session.id) { $0.wallet = nil; $0.expired = false }
             return HTTPResponse(status: 204, body: Data(), contentType: "text/plain")
         }
@@ -84,17 +95,17 @@ extension AppServer {
             try AppServer.json(AppServer.walletJSON(try req.wallet()))
         }
 
-        api(.post, "/api/wallet/reveal", summary: "The mnemonic, after checking the passphrase again", access: .wallet) { [self] req in
+        api(.post, "/api/wallet/reveal", summary: "The mnemonic, after checking the passphrase again", access: .wallet,
+            body: .json(.object([("passphrase", .string(maxLength: 1024))])), errors: [429]) { [self] req in
             let body = try req.decode(UnlockBody.self)
             let current = try req.wallet()
             let wallet = try mapKeystore { try keystore.unlock(name: current.name, passphrase: body.passphrase) }
             return try AppServer.json(["mnemonic": wallet.mnemonic.revealPhrase()])
         }
 
-        api(.get, "/api/qr", summary: "A QR code (SVG) of a short text such as a client id", access: .open) { req in
-            guard let text = req.http.query["text"], !text.isEmpty, text.utf8.count <= 512 else {
-                throw HTTPError.badRequest("give the text to encode in ?text= (at most 512 bytes)")
-            }
+        api(.get, "/api/qr", summary: "A QR code (SVG) of a short text such as a client id", access: .open,
+            parameters: [AppParameters.qrText], errors: [422]) { req in
+            let text = try req.http[AppParameters.qrText]
             guard let svg = QRCode.svg(text) else { throw HTTPError.unprocessable("this text cannot be drawn as a QR code") }
             return HTTPResponse(status: 200, body: Data(svg.utf8), contentType: "image/svg+xml")
         }

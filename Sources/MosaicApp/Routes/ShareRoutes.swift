@@ -21,7 +21,10 @@ extension AppServer {
     }
 
     func registerShareRoutes() {
-        api(.post, "/api/files/share", summary: "Share a file: a signed ticket and a link", access: .wallet) { [self] req in
+        api(.post, "/api/files/share", summary: "Share a file: a signed ticket and a link", access: .wallet,
+            body: .json(.object([("alloc", .hex64), ("path", .string(maxLength: RemotePath.maxBytes)), ("to_client_id", .string(maxLength: 128)),
+                                 ("expire", .described(.string(maxLength: 32), "a duration such as 1d or 7d"))], required: ["alloc", "path"])),
+            errors: [403, 404, 422]) { [self] req in
             let body = try req.decode(ShareBody.self)
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
             let wallet = try ledgerWallet(req)
@@ -58,9 +61,9 @@ extension AppServer {
                                        "public": recipient == nil, "expiration": expiration])
         }
 
-        server.route(.get, "/s/:ticket", summary: "A shared file's page") { [self] req in
+        server.route(.get, "/s/:ticket", summary: "A shared file's page", parameters: [AppParameters.ticket], errors: [404]) { [self] req in
             let token: ShareToken
-            do { token = try ShareToken.decode(try req.param("ticket")) } catch {
+            do { token = try ShareToken.decode(try req[AppParameters.ticket]) } catch {
                 return AppServer.secured(.html(AppServer.sharedPage(title: "Link not valid", body: "<p id=\"shared-error\">\(AppServer.escape("\(error)"))</p>"), status: 400))
             }
             do {
@@ -77,9 +80,10 @@ extension AppServer {
             }
         }
 
-        server.route(.get, "/s/:ticket/download", summary: "Download a shared file") { [self] req in
+        server.route(.get, "/s/:ticket/download", summary: "Download a shared file", parameters: [AppParameters.ticket],
+                     errors: [403, 404, 422]) { [self] req in
             do {
-                let token = try ShareToken.decode(try req.param("ticket"))
+                let token = try ShareToken.decode(try req[AppParameters.ticket])
                 let reader = Ed25519.SigningKey.generate()
                 let key = try token.contentKey(for: reader)
                 let (_, alloc) = try await sharedFile(token)

@@ -56,17 +56,16 @@ extension AppServer {
     }
 
     func registerSocialRoutes() {
-        api(.get, "/api/social/feed", summary: "A feed page: trending, hot or created, optionally one tag", access: .wallet) { [self] req in
+        api(.get, "/api/social/feed", summary: "A feed page: trending, hot or created, optionally one tag", access: .wallet,
+            parameters: [AppParameters.sort, AppParameters.tag, AppParameters.feedLimit, AppParameters.start, AppParameters.round],
+            errors: [409, 422]) { [self] req in
             let social = try socialClient(req)
-            let sortText = req.http.query["sort"] ?? "trending"
-            guard let sort = SocialSort(rawValue: sortText) else {
-                throw HTTPError.badRequest("unknown feed \"\(sortText.prefix(40))\": use trending, hot or created", code: "invalid_sort")
-            }
-            let tag = try AppServer.tagFilter(req.http.query["tag"])
-            let limit = min(max(Int(req.http.query["limit"] ?? "20") ?? 20, 1), SocialRules.maxFeedLimit)
+            let sort = try req.http[AppParameters.sort]
+            let tag = try AppServer.tagFilter(try req.http[AppParameters.tag])
+            let limit = try req.http[AppParameters.feedLimit]
             var start: SocialPostID?
-            if let s = req.http.query["start"], !s.isEmpty { start = try AppServer.postID(s) }
-            let round = req.http.query["round"].flatMap { UInt64($0) }
+            if let s = try req.http[AppParameters.start] { start = try AppServer.postID(s) }
+            let round = try req.http[AppParameters.round]
             let page = try await mapSocial { try await social.feed(sort, tag: tag, limit: limit, start: start, round: round, truncateBody: 280) }
             return try AppServer.json([
                 "sort": page.sort.rawValue, "tag": page.tag ?? NSNull(), "posts": try page.posts.map(AppServer.postJSON),
@@ -74,9 +73,10 @@ extension AppServer {
             ])
         }
 
-        api(.get, "/api/social/post", summary: "One post with the current votes on it", access: .wallet) { [self] req in
+        api(.get, "/api/social/post", summary: "One post with the current votes on it", access: .wallet,
+            parameters: [AppParameters.postID], errors: [404, 409, 422]) { [self] req in
             let social = try socialClient(req)
-            let id = try AppServer.postID(req.http.query["id"] ?? "")
+            let id = try AppServer.postID(try req.http[AppParameters.postID])
             guard let post = try await mapSocial({ try await social.post(id) }) else {
                 throw HTTPError.notFound("post \(id) does not exist (it may not be sealed yet)", code: "unknown_post")
             }
@@ -88,9 +88,10 @@ extension AppServer {
             ])
         }
 
-        api(.get, "/api/social/replies", summary: "The direct replies of a post, in creation order", access: .wallet) { [self] req in
+        api(.get, "/api/social/replies", summary: "The direct replies of a post, in creation order", access: .wallet,
+            parameters: [AppParameters.postID], errors: [404, 409, 422]) { [self] req in
             let social = try socialClient(req)
-            let id = try AppServer.postID(req.http.query["id"] ?? "")
+            let id = try AppServer.postID(try req.http[AppParameters.postID])
             let replies = try await mapSocial { try await social.replies(to: id) }
             // Each reply with the wallet's current vote on it, so its slider starts there.
             let me = social.actor ?? ""
@@ -108,7 +109,10 @@ extension AppServer {
             return try AppServer.json(["parent": id.description, "replies": out, "round": replies.round])
         }
 
-        api(.post, "/api/social/posts", summary: "Write a root post (waits until sealed)", access: .wallet) { [self] req in
+        api(.post, "/api/social/posts", summary: "Write a root post (waits until sealed)", access: .wallet,
+            body: .json(.object([("title", .string(maxLength: 1024)), ("body", .string(maxLength: 65536)),
+                                 ("tags", .either(.array(.string(maxLength: 64), maxItems: 16), .string(maxLength: 1024)))], required: ["body"])),
+            statuses: [201], errors: [409, 422]) { [self] req in
             let body = try req.decode(PostBody.self)
             let social = try socialClient(req)
             let title = (body.title ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -121,7 +125,9 @@ extension AppServer {
             return try await postAnswer(social, id)
         }
 
-        api(.post, "/api/social/replies", summary: "Reply to a post or a reply (waits until sealed)", access: .wallet) { [self] req in
+        api(.post, "/api/social/replies", summary: "Reply to a post or a reply (waits until sealed)", access: .wallet,
+            body: .json(.object([("parent", .string(maxLength: 256)), ("body", .string(maxLength: 65536))])),
+            statuses: [201], errors: [409, 422]) { [self] req in
             let body = try req.decode(ReplyBody.self)
             let social = try socialClient(req)
             let parent = try AppServer.postID(body.parent)
@@ -129,7 +135,10 @@ extension AppServer {
             return try await postAnswer(social, id)
         }
 
-        api(.post, "/api/social/edit", summary: "Change the wallet's own post or reply before payout (waits until sealed)", access: .wallet) { [self] req in
+        api(.post, "/api/social/edit", summary: "Change the wallet's own post or reply before payout (waits until sealed)", access: .wallet,
+            body: .json(.object([("id", .string(maxLength: 256)), ("title", .string(maxLength: 1024)), ("body", .string(maxLength: 65536)),
+                                 ("tags", .either(.array(.string(maxLength: 64), maxItems: 16), .string(maxLength: 1024)))], required: ["id"])),
+            errors: [403, 409, 422]) { [self] req in
             let body = try req.decode(EditBody.self)
             let social = try socialClient(req)
             let id = try AppServer.postID(body.id)
@@ -141,7 +150,9 @@ extension AppServer {
             return try await postAnswer(social, id, status: 200)
         }
 
-        api(.post, "/api/social/votes", summary: "Vote on a post: weight -10000…10000, 0 removes (waits until sealed)", access: .wallet) { [self] req in
+        api(.post, "/api/social/votes", summary: "Vote on a post: weight -10000…10000, 0 removes (waits until sealed)", access: .wallet,
+            body: .json(.object([("id", .string(maxLength: 256)), ("weight", .integer(-10_000...10_000))])),
+            errors: [404, 409, 422]) { [self] req in
             let body = try req.decode(VoteBody.self)
             let social = try socialClient(req)
             let id = try AppServer.postID(body.id)
@@ -191,7 +202,8 @@ extension AppServer {
             return try AppServer.json(["grants": try grants.map { try AppServer.encodable($0) }])
         }
 
-        api(.post, "/api/social/grants/revoke", summary: "End this wallet's grant to an app (waits until sealed)", access: .wallet) { [self] req in
+        api(.post, "/api/social/grants/revoke", summary: "End this wallet's grant to an app (waits until sealed)", access: .wallet,
+            body: .json(.object([("app", .string(maxLength: 64))])), errors: [409, 422]) { [self] req in
             let body = try req.decode(RevokeBody.self)
             let social = try socialClient(req)
             let app = body.app.trimmingCharacters(in: .whitespaces)

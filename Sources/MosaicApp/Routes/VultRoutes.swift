@@ -34,6 +34,9 @@ extension AppServer {
         let to: String
     }
 
+    /// `{alloc, path}` of mkdir and delete.
+    static let pathSchema = JSONSchema.object([("alloc", .hex64), ("path", .string(maxLength: RemotePath.maxBytes))])
+
     func registerVultRoutes() {
         api(.get, "/api/allocations", summary: "The wallet's allocations", access: .wallet) { [self] req in
             let wallet = try ledgerWallet(req)
@@ -41,58 +44,71 @@ extension AppServer {
             return try AppServer.json(["allocations": list.map(AppServer.allocationJSON)])
         }
 
-        api(.get, "/api/allocations/:id", summary: "One allocation with every detail", access: .wallet) { [self] req in
+        api(.get, "/api/allocations/:id", summary: "One allocation with every detail", access: .wallet,
+            parameters: [AppParameters.allocationID], errors: [404]) { [self] req in
             let wallet = try ledgerWallet(req)
-            let a = try await allocation(try req.http.param("id"), client: wallet.client)
+            let a = try await allocation(try req.http[AppParameters.allocationID], client: wallet.client)
             return try AppServer.json(AppServer.allocationJSON(a))
         }
 
-        api(.post, "/api/allocations", summary: "Create an allocation", access: .wallet) { [self] req in
+        api(.post, "/api/allocations", summary: "Create an allocation", access: .wallet,
+            body: .json(.object([
+                ("name", .string(maxLength: 256)), ("data_shards", .integer(1...32)), ("parity_shards", .integer(0...32)),
+                ("size", .described(.string(maxLength: 32), "a size such as 500MiB or 1GiB")),
+                ("expire", .described(.string(maxLength: 32), "a duration such as 7d or 30d")),
+                ("lock", .described(.string(maxLength: 64), "tokens to lock, e.g. 1.5")),
+            ], required: [])),
+            statuses: [201], errors: [409, 422]) { [self] req in
             let body = try req.decode(NewAllocationBody.self)
             let wallet = try ledgerWallet(req)
             let a = try await createAllocation(body, wallet: wallet)
             return try AppServer.json(AppServer.allocationJSON(a), status: 201)
         }
 
-        api(.get, "/api/files", summary: "List a folder", access: .wallet) { [self] req in
-            let (client, alloc) = try await storage(req, allocationID: req.http.query["alloc"])
-            let path = req.http.query["path"] ?? "/"
+        api(.get, "/api/files", summary: "List a folder", access: .wallet,
+            parameters: [AppParameters.alloc, AppParameters.folder], errors: [403, 404, 422]) { [self] req in
+            let (client, alloc) = try await storage(req, allocationID: try req.http[AppParameters.alloc])
+            let path = try req.http[AppParameters.folder]
             let entries = try await mapStorage { try await client.list(path, allocation: alloc) }
             return try AppServer.json(["path": path, "entries": entries.map(AppServer.entryJSON)])
         }
 
-        apiStreaming(.post, "/api/files/upload", summary: "Upload a file (raw body)") { [self] req, body in
-            let (client, alloc) = try await storage(req, allocationID: req.http.query["alloc"])
-            guard let path = req.http.query["path"], !path.isEmpty else {
-                throw HTTPError.badRequest("give the destination as ?path=/folder/name", code: "invalid_path")
-            }
+        apiStreaming(.post, "/api/files/upload", summary: "Upload a file (raw body)",
+                     parameters: [AppParameters.alloc, AppParameters.file, AppParameters.replace]) { [self] req, body in
+            let (client, alloc) = try await storage(req, allocationID: try req.http[AppParameters.alloc])
+            let path = try req.http[AppParameters.file]
             let spool = try spoolFile()
             defer { try? FileManager.default.removeItem(at: spool) }
             try await AppServer.write(body, to: spool)
             let type = req.http.headers["Content-Type"].flatMap { $0.hasPrefix("application/x-www-form") ? nil : $0 }
             let result = try await mapStorage {
                 try await client.upload(localFile: spool, remotePath: path, allocation: alloc, contentType: type,
-                                        replace: req.http.query["replace"] == "1")
+                                        replace: try req.http[AppParameters.replace])
             }
             return try AppServer.json(AppServer.entryJSON(result.meta), status: 201)
         }
 
-        api(.get, "/api/files/download", summary: "Download a file", access: .wallet) { [self] req in
+        api(.get, "/api/files/download", summary: "Download a file", access: .wallet,
+            parameters: [AppParameters.alloc, AppParameters.file], errors: [403, 404, 422]) { [self] req in
             try await downloadResponse(req, attachment: true)
         }
 
-        api(.get, "/api/files/thumbnail", summary: "An image file, for thumbnails", access: .wallet) { [self] req in
+        api(.get, "/api/files/thumbnail", summary: "An image file, for thumbnails", access: .wallet,
+            parameters: [AppParameters.alloc, AppParameters.file], errors: [403, 404, 422]) { [self] req in
             try await downloadResponse(req, attachment: false)
         }
 
-        api(.post, "/api/files/mkdir", summary: "Create a folder", access: .wallet) { [self] req in
+        api(.post, "/api/files/mkdir", summary: "Create a folder", access: .wallet,
+            body: .json(AppServer.pathSchema), statuses: [201], errors: [403, 404, 409, 422]) { [self] req in
             let body = try req.decode(PathBody.self)
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
             try await mapStorage { try await client.mkdir(body.path, allocation: alloc) }
             return try AppServer.json(["path": body.path], status: 201)
         }
 
-        api(.post, "/api/files/move", summary: "Rename or move a file or folder", access: .wallet) { [self] req in
+        api(.post, "/api/files/move", summary: "Rename or move a file or folder", access: .wallet,
+            body: .json(.object([("alloc", .hex64), ("from", .string(maxLength: RemotePath.maxBytes)), ("to", .string(maxLength: RemotePath.maxBytes))])),
+            errors: [403, 404, 409, 422]) { [self] req in
             let body = try req.decode(MoveBody.self)
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
             try await mapStorage { try await client.move(body.from, to: body.to, allocation: alloc) }
@@ -100,7 +116,8 @@ extension AppServer {
             return try AppServer.json(AppServer.entryJSON(meta))
         }
 
-        api(.post, "/api/files/delete", summary: "Delete a file or folder", access: .wallet) { [self] req in
+        api(.post, "/api/files/delete", summary: "Delete a file or folder", access: .wallet,
+            body: .json(AppServer.pathSchema), statuses: [204], errors: [403, 404, 422]) { [self] req in
             let body = try req.decode(PathBody.self)
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
             try await mapStorage { try await client.delete(body.path, allocation: alloc) }
@@ -109,10 +126,11 @@ extension AppServer {
     }
 
     /// Like `api`, for a route whose body streams in (uploads); needs an unlocked wallet and CSRF.
-    func apiStreaming(_ method: HTTPMethod, _ path: String, summary: String,
+    func apiStreaming(_ method: HTTPMethod, _ path: String, summary: String, parameters: [any RouteParameter] = [],
                       handler: @escaping @Sendable (AppRequest, RequestBodyStream) async throws -> HTTPResponse) {
         let sessions = self.sessions
-        server.streamingRoute(method, path, summary: summary, bodyLimit: 64 << 30, precheck: { req in
+        server.streamingRoute(method, path, summary: summary, parameters: parameters, statuses: [201],
+                              errors: [401, 403, 404, 409, 422], bodyLimit: 64 << 30, precheck: { req in
             _ = try AppServer.resolve(req, access: .wallet, sessions: sessions)
         }) { req, body in
             do {
@@ -144,10 +162,8 @@ extension AppServer {
     }
 
     func downloadResponse(_ req: AppRequest, attachment: Bool) async throws -> HTTPResponse {
-        let (client, alloc) = try await storage(req, allocationID: req.http.query["alloc"])
-        guard let path = req.http.query["path"], !path.isEmpty else {
-            throw HTTPError.badRequest("give the file as ?path=/folder/name", code: "invalid_path")
-        }
+        let (client, alloc) = try await storage(req, allocationID: try req.http[AppParameters.alloc])
+        let path = try req.http[AppParameters.file]
         let spool = try spoolFile()
         let result = try await mapStorage { try await client.download(remotePath: path, to: spool, allocation: alloc) }
         var response = try HTTPResponse.file(atPath: spool.path, contentType: result.meta.contentType.isEmpty ? "application/octet-stream" : result.meta.contentType)
@@ -164,6 +180,10 @@ extension AppServer {
         let unlocked = try req.wallet()
         let a: Allocation
         if let id = allocationID, !id.isEmpty {
+            // Bodies carry the id too; it is checked like the query parameter before any use.
+            guard ParameterType.hex64.parse(id) != nil else {
+                throw HTTPError.badRequest("alloc must be an allocation id, 64 lowercase hex characters; got \"\(id.prefix(80))\"", code: "invalid_allocation")
+            }
             a = try await allocation(id, client: wallet.client)
         } else {
             let all = try await allocations(owner: wallet.clientID, client: wallet.client).filter { $0.status == .active }
@@ -207,6 +227,16 @@ extension AppServer {
             case .alreadyExists: throw HTTPError.conflict(e.description, code: "exists")
             default: throw HTTPError.unprocessable(e.description, code: "storage")
             }
+        } catch let e as StorageRequestError {
+            throw AppServer.httpError(storage: e)
+        } catch let e as LedgerClientError {
+            throw AppServer.httpError(node: e, url: (try? networkState.current().node) ?? "?")
         }
+    }
+
+    /// A storage refusal (a bad remote path checked by the SDK, or a blobber's answer) as a 4xx
+    /// with its words: a full allocation (507 at the blobber) is the caller's to fix, so 422.
+    static func httpError(storage e: StorageRequestError) -> HTTPError {
+        HTTPError(status: e.status < 500 ? e.status : 422, code: e.code, message: e.message)
     }
 }

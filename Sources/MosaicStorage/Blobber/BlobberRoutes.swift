@@ -5,119 +5,121 @@ import MosaicHTTP
 /// else is JSON. Every allocation route except `assign` needs a request signed by the owner.
 extension BlobberServer {
     func registerRoutes() {
-        let alloc = ["id": "allocation id (64 hex)"]
+        let alloc = BlobberServer.allocationID
+        let upload = BlobberServer.uploadID
         http.route(.get, "/v1/info", summary: "Blobber id, public key and bytes used") { [self] _ in
             try HTTPResponse.json(BlobberWire.Info(blobberID: blobberID, publicKey: key.publicKey.hex, usedBytes: store.totalUsedBytes))
         }
         http.route(.post, "/v1/alloc/:id/assign", summary: "Accept an owner-signed allocation assignment naming this blobber",
-                   params: alloc, request: "AllocationAssignment", response: "AllocationState") { [self] req in
+                   parameters: [alloc], body: .json(.object([], required: [], additional: true), description: "AllocationAssignment"),
+                   response: "AllocationState", errors: [401, 403, 409]) { [self] req in
             try await mappedAsync {
                 let a = try req.decodeJSON(AllocationAssignment.self)
-                guard a.allocationID == (try req.param("id")) else { throw StorageRequestError.invalid("assignment is for another allocation id") }
+                guard a.allocationID == (try req[alloc]) else { throw StorageRequestError.invalid("assignment is for another allocation id") }
                 return try HTTPResponse.json(state(try assign(a)))
             }
         }
         http.route(.get, "/v1/alloc/:id", summary: "This blobber's root, size and latest write marker for an allocation",
-                   params: alloc, response: "AllocationState") { [self] req in
+                   parameters: [alloc], response: "AllocationState", errors: [401, 403]) { [self] req in
             try await mappedAsync {
-                let id = try req.param("id")
+                let id = try req[alloc]
                 try await ensureRecord(id)
                 return try HTTPResponse.json(state(try authorize(req, allocation: id, write: false)))
             }
         }
-        let upload = ["id": "allocation id", "upload": "client-chosen upload id (1–100 of A–Z a–z 0–9 . _ -)"]
         http.streamingRoute(.put, "/v1/alloc/:id/uploads/:upload",
                             summary: "Append fragment bytes to a resumable upload",
                             description: "Binary body with Content-Length; header X-Offset = stream offset of the first byte. Bytes the blobber already has are skipped; a gap is refused.",
-                            params: upload, request: "application/octet-stream", response: "UploadStatus",
+                            parameters: [alloc, upload, BlobberServer.offset], response: "UploadStatus", errors: [401, 403, 409, 507],
                             bodyLimit: configuration.maxPutBytes,
                             precheck: { [self] req in
                                 try mapped {
-                                    let id = try req.param("id")
+                                    let id = try req[alloc]
                                     // With a ledger, an allocation seen for the first time is read by the handler.
                                     if configuration.ledger != nil, (try? record(id)) == nil { return }
                                     let r = try authorize(req, allocation: id, write: true)
-                                    guard let offsetText = req.headers["X-Offset"], let offset = Int64(offsetText), offset >= 0 else {
-                                        throw StorageRequestError.invalid("X-Offset header (the stream offset of the body) is required")
+                                    let offset = try req[BlobberServer.offset]
+                                    guard let lengthText = req.headers["Content-Length"], let length = Int64(lengthText), length >= 0 else {
+                                        throw StorageRequestError.invalid("Content-Length is required")
                                     }
-                                    guard req.headers["Content-Length"] != nil else { throw StorageRequestError.invalid("Content-Length is required") }
-                                    let length = Int64(req.headers["Content-Length"] ?? "") ?? 0
-                                    if offset + length > r.assignment.perBlobberCapacity {
+                                    let (end, overflow) = offset.addingReportingOverflow(length)
+                                    if overflow || end > r.assignment.perBlobberCapacity {
                                         throw StorageRequestError.full("this upload would exceed the allocation's \(r.assignment.perBlobberCapacity) bytes on this blobber; grow the allocation")
                                     }
-                                    let received = try uploadLength(allocation: id, upload: try req.param("upload"))
+                                    let received = try uploadLength(allocation: id, upload: try req[upload])
                                     guard offset <= received else {
                                         throw StorageRequestError.conflict("offset \(offset) is beyond the \(received) bytes received; resume from \(received)")
                                     }
                                 }
                             }) { [self] req, body in
             try await mappedAsync {
-                let id = try req.param("id")
+                let id = try req[alloc]
                 try await ensureRecord(id)
                 _ = try authorize(req, allocation: id, write: true)
-                let offset = Int64(req.headers["X-Offset"] ?? "") ?? 0
-                let received = try await receive(allocation: id, upload: try req.param("upload"), offset: offset, body: body)
+                let offset = try req[BlobberServer.offset]
+                let received = try await receive(allocation: id, upload: try req[upload], offset: offset, body: body)
                 return try HTTPResponse.json(BlobberWire.UploadStatus(received: received))
             }
         }
         http.route(.get, "/v1/alloc/:id/uploads/:upload", summary: "Bytes received so far for a resumable upload",
-                   params: upload, response: "UploadStatus") { [self] req in
+                   parameters: [alloc, upload], response: "UploadStatus", errors: [401, 403]) { [self] req in
             try await mappedAsync {
-                let id = try req.param("id")
+                let id = try req[alloc]
                 try await ensureRecord(id)
                 _ = try authorize(req, allocation: id, write: false)
-                return try HTTPResponse.json(BlobberWire.UploadStatus(received: try uploadLength(allocation: id, upload: try req.param("upload"))))
+                return try HTTPResponse.json(BlobberWire.UploadStatus(received: try uploadLength(allocation: id, upload: try req[upload])))
             }
         }
-        http.route(.delete, "/v1/alloc/:id/uploads/:upload", summary: "Drop an uncommitted upload", params: upload) { [self] req in
+        http.route(.delete, "/v1/alloc/:id/uploads/:upload", summary: "Drop an uncommitted upload", parameters: [alloc, upload],
+                   response: "UploadStatus", errors: [401, 403]) { [self] req in
             try await mappedAsync {
-                let id = try req.param("id")
+                let id = try req[alloc]
                 try await ensureRecord(id)
                 _ = try authorize(req, allocation: id, write: false)
-                try discard(allocation: id, upload: try req.param("upload"))
+                try discard(allocation: id, upload: try req[upload])
                 return try HTTPResponse.json(BlobberWire.UploadStatus(received: 0))
             }
         }
         http.route(.post, "/v1/alloc/:id/commit", summary: "Apply owner-signed changes (put/delete) with a write marker, atomically",
-                   params: alloc, request: "Commit", response: "AllocationState", bodyLimit: 16 << 20) { [self] req in
+                   parameters: [alloc], body: .json(.object([], required: [], additional: true), description: "Commit"),
+                   response: "AllocationState", errors: [401, 403, 409], bodyLimit: 16 << 20) { [self] req in
             try await mappedAsync {
-                let id = try req.param("id")
+                let id = try req[alloc]
                 try await ensureRecord(id)
                 _ = try authorize(req, allocation: id, write: true)
                 return try HTTPResponse.json(try apply(try req.decodeJSON(BlobberWire.Commit.self), allocation: id))
             }
         }
         http.route(.get, "/v1/alloc/:id/files", summary: "Metadata of a folder's entries (or of one file)",
-                   params: alloc, query: ["path": "remote folder (default /)", "recursive": "1 for everything below",
-                                          "format": "binary for FileMetaListing bytes instead of JSON"],
-                   response: "Listing") { [self] req in
+                   parameters: [alloc, BlobberServer.folder, BlobberServer.recursive, BlobberServer.format],
+                   response: "Listing", errors: [401, 403]) { [self] req in
             try await mappedAsync {
-                let id = try req.param("id")
+                let id = try req[alloc]
                 try await ensureRecord(id)
-                let path = req.query["path"] ?? "/"
+                let path = try req[BlobberServer.folder]
                 let r = try await authorizeRead(req, allocation: id, path: path).record
-                let entries = try list(r, path: path, recursive: req.query["recursive"] == "1")
-                if req.query["format"] == "binary" {
+                let entries = try list(r, path: path, recursive: try req[BlobberServer.recursive])
+                if try req[BlobberServer.format] == "binary" {
                     return HTTPResponse(status: 200, body: FileMetaListing.encode(entries), contentType: FileMetaListing.contentType)
                 }
                 return try HTTPResponse.json(BlobberWire.Listing(entries: entries))
             }
         }
-        http.route(.get, "/v1/alloc/:id/stat", summary: "Signed metadata of one path", params: alloc,
-                   query: ["path": "remote path"], response: "FileMeta") { [self] req in
+        http.route(.get, "/v1/alloc/:id/stat", summary: "Signed metadata of one path", parameters: [alloc, BlobberServer.path],
+                   response: "FileMeta", errors: [401, 403]) { [self] req in
             try await mappedAsync {
-                let id = try req.param("id")
+                let id = try req[alloc]
                 try await ensureRecord(id)
-                let path = req.query["path"] ?? ""
+                let path = try req[BlobberServer.path]
                 let r = try await authorizeRead(req, allocation: id, path: path).record
                 guard let f = r.files[path] else { throw StorageRequestError.notFound("\(path) does not exist") }
                 return try HTTPResponse.json(f.meta)
             }
         }
         http.route(.get, "/v1/alloc/:id/read-counter", summary: "The signing reader's current read-marker counter here",
-                   params: alloc, response: "{counter}") { [self] req in
+                   parameters: [alloc], response: "{counter}", errors: [401, 403]) { [self] req in
             try await mappedAsync {
-                let id = try req.param("id")
+                let id = try req[alloc]
                 try await ensureRecord(id)
                 _ = try record(id)
                 let reader = try RequestSignature.verify(method: req.method.rawValue, path: req.path, allocation: id, headers: { req.headers[$0] })
@@ -126,23 +128,33 @@ extension BlobberServer {
         }
         http.route(.get, "/v1/alloc/:id/blocks", summary: "Blocks of this blobber's fragment of a file, each with its Merkle proof",
                    description: "Binary: \"MBK1\" ‖ u32 count ‖ count × (u32 length ‖ data ‖ u32 proof length ‖ proof), big-endian.",
-                   params: alloc, query: ["path": "remote path", "start": "first block", "count": "blocks (1–64)"],
-                   response: "application/octet-stream") { [self] req in
+                   parameters: [alloc, BlobberServer.path, BlobberServer.start, BlobberServer.count],
+                   response: "application/octet-stream", errors: [401, 403]) { [self] req in
             try await mappedAsync {
-                let id = try req.param("id")
+                let id = try req[alloc]
                 try await ensureRecord(id)
-                let path = req.query["path"] ?? ""
+                let path = try req[BlobberServer.path]
                 let grant = try await authorizeRead(req, allocation: id, path: path)
-                guard let start = Int(req.query["start"] ?? ""), let count = Int(req.query["count"] ?? ""),
-                      start >= 0, count >= 0, count <= 64 else {
-                    throw StorageRequestError.invalid("start ≥ 0 and count in 0…64 are required")
-                }
+                // Both declared bounded (start ≤ 2^31 − 1, count ≤ 64): the sum cannot overflow.
+                let start = try req[BlobberServer.start], count = try req[BlobberServer.count]
                 let blocks = try blocks(grant.record, path: path, range: start..<(start + count))
                 try await acceptReadMarker(req, grant: grant, blocks: blocks.count)
                 return HTTPResponse.bytes(BlobberWire.encodeBlocks(blocks))
             }
         }
     }
+
+    static let allocationID = Path.string("id", .hex64, "allocation id (64 hex)")
+    static let uploadID = Path.string("upload", .string(maxLength: 100, pattern: "^[A-Za-z0-9._-]{1,100}$", hint: "1–100 of A–Z a–z 0–9 . _ -"),
+                                      "client-chosen upload id")
+    static let offset = Header.requiredInteger("X-Offset", in: Int64(0)...Int64.max, "stream offset of the body's first byte")
+    static let folder = Query.string("path", .string(maxLength: RemotePath.maxBytes), default: "/", "remote folder or file (default /)")
+    static let path = Query.requiredString("path", .string(maxLength: RemotePath.maxBytes), "remote path")
+    static let recursive = Query.boolean("recursive", "true (or 1) for everything below the folder")
+    static let format = Query.string("format", .choice(["json", "binary"]), default: "json", "binary for FileMetaListing bytes instead of JSON")
+    /// A fragment of 2^31 blocks of 64 KiB is 128 TiB, beyond any allocation.
+    static let start = Query.requiredInteger("start", in: 0...Int(Int32.max), "first block")
+    static let count = Query.requiredInteger("count", in: 0...64, "blocks to read (0–64)")
 
     /// Maps storage errors to the JSON error format with the right status.
     func mapped(_ body: () throws -> HTTPResponse) throws -> HTTPResponse {

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import MosaicHTTP
+import MosaicSDK
+import MosaicStorage
+@testable import MosaicApp
+
+/// Client errors are 4xx all the way through the app: a node's 4xx reaches the page with the
+/// node's status, code and message (it used to become a 502 gateway error); only a node that
+/// cannot be reached (503) or fails itself (502) is the gateway's error. Bad input the SDK
+/// refuses (a malformed remote path) is a 4xx too, never a 500.
+@Suite(.timeLimit(.minutes(2))) struct NodeErrorMappingTests {
+    /// A node that refuses allocation reads with 409 and fails network reads with 500.
+    static func fakeNode() throws -> HTTPServer {
+        var cfg = HTTPServer.Configuration()
+        cfg.logger = nil
+        let node = HTTPServer(configuration: cfg)
+        node.route(.get, "/v1/storage/allocations/:id", summary: "Refuses") { _ in
+            throw HTTPError(status: 409, code: "allocation_busy", message: "the node says this allocation is busy")
+        }
+        node.route(.get, "/v1/network", summary: "Fails") { _ in
+            throw HTTPError(status: 500, code: "internal_error", message: "disk on fire")
+        }
+        try node.start()
+        return node
+    }
+
+    func unlockedClient(_ app: TestApp, node: String) async throws -> AppTestClient {
+        try ClientConfig(current: "fake", networks: [.init(name: "fake", node: node)]).save(home: app.home)
+        let c = app.client()
+        _ = try await c.begin()
+        let created = try await c.send("POST", "/api/wallets", json: ["passphrase": "long enough", "passphrase_confirm": "long enough"])
+        #expect(created.status == 201)
+        return c
+    }
+
+    @Test func aNodesRefusalReachesTheCallerAsThe4xxWithTheNodesWords() async throws {
+        let node = try Self.fakeNode()
+        let app = try TestApp.start()
+        let c = try await unlockedClient(app, node: node.baseURL.absoluteString)
+        let r = try await c.send("GET", "/api/allocations/" + String(repeating: "ab", count: 32))
+        #expect(r.status == 409)
+        #expect(r.errorCode == "allocation_busy")
+        #expect(r.errorMessage == "the node says this allocation is busy")
+        await app.stop()
+        await node.stop()
+    }
+
+    @Test func aNodeThatFailsIsA502AndOneThatIsDownIsA503() async throws {
+        let node = try Self.fakeNode()
+        let app = try TestApp.start()
+        let c = try await unlockedClient(app, node: node.baseURL.absoluteString)
+        let failed = try await c.send("GET", "/api/balance")
+        #expect(failed.status == 502)
+        #expect(failed.errorMessage?.contains("disk on fire") == true)
+        await node.stop()
+        let down = try await c.send("GET", "/api/balance")
+        #expect(down.status == 503)
+        await app.stop()
+    }
+
+    @Test func mappingKeepsEveryClientErrorA4xx() {
+        let url = "http://127.0.0.1:9"
+        for status in [400, 403, 404, 409, 413, 422, 429] {
+            let e = AppServer.httpError(node: .rejected(code: "c", message: "m", status: status), url: url)
+            #expect(e.status == status && e.code == "c" && e.message == "m")
+        }
+        // The app's 401 means "your session", so a node's 401 must not look like one.
+        #expect(AppServer.httpError(node: .rejected(code: "c", message: "m", status: 401), url: url).status == 422)
+        #expect(AppServer.httpError(node: .rejected(code: "c", message: "m", status: 503), url: url).status == 502)
+        #expect(AppServer.httpError(node: .notFound("gone"), url: url).status == 404)
+        #expect(AppServer.httpError(node: .unreachable(url: url, reason: "refused"), url: url).status == 503)
+        #expect(AppServer.httpError(node: .invalidResponse("junk"), url: url).status == 502)
+        #expect(AppServer.httpError(storage: .invalid("'x' is not a valid remote path")).status == 400)
+        #expect(AppServer.httpError(storage: .full("allocation full")).status == 422)
+    }
+
+    @Test func aBadRemotePathRefusedByTheSDKIsA400NotA500() async throws {
+        let app = try TestApp.start()
+        do {
+            _ = try await app.server.mapStorage { () async throws -> Int in try RemotePath.validate("relative/path"); return 0 }
+            Issue.record("a relative path was accepted")
+        } catch let e as HTTPError {
+            #expect(e.status == 400)
+            #expect(e.message.contains("relative/path"))
+        }
+        await app.stop()
+    }
+
+    @Test func aMalformedAllocationIdInABodyIsA400BeforeAnythingIsFetched() async throws {
+        let node = try Self.fakeNode()
+        let app = try TestApp.start()
+        let c = try await unlockedClient(app, node: node.baseURL.absoluteString)
+        for alloc in ["\u{98}¬L\u{c6d2}", "../../v1/network", String(repeating: "A", count: 64)] {
+            let r = try await c.send("POST", "/api/files/delete", json: ["alloc": alloc, "path": "/x"])
+            #expect(r.status == 400, "\(alloc)")
+            #expect(r.errorCode == "invalid_allocation")
+        }
+        #expect(try await c.send("GET", "/api/session").status == 200)
+        await app.stop()
+        await node.stop()
+    }
+}

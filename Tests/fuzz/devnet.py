@@ -1,0 +1,111 @@
+"""A real devnet (node, blobbers, web app) with data in it, for the API fuzz tests."""
+import json
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MOSAIC = ROOT / ".build" / "debug" / "mosaic"
+ARTIFACTS = ROOT / "test-artifacts" / "fuzz"
+PASSPHRASE = "fuzz passphrase 1"
+
+
+class Devnet:
+    """`mosaic devnet --json` in a temporary home; stopped with SIGTERM."""
+
+    def __init__(self):
+        self.home = pathlib.Path(tempfile.mkdtemp(prefix="mosaic-fuzz-"))
+        env = dict(os.environ, MOSAIC_HOME=str(self.home))
+        env.pop("MOSAIC_PASSPHRASE", None)
+        self.log = self.home / "devnet.log"
+        self.proc = subprocess.Popen(
+            [str(MOSAIC), "devnet", "--dir", str(self.home / "devnet"), "--port", "0", "--app-port", "0",
+             "--blobbers", "3", "--block-time", "200ms", "--confirmations", "1", "--json"],
+            stdout=subprocess.PIPE, stderr=open(self.log, "wb"), env=env, text=True)
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("devnet did not start: " + self.log.read_text()[-2000:])
+        info = json.loads(line)
+        self.node = info["node"].rstrip("/")
+        self.app = info["app"].rstrip("/")
+        self.blobbers = [b.rstrip("/") for b in info["blobbers"]]
+        self.cookie = None
+        self.csrf = None
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def log_tail(self, n=4000):
+        return self.log.read_text(errors="replace")[-n:]
+
+    # The app's API as the page uses it: the session cookie and its CSRF token.
+    def app_call(self, method, path, body=None, raw=None, content_type=None, timeout=120):
+        headers = {}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        if self.csrf and method not in ("GET", "HEAD"):
+            headers["X-CSRF-Token"] = self.csrf
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        elif raw is not None:
+            data = raw
+            headers["Content-Type"] = content_type or "application/octet-stream"
+        req = urllib.request.Request(self.app + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                status, text, cookie = r.status, r.read(), r.headers.get("Set-Cookie")
+        except urllib.error.HTTPError as e:
+            status, text, cookie = e.code, e.read(), None
+        if cookie and not self.cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        try:
+            return status, json.loads(text) if text else None
+        except ValueError:
+            return status, text
+
+    def expect(self, want, method, path, **kw):
+        status, body = self.app_call(method, path, **kw)
+        if status != want:
+            raise RuntimeError(f"{method} {path} answered {status}: {body}")
+        return body
+
+    def seed(self):
+        """A wallet with tokens, an allocation with files and folders, a note; the session stays unlocked."""
+        session = self.expect(200, "GET", "/api/session")
+        self.csrf = session["csrf"]
+        self.wallet = self.expect(201, "POST", "/api/wallets", body={"passphrase": PASSPHRASE, "passphrase_confirm": PASSPHRASE})
+        for _ in range(2):
+            pour = self.expect(202, "POST", "/api/faucet")
+            self.expect(200, "GET", f"/api/transactions/{pour['hash']}/wait?until=sealed&timeout=30")
+        self.allocation = self.expect(201, "POST", "/api/allocations",
+                                      body={"name": "fuzz", "data_shards": 2, "parity_shards": 1, "size": "64MiB",
+                                            "expire": "30d", "lock": "0.5"})
+        alloc = self.allocation["id"]
+        self.expect(201, "POST", f"/api/files/upload?alloc={alloc}&path=/hello.txt", raw=b"hello fuzzer\n" * 100,
+                    content_type="text/plain")
+        self.expect(201, "POST", "/api/files/mkdir", body={"alloc": alloc, "path": "/docs"})
+        self.expect(201, "POST", f"/api/files/upload?alloc={alloc}&path=/docs/a.bin", raw=os.urandom(70000))
+        note = self.expect(202, "POST", "/api/notes", body={"title": "fuzz", "body": "a note"})
+        self.expect(200, "GET", f"/api/transactions/{note['hash']}/wait?until=sealed&timeout=30")
+        self.hashes = [pour["hash"], note["hash"]]
+        with urllib.request.urlopen(self.node + "/v1/storage/blobbers", timeout=20) as r:
+            self.blobber_ids = [b["id"] for b in json.loads(r.read())["blobbers"]]
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(self.log, ARTIFACTS / "devnet.log")
+        shutil.rmtree(self.home, ignore_errors=True)
