@@ -20,6 +20,17 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         self.upload = upload
     }
 
+    /// The upload id one blobber gets for an upload whose journal id is `base`: hex of the first
+    /// 16 bytes of SHA-256("mosaic-upload-id-v1" ‖ base ‖ blobber id) (CanonicalWriter framing).
+    /// Each blobber sees its own id, so an id (or a request naming it) that one blobber saw means
+    /// nothing at another; the same journal gives the same ids again, so a resume finds its bytes.
+    static func uploadID(_ base: String, blobber: String) -> String {
+        var w = CanonicalWriter(domain: "mosaic-upload-id-v1")
+        w.append(string: base)
+        w.append(string: blobber)
+        return Hex.encode(Array(SHA256.hash(w.bytes).prefix(16)))
+    }
+
     /// Bytes the blobber holds of this upload: asked once (a resumed upload starts there), then
     /// what the last PUT answered.
     private func alreadyReceived() async throws -> Int64 {

@@ -10,9 +10,17 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
     public struct Blobber: Sendable, Codable, Equatable {
         public var id: String
         public var url: URL
-        public init(id: String, url: URL) {
+        /// The allocation root the ledger has committed for this blobber, and the timestamp of its
+        /// write marker, when read from the ledger (nil without one). A blobber may be ahead of
+        /// the ledger (markers not yet committed) but never behind: the client refuses to sign a
+        /// write marker over an older state.
+        public var committedRoot: String?
+        public var committedTimestamp: Int64?
+        public init(id: String, url: URL, committedRoot: String? = nil, committedTimestamp: Int64? = nil) {
             self.id = id
             self.url = url
+            self.committedRoot = committedRoot
+            self.committedTimestamp = committedTimestamp
         }
     }
 
@@ -44,7 +52,7 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
         var blobbers: [Blobber] = []
         for b in allocation.blobbers.prefix(allocation.dataShards + allocation.parityShards) {
             guard let url = URL(string: b.url) else { throw .invalidAllocation("blobber \(b.blobberID) has a malformed URL \(b.url)") }
-            blobbers.append(Blobber(id: b.blobberID, url: url))
+            blobbers.append(Blobber(id: b.blobberID, url: url, committedRoot: b.allocationRoot, committedTimestamp: b.latestWriteMarker))
         }
         self.init(id: allocation.id, ownerPublicKey: key, dataShards: allocation.dataShards, parityShards: allocation.parityShards,
                   size: Int64(clamping: allocation.size), expiration: allocation.expiration, blobbers: blobbers)

@@ -31,34 +31,8 @@ extension BlobberServer {
                             description: "Binary body with Content-Length; header X-Offset = stream offset of the first byte. Bytes the blobber already has are skipped; a gap is refused.",
                             params: upload, request: "application/octet-stream", response: "UploadStatus",
                             bodyLimit: configuration.maxPutBytes,
-                            precheck: { [self] req in
-                                try mapped {
-                                    let id = try req.param("id")
-                                    // With a ledger, an allocation seen for the first time is read by the handler.
-                                    if configuration.ledger != nil, (try? record(id)) == nil { return }
-                                    let r = try authorize(req, allocation: id, write: true)
-                                    guard let offsetText = req.headers["X-Offset"], let offset = Int64(offsetText), offset >= 0 else {
-                                        throw StorageRequestError.invalid("X-Offset header (the stream offset of the body) is required")
-                                    }
-                                    guard req.headers["Content-Length"] != nil else { throw StorageRequestError.invalid("Content-Length is required") }
-                                    let length = Int64(req.headers["Content-Length"] ?? "") ?? 0
-                                    if offset + length > r.assignment.perBlobberCapacity {
-                                        throw StorageRequestError.full("this upload would exceed the allocation's \(r.assignment.perBlobberCapacity) bytes on this blobber; grow the allocation")
-                                    }
-                                    let received = try uploadLength(allocation: id, upload: try req.param("upload"))
-                                    guard offset <= received else {
-                                        throw StorageRequestError.conflict("offset \(offset) is beyond the \(received) bytes received; resume from \(received)")
-                                    }
-                                }
-                            }) { [self] req, body in
-            try await mappedAsync {
-                let id = try req.param("id")
-                try await ensureRecord(id)
-                _ = try authorize(req, allocation: id, write: true)
-                let offset = Int64(req.headers["X-Offset"] ?? "") ?? 0
-                let received = try await receive(allocation: id, upload: try req.param("upload"), offset: offset, body: body)
-                return try HTTPResponse.json(BlobberWire.UploadStatus(received: received))
-            }
+                            precheck: { [self] req in try mapped { try precheckUpload(req) } }) { [self] req, body in
+            try await mappedAsync { try await receiveUpload(req, body: body) }
         }
         http.route(.get, "/v1/alloc/:id/uploads/:upload", summary: "Bytes received so far for a resumable upload",
                    params: upload, response: "UploadStatus") { [self] req in
@@ -120,8 +94,7 @@ extension BlobberServer {
                 let id = try req.param("id")
                 try await ensureRecord(id)
                 _ = try record(id)
-                let reader = try RequestSignature.verify(method: req.method.rawValue, path: req.path, allocation: id, headers: { req.headers[$0] })
-                return try HTTPResponse.json(BlobberWire.ReadCounter(counter: try await readCounter(allocation: id, reader: reader.clientID)))
+                return try HTTPResponse.json(try await readCounterAnswer(req, allocation: id))
             }
         }
         http.route(.get, "/v1/alloc/:id/blocks", summary: "Blocks of this blobber's fragment of a file, each with its Merkle proof",
@@ -133,11 +106,7 @@ extension BlobberServer {
                 try await ensureRecord(id)
                 let path = req.query["path"] ?? ""
                 let grant = try await authorizeRead(req, allocation: id, path: path)
-                guard let start = Int(req.query["start"] ?? ""), let count = Int(req.query["count"] ?? ""),
-                      start >= 0, count >= 0, count <= 64 else {
-                    throw StorageRequestError.invalid("start ≥ 0 and count in 0…64 are required")
-                }
-                let blocks = try blocks(grant.record, path: path, range: start..<(start + count))
+                let blocks = try blocks(grant.record, path: path, range: try blockRange(req))
                 try await acceptReadMarker(req, grant: grant, blocks: blocks.count)
                 return HTTPResponse.bytes(BlobberWire.encodeBlocks(blocks))
             }
