@@ -35,8 +35,16 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
     /// what the last PUT answered.
     private func alreadyReceived() async throws -> Int64 {
         if let have = lock.withLock({ received }) { return have }
-        let have = try await connection.uploadStatus(upload)
+        let have = try checked(try await connection.uploadStatus(upload))
         lock.withLock { received = have }
+        return have
+    }
+
+    /// A byte count the blobber reported, refused when it cannot be one.
+    private func checked(_ have: Int64) throws -> Int64 {
+        guard have >= 0 else {
+            throw StorageClientError.untrustedBlobber(index: connection.index, reason: "it reports \(have) bytes received of upload \(upload)")
+        }
         return have
     }
 
@@ -44,7 +52,7 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         let already = try await alreadyReceived()
         if offset + Int64(bytes.count) <= already { return }
         let skip = Int(max(0, already - offset))
-        let now = try await connection.put(upload, offset: offset + Int64(skip), bytes: Array(bytes[skip...]))
+        let now = try checked(try await connection.put(upload, offset: offset + Int64(skip), bytes: Array(bytes[skip...])))
         lock.withLock { received = now }
     }
 
@@ -54,7 +62,7 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         let already = try await alreadyReceived()
         if offset + Int64(bytes.count) <= already { return }
         let skip = Int(max(0, already - offset))
-        let now = try await connection.put(upload, offset: offset + Int64(skip), fragment: bytes.dropFirst(skip))
+        let now = try checked(try await connection.put(upload, offset: offset + Int64(skip), fragment: bytes.dropFirst(skip)))
         lock.withLock { received = now }
     }
 

@@ -49,6 +49,9 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
         guard let key = Ed25519.PublicKey(hex: allocation.ownerPublicKey) else {
             throw .invalidAllocation("allocation \(allocation.id) has a malformed owner key")
         }
+        guard ErasureCoder.isValid(dataShards: allocation.dataShards, parityShards: allocation.parityShards) else {
+            throw .invalidAllocation("allocation \(allocation.id) has \(allocation.dataShards)+\(allocation.parityShards) shards, not 1…\(ErasureCoder.maxTotalShards) in all")
+        }
         var blobbers: [Blobber] = []
         for b in allocation.blobbers.prefix(allocation.dataShards + allocation.parityShards) {
             guard let url = URL(string: b.url) else { throw .invalidAllocation("blobber \(b.blobberID) has a malformed URL \(b.url)") }
@@ -60,6 +63,9 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
 
     /// From a signed assignment and the blobbers' base URLs (same order as `assignment.blobbers`).
     public init(assignment: AllocationAssignment, urls: [URL]) throws(StorageClientError) {
+        guard ErasureCoder.isValid(dataShards: assignment.dataShards, parityShards: assignment.parityShards) else {
+            throw .invalidAllocation("the assignment has \(assignment.dataShards)+\(assignment.parityShards) shards, not 1…\(ErasureCoder.maxTotalShards) in all")
+        }
         guard urls.count == assignment.blobbers.count else {
             throw .invalidAllocation("\(assignment.blobbers.count) blobbers but \(urls.count) URLs")
         }

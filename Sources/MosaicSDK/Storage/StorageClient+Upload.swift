@@ -50,8 +50,13 @@ extension StorageClient {
         let freed = existing?.fragmentLength ?? 0
         let down = await forEach(conns) { c in
             let state = try await c.state()
-            if Int64(state.size) - freed + needed > state.capacity {
-                throw StorageClientError.full("allocation \(a.id) is full: this file needs \(needed) bytes on each blobber, \(state.capacity - Int64(state.size)) are free; grow the allocation or delete files")
+            // The blobber's numbers are checked before any arithmetic (it may lie).
+            guard let held = Int64(exactly: state.size), state.capacity >= 0 else {
+                throw StorageClientError.untrustedBlobber(index: c.index, reason: "it reports \(state.size) bytes held of \(state.capacity)")
+            }
+            let free = state.capacity - min(held, state.capacity)
+            if needed > free + min(freed, held) {
+                throw StorageClientError.full("allocation \(a.id) is full: this file needs \(needed) bytes on each blobber, \(free) are free; grow the allocation or delete files")
             }
         }
         if let full = down.values.first(where: { $0.contains("is full") }) { throw StorageClientError.full(full) }

@@ -59,8 +59,12 @@ final class RequestNonces: Sendable {
         let (expiry, overflow) = time.addingReportingOverflow(RequestSignature.window)
         let until = overflow ? Int64.max : expiry
         try state.withLock { s throws(StorageRequestError) in
-            if s.seen[allocation]?[key] != nil {
-                throw .unauthorized("this signed request was already used (X-Mosaic-Nonce repeats); sign every request with a new nonce")
+            if let until = s.seen[allocation]?[key] {
+                if until >= now {
+                    throw .unauthorized("this signed request was already used (X-Mosaic-Nonce repeats); sign every request with a new nonce")
+                }
+                s.seen[allocation]?[key] = nil  // expired: its old request is refused by the time check anyway
+                s.count -= 1
             }
             if (s.seen[allocation]?.count ?? 0) >= perAllocation || s.count >= total {
                 Self.sweep(&s, allocation: s.count >= total ? nil : allocation, now: now)
