@@ -62,21 +62,28 @@ struct BlobberUploadBoundTests {
         #expect(try await grid.connection(0).state().blobberID == grid.allocation.blobbers[0].id, "alive")
     }
 
-    @Test func openUploadsPerAllocationAreCappedAndIdleOnesExpire() async throws {
-        let grid = try await StorageGrid(data: 1, parity: 1) { c in
-            c.maxOpenUploads = 3
-            c.uploadExpiry = 1
-        }
+    @Test func openUploadsPerAllocationAreCapped() async throws {
+        let grid = try await StorageGrid(data: 1, parity: 1) { c in c.maxOpenUploads = 3 }
         defer { Task { await grid.shutdown() } }
         for i in 0..<3 { #expect(await put(grid, "u\(i)", 100) == 200) }
         #expect(await put(grid, "u3", 100) == 429, "a fourth open upload")
         #expect(await put(grid, "u0", offset: 100, 100) == 200, "open ones still grow")
         try await grid.connection(0).discard("u1")
         #expect(await put(grid, "u3", 100) == 200, "a dropped upload makes room")
-        // Uploads nobody writes to for longer than the expiry are removed to make room.
+        #expect(await put(grid, "u4", 100) == 429)
+        #expect(uploadBytes(grid, 0) == 400)
+    }
+
+    @Test func idleUploadsExpireToMakeRoom() async throws {
+        let grid = try await StorageGrid(data: 1, parity: 1) { c in
+            c.maxOpenUploads = 1
+            c.uploadExpiry = 1
+        }
+        defer { Task { await grid.shutdown() } }
+        #expect(await put(grid, "old", 100) == 200)
         try await Task.sleep(for: .milliseconds(2100))
-        #expect(await put(grid, "fresh", 100) == 200)
-        #expect(try await grid.connection(0).uploadStatus("u2") == 0, "expired upload removed")
+        #expect(await put(grid, "fresh", 100) == 200, "the idle upload was removed to make room")
+        #expect(try await grid.connection(0).uploadStatus("old") == 0)
         #expect(uploadBytes(grid, 0) == 100)
     }
 
@@ -92,5 +99,27 @@ struct BlobberUploadBoundTests {
             #expect(try await grid.connection(0).uploadStatus("f\(i)") == 1500)
         }
         #expect((grid.server(0)?.openUploads.count ?? 99) <= 2)
+    }
+
+    /// Repair rebuilds more files onto a blobber than it keeps uncommitted uploads for: it commits them
+    /// in batches, so the bound never stops it.
+    @Test func repairCommitsRebuiltFilesInBatchesUnderTheUploadBound() async throws {
+        let grid = try await StorageGrid(data: 1, parity: 2) { c in c.maxOpenUploads = 3 }
+        defer { Task { await grid.shutdown() } }
+        await grid.stop(2)
+        let paths = (0..<7).map { "/d/e/f\($0)" }
+        for p in paths { _ = try await grid.client.upload(localFile: try grid.localFile(randomBytes(2_000)), remotePath: p, allocation: grid.allocation) }
+        try await grid.restart(2)
+        var config = StorageClient.Configuration()
+        config.repairBatch = 2
+        let repairer = StorageClient(signingKey: grid.owner, home: grid.client.home, configuration: config)
+        let report = try await repairer.repair(allocation: grid.allocation)
+        #expect(report.failed.isEmpty, "\(report.failed)")
+        #expect(Set(report.repaired.filter { $0.blobber == 2 }.map(\.path)).isSuperset(of: paths))
+        let held = try await grid.connection(2).list("/", recursive: true).map(\.path)
+        #expect(Set(held) == Set(paths + ["/d", "/d/e"]))
+        #expect(uploadBytes(grid, 2) == 0, "nothing left uncommitted")
+        let out = grid.outputURL()
+        try await grid.client.download(remotePath: "/d/e/f6", to: out, allocation: grid.allocation, prefer: [2])
     }
 }

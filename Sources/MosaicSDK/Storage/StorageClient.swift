@@ -17,6 +17,9 @@ public final class StorageClient: Sendable {
         public var requestTimeout: TimeInterval = 30
         /// Chunks coded per batch: one PUT per blobber carries this many 64 KiB blocks.
         public var chunksPerBatch = 16
+        /// Files a repair rebuilds onto one blobber before it commits them: well below a blobber's
+        /// bound on uncommitted uploads (`BlobberServer.Configuration.maxOpenUploads`, 1024).
+        public var repairBatch = 256
         public init() {}
     }
 
