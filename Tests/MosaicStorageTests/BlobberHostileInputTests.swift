@@ -196,4 +196,29 @@ struct BlobberHostileInputTests {
         #expect(counters.advance("s", from: .max - 1, by: 2) == nil)
         #expect(counters.advance("s", from: 5, by: 2) == 7)
     }
+
+    /// Folders cost no fragment bytes, so entries per allocation and changes per commit have bounds of their own.
+    @Test func commitsBeyondTheEntryAndChangeBoundsAreRefused() async throws {
+        let grid = try await StorageGrid(data: 1, parity: 1) { c in
+            c.maxEntriesPerAllocation = 4
+            c.maxChangesPerCommit = 3
+        }
+        defer { Task { await grid.shutdown() } }
+        let a = grid.allocation
+        try await grid.client.mkdir("/a/b/c", allocation: a)  // 3 entries, 3 changes
+        await #expect(throws: StorageClientError.self) { try await grid.client.mkdir("/x/y/z/w", allocation: a) }  // 4 changes
+        try await grid.client.mkdir("/d", allocation: a)  // the 4th entry
+        do {
+            try await grid.client.mkdir("/e", allocation: a)
+            Issue.record("a fifth entry was accepted")
+        } catch let StorageClientError.tooFewBlobbers(_, _, failures) {
+            #expect(failures.values.allSatisfy { $0.contains("files and folders") }, "\(failures)")
+        } catch let e as StorageClientError {
+            #expect("\(e)".contains("files and folders"), "\(e)")
+        }
+        try await grid.client.delete("/a", allocation: a)
+        #expect(try await grid.client.list("/", allocation: a).map(\.path) == ["/d"])
+        try await grid.client.mkdir("/e", allocation: a)
+        #expect(try await grid.connection(0).state().fileCount == 2)
+    }
 }

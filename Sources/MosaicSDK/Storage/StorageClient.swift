@@ -117,7 +117,7 @@ public final class StorageClient: Sendable {
             for ch in changes {
                 switch ch.op {
                 case .delete:
-                    if let p = ch.path { for k in files.keys where RemotePath.isWithin(k, folder: p) { files[k] = nil; leaves.remove(k) } }
+                    if let p = ch.path { for k in leaves.removeAll(within: p) { files[k] = nil } }
                 case .put:
                     if let m = ch.meta {
                         files[m.path] = m

@@ -35,6 +35,11 @@ public final class BlobberServer: Sendable {
         public var maxOpenUploadFiles = 256
         /// Seconds after which an upload nobody wrote to is removed, bytes and all.
         public var uploadExpiry: Int64 = 7 * 24 * 3600
+        /// Files and folders one allocation may hold here. Folders cost no fragment bytes, so the
+        /// allocation's size alone does not bound them (each costs about 1 KiB of memory).
+        public var maxEntriesPerAllocation = 200_000
+        /// Changes one commit may carry (a commit holds the blobber's metadata lock while it runs).
+        public var maxChangesPerCommit = 20_000
         public init(directory: String) { self.directory = directory }
     }
 
@@ -345,6 +350,9 @@ public final class BlobberServer: Sendable {
             guard overflow || m.timestamp <= latest else {
                 throw StorageRequestError.invalid("the write marker's timestamp \(m.timestamp) is more than \(Self.markerClockSkew) s ahead of the blobber's clock \(now); check your clock")
             }
+            guard commit.changes.count <= configuration.maxChangesPerCommit else {
+                throw StorageRequestError.invalid("a commit carries at most \(configuration.maxChangesPerCommit) changes, this one \(commit.changes.count); split it into several commits")
+            }
             var files = r.files
             var leaves = r.leaves
             var fromUploads: [(upload: String, meta: FileMeta)] = []
@@ -355,7 +363,7 @@ public final class BlobberServer: Sendable {
                 case .delete:
                     guard let path = change.path else { throw StorageRequestError.invalid("a delete needs a path") }
                     guard files[path] != nil else { throw StorageRequestError.notFound("\(path) does not exist") }
-                    for p in files.keys where RemotePath.isWithin(p, folder: path) { files[p] = nil; leaves.remove(p); touched.insert(p) }
+                    for p in leaves.removeAll(within: path) { files[p] = nil; touched.insert(p) }
                 case .put:
                     guard let meta = change.meta else { throw StorageRequestError.invalid("a put needs metadata") }
                     try meta.verify(owner: owner)
@@ -392,6 +400,9 @@ public final class BlobberServer: Sendable {
                     do { try leaves.set(AllocationRoot.entry(meta, index: r.index)) } catch { throw StorageRequestError.invalid("\(error)") }
                     touched.insert(meta.path)
                 }
+            }
+            guard files.count <= configuration.maxEntriesPerAllocation || files.count <= r.files.count else {
+                throw StorageRequestError.full("allocation \(allocation) would hold \(files.count) files and folders on this blobber, more than the \(configuration.maxEntriesPerAllocation) it keeps per allocation; delete some first")
             }
             let root = leaves.root
             let size = AllocationRoot.size(of: files.values.lazy.map(\.meta))
