@@ -65,7 +65,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
                                                        body: Body) async throws -> HTTPClientResponse {
         var comps = URLComponents()
         comps.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        let target = query.isEmpty ? path : path + "?" + (comps.percentEncodedQuery ?? "")
+        // URLComponents leaves "+" as is, which servers (libmicrohttpd too) read as a space.
+        let target = query.isEmpty ? path : path + "?" + (comps.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
         // The body travels in a box emptied before the caller resumes, so the caller sees its buffer
         // released (the encoder reuses a batch buffer only when nothing else refers to it) instead of
         // racing the release of this dispatch block.

@@ -177,6 +177,8 @@ public final class HTTPClient: Sendable {
         comps.percentEncodedPath = URLPath.encode(basePath + (path.hasPrefix("/") ? path : "/" + path))
         if !query.isEmpty {
             comps.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+            // URLComponents leaves "+" as is, which servers (libmicrohttpd too) read as a space.
+            comps.percentEncodedQuery = comps.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         }
         guard let url = comps.url else { throw HTTPClientError(status: 0, code: "invalid_url", message: "bad path \(path)") }
         var req = URLRequest(url: url)

@@ -10,6 +10,12 @@ import Synchronization
 public final class ErasureCoder: Sendable {
     public static let maxTotalShards = 64
 
+    /// True for d ≥ 1, p ≥ 0 and d + p ≤ `maxTotalShards`, checked without computing a sum that
+    /// could overflow (shard counts come from outside: metadata, assignments, listings).
+    public static func isValid(dataShards d: Int, parityShards p: Int) -> Bool {
+        d >= 1 && p >= 0 && d <= maxTotalShards && p <= maxTotalShards - d
+    }
+
     public let dataShards: Int
     public let parityShards: Int
     public var totalShards: Int { dataShards + parityShards }
@@ -27,7 +33,7 @@ public final class ErasureCoder: Sendable {
     }
 
     public init(dataShards: Int, parityShards: Int) throws {
-        guard dataShards >= 1, parityShards >= 0, dataShards + parityShards <= Self.maxTotalShards else {
+        guard Self.isValid(dataShards: dataShards, parityShards: parityShards) else {
             throw StorageError.invalidShardCounts(data: dataShards, parity: parityShards)
         }
         self.dataShards = dataShards

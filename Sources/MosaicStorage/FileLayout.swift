@@ -12,6 +12,10 @@
 public struct FileLayout: Sendable, Equatable, Codable {
     public static let blockSize = MerkleTree.blockSize
     public static let fragmentAlignment = 64
+    /// Largest file: 2^48 bytes (256 TiB). The segment cipher allows 2^32 segments of under 64 KiB,
+    /// and the bound keeps every product and sum of the layout far inside Int64 whatever size a
+    /// (signed, but outside) metadata record claims.
+    public static let maxFileSize: Int64 = 1 << 48
 
     public let fileSize: Int64
     public let dataShards: Int
@@ -19,11 +23,11 @@ public struct FileLayout: Sendable, Equatable, Codable {
     public let cipherOverhead: Int
 
     public init(fileSize: Int64, dataShards: Int, parityShards: Int, cipherOverhead: Int) throws {
-        guard dataShards >= 1, parityShards >= 0, dataShards + parityShards <= ErasureCoder.maxTotalShards else {
+        guard ErasureCoder.isValid(dataShards: dataShards, parityShards: parityShards) else {
             throw StorageError.invalidShardCounts(data: dataShards, parity: parityShards)
         }
         guard cipherOverhead >= 0, cipherOverhead <= 1024 else { throw StorageError.invalidCipherOverhead(cipherOverhead) }
-        guard fileSize >= 0 else { throw StorageError.invalidFileSize(fileSize) }
+        guard fileSize >= 0, fileSize <= Self.maxFileSize else { throw StorageError.invalidFileSize(fileSize) }
         self.fileSize = fileSize
         self.dataShards = dataShards
         self.parityShards = parityShards

@@ -49,7 +49,7 @@ enum FragmentFile {
     static func readBlocks(path: String, range: Range<Int>) throws -> [FragmentBlock] {
         let footer = try readFooter(path: path)
         guard range.lowerBound >= 0, range.upperBound <= footer.leafCount else {
-            throw StorageError.blockIndexOutOfRange(index: range.upperBound - 1, count: footer.leafCount)
+            throw StorageError.blockIndexOutOfRange(index: range.isEmpty ? range.lowerBound : range.upperBound - 1, count: footer.leafCount)
         }
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw StorageError.io(operation: "open", path: path, errno: errno) }

@@ -9,7 +9,8 @@ import Synchronization
 /// when the store is opened. Every fragment file carries its whole Merkle tree, so a block and its
 /// proof (for downloads and challenges) cost a few reads.
 ///
-/// Layout: `DIR/alloc/<allocation>/<file>.frag`, `DIR/tmp/<random>.part`. File format in
+/// Layout: `DIR/alloc/<allocation>/<file>.frag`, `DIR/tmp/<random>.part`, resumable uploads in
+/// `DIR/uploads/<allocation>/<upload>.part`. File format in
 /// docs/STORAGE.md: data ‖ tree nodes (level by level, leaves first) ‖ 64-byte footer.
 public final class FragmentStore: Sendable {
     public let directory: String
@@ -37,6 +38,7 @@ public final class FragmentStore: Sendable {
         for name in (try? fm.contentsOfDirectory(atPath: directory + "/tmp")) ?? [] {
             unlink(directory + "/tmp/" + name)
         }
+        Self.moveFlatUploads(directory + "/uploads")
         var used: [String: Int64] = [:]
         for alloc in (try? fm.contentsOfDirectory(atPath: directory + "/alloc")) ?? [] {
             var total: Int64 = 0
@@ -60,13 +62,15 @@ public final class FragmentStore: Sendable {
     }
 
     /// Opens (or continues) the resumable upload `upload` of an allocation. Its bytes live in
-    /// `uploads/<allocation>.<upload>.part`, which survives restarts (unlike `tmp/`), so a client can
+    /// `uploads/<allocation>/<upload>.part`, which survives restarts (unlike `tmp/`), so a client can
     /// continue from `length` after either side crashed. `commit(expectedRoot:)` publishes it as
     /// fragment file `file`.
     public func resumableWrite(allocation: String, upload: String, file: String) throws -> FragmentWriter {
         try Self.validate(allocation)
         try Self.validate(upload)
         try Self.validate(file)
+        let dir = directory + "/uploads/" + allocation
+        if mkdir(dir, 0o755) != 0 && errno != EEXIST { throw StorageError.io(operation: "mkdir", path: dir, errno: errno) }
         return try FragmentWriter(store: self, allocation: allocation, file: file, tempPath: uploadPath(allocation, upload), resume: true)
     }
 
@@ -84,20 +88,59 @@ public final class FragmentStore: Sendable {
         try Self.validate(allocation)
         try Self.validate(upload)
         unlink(uploadPath(allocation, upload))
+        rmdir(directory + "/uploads/" + allocation)  // only when it was the last one
+    }
+
+    /// One resumable upload on disk.
+    public struct StoredUpload: Sendable, Equatable {
+        public let allocation: String
+        public let upload: String
+        public let length: Int64
+        /// Unix seconds of the last write.
+        public let modified: Int64
+    }
+
+    /// Every resumable upload on disk (what a blobber counts against its limits at start).
+    public func uploads() -> [StoredUpload] {
+        let root = directory + "/uploads"
+        var out: [StoredUpload] = []
+        for allocation in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where (try? Self.validate(allocation)) != nil {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + allocation)) ?? [] where name.hasSuffix(".part") {
+                let upload = String(name.dropLast(5))
+                var st = stat()
+                guard (try? Self.validate(upload)) != nil, stat(root + "/" + allocation + "/" + name, &st) == 0 else { continue }
+                out.append(StoredUpload(allocation: allocation, upload: upload, length: Int64(st.st_size), modified: Int64(st.st_mtim.tv_sec)))
+            }
+        }
+        return out
     }
 
     /// Resumable uploads older than `age` seconds (abandoned by their clients) are removed.
     public func removeStaleUploads(olderThan age: TimeInterval) {
-        let dir = directory + "/uploads"
-        let limit = Date().addingTimeInterval(-age)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
-            let path = dir + "/" + name
-            if let m = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date, m < limit { unlink(path) }
+        let limit = Int64(Date().addingTimeInterval(-age).timeIntervalSince1970)
+        for u in uploads() where u.modified < limit { try? discardUpload(allocation: u.allocation, upload: u.upload) }
+    }
+
+    /// Uploads of earlier versions lay flat in `uploads/` as `<allocation>.<upload>.part`, which two
+    /// allocations could share when an id contains a dot; they move into their allocation's folder
+    /// (ledger allocation ids are hex, so the first dot is the separator).
+    private static func moveFlatUploads(_ root: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where name.hasSuffix(".part") {
+            let path = root + "/" + name
+            let stem = name.dropLast(5)
+            guard let dot = stem.firstIndex(of: "."), (try? validate(String(stem[..<dot]))) != nil,
+                  (try? validate(String(stem[stem.index(after: dot)...]))) != nil else {
+                unlink(path)
+                continue
+            }
+            let dir = root + "/" + stem[..<dot]
+            if mkdir(dir, 0o755) != 0 && errno != EEXIST { unlink(path); continue }
+            if rename(path, dir + "/" + stem[stem.index(after: dot)...] + ".part") != 0 { unlink(path) }
         }
     }
 
     private func uploadPath(_ allocation: String, _ upload: String) -> String {
-        directory + "/uploads/" + allocation + "." + upload + ".part"
+        directory + "/uploads/" + allocation + "/" + upload + ".part"
     }
 
     /// Makes stored fragment `to` a second name of fragment `from` (a hard link: a copy costs no
@@ -152,8 +195,8 @@ public final class FragmentStore: Sendable {
     public func readBytes(allocation: String, file: String, offset: Int64, count: Int) throws -> [UInt8] {
         let path = try path(allocation, file)
         let footer = try FragmentFile.readFooter(path: path)
-        let end = min(footer.length, offset + Int64(max(0, count)))
-        guard offset >= 0, offset <= end else { return [] }
+        guard offset >= 0, offset <= footer.length, count > 0 else { return [] }
+        let end = min(footer.length, offset + min(Int64(count), footer.length - offset))
         return try FragmentFile.read(path: path, offset: offset, count: Int(end - offset))
     }
 

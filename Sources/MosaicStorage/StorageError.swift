@@ -39,7 +39,7 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
         case let .tooFewSinks(n, s, f): return "upload reached only \(s) blobbers, need \(n); failures: \(f.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))"
         case let .invalidRootCount(e, g): return "expected \(e) fragment roots (one per shard), got \(g)"
         case let .sinkCountMismatch(e, g): return "an upload needs one sink per shard (\(e)), got \(g)"
-        case let .invalidFileSize(n): return "file size \(n) is negative"
+        case let .invalidFileSize(n): return "file size \(n) is not in 0…\(FileLayout.maxFileSize) bytes"
         case let .invalidName(n): return "'\(n)' is not a valid id: use 1–128 characters from A–Z a–z 0–9 . _ - not starting with '.'"
         case let .rootMismatch(e, c): return "fragment data hashes to Merkle root \(c) but \(e) was expected; the upload was corrupted, send it again"
         case let .notFound(a, f): return "no fragment '\(f)' in allocation '\(a)'"

@@ -175,4 +175,20 @@ import MosaicProtocol
         leaves.remove("/not-there")
         #expect(leaves.count == made.count)
     }
+
+    /// A folder's delete removes the folder and its range of paths below it, and nothing that only
+    /// shares its name's prefix ("/a b", "/ab", "/a-" sort among them in byte order).
+    @Test func removingAFolderTakesExactlyWhatIsBelowIt() throws {
+        let names = ["/a", "/a b", "/a/b", "/a/b/c", "/a-", "/ab", "/a/ü", "/b", "/a.", "/a/"]
+        let zeros = String(repeating: "0", count: 64)
+        var leaves = AllocationLeaves()
+        for n in names { try leaves.set(AllocationEntry(path: n, fragmentRoot: zeros, fragmentLength: 0, fileSize: 0)) }
+        let removed = leaves.removeAll(within: "/a")
+        #expect(Set(removed) == ["/a", "/a/", "/a/b", "/a/b/c", "/a/ü"])
+        let kept = names.filter { !removed.contains($0) }
+        #expect(leaves.count == kept.count)
+        #expect(leaves.root == (try AllocationTree(entries: kept.map { AllocationEntry(path: $0, fragmentRoot: zeros, fragmentLength: 0, fileSize: 0) })).root)
+        #expect(leaves.removeAll(within: "/nothing").isEmpty)
+        #expect(leaves.removeAll(within: "/b") == ["/b"])
+    }
 }

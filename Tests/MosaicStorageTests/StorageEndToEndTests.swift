@@ -184,7 +184,11 @@ struct StorageEndToEndTests {
         let journal = try #require(UploadJournal.load(journalURL))
         for i in 0..<3 { try await grid.restart(i) }
         var kept: Int64 = 0
-        for i in 0..<3 { kept += try await grid.connection(i).uploadStatus(journal.uploadID) }
+        for i in 0..<3 {
+            // Each blobber has its own upload id, derived from the journal's.
+            let id = BlobberUploadSink.uploadID(journal.uploadID, blobber: grid.allocation.blobbers[i].id)
+            kept += try await grid.connection(i).uploadStatus(id)
+        }
         #expect(kept > 0, "partial uploads survive a blobber restart")
         #expect(try await grid.client.list("/", allocation: grid.allocation).isEmpty, "nothing visible before commit")
 

@@ -16,21 +16,27 @@ final class StorageGrid: Sendable {
     private let ports: [UInt16]
     let allocation: StorageAllocation
     let client: StorageClient
+    private let configure: @Sendable (inout BlobberServer.Configuration) -> Void
 
-    init(data: Int, parity: Int, size: Int64 = 1 << 30, expiration: Int64? = nil, chunksPerBatch: Int = 4) async throws {
+    /// `configure` adjusts every blobber's configuration (limits under test).
+    init(data: Int, parity: Int, size: Int64 = 1 << 30, expiration: Int64? = nil, chunksPerBatch: Int = 4,
+         configure: @escaping @Sendable (inout BlobberServer.Configuration) -> Void = { _ in }) async throws {
         root = NSTemporaryDirectory() + "mosaic-grid-" + Hex.encode(Random.bytes(6))
         dataShards = data
         parityShards = parity
         var started: [BlobberServer?] = []
         var ports: [UInt16] = []
         for i in 0..<(data + parity) {
-            let s = try BlobberServer(configuration: .init(directory: root + "/blobber\(i)"))
+            var config = BlobberServer.Configuration(directory: root + "/blobber\(i)")
+            configure(&config)
+            let s = try BlobberServer(configuration: config)
             try s.start()
             started.append(s)
             ports.append(s.port)
         }
         servers = Mutex(started)
         self.ports = ports
+        self.configure = configure
         let ids = started.compactMap { $0?.blobberID }
         var assignment = AllocationAssignment(allocationID: Hex.encode(Random.bytes(32)), ownerPublicKey: owner.publicKey,
                                               dataShards: data, parityShards: parity, size: size,
@@ -63,6 +69,7 @@ final class StorageGrid: Sendable {
     func restart(_ i: Int) async throws {
         await stop(i)
         var config = BlobberServer.Configuration(directory: root + "/blobber\(i)")
+        configure(&config)
         config.port = ports[i]
         let s = try BlobberServer(configuration: config)
         var attempt = 0

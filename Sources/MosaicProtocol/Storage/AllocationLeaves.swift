@@ -24,6 +24,25 @@ public struct AllocationLeaves: Sendable, Equatable {
         if i < paths.count, paths[i] == path { paths.remove(at: i) }
     }
 
+    /// Removes `folder` and every path below it, and returns them. The paths below a folder are
+    /// one range of the sorted paths (all those starting with "folder/"), so this costs one pass,
+    /// not one removal (and array shift) per path.
+    public mutating func removeAll(within folder: String) -> [String] {
+        var out: [String] = []
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let start = position(of: prefix)
+        var end = start
+        while end < paths.count, paths[end].hasPrefix(prefix) { end += 1 }
+        out.append(contentsOf: paths[start..<end])
+        paths.removeSubrange(start..<end)
+        for p in out { leaves[p] = nil }
+        if leaves[folder] != nil {
+            remove(folder)
+            out.append(folder)
+        }
+        return out
+    }
+
     /// Hex allocation root: equal to `AllocationTree(entries:).root` over the same entries.
     public var root: String {
         AllocationTree.root(entryCount: UInt64(paths.count), treeRoot: StorageMerkle.root(leaves: paths.compactMap { leaves[$0] }))

@@ -48,16 +48,30 @@ struct BlobberConnection: Sendable {
 
     private var base: String { "/v1/alloc/\(allocation)" }
 
-    private func signed(_ method: HTTPMethod, _ path: String) -> [String: String] {
-        var h = RequestSignature.headers(method: method.rawValue, path: path, allocation: allocation, key: key)
+    /// Headers of one request signed for this blobber (docs/STORAGE.md §11), with a fresh nonce:
+    /// `streamedLength` for an upload PUT (its body is bound by upload id, offset and length), else
+    /// the body's hash.
+    private func signed(_ method: HTTPMethod, _ path: String, query: [String: String] = [:], offset: Int64? = nil,
+                        body: Data = Data(), streamedLength: Int64? = nil) -> [String: String] {
+        var target = RequestSignature.Target(blobberID: blobber.id, allocationID: allocation, method: method.rawValue, path: path,
+                                             query: query, body: body)
+        if let streamedLength {
+            target.bodyLength = streamedLength
+            target.bodyHash = nil
+        }
+        target.offset = offset
+        var h = RequestSignature.headers(target, key: key)
+        if let offset { h["X-Offset"] = String(offset) }
         if let ticket, let json = try? JSONEncoder().encode(ticket) { h["X-Auth-Ticket"] = json.base64EncodedString() }
         return h
     }
 
     private func call(_ method: HTTPMethod, _ path: String, query: [String: String] = [:], headers: [String: String] = [:],
                       body: Data? = nil, contentType: String? = nil) async throws -> HTTPClientResponse {
-        try await http.send(method, path, query: query, headers: signed(method, path).merging(headers) { a, _ in a },
-                            body: body, contentType: contentType)
+        // URLSession sends no body with a GET, so none is signed.
+        let sent = method == .get || method == .head ? Data() : (body ?? Data())
+        return try await http.send(method, path, query: query, headers: signed(method, path, query: query, body: sent).merging(headers) { a, _ in a },
+                                   body: body, contentType: contentType)
     }
 
     func assign(_ a: AllocationAssignment) async throws -> BlobberWire.AllocationState {
@@ -89,8 +103,9 @@ struct BlobberConnection: Sendable {
 
     /// Sends `bytes` as stream offset `offset` of an upload; returns the bytes the blobber now holds.
     func put(_ upload: String, offset: Int64, bytes: [UInt8]) async throws -> Int64 {
-        try await call(.put, "\(base)/uploads/\(upload)", headers: ["X-Offset": String(offset)], body: Data(bytes),
-                       contentType: "application/octet-stream").decode(BlobberWire.UploadStatus.self).received
+        let path = "\(base)/uploads/\(upload)"
+        return try await http.send(.put, path, headers: signed(.put, path, offset: offset, streamedLength: Int64(bytes.count)),
+                                   body: Data(bytes), contentType: "application/octet-stream").decode(BlobberWire.UploadStatus.self).received
     }
 
     /// The encoder's form of `put`: sent straight from its batch buffer over `bulk` when there is one.
@@ -99,7 +114,7 @@ struct BlobberConnection: Sendable {
             return try await put(upload, offset: offset, bytes: fragment.array)
         }
         let path = "\(base)/uploads/\(upload)"
-        let headers = signed(.put, path).merging(["X-Offset": String(offset)]) { a, _ in a }
+        let headers = signed(.put, path, offset: offset, streamedLength: Int64(fragment.count))
         return try await bulk.send(.put, path, headers: headers, body: fragment).decode(BlobberWire.UploadStatus.self).received
     }
 
@@ -112,8 +127,17 @@ struct BlobberConnection: Sendable {
         return try await call(.post, "\(base)/commit", body: body, contentType: "application/json").decode(BlobberWire.AllocationState.self)
     }
 
+    /// The reader's read-marker counter here, checked: a counter above 0 must come with this
+    /// reader's own signed marker for it. Else a blobber could claim any counter and have the
+    /// reader sign (and pay for) blocks it never read.
     func readCounter() async throws -> UInt64 {
-        try await call(.get, "\(base)/read-counter").decode(BlobberWire.ReadCounter.self).counter
+        let answer = try await call(.get, "\(base)/read-counter").decode(BlobberWire.ReadCounter.self)
+        guard answer.counter > 0 else { return 0 }
+        guard let m = answer.marker, m.counter == answer.counter, m.allocationID == allocation, m.blobberID == blobber.id,
+              m.clientID == key.publicKey.clientID, m.publicKey == key.publicKey.hex, (try? m.verify()) != nil else {
+            throw StorageClientError.untrustedBlobber(index: index, reason: "it claims read counter \(answer.counter) for this reader without the reader's own signed marker for it")
+        }
+        return answer.counter
     }
 
     /// Blocks with their proofs, paid by a read marker whose counter grows by the blocks asked for.
@@ -124,7 +148,9 @@ struct BlobberConnection: Sendable {
         while true {
             attempt += 1
             let base = try await counters.current(slot) { try await self.readCounter() }
-            let counter = counters.advance(slot, from: base, by: UInt64(range.count))
+            guard let counter = counters.advance(slot, from: base, by: UInt64(range.count)) else {
+                throw StorageClientError.untrustedBlobber(index: index, reason: "its read counter \(base) leaves no room for \(range.count) more blocks")
+            }
             // The price is the one the ledger says the allocation agreed with this blobber, never
             // one the blobber names, and the ticket read under is named: the ledger charges no
             // more than this signature allows, and the owner pays only under this ticket.
@@ -142,7 +168,7 @@ struct BlobberConnection: Sendable {
                     // response, where URLSession cost more CPU than checking the proofs.
                     let p = "\(self.base)/blocks"
                     r = try await bulk.send(.get, p, query: query,
-                                            headers: signed(.get, p).merging(["X-Read-Marker": header]) { a, _ in a }, body: [UInt8]())
+                                            headers: signed(.get, p, query: query).merging(["X-Read-Marker": header]) { a, _ in a }, body: [UInt8]())
                 } else {
                     r = try await call(.get, "\(self.base)/blocks", query: query, headers: ["X-Read-Marker": header])
                 }

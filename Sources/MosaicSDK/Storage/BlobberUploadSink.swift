@@ -20,12 +20,31 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         self.upload = upload
     }
 
+    /// The upload id one blobber gets for an upload whose journal id is `base`: hex of the first
+    /// 16 bytes of SHA-256("mosaic-upload-id-v1" ‖ base ‖ blobber id) (CanonicalWriter framing).
+    /// Each blobber sees its own id, so an id (or a request naming it) that one blobber saw means
+    /// nothing at another; the same journal gives the same ids again, so a resume finds its bytes.
+    static func uploadID(_ base: String, blobber: String) -> String {
+        var w = CanonicalWriter(domain: "mosaic-upload-id-v1")
+        w.append(string: base)
+        w.append(string: blobber)
+        return Hex.encode(Array(SHA256.hash(w.bytes).prefix(16)))
+    }
+
     /// Bytes the blobber holds of this upload: asked once (a resumed upload starts there), then
     /// what the last PUT answered.
     private func alreadyReceived() async throws -> Int64 {
         if let have = lock.withLock({ received }) { return have }
-        let have = try await connection.uploadStatus(upload)
+        let have = try checked(try await connection.uploadStatus(upload))
         lock.withLock { received = have }
+        return have
+    }
+
+    /// A byte count the blobber reported, refused when it cannot be one.
+    private func checked(_ have: Int64) throws -> Int64 {
+        guard have >= 0 else {
+            throw StorageClientError.untrustedBlobber(index: connection.index, reason: "it reports \(have) bytes received of upload \(upload)")
+        }
         return have
     }
 
@@ -33,7 +52,7 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         let already = try await alreadyReceived()
         if offset + Int64(bytes.count) <= already { return }
         let skip = Int(max(0, already - offset))
-        let now = try await connection.put(upload, offset: offset + Int64(skip), bytes: Array(bytes[skip...]))
+        let now = try checked(try await connection.put(upload, offset: offset + Int64(skip), bytes: Array(bytes[skip...])))
         lock.withLock { received = now }
     }
 
@@ -43,7 +62,7 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         let already = try await alreadyReceived()
         if offset + Int64(bytes.count) <= already { return }
         let skip = Int(max(0, already - offset))
-        let now = try await connection.put(upload, offset: offset + Int64(skip), fragment: bytes.dropFirst(skip))
+        let now = try checked(try await connection.put(upload, offset: offset + Int64(skip), fragment: bytes.dropFirst(skip)))
         lock.withLock { received = now }
     }
 

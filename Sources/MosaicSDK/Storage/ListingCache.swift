@@ -11,25 +11,44 @@ final class ListingCache: Sendable {
         var root: String
         var files: [String: FileMeta]
         var leaves: AllocationLeaves
+        /// Timestamp of the write marker this client signed for `root`: a blobber later showing an
+        /// older marker rolled back.
+        var timestamp: Int64 = .min
     }
 
     /// Listings larger than this are not kept (memory grows with files × blobbers).
     static let maxFiles = 20_000
-    private let listings = Mutex<[String: Listing]>([:])
+
+    private struct State {
+        var listings: [String: Listing] = [:]
+        /// Newest marker timestamp signed per blobber, kept also when its listing is too large.
+        var latest: [String: Int64] = [:]
+    }
+
+    private let state = Mutex(State())
 
     static func key(allocation: String, blobber: String) -> String { allocation + "|" + blobber }
 
     func listing(allocation: String, blobber: String, root: String) -> Listing? {
-        listings.withLock { all in
-            guard let l = all[Self.key(allocation: allocation, blobber: blobber)], l.root == root else { return nil }
+        state.withLock { s in
+            guard let l = s.listings[Self.key(allocation: allocation, blobber: blobber)], l.root == root else { return nil }
             return l
         }
     }
 
     func store(allocation: String, blobber: String, _ listing: Listing) {
-        listings.withLock { all in
+        state.withLock { s in
             let key = Self.key(allocation: allocation, blobber: blobber)
-            all[key] = listing.files.count > Self.maxFiles ? nil : listing
+            s.listings[key] = listing.files.count > Self.maxFiles ? nil : listing
+            s.latest[key] = max(s.latest[key] ?? .min, listing.timestamp)
+        }
+    }
+
+    /// The newest write-marker timestamp this client signed for the blobber, nil if none.
+    func latestTimestamp(allocation: String, blobber: String) -> Int64? {
+        state.withLock { s in
+            let t = s.latest[Self.key(allocation: allocation, blobber: blobber)] ?? .min
+            return t == .min ? nil : t
         }
     }
 }

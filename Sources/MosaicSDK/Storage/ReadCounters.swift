@@ -20,10 +20,11 @@ final class ReadCounters: Sendable {
         }
     }
 
-    /// Reserves `count` more blocks and returns the new counter.
-    func advance(_ slot: String, from base: UInt64, by count: UInt64) -> UInt64 {
+    /// Reserves `count` more blocks and returns the new counter (nil when it would pass 2^64 − 1).
+    func advance(_ slot: String, from base: UInt64, by count: UInt64) -> UInt64? {
         values.withLock { v in
-            let next = max(v[slot] ?? base, base) + count
+            let (next, overflow) = max(v[slot] ?? base, base).addingReportingOverflow(count)
+            guard !overflow else { return nil }
             v[slot] = next
             return next
         }

@@ -14,19 +14,31 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
         /// joined, from the ledger's allocation record: the price the client signs in its read
         /// markers, never one the blobber names. 0 without a ledger.
         public var readPrice: UInt64
-        public init(id: String, url: URL, readPrice: UInt64 = 0) {
+        /// The allocation root the ledger has committed for this blobber, and the timestamp of its
+        /// write marker, when read from the ledger (nil without one). A blobber may be ahead of
+        /// the ledger (markers not yet committed) but never behind: the client refuses to sign a
+        /// write marker over an older state.
+        public var committedRoot: String?
+        public var committedTimestamp: Int64?
+        public init(id: String, url: URL, readPrice: UInt64 = 0, committedRoot: String? = nil, committedTimestamp: Int64? = nil) {
             self.id = id
             self.url = url
             self.readPrice = readPrice
+            self.committedRoot = committedRoot
+            self.committedTimestamp = committedTimestamp
         }
 
-        enum CodingKeys: String, CodingKey { case id, url, readPrice = "read_price" }
+        enum CodingKeys: String, CodingKey {
+            case id, url, readPrice = "read_price", committedRoot = "committed_root", committedTimestamp = "committed_timestamp"
+        }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             id = try c.decode(String.self, forKey: .id)
             url = try c.decode(URL.self, forKey: .url)
             readPrice = try c.decodeIfPresent(UInt64.self, forKey: .readPrice) ?? 0
+            committedRoot = try c.decodeIfPresent(String.self, forKey: .committedRoot)
+            committedTimestamp = try c.decodeIfPresent(Int64.self, forKey: .committedTimestamp)
         }
     }
 
@@ -55,10 +67,14 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
         guard let key = Ed25519.PublicKey(hex: allocation.ownerPublicKey) else {
             throw .invalidAllocation("allocation \(allocation.id) has a malformed owner key")
         }
+        guard ErasureCoder.isValid(dataShards: allocation.dataShards, parityShards: allocation.parityShards) else {
+            throw .invalidAllocation("allocation \(allocation.id) has \(allocation.dataShards)+\(allocation.parityShards) shards, not 1…\(ErasureCoder.maxTotalShards) in all")
+        }
         var blobbers: [Blobber] = []
         for b in allocation.blobbers.prefix(allocation.dataShards + allocation.parityShards) {
             guard let url = URL(string: b.url) else { throw .invalidAllocation("blobber \(b.blobberID) has a malformed URL \(b.url)") }
-            blobbers.append(Blobber(id: b.blobberID, url: url, readPrice: b.readPrice))
+            blobbers.append(Blobber(id: b.blobberID, url: url, readPrice: b.readPrice, committedRoot: b.allocationRoot,
+                                    committedTimestamp: b.latestWriteMarker))
         }
         self.init(id: allocation.id, ownerPublicKey: key, dataShards: allocation.dataShards, parityShards: allocation.parityShards,
                   size: Int64(clamping: allocation.size), expiration: allocation.expiration, blobbers: blobbers)
@@ -66,6 +82,9 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
 
     /// From a signed assignment and the blobbers' base URLs (same order as `assignment.blobbers`).
     public init(assignment: AllocationAssignment, urls: [URL]) throws(StorageClientError) {
+        guard ErasureCoder.isValid(dataShards: assignment.dataShards, parityShards: assignment.parityShards) else {
+            throw .invalidAllocation("the assignment has \(assignment.dataShards)+\(assignment.parityShards) shards, not 1…\(ErasureCoder.maxTotalShards) in all")
+        }
         guard urls.count == assignment.blobbers.count else {
             throw .invalidAllocation("\(assignment.blobbers.count) blobbers but \(urls.count) URLs")
         }

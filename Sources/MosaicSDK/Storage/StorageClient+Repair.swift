@@ -96,6 +96,21 @@ extension StorageClient {
             } catch {
                 for i in targets { report.failed[i] = "rebuilding \(path): \(Self.reason(error))" }
             }
+            // Commit rebuilt fragments in batches: a blobber keeps a bounded number of uncommitted
+            // uploads per allocation (BlobberServer.Configuration.maxOpenUploads, 1024 by default).
+            for i in targets where (uploads[i]?.count ?? 0) >= max(1, configuration.repairBatch) {
+                let pending = uploads[i] ?? [:]
+                uploads[i] = nil
+                let agreed = truth
+                do {
+                    let applied = try await commit(conns[i], allocation: a) { current in
+                        Self.rebuiltPuts(current: current, agreed: agreed, rebuilt: pending)
+                    }
+                    for ch in applied.changes where ch.uploadID != nil { if let m = ch.meta { report.repaired.append((i, m.path)) } }
+                } catch {
+                    report.failed[i] = "committing rebuilt files: \(Self.reason(error))"
+                }
+            }
         }
         // One commit per blobber: drop what the others do not have, add what it lacks.
         let agreed = truth
@@ -148,5 +163,39 @@ extension StorageClient {
         }
         clearRepairs(a.id, blobbers: Set(files.keys).subtracting(report.failed.keys))
         return report
+    }
+
+    /// The puts of a batch of `rebuilt` uploads (path → upload id) on a blobber holding `current`:
+    /// each agreed version it lacks, over an older version of the same file, with the agreed
+    /// folders above it that are missing. Paths whose place is taken by something else (a folder
+    /// where a file goes, a file where a folder goes) are left to the final commit, which deletes first.
+    static func rebuiltPuts(current: [String: FileMeta], agreed: [String: (meta: FileMeta, holders: [Int])],
+                            rebuilt: [String: String]) -> [BlobberWire.Change] {
+        var changes: [BlobberWire.Change] = []
+        var added = Set<String>()
+        for (path, id) in rebuilt.sorted(by: { $0.key < $1.key }) {
+            guard let t = agreed[path] else { continue }
+            if let have = current[path] {
+                guard have.hash != t.meta.hash, have.kind == .file else { continue }
+            }
+            var folders: [FileMeta] = []
+            var fits = true
+            for ancestor in RemotePath.ancestors(path) where !added.contains(ancestor) {
+                if let have = current[ancestor] {
+                    if have.kind != .directory { fits = false }
+                } else if let f = agreed[ancestor], f.meta.kind == .directory {
+                    folders.append(f.meta)
+                } else {
+                    fits = false
+                }
+            }
+            guard fits else { continue }
+            for f in folders {
+                changes.append(.put(f))
+                added.insert(f.path)
+            }
+            changes.append(.put(t.meta, uploadID: id, replace: current[path] != nil))
+        }
+        return changes
     }
 }

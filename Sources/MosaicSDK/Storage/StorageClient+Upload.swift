@@ -50,8 +50,13 @@ extension StorageClient {
         let freed = existing?.fragmentLength ?? 0
         let down = await forEach(conns) { c in
             let state = try await c.state()
-            if Int64(state.size) - freed + needed > state.capacity {
-                throw StorageClientError.full("allocation \(a.id) is full: this file needs \(needed) bytes on each blobber, \(state.capacity - Int64(state.size)) are free; grow the allocation or delete files")
+            // The blobber's numbers are checked before any arithmetic (it may lie).
+            guard let held = Int64(exactly: state.size), state.capacity >= 0 else {
+                throw StorageClientError.untrustedBlobber(index: c.index, reason: "it reports \(state.size) bytes held of \(state.capacity)")
+            }
+            let free = state.capacity - min(held, state.capacity)
+            if needed > free + min(freed, held) {
+                throw StorageClientError.full("allocation \(a.id) is full: this file needs \(needed) bytes on each blobber, \(free) are free; grow the allocation or delete files")
             }
         }
         if let full = down.values.first(where: { $0.contains("is full") }) { throw StorageClientError.full(full) }
@@ -78,7 +83,7 @@ extension StorageClient {
         }
         let cipher = try AESGCMSegmentCipher(key: contentKey, noncePrefix: Hex.decode(journal.noncePrefix) ?? [], fileSize: size)
 
-        let sinks = conns.map { BlobberUploadSink(connection: $0, upload: journal.uploadID) }
+        let sinks = conns.map { BlobberUploadSink(connection: $0, upload: BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id)) }
         let encoder = try FileEncoder(dataShards: a.dataShards, parityShards: a.parityShards, cipher: cipher,
                                       chunksPerBatch: configuration.chunksPerBatch)
         let total = size
@@ -105,12 +110,12 @@ extension StorageClient {
         meta.sign(with: key)
         let signed = meta
         let dirs = folders(for: remotePath, allocation: a.id)
-        let uploadID = journal.uploadID
+        let uploadIDs = sinks.map(\.upload)
         let finished = (0..<a.totalShards).filter { encoded.failedSinks[$0] == nil }
-        let result = try await commitAll(a, indices: finished, quorum: a.dataShards, path: remotePath, build: { _, files in
+        let result = try await commitAll(a, indices: finished, quorum: a.dataShards, path: remotePath, build: { i, files in
             var changes: [BlobberWire.Change] = dirs.filter { files[$0.path] == nil }.map { .put($0) }
             if let old = files[remotePath], !replace || old.kind != .file { throw StorageClientError.alreadyExists(path: remotePath) }
-            changes.append(.put(signed, uploadID: signed.fragmentLength > 0 ? uploadID : nil, replace: replace))
+            changes.append(.put(signed, uploadID: signed.fragmentLength > 0 ? uploadIDs[i] : nil, replace: replace))
             return changes
         }, undo: { _, files in
             files[remotePath]?.hash == signed.hash ? [.delete(remotePath)] : []

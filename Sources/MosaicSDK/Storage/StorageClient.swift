@@ -17,6 +17,9 @@ public final class StorageClient: Sendable {
         public var requestTimeout: TimeInterval = 30
         /// Chunks coded per batch: one PUT per blobber carries this many 64 KiB blocks.
         public var chunksPerBatch = 16
+        /// Files a repair rebuilds onto one blobber before it commits them: well below a blobber's
+        /// bound on uncommitted uploads (`BlobberServer.Configuration.maxOpenUploads`, 1024).
+        public var repairBatch = 256
         public init() {}
     }
 
@@ -92,36 +95,29 @@ public final class StorageClient: Sendable {
     // MARK: Commits
 
     /// Applies changes on one blobber: reads its root and files (from `listings` when this client
-    /// made the last write there; else listed and checked against the root), lets `build` decide
-    /// the changes from them, signs the write marker for the resulting root and commits. Retries
-    /// if another write landed in between.
+    /// made the last write there; else listed and checked), lets `build` decide the changes from
+    /// them, signs the write marker for the resulting root and commits. Nothing is signed over a
+    /// state that does not check out (`checkedState`, `checkedListing`). Retries if another write
+    /// landed in between.
     @discardableResult
     func commit(_ c: BlobberConnection, allocation a: StorageAllocation,
                 build: @Sendable ([String: FileMeta]) throws -> [BlobberWire.Change]) async throws -> (state: BlobberWire.AllocationState, changes: [BlobberWire.Change]) {
         var attempt = 0
         while true {
             attempt += 1
-            let state = try await c.state()
-            guard state.blobberID == c.blobber.id else {
-                throw StorageClientError.invalidAllocation("blobber \(c.index) at \(c.blobber.url) answers as \(state.blobberID), expected \(c.blobber.id)")
-            }
+            let state = try await checkedState(c, allocation: a)
             var files: [String: FileMeta], leaves: AllocationLeaves
             if let cached = listings.listing(allocation: a.id, blobber: c.blobber.id, root: state.root) {
                 (files, leaves) = (cached.files, cached.leaves)
             } else {
-                files = [:]
-                for m in try await c.list("/", recursive: true) { files[m.path] = m }
-                leaves = try AllocationRoot.leaves(of: files.values, index: c.index)
-                guard leaves.root == state.root else {
-                    throw StorageClientError.unreadable(path: "/", reason: "blobber \(c.index)'s file list does not match its committed root")
-                }
+                (files, leaves) = try checkedListing(try await c.list("/", recursive: true), of: c, state: state, allocation: a)
             }
             let changes = try build(files)
             if changes.isEmpty { return (state, []) }
             for ch in changes {
                 switch ch.op {
                 case .delete:
-                    if let p = ch.path { for k in files.keys where RemotePath.isWithin(k, folder: p) { files[k] = nil; leaves.remove(k) } }
+                    if let p = ch.path { for k in leaves.removeAll(within: p) { files[k] = nil } }
                 case .put:
                     if let m = ch.meta {
                         files[m.path] = m
@@ -130,7 +126,8 @@ public final class StorageClient: Sendable {
                 }
             }
             // Milliseconds, strictly increasing per blobber (the ledger refuses a marker not after
-            // the last): a second write within the same millisecond signs the next one.
+            // the last, and another device's clock may be ahead): a second write within the same
+            // millisecond signs the next one.
             let after = state.writeMarker.map { $0.timestamp == .max ? Int64.max : $0.timestamp + 1 } ?? .min
             var marker = WriteMarker(allocationID: a.id, blobberID: c.blobber.id, clientID: key.publicKey.clientID,
                                      previousRoot: state.root, root: leaves.root,
@@ -139,12 +136,69 @@ public final class StorageClient: Sendable {
             marker.sign(with: key)
             do {
                 let committed = try await c.commit(BlobberWire.Commit(changes: changes, writeMarker: marker))
-                listings.store(allocation: a.id, blobber: c.blobber.id, .init(root: marker.root, files: files, leaves: leaves))
+                listings.store(allocation: a.id, blobber: c.blobber.id,
+                               .init(root: marker.root, files: files, leaves: leaves, timestamp: marker.timestamp))
                 return (committed, changes)
             } catch let e as HTTPClientError where e.status == 409 && e.message.contains("previous_root") && attempt < 3 {
                 continue
             }
         }
+    }
+
+    /// A blobber's state, checked before anything is signed over it: it names this blobber and
+    /// allocation; a root other than the empty one comes with the owner's write marker for exactly
+    /// that root and size; and it is not older than the root the ledger committed for the blobber
+    /// (when the allocation was read from the ledger) nor than the last marker this client signed
+    /// there. A blobber may be ahead of the ledger (its markers wait to be committed), never behind.
+    func checkedState(_ c: BlobberConnection, allocation a: StorageAllocation) async throws -> BlobberWire.AllocationState {
+        let state = try await c.state()
+        guard state.blobberID == c.blobber.id else {
+            throw StorageClientError.invalidAllocation("blobber \(c.index) at \(c.blobber.url) answers as \(state.blobberID), expected \(c.blobber.id)")
+        }
+        func untrusted(_ why: String) -> StorageClientError { .untrustedBlobber(index: c.index, reason: why) }
+        guard state.allocationID == a.id else { throw untrusted("it answered for allocation \(state.allocationID), not \(a.id)") }
+        if let m = state.writeMarker {
+            do { try m.verify(ownerPublicKey: a.ownerPublicKey.hex) } catch {
+                throw untrusted("its latest write marker is not signed by the owner (\(error))")
+            }
+            guard m.allocationID == a.id, m.blobberID == c.blobber.id, m.root == state.root, m.size == state.size else {
+                throw untrusted("its latest write marker is not the owner's marker for its root \(state.root) of \(state.size) bytes")
+            }
+        } else if state.root != AllocationRoot.empty || state.size != 0 {
+            throw untrusted("it shows root \(state.root) without the owner's write marker for it")
+        }
+        let shown = state.writeMarker?.timestamp ?? .min
+        if let committed = c.blobber.committedRoot, committed != state.root, shown < (c.blobber.committedTimestamp ?? .min) || state.writeMarker == nil {
+            throw untrusted("it shows root \(state.root), older than the root \(committed) the ledger committed for it (stale or rolled back)")
+        }
+        if let mine = listings.latestTimestamp(allocation: a.id, blobber: c.blobber.id), shown < mine {
+            throw untrusted("it shows a write marker from \(shown), older than the one this client signed there at \(mine) (rolled back)")
+        }
+        return state
+    }
+
+    /// A blobber's full listing, checked against its (already checked) state: every entry is
+    /// owner-signed metadata of this allocation, no path twice, and together they give exactly the
+    /// root and size of the owner's write marker. So an added, dropped or altered entry is refused.
+    func checkedListing(_ entries: [FileMeta], of c: BlobberConnection, state: BlobberWire.AllocationState,
+                        allocation a: StorageAllocation) throws -> (files: [String: FileMeta], leaves: AllocationLeaves) {
+        func untrusted(_ why: String) -> StorageClientError { .untrustedBlobber(index: c.index, reason: why) }
+        var files: [String: FileMeta] = [:]
+        files.reserveCapacity(entries.count)
+        for m in entries {
+            guard m.allocationID == a.id, (try? m.verify(owner: a.ownerPublicKey)) != nil else {
+                throw untrusted("its listing has an entry for \(m.path) that is not the owner's signed metadata of this allocation")
+            }
+            guard files.updateValue(m, forKey: m.path) == nil else { throw untrusted("its listing names \(m.path) twice") }
+        }
+        let leaves: AllocationLeaves
+        do { leaves = try AllocationRoot.leaves(of: files.values, index: c.index) } catch {
+            throw untrusted("its listing cannot form an allocation tree (\(error))")
+        }
+        guard leaves.root == state.root, AllocationRoot.size(of: files.values) == state.size else {
+            throw untrusted("its file list does not match its committed root \(state.root) (an entry was added, dropped or altered)")
+        }
+        return (files, leaves)
     }
 
     /// Commits on every blobber in `indices` concurrently; succeeds when `quorum` applied it.

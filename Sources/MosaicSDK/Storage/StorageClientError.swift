@@ -15,6 +15,10 @@ public enum StorageClientError: Error, Equatable, Sendable, CustomStringConverti
     case unreadable(path: String, reason: String)
     case invalidPath(String)
     case lockerFile(path: String)
+    /// A blobber answered something that does not check out against the owner's signatures or the
+    /// ledger (a listing that is not its signed root, a stale root, an unproven read counter):
+    /// nothing is signed over it.
+    case untrustedBlobber(index: Int, reason: String)
 
     public var description: String {
         switch self {
@@ -31,6 +35,7 @@ public enum StorageClientError: Error, Equatable, Sendable, CustomStringConverti
         case let .changedDuringUpload(p): return "\(p) changed while it was being uploaded; upload it again"
         case let .unreadable(p, why): return "cannot read \(p) from enough blobbers: \(why); run 'mosaic repair' or try later"
         case let .invalidPath(why): return why
+        case let .untrustedBlobber(i, why): return "blobber \(i) answered something that does not check out: \(why); nothing was signed over it"
         case let .lockerFile(p): return "\(p) is a locker file, locked with a PIN; open it with 'mosaic locker get \(RemotePath.name(p))' or on the Locker page"
         }
     }

@@ -30,8 +30,7 @@ extension BlobberServer {
     /// The verified reader of a request for `path` (nil: allocation-wide reads, owner only).
     func authorizeRead(_ req: HTTPRequest, allocation: String, path: String?) async throws -> ReadGrant {
         let r = try record(allocation)
-        let signer = try RequestSignature.verify(method: req.method.rawValue, path: req.path, allocation: allocation,
-                                                 headers: { req.headers[$0] })
+        let signer = try verifySignature(req, allocation: allocation).key
         let owner = r.assignment.ownerPublicKey
         if signer == owner { return ReadGrant(record: r, reader: signer) }
         guard let path, let text = req.headers["X-Auth-Ticket"] else {
@@ -79,7 +78,9 @@ extension BlobberServer {
         let key = id + "|" + reader.clientID
         let ok = try readState.withLock { s throws -> Bool in
             let current = max(last, s.latest[key]?.counter ?? 0)
-            guard m.counter >= current + UInt64(blocks) else { return false }
+            // A counter near 2^64 (signed by the reader) must not overflow the sum.
+            let (needed, overflow) = current.addingReportingOverflow(UInt64(max(0, blocks)))
+            guard !overflow, m.counter >= needed else { return false }
             try s.journal?.record(key, m)
             s.latest[key] = m
             return true
@@ -87,6 +88,28 @@ extension BlobberServer {
         guard ok else {
             throw StorageRequestError.conflict("read_counter: the marker's counter \(m.counter) must be at least \(last) + \(blocks); fetch /v1/alloc/\(id)/read-counter")
         }
+    }
+
+    /// Blocks `start..<start + count` of a `blocks` request, range-checked (no sum overflows).
+    func blockRange(_ req: HTTPRequest) throws(StorageRequestError) -> Range<Int> {
+        guard let start = Int(req.query["start"] ?? ""), start >= 0 else {
+            throw .invalid("start (the first block, an integer ≥ 0) is required")
+        }
+        guard let count = Int(req.query["count"] ?? ""), count >= 0, count <= Self.maxBlocksPerRequest else {
+            throw .invalid("count (blocks to read, 0…\(Self.maxBlocksPerRequest)) is required")
+        }
+        guard start <= Int.max - count else { throw .invalid("start + count is beyond any fragment's blocks") }
+        return start..<(start + count)
+    }
+
+    /// `GET /v1/alloc/:id/read-counter`: the signing reader's counter, with the reader's own latest
+    /// signed marker behind it, so the reader can check the counter instead of trusting it.
+    func readCounterAnswer(_ req: HTTPRequest, allocation: String) async throws -> BlobberWire.ReadCounter {
+        _ = try record(allocation)
+        let reader = try verifySignature(req, allocation: allocation).key.clientID
+        let counter = try await readCounter(allocation: allocation, reader: reader)
+        let marker = readState.withLock { $0.latest[allocation + "|" + reader] }
+        return BlobberWire.ReadCounter(counter: counter, marker: marker?.counter == counter ? marker : nil)
     }
 
     /// The reader's current counter here: the latest accepted marker, else what the ledger redeemed.

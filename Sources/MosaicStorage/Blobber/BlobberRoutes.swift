@@ -32,34 +32,8 @@ extension BlobberServer {
                             description: "Binary body with Content-Length; header X-Offset = stream offset of the first byte. Bytes the blobber already has are skipped; a gap is refused.",
                             parameters: [alloc, upload, BlobberServer.offset], response: "UploadStatus", errors: [401, 403, 409, 507],
                             bodyLimit: configuration.maxPutBytes,
-                            precheck: { [self] req in
-                                try mapped {
-                                    let id = try req[alloc]
-                                    // With a ledger, an allocation seen for the first time is read by the handler.
-                                    if configuration.ledger != nil, (try? record(id)) == nil { return }
-                                    let r = try authorize(req, allocation: id, write: true)
-                                    let offset = try req[BlobberServer.offset]
-                                    guard let lengthText = req.headers["Content-Length"], let length = Int64(lengthText), length >= 0 else {
-                                        throw StorageRequestError.invalid("Content-Length is required")
-                                    }
-                                    let (end, overflow) = offset.addingReportingOverflow(length)
-                                    if overflow || end > r.assignment.perBlobberCapacity {
-                                        throw StorageRequestError.full("this upload would exceed the allocation's \(r.assignment.perBlobberCapacity) bytes on this blobber; grow the allocation")
-                                    }
-                                    let received = try uploadLength(allocation: id, upload: try req[upload])
-                                    guard offset <= received else {
-                                        throw StorageRequestError.conflict("offset \(offset) is beyond the \(received) bytes received; resume from \(received)")
-                                    }
-                                }
-                            }) { [self] req, body in
-            try await mappedAsync {
-                let id = try req[alloc]
-                try await ensureRecord(id)
-                _ = try authorize(req, allocation: id, write: true)
-                let offset = try req[BlobberServer.offset]
-                let received = try await receive(allocation: id, upload: try req[upload], offset: offset, body: body)
-                return try HTTPResponse.json(BlobberWire.UploadStatus(received: received))
-            }
+                            precheck: { [self] req in try mapped { try precheckUpload(req) } }) { [self] req, body in
+            try await mappedAsync { try await receiveUpload(req, body: body) }
         }
         http.route(.get, "/v1/alloc/:id/uploads/:upload", summary: "Bytes received so far for a resumable upload",
                    parameters: [alloc, upload], response: "UploadStatus", errors: [401, 403]) { [self] req in
@@ -122,8 +96,7 @@ extension BlobberServer {
                 let id = try req[alloc]
                 try await ensureRecord(id)
                 _ = try record(id)
-                let reader = try RequestSignature.verify(method: req.method.rawValue, path: req.path, allocation: id, headers: { req.headers[$0] })
-                return try HTTPResponse.json(BlobberWire.ReadCounter(counter: try await readCounter(allocation: id, reader: reader.clientID)))
+                return try HTTPResponse.json(try await readCounterAnswer(req, allocation: id))
             }
         }
         http.route(.get, "/v1/alloc/:id/blocks", summary: "Blocks of this blobber's fragment of a file, each with its Merkle proof",
@@ -135,9 +108,7 @@ extension BlobberServer {
                 try await ensureRecord(id)
                 let path = try req[BlobberServer.path]
                 let grant = try await authorizeRead(req, allocation: id, path: path)
-                // Both declared bounded (start ≤ 2^31 − 1, count ≤ 64): the sum cannot overflow.
-                let start = try req[BlobberServer.start], count = try req[BlobberServer.count]
-                let blocks = try blocks(grant.record, path: path, range: start..<(start + count))
+                let blocks = try blocks(grant.record, path: path, range: try blockRange(req))
                 try await acceptReadMarker(req, grant: grant, blocks: blocks.count)
                 return HTTPResponse.bytes(BlobberWire.encodeBlocks(blocks))
             }

@@ -28,8 +28,26 @@ public final class BlobberServer: Sendable {
         /// Seconds after which an upload nobody writes to gives back its open file; its bytes stay
         /// on disk and the next PUT of the same upload id resumes from them.
         public var idleUploadTimeout: Double = 600
+        /// Uncommitted uploads one allocation may have open here (their bytes together are bounded
+        /// by the allocation's per-blobber size).
+        public var maxOpenUploads = 1024
+        /// Upload files the blobber keeps open at once (idle ones are closed to make room).
+        public var maxOpenUploadFiles = 256
+        /// Seconds after which an upload nobody wrote to is removed, bytes and all.
+        public var uploadExpiry: Int64 = 7 * 24 * 3600
+        /// Files and folders one allocation may hold here. Folders cost no fragment bytes, so the
+        /// allocation's size alone does not bound them (each costs about 1 KiB of memory).
+        public var maxEntriesPerAllocation = 200_000
+        /// Changes one commit may carry (a commit holds the blobber's metadata lock while it runs).
+        public var maxChangesPerCommit = 20_000
         public init(directory: String) { self.directory = directory }
     }
+
+    /// How far ahead of the blobber's clock a write marker's timestamp may be: the storage
+    /// contract's `marker_clock_skew` (600 s), so no marker is accepted that the ledger refuses.
+    static let markerClockSkew: Int64 = 600
+    /// Blocks one `blocks` request may ask for (a batch answer is then at most ~4 MiB).
+    static let maxBlocksPerRequest = 64
 
     public let configuration: Configuration
     public let key: Ed25519.SigningKey
@@ -39,7 +57,9 @@ public final class BlobberServer: Sendable {
     let records: Mutex<[String: AllocationRecord]>
     /// Taken only inside `records.withLock`, so metadata rows change in the same order as the map.
     private let meta: Mutex<BlobberMetaStore>
-    private let writers = Mutex<[String: (writer: FragmentWriter, used: ContinuousClock.Instant)]>([:])
+    let uploads: UploadTable
+    /// Nonces of the owners' signed writes inside the signature window (replays are refused).
+    let nonces = RequestNonces()
     private let refreshed = Mutex<[String: ContinuousClock.Instant]>([:])
     let readState: Mutex<ReadState>
     private let markerCommits = Mutex<Task<Void, Never>?>(nil)
@@ -50,7 +70,11 @@ public final class BlobberServer: Sendable {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         key = try Self.loadKey(dir + "/blobber.key")
         store = try FragmentStore(directory: dir + "/fragments")
-        store.removeStaleUploads(olderThan: 7 * 24 * 3600)
+        store.removeStaleUploads(olderThan: TimeInterval(configuration.uploadExpiry))
+        uploads = UploadTable(store: store, limits: .init(perAllocation: configuration.maxOpenUploads,
+                                                          openFiles: configuration.maxOpenUploadFiles,
+                                                          idleClose: configuration.idleUploadTimeout,
+                                                          expiry: configuration.uploadExpiry))
         let metaStore = try BlobberMetaStore(path: dir + "/meta.sqlite")
         try metaStore.importJSONRecords(from: dir + "/meta")  // blobbers from before meta.sqlite
         var loaded = try metaStore.loadAll()
@@ -83,7 +107,7 @@ public final class BlobberServer: Sendable {
         markerCommits.withLock { $0?.cancel() }
         await http.stop(grace: .seconds(1))
         // Open uploads keep their bytes in uploads/ for a later resume; only the descriptors go.
-        writers.withLock { $0.removeAll() }
+        uploads.closeAll()
     }
 
     /// Commits pending write markers to the ledger every `seconds` (batched per allocation).
@@ -215,61 +239,81 @@ public final class BlobberServer: Sendable {
         }
     }
 
-    func authorize(_ req: HTTPRequest, allocation: String, write: Bool) throws -> AllocationRecord {
+    /// What the signature of `req` must cover (docs/STORAGE.md §11): this blobber, the allocation,
+    /// method, path, query, `X-Offset`, and the body by its hash, or by its length when it is
+    /// `streamed` (an upload PUT, checked against its Merkle root at commit).
+    func signatureTarget(_ req: HTTPRequest, allocation: String, streamed: Bool) throws(StorageRequestError) -> RequestSignature.Target {
+        var offset: Int64?
+        if let text = req.headers["X-Offset"] {
+            guard let v = Int64(text), v >= 0 else {
+                throw .invalid("X-Offset must be a stream offset, an integer in 0…\(Int64.max)")
+            }
+            offset = v
+        }
+        let length: Int64
+        if streamed {
+            guard let text = req.headers["Content-Length"], let v = Int64(text.trimmingCharacters(in: .whitespaces)), v >= 0 else {
+                throw .invalid("Content-Length (the body's byte count) is required")
+            }
+            length = v
+        } else {
+            length = Int64(req.body.count)
+        }
+        let hash = streamed ? nil : req.body.withUnsafeBytes { SHA256.hash($0) }
+        return RequestSignature.Target(blobberID: blobberID, allocationID: allocation, method: req.method.rawValue, path: req.path,
+                                       query: req.query, offset: offset, bodyLength: length, bodyHash: hash)
+    }
+
+    /// The verified signer of `req` (any key; callers decide what it may do).
+    func verifySignature(_ req: HTTPRequest, allocation: String, streamed: Bool = false) throws(StorageRequestError) -> RequestSignature.Verified {
+        try RequestSignature.verify(try signatureTarget(req, allocation: allocation, streamed: streamed), headers: { req.headers[$0] })
+    }
+
+    /// The allocation of an owner-signed request. A request that changes state (any method but
+    /// GET) spends its nonce, so the same signed request is refused a second time; `spendNonce`
+    /// false only checks it (the upload PUT's precheck, before its handler spends it).
+    func authorize(_ req: HTTPRequest, allocation: String, write: Bool, streamed: Bool = false,
+                   spendNonce: Bool = true) throws -> AllocationRecord {
         let r = try record(allocation)
-        let signer = try RequestSignature.verify(method: req.method.rawValue, path: req.path, allocation: allocation,
-                                                 headers: { req.headers[$0] })
-        guard signer == r.assignment.ownerPublicKey else {
+        let signed = try verifySignature(req, allocation: allocation, streamed: streamed)
+        guard signed.key == r.assignment.ownerPublicKey else {
             throw StorageRequestError.forbidden(write ? "only the allocation owner may write" : "only the allocation owner may read the allocation state")
         }
-        if write, r.assignment.expiration <= Int64(Date().timeIntervalSince1970) {
+        let now = Int64(Date().timeIntervalSince1970)
+        if write, r.assignment.expiration <= now {
             throw StorageRequestError.expired("allocation \(allocation) expired at \(r.assignment.expiration); extend it before writing")
+        }
+        if req.method != .get {
+            if spendNonce {
+                try nonces.use(signed.nonce, allocation: allocation, time: signed.time, now: now)
+            } else if nonces.contains(signed.nonce, allocation: allocation) {
+                throw StorageRequestError.unauthorized("this signed request was already used (X-Mosaic-Nonce repeats); sign every request with a new nonce")
+            }
         }
         return r
     }
 
     // MARK: Uploads
 
-    /// The open writer of an upload (reopened from its bytes on disk when it was closed), after
-    /// closing the ones idle for `idleUploadTimeout`: clients that vanish mid-upload must not keep
-    /// file descriptors forever. A request still using an evicted writer keeps it alive until done.
+    /// The open writer of an upload (reopened from its bytes on disk when it was closed). Writers
+    /// idle for `idleUploadTimeout` give back their file descriptors: clients that vanish
+    /// mid-upload must not keep them forever.
     func writer(allocation: String, upload: String) throws -> FragmentWriter {
         guard upload.utf8.count <= 100 else { throw StorageRequestError.invalid("an upload id has at most 100 characters") }
-        let key = allocation + "." + upload
-        let now = ContinuousClock.now
-        let idle = Duration.milliseconds(Int64(configuration.idleUploadTimeout * 1000))
-        return try writers.withLock { all in
-            all = all.filter { $0.key == key || now - $0.value.used < idle }
-            if let w = all[key]?.writer { all[key]?.used = now; return w }
-            let w = try store.resumableWrite(allocation: allocation, upload: upload, file: "u-" + upload)
-            all[key] = (w, now)
-            return w
-        }
+        return try uploads.writer(allocation: allocation, upload: upload)
     }
 
     /// Uploads with an open writer ("allocation.upload").
-    var openUploads: Set<String> { writers.withLock { Set($0.keys) } }
+    var openUploads: Set<String> { uploads.openWriters }
 
     func uploadLength(allocation: String, upload: String) throws -> Int64 {
-        if let w = writers.withLock({ $0[allocation + "." + upload]?.writer }) { return w.length }
-        return try store.uploadLength(allocation: allocation, upload: upload) ?? 0
-    }
-
-    func receive(allocation: String, upload: String, offset: Int64, body: RequestBodyStream) async throws -> Int64 {
-        let w = try writer(allocation: allocation, upload: upload)
-        var at = offset
-        for try await chunk in body {
-            try chunk.withUnsafeBytes { try w.receive($0, at: at) }
-            at += Int64(chunk.count)
-        }
-        let now = ContinuousClock.now
-        writers.withLock { $0[allocation + "." + upload]?.used = now }  // a long PUT is not idle
-        return w.length
+        do { try FragmentStore.validate(upload) } catch { throw StorageRequestError.invalid("upload ids are 1–100 of A–Z a–z 0–9 . _ - (not starting with .)") }
+        return uploads.length(allocation: allocation, upload: upload)
     }
 
     func discard(allocation: String, upload: String) throws {
-        if let w = writers.withLock({ $0.removeValue(forKey: allocation + "." + upload) })?.writer { w.abort() }
-        try store.discardUpload(allocation: allocation, upload: upload)
+        do { try FragmentStore.validate(upload) } catch { throw StorageRequestError.invalid("upload ids are 1–100 of A–Z a–z 0–9 . _ - (not starting with .)") }
+        try uploads.discard(allocation: allocation, upload: upload)
     }
 
     // MARK: Commit
@@ -293,12 +337,22 @@ public final class BlobberServer: Sendable {
             guard m.previousRoot == r.root else {
                 throw StorageRequestError.conflict("write marker previous_root \(m.previousRoot) is not this blobber's root \(r.root); another write landed first, refresh and retry")
             }
-            if let last = r.writeMarker, m.timestamp <= last.timestamp {
-                // The ledger refuses such a marker, and every marker chained on it after.
-                throw StorageRequestError.conflict("write marker timestamp \(m.timestamp) is not after the latest marker's \(last.timestamp); write markers' timestamps must strictly increase")
-            }
-            if a.expiration <= Int64(Date().timeIntervalSince1970) {
+            let now = Int64(Date().timeIntervalSince1970)
+            if a.expiration <= now {
                 throw StorageRequestError.expired("allocation \(allocation) expired at \(a.expiration); extend it before writing")
+            }
+            // The ledger's rules for a marker (storage.commit_write_markers): a marker it would refuse
+            // would block every later one of this blobber, so it is refused here first.
+            if let last = r.writeMarker?.timestamp, m.timestamp <= last {
+                throw StorageRequestError.conflict("the write marker's timestamp \(m.timestamp) is not after the previous marker's \(last); write markers' timestamps (milliseconds) must strictly increase: sign it with at least \(last) + 1")
+            }
+            let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
+            let (latest, overflow) = nowMillis.addingReportingOverflow(Self.markerClockSkew * 1000)
+            guard overflow || m.timestamp <= latest else {
+                throw StorageRequestError.invalid("the write marker's timestamp \(m.timestamp) (ms) is more than \(Self.markerClockSkew) s ahead of the blobber's clock \(nowMillis); check your clock")
+            }
+            guard commit.changes.count <= configuration.maxChangesPerCommit else {
+                throw StorageRequestError.invalid("a commit carries at most \(configuration.maxChangesPerCommit) changes, this one \(commit.changes.count); split it into several commits")
             }
             var files = r.files
             var leaves = r.leaves
@@ -310,7 +364,7 @@ public final class BlobberServer: Sendable {
                 case .delete:
                     guard let path = change.path else { throw StorageRequestError.invalid("a delete needs a path") }
                     guard files[path] != nil else { throw StorageRequestError.notFound("\(path) does not exist") }
-                    for p in files.keys where RemotePath.isWithin(p, folder: path) { files[p] = nil; leaves.remove(p); touched.insert(p) }
+                    for p in leaves.removeAll(within: path) { files[p] = nil; touched.insert(p) }
                 case .put:
                     guard let meta = change.meta else { throw StorageRequestError.invalid("a put needs metadata") }
                     try meta.verify(owner: owner)
@@ -348,12 +402,15 @@ public final class BlobberServer: Sendable {
                     touched.insert(meta.path)
                 }
             }
+            guard files.count <= configuration.maxEntriesPerAllocation || files.count <= r.files.count else {
+                throw StorageRequestError.full("allocation \(allocation) would hold \(files.count) files and folders on this blobber, more than the \(configuration.maxEntriesPerAllocation) it keeps per allocation; delete some first")
+            }
             let root = leaves.root
             let size = AllocationRoot.size(of: files.values.lazy.map(\.meta))
             guard m.root == root, m.size == size else {
                 throw StorageRequestError.invalid("the write marker says root \(m.root) size \(m.size) but the changes give root \(root) size \(size); recompute it from GET /v1/alloc/\(allocation)/files?recursive=1")
             }
-            guard Int64(size) <= a.perBlobberCapacity else {
+            guard size <= UInt64(max(0, a.perBlobberCapacity)) else {
                 throw StorageRequestError.full("allocation \(allocation) is full on this blobber: \(size) bytes needed, \(a.perBlobberCapacity) allowed; grow the allocation or delete files")
             }
             // Publish fragments; undo on any failure so nothing partial stays.
@@ -361,14 +418,16 @@ public final class BlobberServer: Sendable {
             do {
                 for (upload, meta) in fromUploads {
                     let w = try writer(allocation: allocation, upload: upload)
-                    guard let root = Hex.decode(meta.fragmentRoots[r.index]) else { throw StorageRequestError.invalid("bad fragment root") }
+                    guard let root = meta.fragmentRoots[safe: r.index].flatMap({ Hex.decode($0) }) else {
+                        throw StorageRequestError.invalid("metadata of \(meta.path) has no fragment root for blobber \(r.index)")
+                    }
                     do {
                         try w.commit(expectedRoot: root, expectedLength: meta.fragmentLength)
                     } catch let e as StorageError {
-                        _ = writers.withLock { $0.removeValue(forKey: allocation + "." + upload) }
+                        uploads.remove(allocation: allocation, upload: upload)
                         throw StorageRequestError.invalid("fragment of \(meta.path) does not match its signed metadata (\(e)); upload it again")
                     }
-                    _ = writers.withLock { $0.removeValue(forKey: allocation + "." + upload) }
+                    uploads.remove(allocation: allocation, upload: upload)
                     published.append("u-" + upload)
                 }
                 for (from, to) in links {

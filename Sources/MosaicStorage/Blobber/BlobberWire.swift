@@ -85,9 +85,16 @@ public enum BlobberWire {
         public var received: Int64
     }
 
-    /// `GET /v1/alloc/:id/read-counter`.
+    /// `GET /v1/alloc/:id/read-counter`: the reader's counter and, when the blobber holds it, the
+    /// reader's own latest signed marker with that counter (a reader signs no marker on top of a
+    /// counter it cannot check: docs/STORAGE.md §12).
     public struct ReadCounter: Sendable, Codable {
         public var counter: UInt64
+        public var marker: ReadMarker?
+        public init(counter: UInt64, marker: ReadMarker? = nil) {
+            self.counter = counter
+            self.marker = marker
+        }
     }
 
     /// `GET /v1/alloc/:id/files`.

@@ -38,10 +38,8 @@ public final class ChallengeProver: Sendable {
 
     /// Remembers every allocation this blobber stores.
     public func rememberAll() {
-        let dir = server.configuration.directory + "/meta"
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] where name.hasSuffix(".json") && !name.hasPrefix(".") {
-            remember(allocation: String(name.dropLast(5)))
-        }
+        // From the records in memory (the per-allocation JSON files of earlier versions are gone).
+        for id in server.records.withLock({ Array($0.keys) }) { remember(allocation: id) }
     }
 
     /// The proof for `challenge`. When a block cannot be read (the fragment is gone or damaged) the

@@ -72,7 +72,7 @@ public struct AllocationAssignment: Sendable, Hashable, Codable {
 
     public func verify() throws(StorageRequestError) {
         guard Transaction.isHexID(allocationID) else { throw .invalid("allocation_id must be 64 lowercase hex characters") }
-        guard dataShards >= 1, parityShards >= 0, dataShards + parityShards <= ErasureCoder.maxTotalShards,
+        guard ErasureCoder.isValid(dataShards: dataShards, parityShards: parityShards),
               blobbers.count == dataShards + parityShards, Set(blobbers).count == blobbers.count else {
             throw .invalid("an allocation needs d ≥ 1, p ≥ 0 and d + p distinct blobbers")
         }

@@ -33,8 +33,15 @@ public enum AllocationRoot {
         return out
     }
 
-    /// Fragment bytes a blobber holds for `metas` (the write marker's `size`).
+    /// Fragment bytes a blobber holds for `metas` (the write marker's `size`), saturating at
+    /// 2^64 − 1: such a sum fits no allocation and is refused as too large, not a crash.
     public static func size(of metas: some Sequence<FileMeta>) -> UInt64 {
-        metas.reduce(0) { $0 + UInt64(max(0, $1.fragmentLength)) }
+        var total: UInt64 = 0
+        for m in metas {
+            let (sum, overflow) = total.addingReportingOverflow(UInt64(max(0, m.fragmentLength)))
+            if overflow { return .max }
+            total = sum
+        }
+        return total
     }
 }

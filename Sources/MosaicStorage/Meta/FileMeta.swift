@@ -134,7 +134,7 @@ public struct FileMeta: Sendable, Hashable, Codable {
             }
         case .file:
             guard cipher == Self.aesGCMCipher || cipher == Self.lockerCipher else { throw .invalid("unknown cipher '\(cipher)' in metadata of \(path)") }
-            guard dataShards >= 1, parityShards >= 0, fragmentRoots.count == dataShards + parityShards,
+            guard ErasureCoder.isValid(dataShards: dataShards, parityShards: parityShards), fragmentRoots.count == dataShards + parityShards,
                   fragmentRoots.allSatisfy({ Hex.decode($0)?.count == 32 }) else {
                 throw .invalid("metadata of \(path) needs one 32-byte hex root per shard")
             }

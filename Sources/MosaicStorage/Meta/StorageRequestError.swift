@@ -8,6 +8,9 @@ public enum StorageRequestError: Error, Equatable, Sendable, CustomStringConvert
     case conflict(String)
     case expired(String)
     case full(String)
+    /// A bounded resource of the blobber is used up for now (nonces in the replay window, open
+    /// uploads, upload file handles): retry later, or commit or drop uploads first.
+    case tooMany(String)
 
     public var status: Int {
         switch self {
@@ -18,6 +21,7 @@ public enum StorageRequestError: Error, Equatable, Sendable, CustomStringConvert
         case .conflict: return 409
         case .expired: return 410
         case .full: return 507
+        case .tooMany: return 429
         }
     }
 
@@ -30,12 +34,14 @@ public enum StorageRequestError: Error, Equatable, Sendable, CustomStringConvert
         case .conflict: return "conflict"
         case .expired: return "allocation_expired"
         case .full: return "allocation_full"
+        case .tooMany: return "too_many_requests"
         }
     }
 
     public var message: String {
         switch self {
-        case let .invalid(m), let .unauthorized(m), let .forbidden(m), let .notFound(m), let .conflict(m), let .expired(m), let .full(m):
+        case let .invalid(m), let .unauthorized(m), let .forbidden(m), let .notFound(m), let .conflict(m), let .expired(m), let .full(m),
+             let .tooMany(m):
             return m
         }
     }
