@@ -39,6 +39,7 @@ extension AppServer {
         let sessions = self.sessions
         server.route(method, path, summary: summary, bodyLimit: bodyLimit) { req in
             do {
+                try RequestGuard.checkJSONBody(req)
                 let app = try AppServer.resolve(req, access: access, sessions: sessions)
                 var response = try await handler(app)
                 if app.isNewSession {

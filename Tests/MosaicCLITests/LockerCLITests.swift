@@ -221,11 +221,24 @@ import Testing
         #expect(locked.message.contains("too many incorrect PINs for locker file diary.txt; wait"))
         #expect(!FileManager.default.fileExists(atPath: bad.path))
 
+        // The attack: rename or copy the locked file to get fresh tries. The count follows the
+        // file's wrap (in its signed metadata), so the new names wait just the same.
+        try await ok(cli, ["mv", "/locker/diary.txt", "/locker/renamed.txt"])
+        let renamed = try await fails(cli, ["locker", "get", "renamed.txt", "--to", bad.path, "--pin-file", pin])
+        #expect(renamed.code == "too_many_attempts", "\(renamed.message)")
+        try await ok(cli, ["cp", "/locker/renamed.txt", "/locker/copy.txt"])
+        let copied = try await fails(cli, ["locker", "get", "copy.txt", "--to", bad.path, "--pin-file", pin])
+        #expect(copied.code == "too_many_attempts", "\(copied.message)")
+        #expect(!FileManager.default.fileExists(atPath: bad.path))
+        try await ok(cli, ["rm", "/locker/copy.txt"])
+        try await ok(cli, ["mv", "/locker/renamed.txt", "/locker/diary.txt"])
+
         // Once the wait has passed (moved back in the log), the right PIN opens it and clears the count.
         let log = cli.home.appendingPathComponent("locker/attempts.json")
         var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: log)) as? [String: Any])
         var entries = try #require(json["files"] as? [String: [String: Any]])
-        let entryKey = allocID + "/diary.txt"
+        let diaryWrap = try #require(try wrappedKey(net, path: "/locker/diary.txt"))
+        let entryKey = try #require(Locker.attemptKey(wrappedKey: diaryWrap))
         #expect(entries[entryKey]?["failures"] as? Int == 5)
         entries[entryKey]?["last"] = Int(Date().timeIntervalSince1970) - 3600
         json["files"] = entries

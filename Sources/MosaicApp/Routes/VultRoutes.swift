@@ -149,13 +149,16 @@ extension AppServer {
             throw HTTPError.badRequest("give the file as ?path=/folder/name", code: "invalid_path")
         }
         let spool = try spoolFile()
-        let result = try await mapStorage { try await client.download(remotePath: path, to: spool, allocation: alloc) }
-        var response = try HTTPResponse.file(atPath: spool.path, contentType: result.meta.contentType.isEmpty ? "application/octet-stream" : result.meta.contentType)
-        // The response holds the open file; the name can go now, so nothing stays on disk.
-        try? FileManager.default.removeItem(at: spool)
-        let name = (path as NSString).lastPathComponent.replacingOccurrences(of: "\"", with: "")
-        response.headers.add("Content-Disposition", "\(attachment ? "attachment" : "inline"); filename=\"\(name)\"")
-        return response
+        do {
+            _ = try await mapStorage { try await client.download(remotePath: path, to: spool, allocation: alloc) }
+        } catch {
+            try? FileManager.default.removeItem(at: spool)
+            throw error
+        }
+        // Inline only for an image recognised by its bytes; the response holds the open file, so
+        // the name can go now and nothing stays on disk.
+        defer { try? FileManager.default.removeItem(at: spool) }
+        return try AppServer.userFile(atPath: spool.path, name: (path as NSString).lastPathComponent, inline: !attachment)
     }
 
     /// The session's storage client and the allocation named (or the wallet's only one).
