@@ -34,7 +34,8 @@ final class UnlockThrottle: Sendable {
 
     private struct Count {
         var failures = 0
-        var last: Int64 = 0
+        /// When the latest counted try began.
+        var last: Double = 0
     }
 
     private struct State {
@@ -42,47 +43,56 @@ final class UnlockThrottle: Sendable {
         var all = Count()
     }
 
-    private let state = Mutex(State())
-    let clock: @Sendable () -> Int64
+    /// What `begin` changed, so a try that was not a guess can be taken back exactly.
+    private struct Began {
+        let at: Double
+        let sessionLast: Double
+        let globalLast: Double
+    }
 
-    init(clock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+    private let state = Mutex(State())
+    let clock: @Sendable () -> Double
+
+    init(clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.clock = clock
     }
 
     /// Runs `body` (a passphrase check) if no wait is running; a `wrongPassphrase` it throws stays
     /// counted, any other outcome takes the try back (an unknown wallet name is not a guess).
     func attempt<T>(session: String, isWrongPassphrase: (any Error) -> Bool, _ body: () throws -> T) throws -> T {
-        try begin(session: session)
+        let began = try begin(session: session)
         do {
             let result = try body()
-            takeBack(session: session, clearSession: true)
+            takeBack(session: session, began, clearSession: true)
             return result
         } catch {
-            if !isWrongPassphrase(error) { takeBack(session: session, clearSession: false) }
+            if !isWrongPassphrase(error) { takeBack(session: session, began, clearSession: false) }
             throw error
         }
     }
 
-    func begin(session: String) throws {
+    private func begin(session: String) throws -> Began {
         let now = clock()
-        try state.withLock { s in
-            s.sessions = s.sessions.filter { now - $0.value.last < Self.forgetAfter }
-            if now - s.all.last >= Self.forgetAfter { s.all = Count() }
+        return try state.withLock { s in
+            let forget = Double(Self.forgetAfter)
+            s.sessions = s.sessions.filter { now - $0.value.last < forget }
+            if now - s.all.last >= forget { s.all = Count() }
             var mine = s.sessions[session] ?? Count()
-            let globalWait = Self.global.wait(afterFailures: s.all.failures)
+            let globalWait = Double(Self.global.wait(afterFailures: s.all.failures))
             if globalWait > 0, now < s.all.last + globalWait {
-                let after = s.all.last + globalWait - now
+                let after = Self.seconds(s.all.last + globalWait - now)
                 throw HTTPError(status: 429, code: "too_many_attempts",
                                 message: "too many wrong passphrases were tried on this app; wait \(after) s before trying again",
                                 headers: ["Retry-After": String(after)])
             }
-            let wait = Self.perSession.wait(afterFailures: mine.failures)
+            let wait = Double(Self.perSession.wait(afterFailures: mine.failures))
             if wait > 0, now < mine.last + wait {
-                let after = mine.last + wait - now
+                let after = Self.seconds(mine.last + wait - now)
                 throw HTTPError(status: 429, code: "too_many_attempts",
                                 message: "too many wrong passphrases; wait \(after) s before trying again",
                                 headers: ["Retry-After": String(after)])
             }
+            let began = Began(at: now, sessionLast: mine.last, globalLast: s.all.last)
             mine.failures += 1
             mine.last = now
             s.all.failures += 1
@@ -91,18 +101,24 @@ final class UnlockThrottle: Sendable {
             if s.sessions.count > Self.maxTracked, let oldest = s.sessions.min(by: { $0.value.last < $1.value.last })?.key {
                 s.sessions[oldest] = nil
             }
+            return began
         }
     }
 
-    /// A try that was not a wrong passphrase: its global count is taken back, and the session's
-    /// (all of it after the right passphrase, else just this try).
-    private func takeBack(session: String, clearSession: Bool) {
+    /// Whole seconds to wait, rounded up (at least 1).
+    static func seconds(_ t: Double) -> Int64 { max(1, Int64(t.rounded(.up))) }
+
+    /// A try that was not a wrong passphrase: its counts and its time are taken back (unless
+    /// another try began since), and the session's whole count after the right passphrase.
+    private func takeBack(session: String, _ began: Began, clearSession: Bool) {
         state.withLock { s in
             s.all.failures = max(0, s.all.failures - 1)
+            if s.all.last == began.at { s.all.last = began.globalLast }
             if clearSession {
                 s.sessions[session] = nil
             } else if var mine = s.sessions[session] {
                 mine.failures = max(0, mine.failures - 1)
+                if mine.last == began.at { mine.last = began.sessionLast }
                 s.sessions[session] = mine
             }
         }
