@@ -25,6 +25,8 @@ public final class NodeServer: Sendable {
         // Long polls wait up to 60 s; the idle timeout must not cut them first.
         http.connectionTimeout = 90
         http.title = "Mosaic node API"
+        // No error body shows where this node keeps its ledger.
+        http.privatePaths = [configuration.directory: "$NODE_DIR"]
         self.http = HTTPServer(configuration: http)
         registerAPI()
         registerStorageAPI()
