@@ -105,6 +105,10 @@ extension AppServer {
                 return AppServer.secured(e.response)
             } catch let e as ShareTokenError {
                 return AppServer.secured(HTTPError.badRequest(e.description, code: "invalid_ticket").response)
+            } catch is CryptoError {
+                // The key sits outside the ticket's signature: a wrong one shows when AES-GCM fails.
+                return AppServer.secured(HTTPError.forbidden("the link's key does not open this file; copy the whole link again, including the part after #",
+                                                             code: "wrong_key").response)
             }
         }
     }
