@@ -90,6 +90,9 @@ extension AppServer {
                 let body = req.body.isEmpty ? SharedDownloadBody(key: nil) : try req.decodeJSON(SharedDownloadBody.self)
                 var token = try ShareToken.decode(try req.param("ticket"))
                 if let key = body.key, !key.isEmpty { token = try token.with(keyHex: key) }
+                guard token.key != nil || token.sealedKey != nil else {
+                    throw HTTPError.badRequest("this link has no key (the part after #key=); copy the whole link again", code: "missing_key")
+                }
                 let reader = Ed25519.SigningKey.generate()
                 let key = try token.contentKey(for: reader)
                 let (_, alloc) = try await sharedFile(token)

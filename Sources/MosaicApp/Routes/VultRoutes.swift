@@ -130,7 +130,7 @@ extension AppServer {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = dir.appendingPathComponent(Hex.encode(Random.bytes(16)))
         guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw HTTPError.internalError("cannot create a temporary file in \(dir.path)")
+            throw HTTPError.internalError("cannot create a temporary file in the app's spool folder ($MOSAIC_HOME/app-spool); check that the disk has space")
         }
         return url
     }
