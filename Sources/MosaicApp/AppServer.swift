@@ -28,6 +28,8 @@ public final class AppServer: Sendable {
         /// Idle time after which a session is forgotten altogether (its keys released and zeroed);
         /// never less than `idleTimeout`.
         public var sessionIdleLimit: TimeInterval = SessionStore.defaultSessionIdleLimit
+        /// The clock of sessions and unlock limits (tests move it on instead of waiting).
+        var clock: @Sendable () -> Date = { Date() }
 
         public init(home: URL, network: String? = nil) {
             self.home = home
@@ -48,7 +50,7 @@ public final class AppServer: Sendable {
     let server: HTTPServer
     let staticFiles: StaticFiles
     let networkState: NetworkState
-    let unlockThrottle = UnlockThrottle()
+    let unlockThrottle: UnlockThrottle
     /// The Host values allowed, known once the port is bound.
     let hosts: HostAllowList
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
@@ -56,7 +58,9 @@ public final class AppServer: Sendable {
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         sessions = SessionStore(idleTimeout: configuration.idleTimeout, sessionIdleLimit: configuration.sessionIdleLimit,
-                                maxSessions: configuration.maxSessions)
+                                maxSessions: configuration.maxSessions, clock: configuration.clock)
+        let clock = configuration.clock
+        unlockThrottle = UnlockThrottle(clock: { clock().timeIntervalSince1970 })
         var http = HTTPServer.Configuration()
         http.port = configuration.port
         http.title = "Mosaic web app"

@@ -31,18 +31,21 @@ final class SessionStore: Sendable {
     let idleTimeout: TimeInterval
     let sessionIdleLimit: TimeInterval
     let maxSessions: Int
+    /// The time idleness is measured against (a test moves it on instead of waiting).
+    let clock: @Sendable () -> Date
     private let sessions = Mutex<[String: Session]>([:])
 
     init(idleTimeout: TimeInterval, sessionIdleLimit: TimeInterval = SessionStore.defaultSessionIdleLimit,
-         maxSessions: Int = SessionStore.defaultMaxSessions) {
+         maxSessions: Int = SessionStore.defaultMaxSessions, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.idleTimeout = idleTimeout
         self.sessionIdleLimit = max(sessionIdleLimit, idleTimeout)
         self.maxSessions = max(1, maxSessions)
+        self.clock = clock
     }
 
     /// A new anonymous session (no wallet yet).
     func create() -> Session {
-        let s = Session(id: Hex.encode(Random.bytes(32)), csrf: Hex.encode(Random.bytes(32)), wallet: nil, lastSeen: Date())
+        let s = Session(id: Hex.encode(Random.bytes(32)), csrf: Hex.encode(Random.bytes(32)), wallet: nil, lastSeen: clock())
         sessions.withLock { all in
             expire(&all, now: s.lastSeen)
             while all.count >= maxSessions, let victim = Self.leastRecentlyUsed(all) {
@@ -64,7 +67,7 @@ final class SessionStore: Sendable {
     func touch(_ id: String) -> Session? {
         sessions.withLock { all -> Session? in
             guard var s = all[id] else { return nil }
-            let now = Date()
+            let now = clock()
             if now.timeIntervalSince(s.lastSeen) > sessionIdleLimit {
                 all[id] = nil
                 return nil
@@ -93,7 +96,8 @@ final class SessionStore: Sendable {
     }
 
     /// Locks idle wallets and forgets idle sessions (run on a timer and before each new session).
-    func sweep(now: Date = Date()) {
+    func sweep() {
+        let now = clock()
         sessions.withLock { expire(&$0, now: now) }
     }
 

@@ -56,6 +56,7 @@ final class AppTestClient: @unchecked Sendable {
     }
 
     /// Opens a session the way the page does and keeps its CSRF token.
+    @discardableResult
     func begin() async throws -> Reply {
         let r = try await send("GET", "/api/session")
         csrf = r.json["csrf"] as? String

@@ -5,7 +5,7 @@ import MosaicStorage
 
 /// The chunks an upload has handed to its blobbers: one 32-byte digest per chunk (SHA-256 of the
 /// chunk's d + p Merkle leaf hashes, which the encoder computes anyway), appended to
-/// `uploads/NAME.chunks` before the chunk's batch is sent. A resumed upload seals the file again
+/// `upload-chunks/NAME.chunks` before the chunk's batch is sent. A resumed upload seals the file again
 /// under the same key and nonces and compares each chunk with the log before sending any of it: a
 /// chunk that differs means the source changed, and the upload starts afresh under a new key and
 /// nonce prefix, so AES-GCM never seals two different plaintexts under one nonce.
@@ -27,7 +27,12 @@ final class UploadChunkLog: @unchecked Sendable {
     private(set) var recorded: [[UInt8]]
     private var fd: Int32
 
-    static func url(journal: URL) -> URL { journal.deletingPathExtension().appendingPathExtension("chunks") }
+    /// `$MOSAIC_HOME/upload-chunks/NAME.chunks` for the journal `$MOSAIC_HOME/uploads/NAME.json`
+    /// (a folder of its own, so `uploads/` keeps one file per interrupted upload).
+    static func url(journal: URL) -> URL {
+        journal.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("upload-chunks")
+            .appendingPathComponent(journal.deletingPathExtension().lastPathComponent + ".chunks")
+    }
 
     /// Opens the log: `resume` reads what earlier runs recorded, otherwise it starts empty.
     init(url: URL, resume: Bool) throws {
