@@ -54,7 +54,7 @@ let package = Package(
         // A blobber alone in a process, so MosaicStorageTests can SIGKILL it mid-write.
         .executableTarget(name: "blobber-fixture", dependencies: ["MosaicStorage"], path: "Tests/BlobberFixture"),
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
-        .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp", "example-social-app"]),
+        .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp", "example-social-app", "mosaic", "MosaicTestSupport"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
         .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic", "MosaicTestSupport", "ledger-trap-fixture"]),
         // A node alone in a process with a contract that traps on purpose (the poisoned-transaction test).

@@ -44,6 +44,7 @@ extension AppServer {
         server.route(method, path, summary: summary, parameters: parameters, body: body, statuses: statuses,
                      errors: AppServer.accessErrors(access, method) + errors, bodyLimit: bodyLimit) { req in
             do {
+                try RequestGuard.checkJSONBody(req)
                 let app = try AppServer.resolve(req, access: access, sessions: sessions)
                 var response = try await handler(app)
                 if app.isNewSession {

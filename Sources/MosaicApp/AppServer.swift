@@ -1,6 +1,7 @@
 import Foundation
 import MosaicHTTP
 import MosaicSDK
+import Synchronization
 
 /// `mosaic app`: serves the web app's pages and its JSON API over the SDK. The keystore and
 /// every private key stay in this process; the page only ever sees public data, except the
@@ -17,6 +18,18 @@ public final class AppServer: Sendable {
         /// Argon2id cost for wallets created in the browser.
         public var kdf: KeystoreKDF = .moderate
         public var logRequests = true
+        /// Where the access log goes (share tickets in it are shortened, see `AppLog`).
+        public var logger: HTTPLogger = HTTPServer.standardErrorLogger
+        /// Names besides 127.0.0.1 and localhost the app answers to (`--allow-host`), e.g. a
+        /// reverse proxy's name; every other Host header gets 421 (DNS rebinding).
+        public var allowedHosts: [String] = []
+        /// Most sessions kept at once; the least recently used one without a wallet goes first.
+        public var maxSessions = SessionStore.defaultMaxSessions
+        /// Idle time after which a session is forgotten altogether (its keys released and zeroed);
+        /// never less than `idleTimeout`.
+        public var sessionIdleLimit: TimeInterval = SessionStore.defaultSessionIdleLimit
+        /// The clock of sessions and unlock limits (tests move it on instead of waiting).
+        var clock: @Sendable () -> Date = { Date() }
 
         public init(home: URL, network: String? = nil) {
             self.home = home
@@ -37,16 +50,29 @@ public final class AppServer: Sendable {
     let server: HTTPServer
     let staticFiles: StaticFiles
     let networkState: NetworkState
+    let unlockThrottle: UnlockThrottle
+    /// The Host values allowed, known once the port is bound.
+    let hosts: HostAllowList
+    private let sweeper = Mutex<Task<Void, Never>?>(nil)
 
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        sessions = SessionStore(idleTimeout: configuration.idleTimeout)
+        sessions = SessionStore(idleTimeout: configuration.idleTimeout, sessionIdleLimit: configuration.sessionIdleLimit,
+                                maxSessions: configuration.maxSessions, clock: configuration.clock)
+        let clock = configuration.clock
+        unlockThrottle = UnlockThrottle(clock: { clock().timeIntervalSince1970 })
         var http = HTTPServer.Configuration()
         http.port = configuration.port
         http.title = "Mosaic web app"
         http.version = AppServer.version
-        if !configuration.logRequests { http.logger = nil }
+        let log = configuration.logger
+        let redacting: HTTPLogger = { line in log(AppLog.redact(line)) }
+        http.logger = configuration.logRequests ? redacting : nil
+        let hosts = HostAllowList()
+        http.admit = { (req: HTTPRequest) throws in try hosts.check(req) }
+        http.privatePaths = AppServer.privatePaths(home: configuration.home)
         server = HTTPServer(configuration: http)
+        self.hosts = hosts
         staticFiles = try StaticFiles.load()
         networkState = NetworkState(home: configuration.home, preferred: configuration.network)
         registerStaticRoutes()
@@ -63,12 +89,38 @@ public final class AppServer: Sendable {
 
     public func start() throws {
         try server.start()
+        hosts.set(RequestGuard.allowedHosts(port: server.port, listening: server.configuration.host, extra: configuration.allowedHosts),
+                  port: server.port)
+        startSweeper()
     }
 
     public var baseURL: URL { server.baseURL }
 
     public func stop() async {
+        sweeper.withLock { $0?.cancel(); $0 = nil }
         await server.stop()
+        sessions.removeAll()
+    }
+
+    /// Forgets idle sessions on a timer too, so an unlocked wallet nobody uses any more does not
+    /// stay in memory until the next request happens to come.
+    private func startSweeper() {
+        let sessions = self.sessions
+        let every = min(max(configuration.idleTimeout / 4, 0.05), 30)
+        let task = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int(every * 1000)))
+                sessions.sweep()
+            }
+        }
+        sweeper.withLock { $0 = task }
+    }
+
+    /// Server-side folders no answer may show: the Mosaic home (keystore, spool files, journals,
+    /// the locker's attempt log). Remote paths such as `/tmp/x` in an allocation are the user's own
+    /// and stay as they are.
+    static func privatePaths(home: URL) -> [String: String] {
+        [home.path: "$MOSAIC_HOME"]
     }
 
     var keystore: Keystore {

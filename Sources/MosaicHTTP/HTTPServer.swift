@@ -33,6 +33,12 @@ public final class HTTPServer: @unchecked Sendable {
         /// `info` of the served OpenAPI document.
         public var title = "Mosaic API"
         public var version = "0.1.0"
+        /// Runs for every request as soon as its headers are in, before routing (the web app's
+        /// Host check against DNS rebinding); the `HTTPError` it throws is the answer.
+        public var admit: (@Sendable (HTTPRequest) throws -> Void)?
+        /// Server-side paths (data folders, the temp folder) no client may see: every error body
+        /// has each of them replaced by its placeholder, e.g. `["/srv/blobber": "$BLOBBER_DIR"]`.
+        public var privatePaths: [String: String] = [:]
         public init() {}
     }
 
@@ -53,9 +59,11 @@ public final class HTTPServer: @unchecked Sendable {
         var retained: Unmanaged<HTTPServer>?
     }
     private let running = Mutex(Running())
+    private let redaction: PathRedaction
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        redaction = PathRedaction(configuration.privatePaths)
         route(.get, "/openapi.json", summary: "This API's OpenAPI 3.1 description") { [unowned self] _ in
             HTTPResponse(status: 200, body: self.openAPIDocument(), contentType: "application/json")
         }
@@ -227,6 +235,16 @@ public final class HTTPServer: @unchecked Sendable {
             r.headers["Connection"] = "close"
             return queue(ctx, r)
         }
+        if let admit = configuration.admit {
+            let v = values(conn)
+            do {
+                try admit(HTTPRequest(method: HTTPMethod(rawValue: ctx.method) ?? .options, path: ctx.path, query: v.query, headers: v.headers))
+            } catch let e as HTTPError {
+                return queue(ctx, e.response)
+            } catch {
+                return queue(ctx, HTTPError.badRequest("request refused").response)
+            }
+        }
         let table = routes.withLock { $0 }
         guard let m = HTTPMethod(rawValue: ctx.method) else {
             if case let .methodNotAllowed(allowed) = table.lookup(method: .options, path: ctx.path) {
@@ -360,7 +378,8 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     /// Hands a response to MHD; only valid inside the access handler.
-    private func queue(_ ctx: RequestContext, _ response: HTTPResponse) -> MHD_Result {
+    private func queue(_ ctx: RequestContext, _ unredacted: HTTPResponse) -> MHD_Result {
+        let response = redaction.apply(unredacted)
         let mhd: OpaquePointer?
         switch response.body {
         case let .data(data):

@@ -31,6 +31,8 @@ public final class NodeServer: Sendable {
         http.title = "Mosaic node API"
         // Bad parameters are malformed requests, like any other bad field (docs/PROTOCOL.md §2.3).
         http.parameterErrorCode = "malformed"
+        // No error body shows where this node keeps its ledger.
+        http.privatePaths = [configuration.directory: "$NODE_DIR"]
         self.http = HTTPServer(configuration: http)
         registerAPI()
         registerStorageAPI()

@@ -28,9 +28,16 @@ public struct FileEncoder: Sendable {
         self.chunksPerBatch = max(1, chunksPerBatch)
     }
 
+    /// Called with each batch once it is sealed and coded, before any of it is sent: the index of
+    /// its first chunk and its leaf hashes by fragment index, then chunk (`leafHashes[i][k]`).
+    /// Throwing stops the upload with nothing of this batch sent (a resumed upload checks here that
+    /// it seals the same bytes it sent before under the same key and nonces).
+    public typealias BatchCheck = (_ firstChunk: Int64, _ leafHashes: [[[UInt8]]]) throws -> Void
+
     /// Encodes the file at `path`; see `encode(read:to:minimumSinks:progress:)`. Reads go straight
     /// into the batch buffer (no `Data` or array per read).
     public func encode(fileAt path: String, to sinks: [any FragmentSink], minimumSinks: Int? = nil,
+                       beforeSend: BatchCheck? = nil,
                        progress: (@Sendable (Int64) -> Void)? = nil) async throws -> Result {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw StorageError.io(operation: "open", path: path, errno: errno) }
@@ -47,7 +54,7 @@ public struct FileEncoder: Sendable {
                 filled += got
             }
             return filled
-        }, to: sinks, minimumSinks: minimumSinks, progress: progress)
+        }, to: sinks, minimumSinks: minimumSinks, beforeSend: beforeSend, progress: progress)
     }
 
     /// Reads the plaintext through `read(n)` (up to n bytes; empty at end of file), sends fragment i
@@ -71,7 +78,7 @@ public struct FileEncoder: Sendable {
                 filled += take
             }
             return filled
-        }, to: sinks, minimumSinks: minimumSinks, progress: progress)
+        }, to: sinks, minimumSinks: minimumSinks, beforeSend: nil, progress: progress)
     }
 
     /// The pipeline. `fill` fills as much of the buffer as the input still has and returns the count
@@ -79,7 +86,7 @@ public struct FileEncoder: Sendable {
     /// the next batch is sealed, coded and hashed into the other, so the client's memory is
     /// 1 plaintext batch + 2 × (d + p) × `chunksPerBatch` × 64 KiB whatever the file size.
     func encode(fill: (UnsafeMutableRawBufferPointer) throws -> Int, to sinks: [any FragmentSink], minimumSinks: Int?,
-                progress: (@Sendable (Int64) -> Void)?) async throws -> Result {
+                beforeSend: BatchCheck?, progress: (@Sendable (Int64) -> Void)?) async throws -> Result {
         let n = dataShards + parityShards
         guard sinks.count == n else { throw StorageError.sinkCountMismatch(expected: n, got: sinks.count) }
         let needed = minimumSinks ?? dataShards
@@ -106,6 +113,7 @@ public struct FileEncoder: Sendable {
                 let rows = spare ?? ByteBuffer(count: rowsSize, zeroed: false)
                 spare = nil
                 let batch = try encodeBatch(plain.bytes(from: 0, count: count), firstSegment: segmentIndex, into: rows)
+                try beforeSend?(chunkIndex, batch.leafHashes)
                 for i in 0..<n { for leaf in batch.leafHashes[i] { builders[i].append(leafHash: leaf) } }
                 if let previous = inFlight {
                     failures.merge(await previous.value) { a, _ in a }

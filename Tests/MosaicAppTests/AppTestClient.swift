@@ -30,7 +30,7 @@ final class AppTestClient: @unchecked Sendable {
 
     @discardableResult
     func send(_ method: String, _ path: String, json: [String: Any]? = nil, csrf sendCSRF: Bool = true,
-              rawBody: Data? = nil) async throws -> Reply {
+              rawBody: Data? = nil, contentType: String? = "application/json", headers extra: [String: String] = [:]) async throws -> Reply {
         var req = URLRequest(url: URL(string: path, relativeTo: base)!)
         req.httpMethod = method
         if let cookie { req.setValue("mosaic_session=\(cookie)", forHTTPHeaderField: "Cookie") }
@@ -40,10 +40,11 @@ final class AppTestClient: @unchecked Sendable {
             req.setValue("application/json", forHTTPHeaderField: "Content-Type")
         } else if let rawBody {
             req.httpBody = rawBody
-            req.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            if let contentType { req.setValue(contentType, forHTTPHeaderField: "Content-Type") }
         } else if method != "GET" {
             req.httpBody = Data()
         }
+        for (name, value) in extra { req.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: req)
         let http = response as! HTTPURLResponse
         var headers: [String: String] = [:]
@@ -55,6 +56,7 @@ final class AppTestClient: @unchecked Sendable {
     }
 
     /// Opens a session the way the page does and keeps its CSRF token.
+    @discardableResult
     func begin() async throws -> Reply {
         let r = try await send("GET", "/api/session")
         csrf = r.json["csrf"] as? String
@@ -67,19 +69,23 @@ struct TestApp {
     let server: AppServer
     let home: URL
 
-    static func start(idleTimeout: TimeInterval = 900) throws -> TestApp {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("mosaic-app-\(UUID().uuidString)")
+    static func start(idleTimeout: TimeInterval = 900, home given: URL? = nil, network: String? = nil,
+                      configure: (inout AppServer.Configuration) -> Void = { _ in }) throws -> TestApp {
+        let home = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("mosaic-app-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        var config = AppServer.Configuration(home: home)
+        var config = AppServer.Configuration(home: home, network: network)
         config.idleTimeout = idleTimeout
         config.kdf = .fast
         config.logRequests = false
+        configure(&config)
         let server = try AppServer(configuration: config)
         try server.start()
         return TestApp(server: server, home: home)
     }
 
     func client() -> AppTestClient { AppTestClient(base: server.baseURL) }
+
+    var port: UInt16 { UInt16(server.baseURL.port ?? 0) }
 
     func stop() async {
         await server.stop()

@@ -7,7 +7,7 @@ import Testing
 
 /// The Locker end to end: `mosaic devnet` with real blobbers and the `mosaic locker` commands of the
 /// CLI binary, PINs from `--pin-file`.
-@Suite(.serialized, .timeLimit(.minutes(4))) struct LockerCLITests {
+@Suite(.serialized, .timeLimit(.minutes(6))) struct LockerCLITests {
     struct Net {
         let process: MosaicProcess
         let dir: URL
@@ -221,11 +221,13 @@ import Testing
         #expect(locked.message.contains("too many incorrect PINs for locker file diary.txt; wait"))
         #expect(!FileManager.default.fileExists(atPath: bad.path))
 
+
         // Once the wait has passed (moved back in the log), the right PIN opens it and clears the count.
         let log = cli.home.appendingPathComponent("locker/attempts.json")
         var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: log)) as? [String: Any])
         var entries = try #require(json["files"] as? [String: [String: Any]])
-        let entryKey = allocID + "/diary.txt"
+        let diaryWrap = try #require(try wrappedKey(net, path: "/locker/diary.txt"))
+        let entryKey = try #require(Locker.attemptKey(wrappedKey: diaryWrap))
         #expect(entries[entryKey]?["failures"] as? Int == 5)
         entries[entryKey]?["last"] = Int(Date().timeIntervalSince1970) - 3600
         json["files"] = entries
@@ -243,6 +245,19 @@ import Testing
         try await ok(cli, ["alloc", "show", allocID])
         let still = try await fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", pin])
         #expect(still.code == "too_many_attempts", "\(still.message)")
+        #expect(!FileManager.default.fileExists(atPath: bad.path))
+
+        // The attack: rename or copy the locked file to get fresh tries. The count follows the
+        // file's wrap (in its signed metadata), not its name, so under the new names a guess is
+        // either refused while the wait runs or counted after the five already made (it never gets
+        // "4 more wrong PINs allowed"); nothing is ever written.
+        try await ok(cli, ["mv", "/locker/diary.txt", "/locker/renamed.txt"])
+        try await ok(cli, ["cp", "/locker/renamed.txt", "/locker/copy.txt"])
+        for name in ["renamed.txt", "copy.txt"] {
+            let guess = try await fails(cli, ["locker", "get", name, "--to", bad.path, "--pin-file", wrong])
+            #expect(guess.code == "too_many_attempts" || guess.message.contains("the next try waits"), "\(name): \(guess.message)")
+            #expect(!guess.message.contains("more wrong PIN"), "\(name) got fresh tries: \(guess.message)")
+        }
         #expect(!FileManager.default.fileExists(atPath: bad.path))
     }
 }

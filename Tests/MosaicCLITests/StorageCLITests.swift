@@ -1,4 +1,5 @@
 import Foundation
+import MosaicSDK
 import MosaicTestSupport
 import Testing
 
@@ -125,6 +126,15 @@ import Testing
             if !redeemed { try await Task.sleep(for: .milliseconds(150)) }
         }
         #expect(redeemed)
+        // A public share as a web link (the key only after #, as the web app and a network with one
+        // print it) is read by download --ticket too.
+        let open = try await ok(cli, ["share", "--wallet", "alice", "/docs/in.bin"])
+        #expect(open["link"] is NSNull, "no web app on this network, so no web link is printed")
+        let link = try ShareToken.decode(try #require(open["ticket"] as? String)).link(base: try #require(URL(string: "http://127.0.0.1:7300")))
+        #expect(link.contains("#key="))
+        let viaLink = cli.home.appendingPathComponent("via-link.bin")
+        try await ok(cli, ["download", "--wallet", "bob", "--ticket", link, viaLink.path])
+        #expect(try Data(contentsOf: viaLink) == Data(contentsOf: file))
 
         let ticketID = try #require(shared["ticket_id"] as? String)
         try await ok(cli, ["share", "--wallet", "alice", "--revoke", ticketID])

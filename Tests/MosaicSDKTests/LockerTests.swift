@@ -61,7 +61,7 @@ import Testing
     @Test func wrongPINsWaitAndTheCountSurvivesARestart() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("locker-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
-        let key = LockerAttempts.key(allocation: "aa", name: "f")
+        let key = LockerAttempts.key(wrap: Array(repeating: 0xf0, count: 80))
         var log = LockerAttempts(home: home)
         let t: Int64 = 1_800_000_000
         for i in 1...5 { #expect(try log.begin(key, name: "f", now: t + Int64(i)) == i) }
@@ -73,7 +73,7 @@ import Testing
         #expect(try log.begin(key, name: "f", now: t + 35) == 6)
         #expect(throws: LockerError.tooManyAttempts(name: "f", retryAfter: 60)) { try log.begin(key, name: "f", now: t + 35) }
         // Other files are not affected; clearing forgets the count.
-        #expect(try log.begin(LockerAttempts.key(allocation: "aa", name: "g"), name: "g", now: t + 36) == 1)
+        #expect(try log.begin(LockerAttempts.key(wrap: Array(repeating: 0x0f, count: 80)), name: "g", now: t + 36) == 1)
         try log.clear(key)
         #expect(try log.entry(key) == nil)
         #expect(try log.begin(key, name: "f", now: t + 37) == 1)
@@ -85,6 +85,32 @@ import Testing
         // A damaged log fails closed: no PIN is tried.
         try Data("not json".utf8).write(to: log.url)
         #expect(throws: LockerError.self) { try log.begin(key, name: "f", now: t + 38) }
+    }
+
+    /// The count belongs to the wrap in the file's signed metadata, not to its name: a renamed,
+    /// moved or copied locker file keeps the wrap, so it keeps the count; a file locked anew has a
+    /// fresh salt, so a new wrap and a count of its own.
+    @Test func theCountFollowsTheWrapNotTheName() throws {
+        let wallet = Ed25519.SigningKey.generate()
+        let secret = try LockerKeyWrap.walletSecret(wallet)
+        let key = SecretBytes(Random.bytes(32))
+        let w = try LockerKeyWrap.seal(key, pin: try pin("4821"), walletSecret: secret, parameters: fast)
+        let hex = Hex.encode(w.bytes)
+        // Whatever the file is called or wherever it sits, the key is the same.
+        #expect(Locker.attemptKey(wrappedKey: hex) == LockerAttempts.key(wrap: w.bytes))
+        #expect(Locker.attemptKey(wrappedKey: hex.uppercased()) == LockerAttempts.key(wrap: w.bytes))
+        let again = try LockerKeyWrap.seal(key, pin: try pin("4821"), walletSecret: secret, parameters: fast)
+        #expect(LockerAttempts.key(wrap: again.bytes) != LockerAttempts.key(wrap: w.bytes))
+        #expect(Locker.attemptKey(wrappedKey: "not hex") == nil)
+
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("locker-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let log = LockerAttempts(home: home)
+        let t: Int64 = 1_800_000_000
+        let k = LockerAttempts.key(wrap: w.bytes)
+        for i in 1...5 { _ = try log.begin(k, name: "diary.txt", now: t + Int64(i)) }
+        // "renamed.txt" is the same wrap: it waits like the original.
+        #expect(throws: LockerError.tooManyAttempts(name: "renamed.txt", retryAfter: 29)) { try log.begin(k, name: "renamed.txt", now: t + 6) }
     }
 
     @Test func messagesSayWhatToDo() {

@@ -100,11 +100,11 @@ def example_app(devnet):
 class Browser:
     """A headless Chromium with helpers that wait for elements and save a screenshot of every page."""
 
-    def __init__(self, test_name, profile_dir):
+    def __init__(self, test_name, profile_dir, extra_flags=()):
         opts = webdriver.ChromeOptions()
         opts.binary_location = "/usr/bin/chromium"
         for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
-                     f"--user-data-dir={profile_dir}"):
+                     f"--user-data-dir={profile_dir}", *extra_flags):
             opts.add_argument(flag)
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
         self.driver.set_page_load_timeout(30)
@@ -171,3 +171,15 @@ def second_browser(request, tmp_path):
     b = Browser(request.node.name + "-second", tmp_path / "profile2")
     yield b
     b.quit()
+
+
+@pytest.fixture
+def rebinding_browser(request, tmp_path):
+    """A browser whose DNS sends rebind.test to 127.0.0.1, as an attacker's rebinding name would."""
+    b = Browser(request.node.name + "-rebinding", tmp_path / "profile-rebinding",
+                extra_flags=("--host-resolver-rules=MAP rebind.test 127.0.0.1",))
+    yield b
+    try:
+        b.shot("end")
+    finally:
+        b.quit()

@@ -62,19 +62,36 @@ def test_allocation_upload_download_rename_share_delete(devnet, browser, second_
     b.el('.file-row[data-path="/renamed.bin"]', timeout=30)
     b.shot("renamed")
 
-    # Share a public link; it works in a second browser profile with no wallet.
+    # Share a public link; it works in a second browser profile with no wallet. The content key is
+    # only in the link's fragment (never sent to a server, never in a Referer): the page posts it.
     b.el('.file-row[data-path="/renamed.bin"]').find_element("css selector", ".file-share").click()
     b.click("#share-submit")
     url = b.el("#share-url", timeout=30).get_attribute("value")
     b.shot("share-link")
+    path, _, fragment = url.partition("#")
+    assert fragment.startswith("key=") and len(fragment) == 4 + 64
+    assert fragment[4:] not in path
     s = second_browser
     s.get(url)
     s.el("#shared-file")
     assert "renamed.bin" in s.text_of("#shared-file")
     s.shot("shared-page")
-    href = s.el("#shared-download").get_attribute("href")
-    status, digest, length = s.driver.execute_async_script(SHA_JS, href)
-    assert status == 200 and digest == hashlib.sha256(data).hexdigest()
+    # The page saves the answer through a blob: URL (which the CSP's connect-src does not let a
+    # script fetch back): keep the Blob it makes, to check its bytes.
+    s.js("const make = URL.createObjectURL; URL.createObjectURL = (b) => { window.savedBlob = b; return make(b); };")
+    s.click("#shared-download")
+    s.wait(lambda: s.js("return document.querySelector('#shared-download').dataset.blob || null") is not None, timeout=60)
+    length, digest = s.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        window.savedBlob.arrayBuffer().then(b => crypto.subtle.digest('SHA-256', b).then(d =>
+          done([b.byteLength, Array.from(new Uint8Array(d)).map(x => x.toString(16).padStart(2, '0')).join('')])));
+    """)
+    assert length == len(data) and digest == hashlib.sha256(data).hexdigest()
+    # Without the fragment the page has no key, and says why instead of downloading.
+    s.get(path)
+    s.click("#shared-download")
+    assert s.text_of("#shared-download-error", timeout=30).strip() != ""
+    assert s.js("return document.querySelector('#shared-download').dataset.blob || null") is None
     b.driver.find_element("css selector", "dialog[open] .dialog-close").click()
 
     # Drag and drop: two files dropped on the zone are uploaded one after the other.

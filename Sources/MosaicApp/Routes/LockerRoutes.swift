@@ -69,12 +69,9 @@ extension AppServer {
                 try? FileManager.default.removeItem(at: spool)
                 throw error
             }
-            var response = try HTTPResponse.file(atPath: spool.path, contentType: entry.contentType.isEmpty ? "application/octet-stream" : entry.contentType)
             // The response holds the open file; the name can go now, so nothing stays on disk.
-            try? FileManager.default.removeItem(at: spool)
-            let ascii = String(entry.name.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" })
-            response.headers.add("Content-Disposition", "attachment; filename=\"\(ascii.isEmpty ? "locker-file" : ascii)\"")
-            return response
+            defer { try? FileManager.default.removeItem(at: spool) }
+            return try AppServer.userFile(atPath: spool.path, name: entry.name, inline: false)
         }
 
         api(.post, "/api/locker/delete", summary: "Delete a locker file (fragments, wrapped key, PIN count)", access: .wallet,

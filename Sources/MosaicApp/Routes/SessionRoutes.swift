@@ -81,7 +81,7 @@ extension AppServer {
             let body = try req.decode(UnlockBody.self)
             let ks = keystore
             let name = try mapKeystore { try ks.resolveName(body.name?.isEmpty == false ? body.name : nil) }
-            let wallet = try mapKeystore { try ks.unlock(name: name, passphrase: body.passphrase) }
+            let wallet = try guessing(req) { try mapKeystore { try ks.unlock(name: name, passphrase: body.passphrase) } }
             sessions.update(req.session.id) { $0.wallet = wallet; $0.expired = false }
             return try AppServer.json(AppServer.walletJSON(wallet))
         }
@@ -99,7 +99,7 @@ extension AppServer {
             body: .json(.object([("passphrase", .string(maxLength: 1024))])), errors: [429]) { [self] req in
             let body = try req.decode(UnlockBody.self)
             let current = try req.wallet()
-            let wallet = try mapKeystore { try keystore.unlock(name: current.name, passphrase: body.passphrase) }
+            let wallet = try guessing(req) { try mapKeystore { try keystore.unlock(name: current.name, passphrase: body.passphrase) } }
             return try AppServer.json(["mnemonic": wallet.mnemonic.revealPhrase()])
         }
 
@@ -131,6 +131,11 @@ extension AppServer {
         var i = 2
         while names.contains("wallet-\(i)") { i += 1 }
         return "wallet-\(i)"
+    }
+
+    /// A passphrase check under the unlock limits (`UnlockThrottle`): 429 while a wait runs.
+    func guessing<T>(_ req: AppRequest, _ body: () throws -> T) throws -> T {
+        try unlockThrottle.attempt(session: req.session.id, isWrongPassphrase: { ($0 as? HTTPError)?.code == "wrong_passphrase" }, body)
     }
 
     /// Keystore failures as HTTP answers with the keystore's own message.

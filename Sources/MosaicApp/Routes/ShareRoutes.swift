@@ -5,9 +5,10 @@ import MosaicProtocol
 import MosaicSDK
 import MosaicStorage
 
-/// Sharing: the owner makes a signed ticket for one file; a public link carries the file's key, so
-/// the page at `/s/TICKET` can fetch, verify and decrypt it for anyone holding the link, with a
-/// throw-away reader key (no wallet needed).
+/// Sharing: the owner makes a signed ticket for one file; a public link `/s/TICKET#key=HEX` carries
+/// the file's key in its fragment (never sent to a server, never in a `Referer`), so the page at
+/// `/s/TICKET` can hand it over in the body of a POST and the app fetches, verifies and decrypts
+/// the file for anyone holding the link, with a throw-away reader key (no wallet needed).
 extension AppServer {
     struct ShareBody: Decodable {
         let alloc: String
@@ -56,7 +57,7 @@ extension AppServer {
             let token = try ShareToken(owner: client.key, allocationID: alloc.id, path: meta.path, kind: .file, contentKey: contentKey,
                                        recipient: recipient, expiration: expiration,
                                        readBudget: ShareToken.defaultReadBudget(fileSize: meta.size, allocation: alloc))
-            let url = server.baseURL.appendingPathComponent("s").appendingPathComponent(token.encoded).absoluteString
+            let url = token.link(base: server.baseURL)
             return try AppServer.json(["ticket": token.encoded, "ticket_id": token.ticket.id, "url": url,
                                        "public": recipient == nil, "expiration": expiration])
         }
@@ -66,13 +67,20 @@ extension AppServer {
             do { token = try ShareToken.decode(try req[AppParameters.ticket]) } catch {
                 return AppServer.secured(.html(AppServer.sharedPage(title: "Link not valid", body: "<p id=\"shared-error\">\(AppServer.escape("\(error)"))</p>"), status: 400))
             }
+            // An old link has the key in its path: send the browser to the new form (key in the fragment).
+            if token.key != nil {
+                var moved = HTTPResponse.html(AppServer.sharedPage(title: "Moved", body: "<p>This link moved.</p>"), status: 303)
+                moved.headers.add("Location", token.linkPath)
+                return AppServer.secured(moved)
+            }
             do {
                 let (meta, _) = try await sharedFile(token)
                 let name = (meta.path as NSString).lastPathComponent
                 let body = """
-                    <div id="shared-file" class="card"><h2>\(AppServer.escape(name))</h2>
+                    <div id="shared-file" class="card" data-name="\(AppServer.escape(name))"><h2>\(AppServer.escape(name))</h2>
                     <p class="muted">\(Quantity.formatBytes(UInt64(max(0, meta.size)))) · shared by \(AppServer.escape(String(token.ticket.ownerID.prefix(12))))…</p>
-                    <p><a class="btn btn-primary" id="shared-download" href="\(AppServer.escape(req.path))/download">Download</a></p></div>
+                    <p class="form-error" id="shared-download-error" role="alert" hidden></p>
+                    <p><button type="button" class="btn btn-primary" id="shared-download">Download</button></p></div>
                     """
                 return AppServer.secured(.html(AppServer.sharedPage(title: name, body: body)))
             } catch {
@@ -80,29 +88,44 @@ extension AppServer {
             }
         }
 
-        server.route(.get, "/s/:ticket/download", summary: "Download a shared file", parameters: [AppParameters.ticket],
-                     errors: [403, 404, 422]) { [self] req in
+        server.route(.post, "/s/:ticket/download", summary: "Download a shared file: JSON {\"key\": HEX from the link's #key=}",
+                     parameters: [AppParameters.ticket],
+                     body: .json(.object([("key", .string(maxLength: 128))], required: [])),
+                     errors: [400, 403, 404, 415, 422], bodyLimit: 4096) { [self] req in
             do {
-                let token = try ShareToken.decode(try req[AppParameters.ticket])
+                try RequestGuard.checkJSONBody(req)
+                let body = req.body.isEmpty ? SharedDownloadBody(key: nil) : try req.decodeJSON(SharedDownloadBody.self)
+                var token = try ShareToken.decode(try req[AppParameters.ticket])
+                if let key = body.key, !key.isEmpty { token = try token.with(keyHex: key) }
+                guard token.key != nil || token.sealedKey != nil else {
+                    throw HTTPError.badRequest("this link has no key (the part after #key=); copy the whole link again", code: "missing_key")
+                }
                 let reader = Ed25519.SigningKey.generate()
                 let key = try token.contentKey(for: reader)
                 let (_, alloc) = try await sharedFile(token)
                 let client = StorageClient(signingKey: reader, home: configuration.home.appendingPathComponent("app-readers"))
                 let spool = try spoolFile()
-                let result = try await mapStorage {
+                // The response holds the open file; the name can go, so nothing stays on disk.
+                defer { try? FileManager.default.removeItem(at: spool) }
+                _ = try await mapStorage {
                     try await client.download(remotePath: token.ticket.path, to: spool, allocation: alloc, ticket: token.ticket, contentKey: key)
                 }
-                var response = try HTTPResponse.file(atPath: spool.path, contentType: result.meta.contentType.isEmpty ? "application/octet-stream" : result.meta.contentType)
-                try? FileManager.default.removeItem(at: spool)
-                let name = (token.ticket.path as NSString).lastPathComponent.replacingOccurrences(of: "\"", with: "")
-                response.headers.add("Content-Disposition", "attachment; filename=\"\(name)\"")
-                return AppServer.secured(response)
+                return AppServer.secured(try AppServer.userFile(atPath: spool.path, name: (token.ticket.path as NSString).lastPathComponent, inline: false))
             } catch let e as HTTPError {
                 return AppServer.secured(e.response)
             } catch let e as ShareTokenError {
                 return AppServer.secured(HTTPError.badRequest(e.description, code: "invalid_ticket").response)
+            } catch is CryptoError {
+                // The key sits outside the ticket's signature: a wrong one shows when AES-GCM fails.
+                return AppServer.secured(HTTPError.forbidden("the link's key does not open this file; copy the whole link again, including the part after #",
+                                                             code: "wrong_key").response)
             }
         }
+    }
+
+    /// What the share page posts: the key from the link's fragment (absent for a link sealed to a wallet).
+    struct SharedDownloadBody: Decodable {
+        let key: String?
     }
 
     /// The file a ticket names, read with the ticket (so a revoked or expired ticket fails here).
@@ -125,7 +148,7 @@ extension AppServer {
     static func sharedPage(title: String, body: String) -> String {
         """
         <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="color-scheme" content="light dark"><title>\(escape(title)) · Mosaic</title><link rel="stylesheet" href="/app.css"></head>
+        <meta name="color-scheme" content="light dark"><title>\(escape(title)) · Mosaic</title><link rel="stylesheet" href="/app.css"><script src="/share.js" defer></script></head>
         <body><header class="topbar"><a class="brand" href="/"><img src="/icon.svg" alt="" width="28" height="28"><span>Mosaic</span></a></header>
         <main class="view">\(body)</main></body></html>
         """

@@ -148,7 +148,7 @@ extension AppServer {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = dir.appendingPathComponent(Hex.encode(Random.bytes(16)))
         guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw HTTPError.internalError("cannot create a temporary file in \(dir.path)")
+            throw HTTPError.internalError("cannot create a temporary file in the app's spool folder ($MOSAIC_HOME/app-spool); check that the disk has space")
         }
         return url
     }
@@ -165,13 +165,16 @@ extension AppServer {
         let (client, alloc) = try await storage(req, allocationID: try req.http[AppParameters.alloc])
         let path = try req.http[AppParameters.file]
         let spool = try spoolFile()
-        let result = try await mapStorage { try await client.download(remotePath: path, to: spool, allocation: alloc) }
-        var response = try HTTPResponse.file(atPath: spool.path, contentType: result.meta.contentType.isEmpty ? "application/octet-stream" : result.meta.contentType)
-        // The response holds the open file; the name can go now, so nothing stays on disk.
-        try? FileManager.default.removeItem(at: spool)
-        let name = (path as NSString).lastPathComponent.replacingOccurrences(of: "\"", with: "")
-        response.headers.add("Content-Disposition", "\(attachment ? "attachment" : "inline"); filename=\"\(name)\"")
-        return response
+        do {
+            _ = try await mapStorage { try await client.download(remotePath: path, to: spool, allocation: alloc) }
+        } catch {
+            try? FileManager.default.removeItem(at: spool)
+            throw error
+        }
+        // Inline only for an image recognised by its bytes; the response holds the open file, so
+        // the name can go now and nothing stays on disk.
+        defer { try? FileManager.default.removeItem(at: spool) }
+        return try AppServer.userFile(atPath: spool.path, name: (path as NSString).lastPathComponent, inline: !attachment)
     }
 
     /// The session's storage client and the allocation named (or the wallet's only one).

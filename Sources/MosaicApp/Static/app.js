@@ -189,7 +189,10 @@
     }
     if (!res.ok) {
       const err = await parseError(res);
-      if (res.status === 403 && (err.code === 'csrf_invalid' || err.code === 'csrf_missing') && !opts.retried) {
+      // A stale token, or a session the app forgot after long idleness: start afresh once.
+      const stale = (res.status === 403 && (err.code === 'csrf_invalid' || err.code === 'csrf_missing')) ||
+        (res.status === 401 && err.code === 'no_session');
+      if (stale && !opts.retried) {
         await loadSession().catch(() => {});
         return api(method, path, body, Object.assign({}, opts, { retried: true }));
       }

@@ -5,13 +5,19 @@ import MosaicApp
 enum AppCommand {
     static let command = Command(
         name: "app", summary: "serve the web app (Home, Bolt, Vult) on 127.0.0.1",
-        discussion: "The keystore stays in this process; the browser never receives a private key.",
-        examples: ["mosaic app", "mosaic app --port 7300 --network devnet"],
-        flags: [.option("port", "P", "port to listen on (default 7300; 0 picks a free one)")],
+        discussion: """
+            The keystore stays in this process; the browser never receives a private key. The app answers only
+            requests addressed to 127.0.0.1:PORT or localhost:PORT (a page on another site that rebinds its
+            name to this computer gets 421); --allow-host adds a name, e.g. one a local proxy uses.
+            """,
+        examples: ["mosaic app", "mosaic app --port 7300 --network devnet", "mosaic app --allow-host mosaic.local"],
+        flags: [.option("port", "P", "port to listen on (default 7300; 0 picks a free one)"),
+                .option("allow-host", "NAME", "another host name the app answers to (repeat for more)", repeatable: true)],
         action: { inv in
             let signals = TerminationSignal()
             var config = AppServer.Configuration(home: inv.home, network: inv.value("network"))
             config.port = try NodeCommand.parsePort(inv.value("port"), default: 7300)
+            config.allowedHosts = inv.all("allow-host")
             let app = try AppServer(configuration: config)
             try app.start()
             if inv.json {

@@ -50,7 +50,7 @@ enum FileCommands {
         usage: "REMOTE LOCAL | --ticket T LOCAL",
         examples: ["mosaic download /docs/report.pdf ./report.pdf", "mosaic download /big.iso ./part --range 0-1048575",
                    "mosaic download --ticket mosaic-ticket:… ./shared.pdf"],
-        flags: [allocFlag, .option("ticket", "T", "a ticket from 'mosaic share' (file shared with you or public)"),
+        flags: [allocFlag, .option("ticket", "T", "a ticket from 'mosaic share', or its web link (file shared with you or public)"),
                 .option("range", "A-B", "only bytes A to B (inclusive)"), .toggle("replace", "overwrite LOCAL if it exists")],
         arguments: ["REMOTE", "LOCAL"], minArguments: 1, maxArguments: 2,
         action: { inv in
@@ -63,7 +63,7 @@ enum FileCommands {
             var key: SecretBytes?
             if let text = inv.value("ticket") {
                 guard inv.arguments.count == 1 else { throw CLIError.usage("with --ticket give only LOCAL (the ticket names the file)") }
-                let share = try ShareToken.decode(text)
+                let share = try ShareToken.decode(link: text)
                 local = URL(fileURLWithPath: inv.arguments[0])
                 remote = share.ticket.path
                 ticket = share.ticket

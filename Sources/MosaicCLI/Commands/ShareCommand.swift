@@ -49,22 +49,25 @@ enum ShareCommand {
             let token = try ShareToken(owner: ctx.storage.key, allocationID: a.id, path: meta.path, kind: .file, contentKey: key,
                                        recipient: recipient, expiration: expiration, readBudget: budget)
             let who = recipient.map { "wallet \($0.clientID)" } ?? "anyone holding it (public link)"
+            // A web link keeps the key in its #fragment, which no server or Referer ever sees.
+            let link = recipient == nil ? ctx.ledger.network.app.flatMap(URL.init(string:)).map { token.link(base: $0) } : nil
             let text = """
                 \(token.encoded)
                 ticket \(token.ticket.id) for \(meta.path), readable by \(who), \(expiration == 0 ? "until revoked" : "until \(Wallet.iso8601(expiration))"), reads paid by this allocation up to \(TokenAmount(baseUnits: budget)) tokens
-                download with: mosaic download --ticket TICKET LOCAL · revoke with: mosaic share --revoke \(token.ticket.id)
+                \(link.map { "web link: \($0)\n" } ?? "")download with: mosaic download --ticket TICKET LOCAL · revoke with: mosaic share --revoke \(token.ticket.id)
                 """
             return CommandOutput(text: text, json: .object([
                 ("ticket", .string(token.encoded)), ("ticket_id", .string(token.ticket.id)), ("allocation_id", .string(a.id)),
                 ("path", .string(meta.path)), ("recipient_id", .string(token.ticket.recipientID)), ("expiration", .int(expiration)),
                 ("read_budget", .int(Int64(clamping: budget))),
+                ("link", link.map(JSONValue.string) ?? .null),
             ]))
         })
 
     static func revoke(_ inv: Invocation, _ text: String) async throws -> CommandOutput {
         let id: String
-        if text.hasPrefix(ShareToken.prefix) {
-            id = try ShareToken.decode(text).ticket.id
+        if text.hasPrefix(ShareToken.prefix) || text.contains("/s/" + ShareToken.prefix) {
+            id = try ShareToken.decode(link: text).ticket.id
         } else {
             guard Transaction.isHexID(text.lowercased()) else { throw CLIError.usage("--revoke \(text): give the ticket id (64 hex) or the ticket string") }
             id = text.lowercased()

@@ -8,7 +8,8 @@ import MosaicStorage
 /// over the blobbers), but its content key is wrapped under Argon2id(PIN, per-file salt) combined
 /// with a secret derived from the owner's wallet (`LockerKeyWrap`), not sealed to the owner: the
 /// wallet alone, the PIN alone, or a blobber cannot open it. Wrong PINs are counted per file in
-/// `$MOSAIC_HOME/locker/attempts.json` (`LockerAttempts`) and, after five, tries wait.
+/// `$MOSAIC_HOME/locker/attempts.json` (`LockerAttempts`), keyed by the file's wrap so that a
+/// rename or a copy keeps the count, and after five, tries wait.
 public struct Locker: Sendable {
     public static let folder = "/locker"
     public static let maxNameBytes = 255
@@ -37,7 +38,11 @@ public struct Locker: Sendable {
 
     static func path(_ name: String) -> String { folder + "/" + name }
 
-    var attemptPrefix: String { allocation.id }
+    /// The key of a locker file's wrong-PIN count, from the `wrapped_key` of its metadata (nil when
+    /// that is not hex). The same for every name or copy of the file.
+    public static func attemptKey(wrappedKey hex: String) -> String? {
+        Hex.decode(hex).map(LockerAttempts.key(wrap:))
+    }
 
     /// The locker's files, by name.
     public func list() async throws -> [LockerEntry] {
@@ -80,7 +85,8 @@ public struct Locker: Sendable {
         } catch let e as StorageClientError {
             throw LockerError.storage(e)
         }
-        if replace { try attempts.clear(LockerAttempts.key(allocation: attemptPrefix, name: name)) }
+        // A replaced file's count is kept: the new lock has a new wrap (and so a count of its own),
+        // while a copy of the old file elsewhere must not get fresh tries.
         return LockerEntry(result.meta)
     }
 
@@ -90,13 +96,13 @@ public struct Locker: Sendable {
     public func get(name: String, pin: LockerPIN, to destination: URL,
                     progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> LockerEntry {
         try Self.validate(name: name)
-        // While the file's wait runs nothing is fetched or tried.
-        try attempts.check(LockerAttempts.key(allocation: attemptPrefix, name: name), name: name, now: clock())
+        // Only the signed metadata is read before the count is checked: while the wrap's wait runs,
+        // no content is fetched and no PIN is tried.
         let meta = try await lockerMeta(name)
         guard let bytes = Hex.decode(meta.wrappedKey) else { throw LockerError.damaged(name: name, reason: "its wrapped key is not hex") }
         let wrap: LockerKeyWrap
         do { wrap = try LockerKeyWrap(bytes: bytes) } catch let LockerError.damaged(_, why) { throw LockerError.damaged(name: name, reason: why) }
-        let key = LockerAttempts.key(allocation: attemptPrefix, name: name)
+        let key = LockerAttempts.key(wrap: bytes)
         let failures = try attempts.begin(key, name: name, now: clock())
         guard let contentKey = try wrap.open(pin: pin, walletSecret: try LockerKeyWrap.walletSecret(storage.key)) else {
             throw LockerError.incorrectPIN(name: name, triesBeforeWait: max(0, LockerAttempts.freeTries - failures),
@@ -111,8 +117,8 @@ public struct Locker: Sendable {
         }
     }
 
-    /// Deletes `name`: its metadata (with the wrapped key) and its fragments on every blobber, and
-    /// its wrong-PIN count.
+    /// Deletes `name`: its metadata (with the wrapped key) and its fragments on every blobber. Its
+    /// wrong-PIN count stays, since a copy of the file may still exist under another name.
     public func remove(name: String) async throws {
         _ = try await lockerMeta(name)
         do { try await storage.delete(Self.path(name), allocation: allocation) } catch StorageClientError.notFound {
@@ -120,7 +126,6 @@ public struct Locker: Sendable {
         } catch let e as StorageClientError {
             throw LockerError.storage(e)
         }
-        try attempts.clear(LockerAttempts.key(allocation: attemptPrefix, name: name))
     }
 
     /// The signed metadata of a locker file, refusing ordinary files.

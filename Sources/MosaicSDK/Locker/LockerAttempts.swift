@@ -1,11 +1,17 @@
 import Foundation
 import Glibc
+import MosaicCrypto
 
-/// Wrong-PIN counter per locker file, in `$MOSAIC_HOME/locker/attempts.json` (so it survives a
+/// Wrong-PIN counter per locker wrap, in `$MOSAIC_HOME/locker/attempts.json` (so it survives a
 /// restart of the CLI, the web app or the machine). The first `freeTries` wrong PINs cost nothing;
 /// after that every try waits `wait(afterFailures:)` from the previous one: 30 s, doubling, at most
 /// 1 h. A try is counted when it starts (a crash mid-try counts as a wrong PIN) and the count is
-/// cleared by the right PIN, by deleting the file and by replacing it.
+/// cleared only by the right PIN.
+///
+/// The count is keyed by the wrap itself (`key(wrap:)`: a hash of the 80 bytes in the file's signed
+/// metadata, made with a fresh salt at every lock), not by the file's name: a rename, a move, a copy
+/// (even into another allocation) carries the same wrap and so the same count, and no other wrap
+/// opens that file's key. A file locked anew gets a new wrap and starts from zero.
 ///
 /// It slows down someone at this wallet's keyboard; it cannot stop someone who copies the wallet
 /// and the wrapped key elsewhere (docs/LOCKER.md §3).
@@ -30,7 +36,8 @@ struct LockerAttempts: Sendable {
     var folder: URL { home.appendingPathComponent("locker", isDirectory: true) }
     var url: URL { folder.appendingPathComponent("attempts.json") }
 
-    static func key(allocation: String, name: String) -> String { allocation + "/" + name }
+    /// The count's key for a wrap: "wrap-" and the first 16 bytes of its SHA-256, in hex.
+    static func key(wrap: [UInt8]) -> String { "wrap-" + Hex.encode(SHA256.hash(wrap).prefix(16)) }
 
     /// Seconds a try must wait after `failures` wrong PINs, counted from the last one.
     static func wait(afterFailures failures: Int) -> Int64 {

@@ -48,6 +48,9 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         return have
     }
 
+    /// Bytes of this upload the blobber already holds (asked once, like every write does first).
+    func held() async throws -> Int64 { try await alreadyReceived() }
+
     func write(_ bytes: [UInt8], at offset: Int64) async throws {
         let already = try await alreadyReceived()
         if offset + Int64(bytes.count) <= already { return }

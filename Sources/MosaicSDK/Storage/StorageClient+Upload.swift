@@ -64,41 +64,79 @@ extension StorageClient {
             throw Self.summarize(down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: remotePath)
         }
 
-        // Resume or start the journal.
+        // Resume or start the journal. A resume seals under the same key and nonces as before, so
+        // it happens only when every chunk already sent is proven to come out the same (docs in
+        // UploadJournal); when in doubt, the upload starts afresh with a new key and nonce prefix.
         let journalURL = UploadJournal.url(home: home, allocation: a.id, remotePath: remotePath)
+        let stamp = SourceStamp(path: localFile.path)
+        var mayResume = true
         var journal: UploadJournal
-        var contentKey: SecretBytes
-        var resumed = false
-        if let j = UploadJournal.load(journalURL), j.localPath == localFile.path, j.size == size, j.modified == modified,
-           let key = keyWrapping.unwrap(j.wrappedKey) {
-            journal = j
-            contentKey = key
-            resumed = true
-        } else {
-            contentKey = SecretBytes(Random.bytes(AESGCMSegmentCipher.keyCount))
-            journal = UploadJournal(allocationID: a.id, remotePath: remotePath, localPath: localFile.path, size: size, modified: modified,
-                                    uploadID: Hex.encode(Random.bytes(16)), wrappedKey: try keyWrapping.wrap(contentKey),
-                                    noncePrefix: Hex.encode(Random.bytes(AESGCMSegmentCipher.noncePrefixCount)), created: now)
-            try journal.save(journalURL)
-        }
-        let cipher = try AESGCMSegmentCipher(key: contentKey, noncePrefix: Hex.decode(journal.noncePrefix) ?? [], fileSize: size)
-
-        let sinks = conns.map { BlobberUploadSink(connection: $0, upload: BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id)) }
-        let encoder = try FileEncoder(dataShards: a.dataShards, parityShards: a.parityShards, cipher: cipher,
-                                      chunksPerBatch: configuration.chunksPerBatch)
-        let total = size
-        let encoded: FileEncoder.Result
-        do {
-            encoded = try await encoder.encode(fileAt: localFile.path, to: sinks, minimumSinks: a.dataShards) { done in
-                progress?(TransferProgress(bytes: done, total: total))
+        var resumed: Bool
+        var encoded: FileEncoder.Result
+        while true {
+            var contentKey: SecretBytes
+            var log: UploadChunkLog?
+            if mayResume, let j = UploadJournal.load(journalURL), j.localPath == localFile.path, j.size == size, j.modified == modified,
+               stamp != nil, j.source == stamp, j.chunkLog == UploadChunkLog.format, let key = keyWrapping.unwrap(j.wrappedKey),
+               let l = try? UploadChunkLog(url: UploadChunkLog.url(journal: journalURL), resume: true) {
+                journal = j
+                contentKey = key
+                log = l
+                resumed = true
+            } else {
+                contentKey = SecretBytes(Random.bytes(AESGCMSegmentCipher.keyCount))
+                journal = UploadJournal(allocationID: a.id, remotePath: remotePath, localPath: localFile.path, size: size, modified: modified,
+                                        uploadID: Hex.encode(Random.bytes(16)), wrappedKey: try keyWrapping.wrap(contentKey),
+                                        noncePrefix: Hex.encode(Random.bytes(AESGCMSegmentCipher.noncePrefixCount)), created: now,
+                                        source: stamp, chunkLog: UploadChunkLog.format)
+                UploadChunkLog.remove(journal: journalURL)
+                try journal.save(journalURL)
+                resumed = false
             }
-        } catch let StorageError.tooFewSinks(needed, succeeded, failures) {
-            throw Self.summarize(failures, needed: needed, reached: succeeded, path: remotePath)
-        } catch is CryptoError {
-            // The cipher is bound to the size at the start: a file that grew has more segments.
+            let chunks = try log ?? UploadChunkLog(url: UploadChunkLog.url(journal: journalURL), resume: false)
+            let cipher = try AESGCMSegmentCipher(key: contentKey, noncePrefix: Hex.decode(journal.noncePrefix) ?? [], fileSize: size)
+
+            let sinks = conns.map { BlobberUploadSink(connection: $0, upload: BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id)) }
+            // A blobber holding chunks the log never recorded (a log cut short by a power loss)
+            // may hold them sealed from other bytes: do not resume then.
+            if resumed {
+                var covered = true
+                for sink in sinks {
+                    guard let held = try? await sink.held(), chunks.covers(heldFragmentBytes: held) else { covered = false; break }
+                }
+                if !covered {
+                    mayResume = false
+                    continue
+                }
+            }
+            let encoder = try FileEncoder(dataShards: a.dataShards, parityShards: a.parityShards, cipher: cipher,
+                                          chunksPerBatch: configuration.chunksPerBatch)
+            let total = size
+            do {
+                encoded = try await encoder.encode(fileAt: localFile.path, to: sinks, minimumSinks: a.dataShards,
+                                                   beforeSend: { first, leaves in try chunks.admit(firstChunk: first, leafHashes: leaves) }) { done in
+                    progress?(TransferProgress(bytes: done, total: total))
+                }
+            } catch is UploadChunkLog.Mismatch where resumed {
+                // The source changed since the bytes already sent: start afresh under a new key.
+                mayResume = false
+                continue
+            } catch let StorageError.tooFewSinks(needed, succeeded, failures) {
+                throw Self.summarize(failures, needed: needed, reached: succeeded, path: remotePath)
+            } catch is CryptoError {
+                // The cipher is bound to the size at the start: a file that grew has more segments.
+                Self.forgetJournal(journalURL)
+                throw StorageClientError.changedDuringUpload(path: localFile.path)
+            } catch is UploadChunkLog.Mismatch {
+                Self.forgetJournal(journalURL)
+                throw StorageClientError.changedDuringUpload(path: localFile.path)
+            }
+            break
+        }
+        guard encoded.file.layout.fileSize == size else {
+            Self.forgetJournal(journalURL)
             throw StorageClientError.changedDuringUpload(path: localFile.path)
         }
-        guard encoded.file.layout.fileSize == size else { throw StorageClientError.changedDuringUpload(path: localFile.path) }
 
         var meta = FileMeta(allocationID: a.id, path: remotePath, kind: .file, size: size,
                             contentType: contentType ?? Self.guessType(remotePath), cipher: keyWrapping.cipher,
@@ -122,9 +160,15 @@ extension StorageClient {
         })
         var failed = encoded.failedSinks
         failed.merge(result.failed) { a, _ in a }
-        try? FileManager.default.removeItem(at: journalURL)
+        Self.forgetJournal(journalURL)
         return UploadResult(meta: signed, committed: result.ok, failed: failed, resumed: resumed,
                             degraded: result.ok.count < a.writeQuorum)
+    }
+
+    /// Removes an upload's journal and chunk log: it finished, or its bytes can never be resumed.
+    static func forgetJournal(_ url: URL) {
+        try? FileManager.default.removeItem(at: url)
+        UploadChunkLog.remove(journal: url)
     }
 
     /// Signed folder entries for every ancestor of `path` (blobbers add the ones they lack).

@@ -97,6 +97,8 @@ public final class BlobberServer: Sendable {
         http.threads = 4
         http.logger = configuration.logger
         http.title = "Mosaic blobber API"
+        // No error body shows where this blobber keeps its fragments and databases.
+        http.privatePaths = [dir: "$BLOBBER_DIR"]
         self.http = HTTPServer(configuration: http)
         registerRoutes()
     }
