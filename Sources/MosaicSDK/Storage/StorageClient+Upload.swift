@@ -148,7 +148,7 @@ extension StorageClient {
         meta.sign(with: key)
         let signed = meta
         let dirs = folders(for: remotePath, allocation: a.id)
-        let uploadIDs = sinks.map(\.upload)
+        let uploadIDs = conns.map { BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id) }
         let finished = (0..<a.totalShards).filter { encoded.failedSinks[$0] == nil }
         let result = try await commitAll(a, indices: finished, quorum: a.dataShards, path: remotePath, build: { i, files in
             var changes: [BlobberWire.Change] = dirs.filter { files[$0.path] == nil }.map { .put($0) }
