@@ -101,3 +101,40 @@ import MosaicStorage
         await node.stop()
     }
 }
+
+/// The app's `/openapi.json` describes its routes well enough for a client (or a fuzzer): typed
+/// parameters, body schemas on the routes that read one, and the real success statuses.
+@Suite(.timeLimit(.minutes(2))) struct AppOpenAPITests {
+    @Test func routesDeclareTypedParametersBodiesAndStatuses() async throws {
+        let app = try TestApp.start()
+        let r = try await app.client().send("GET", "/openapi.json")
+        let doc = try #require(try JSONSerialization.jsonObject(with: r.body) as? [String: Any])
+        let paths = try #require(doc["paths"] as? [String: [String: Any]])
+        func op(_ path: String, _ method: String) -> [String: Any] { paths[path]?[method] as? [String: Any] ?? [:] }
+        func schema(_ path: String, _ method: String, _ name: String) -> [String: Any] {
+            ((op(path, method)["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == name }?["schema"] as? [String: Any]) ?? [:]
+        }
+        #expect(schema("/api/transactions", "get", "limit")["type"] as? String == "integer")
+        #expect((schema("/api/transactions", "get", "limit")["maximum"] as? NSNumber)?.intValue == 100)
+        #expect((schema("/api/transactions/{hash}/wait", "get", "timeout")["maximum"] as? NSNumber)?.intValue == 60)
+        #expect(schema("/api/transactions/{hash}/wait", "get", "until")["enum"] as? [String] == ["pending", "finalized", "sealed"])
+        #expect((schema("/api/notes", "get", "limit")["maximum"] as? NSNumber)?.intValue == 500)
+        #expect(schema("/api/files", "get", "alloc")["pattern"] as? String == "^[0-9a-f]{64}$")
+        #expect(schema("/api/notes/{id}", "put", "id")["type"] as? String == "integer")
+        let vote = ((((op("/api/social/votes", "post")["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"]
+            as? [String: Any])?["schema"] as? [String: Any])?["properties"] as? [String: Any]
+        #expect(((vote?["weight"] as? [String: Any])?["minimum"] as? NSNumber)?.intValue == -10_000)
+        #expect((op("/api/files/delete", "post")["responses"] as? [String: Any])?["204"] != nil)
+        #expect((op("/api/allocations", "post")["responses"] as? [String: Any])?["201"] != nil)
+        #expect((op("/api/send", "post")["responses"] as? [String: Any])?["202"] != nil)
+        // Every path parameter is declared (an undeclared one would be described by its bare name).
+        for (path, ops) in paths {
+            for (_, o) in ops {
+                for p in ((o as? [String: Any])?["parameters"] as? [[String: Any]]) ?? [] where p["in"] as? String == "path" {
+                    #expect(p["description"] as? String != p["name"] as? String, "\(path)")
+                }
+            }
+        }
+        await app.stop()
+    }
+}

@@ -136,4 +136,22 @@ import MosaicProtocol
         #expect(block.last?["pattern"] as? String == "^[0-9a-f]{64}$")
         await net.stop()
     }
+
+    @Test func everyPathParameterOfTheNodeIsDeclaredWithItsOwnType() async throws {
+        let net = try TestDevnet()
+        let doc = net.json(try await net.raw("GET", "/openapi.json").body)
+        let paths = try #require(doc["paths"] as? [String: [String: Any]])
+        for (path, ops) in paths {
+            for (method, op) in ops {
+                let params = ((op as? [String: Any])?["parameters"] as? [[String: Any]]) ?? []
+                for p in params where p["in"] as? String == "path" {
+                    // An undeclared `:name` falls back to a plain string described by its bare name.
+                    #expect(p["description"] as? String != p["name"] as? String, "\(method) \(path): \(p["name"] ?? "?") is not declared")
+                }
+                let segments = path.split(separator: "/").filter { $0.hasPrefix("{") }.count
+                #expect(params.filter { $0["in"] as? String == "path" }.count == segments, "\(method) \(path)")
+            }
+        }
+        await net.stop()
+    }
 }
