@@ -124,7 +124,7 @@ struct BlobberReplayTests {
 
 /// The signed query is the one the blobber parses: paths with characters that URL encodings treat
 /// specially still verify (and reach the same file).
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct SignedQueryTests {
     @Test func pathsWithReservedCharactersVerify() async throws {
         let grid = try await StorageGrid(data: 1, parity: 1)

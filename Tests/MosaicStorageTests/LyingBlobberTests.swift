@@ -184,7 +184,7 @@ struct LedgerRollbackTests {
 }
 
 /// A blobber that claims a read counter it cannot prove is not paid on top of it.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct ReadCounterLieTests {
     @Test func anUnprovenReadCounterIsRefusedAndTheBlobberRoutedAround() async throws {
         let grid = try await StorageGrid(data: 2, parity: 1)
