@@ -5,7 +5,7 @@ import Testing
 
 /// Storage end to end through real processes: `mosaic devnet` with its in-process blobbers, and
 /// the `alloc`, file, `share` and `download --ticket` commands of the CLI binary.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct StorageCLITests {
+@Suite(.serialized, .timeLimit(.minutes(4))) struct StorageCLITests {
     struct Net {
         let process: MosaicProcess
         let node: String
