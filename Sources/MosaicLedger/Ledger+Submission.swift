@@ -158,7 +158,7 @@ extension Ledger {
         }
         if checked.free {
             guard (mine?.free ?? 0) < limits.freePendingPerSender else {
-                throw .freeLimited("this account already has \(mine?.free ?? 0) fee-exempt transaction(s) waiting (at most \(limits.freePendingPerSender)); wait until it is included")
+                throw .freeLimited("this account already has \(mine?.free ?? 0) fee-exempt transaction(s) waiting (at most \(limits.freePendingPerSender)); wait until they are included")
             }
             // Free transactions never wait on a gap: a gapped one would expire and cost nothing.
             guard tx.nonce == next else {

@@ -10,13 +10,14 @@ public struct LedgerLimits: Sendable, Hashable {
     public var senderPendingCount: Int
     /// Pending wire bytes one sender may have (128 transactions of the largest size).
     public var senderPendingBytes: Int
-    /// Fee-exempt transactions (faucet pours) one sender may have waiting.
+    /// Fee-exempt transactions (faucet pours) one sender may have waiting: 10, the pours the
+    /// default faucet allows an account per window (a new blobber pours twice in a row for its stake).
     public var freePendingPerSender: Int
     /// Committed accounts kept in memory; past this the cache starts over (it only mirrors SQLite).
     public var accountCacheEntries: Int
 
     public init(poolBytes: Int = 128 << 20, senderPendingCount: Int = 1000, senderPendingBytes: Int = 16 << 20,
-                freePendingPerSender: Int = 1, accountCacheEntries: Int = 100_000) {
+                freePendingPerSender: Int = 10, accountCacheEntries: Int = 100_000) {
         self.poolBytes = poolBytes
         self.senderPendingCount = senderPendingCount
         self.senderPendingBytes = senderPendingBytes

@@ -59,8 +59,8 @@ import MosaicProtocol
         #expect(net.ledger.pendingCount == 3)
     }
 
-    @Test func freeTransactionsAreOneAtATimePerAccountWithoutGapsOrData() throws {
-        let net = try TestNet()
+    @Test func freeTransactionsWaitAFewPerAccountWithoutGapsOrData() throws {
+        let net = try TestNet(limits: LedgerLimits(freePendingPerSender: 2))
         let fresh = try testKey(9)
         let g = net.genesis
         // A gapped free transaction would wait and expire at no cost: refused.
@@ -69,9 +69,10 @@ import MosaicProtocol
         #expect(e?.code == "free_limited")
         #expect(e?.description.contains("next nonce 1") == true)
         try net.ledger.submit(net.pour(fresh, nonce: 1))
-        // A second one waiting from the same account: refused until the first is included.
-        let second = net.pour(fresh, nonce: 2)
-        #expect(rejection { try net.ledger.submit(second) }?.code == "free_limited")
+        try net.ledger.submit(net.pour(fresh, nonce: 2))
+        // A third one waiting from the same account: refused until the others are included.
+        let third = net.pour(fresh, nonce: 3)
+        #expect(rejection { try net.ledger.submit(third) }?.code == "free_limited")
         // Free transactions carry no large data: a pour padded with arguments is refused by size.
         let padded = Transaction.signed(by: try testKey(8), chainID: g.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: 0, nonce: 1,
                                         type: .contractCall,
@@ -80,10 +81,10 @@ import MosaicProtocol
         let tooLarge = rejection { try net.ledger.submit(padded) }
         #expect(tooLarge?.code == "data_too_large")
         if case let .dataTooLarge(_, bytes, limit) = tooLarge { #expect(bytes > g.maxFreeDataBytes && limit == g.maxFreeDataBytes) }
-        #expect(net.ledger.pendingCount == 1)
+        #expect(net.ledger.pendingCount == 2)
         try net.ledger.produceBlock()
-        #expect(try net.balance(fresh) == g.faucet.pourAmount)
-        try net.ledger.submit(second)
+        #expect(try net.balance(fresh) == 2 * g.faucet.pourAmount)
+        try net.ledger.submit(third)
         // A paid transaction is not held to the free limits.
         try net.ledger.submit(net.transfer(net.alice, to: net.bob, 1, nonce: 1))
     }

@@ -53,8 +53,9 @@ import MosaicSDK
 
         var node = try MosaicProcess(args, executable: fixture)
         var client = try #require(await Self.client(node))
-        let results = try await client.submit(batch: batch)
-        #expect(results.allSatisfy { $0.error == nil })
+        // The block can start (and the process die) before the answer is sent: the batch is
+        // durable once admitted, and the receipts below show every transaction was taken.
+        if let results = try? await client.submit(batch: batch) { #expect(results.allSatisfy { $0.error == nil }) }
 
         // Each death is followed by a restart, as a supervisor would; at most about log2(13) + 1.
         var restarts = 0
