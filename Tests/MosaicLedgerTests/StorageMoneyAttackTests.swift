@@ -100,6 +100,30 @@ import MosaicProtocol
         try s.expectBooksBalance()
     }
 
+    /// One reader who cannot pay (its ticket's budget is spent) must not hold up the blobber's
+    /// pay for the others in the same batch.
+    @Test func anUnpayableMarkerIsSkippedWhileTheRestOfTheBatchIsRedeemed() throws {
+        let s = try Setup()
+        let spent = s.ticket(budget: 100)
+        let generous = s.ticket(budget: 1_000_000)
+        let broke = Ed25519.SigningKey.generate()
+        let before = try s.writePool
+        let batch = [s.marker(counter: 2, ticketID: generous.id, ticket: generous),
+                     s.marker(counter: 5, reader: broke, ticketID: spent.id, ticket: spent),
+                     s.marker(counter: 3, ticketID: generous.id, ticket: generous)]
+        let r = try s.redeem(batch)
+        #expect(r.outcome == .success, "\(r.error ?? "")")
+        #expect(r.output.contains("redeemed 2 read marker(s)") && r.output.contains("refused 1: read marker 1"), "\(r.output)")
+        #expect(r.events.contains { $0.name == "read_marker_refused" && $0.attributes["reader"] == broke.publicKey.clientID })
+        #expect(try s.writePool == before - 500)
+        #expect(try s.net.ledger.storageReadCounter(allocation: s.allocation.id, blobber: s.blobberID, reader: broke.publicKey.clientID) == 0)
+        // A batch of nothing payable fails whole and changes nothing.
+        let none = try s.redeem([s.marker(counter: 5, reader: broke, ticketID: spent.id, ticket: spent)])
+        #expect(none.outcome == .failure && none.error?.contains("within the ticket's read_budget") == true)
+        #expect(try s.writePool == before - 500)
+        try s.expectBooksBalance()
+    }
+
     @Test func expiryAndRevocationAreJudgedByLedgerTimeNotTheMarkersTimestamp() throws {
         let s = try Setup()
         let expiring = s.ticket(expiration: s.net.now + 600, budget: 1_000_000)

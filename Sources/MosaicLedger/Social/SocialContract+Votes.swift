@@ -70,6 +70,9 @@ extension SocialContract {
                                 changes: old.map { $0.changes + 1 } ?? 0, time: now)
         try context.set(SocialKeys.vote(author, permlink, voter), try SocialCodec.encodeJSON(record))
         try context.emit("vote", ["voter": voter, "author": author, "permlink": permlink, "weight": String(weight), "rshares": String(rshares)])
+        if weight != 0, stake.amount == 0 {
+            return "voted \(weight) on \(post.path): 0 rshares (votes count the voting stake and this account has none; lock tokens with social.stake)"
+        }
         return weight == 0 ? "removed vote on \(post.path)" : "voted \(weight) on \(post.path): \(rshares) rshares"
     }
 

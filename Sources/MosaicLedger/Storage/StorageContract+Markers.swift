@@ -67,73 +67,121 @@ extension StorageContract {
     /// when the blobber joined the allocation, never its current one; a marker whose signed
     /// `read_price` is below it is refused — from the reader's read pool or, when that is short,
     /// from the allocation's write pool if `ownerPays` allows it.
+    ///
+    /// Each marker is judged on its own: one that cannot be paid (a reader with no tokens, a
+    /// spent ticket budget, a bad signature) is skipped and named in the output and a
+    /// `read_marker_refused` event, and the others are redeemed, so one reader cannot hold up a
+    /// blobber's pay for everyone else's reads. The call fails, changing nothing, only when no
+    /// marker could be redeemed.
     func redeemReadMarkers(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         let markers = try blobberMarkers(state, a, as: ReadMarker.self, kind: "read markers")
         var paid: UInt64 = 0
+        var refused: [String] = []
         for (i, m) in markers.enumerated() {
             try c.consumeGas(2000)
-            let at = "read marker \(i) (allocation \(m.allocationID), reader \(m.clientID))"
-            guard m.blobberID == c.caller else { throw .refused("\(at) is for blobber \(m.blobberID), not the caller") }
-            do { try m.verify() } catch { throw .refused("\(at): \(error)") }
-            var alloc = try state.allocation(m.allocationID)
-            guard m.ownerID == alloc.ownerID else { throw .refused("\(at): owner_id \(m.ownerID) is not the allocation owner") }
-            guard let bi = alloc.index(of: c.caller) else { throw .refused("\(at): blobber \(c.caller) is not part of the allocation") }
-            guard m.timestamp <= saturatingAdd(c.now, config.markerClockSkew) else {
-                throw .refused("\(at): timestamp \(m.timestamp) is more than \(config.markerClockSkew) s in the future")
+            let payment: ReadPayment
+            do { payment = try judge(state, m, index: i) } catch .refused(let why) {
+                refused.append(why)
+                try c.emit("read_marker_refused", ["allocation": m.allocationID, "blobber": c.caller, "reader": m.clientID,
+                                                   "counter": String(m.counter), "reason": String(why.prefix(300))])
+                continue
             }
-            let price = alloc.blobbers[bi].readPrice
-            guard m.readPrice >= price else {
-                throw .refused("\(at): signed for read_price \(m.readPrice), below the \(price) per GiB the allocation agreed with this blobber")
-            }
-            let counterKey = StorageState.readCounterKey(alloc.id, c.caller, m.clientID)
-            let last = try state.uint(counterKey)
-            guard m.counter > last else { throw .refused("\(at): counter \(m.counter) is not above the last redeemed \(last)") }
-            guard let cost = StoragePricing.readCost(price: price, blocks: m.counter - last) else {
-                throw .refused("\(at): cost overflows")
-            }
-            let poolKey = StorageState.readPoolKey(m.clientID)
-            let pool = try state.uint(poolKey)
-            if pool >= cost {
-                try state.setUInt(poolKey, pool - cost)
-            } else if alloc.writePool >= cost, try ownerPays(state, m, alloc, cost: cost) {
-                alloc.writePool -= cost
-            } else {
-                throw .refused("\(at): the reader's read pool has \(tokens(pool)) but \(m.counter - last) blocks cost \(tokens(cost)), and the allocation's write pool does not pay for this reader (\(ownerPaysRule)); the reader must lock tokens with storage.lock_read_pool")
-            }
-            try payBlobber(state, cost, to: c.caller)
-            paid = try checkedAdd(paid, cost, "paid")
-            try state.setUInt(counterKey, m.counter)
-            alloc.numReads = incremented(alloc.numReads)
-            try state.save(alloc)
-            try c.emit("read_marker", ["allocation": alloc.id, "blobber": c.caller, "reader": m.clientID, "counter": String(m.counter)])
+            try apply(state, payment, m)
+            paid = try checkedAdd(paid, payment.cost, "paid")
         }
-        return "redeemed \(markers.count) read marker(s) for \(tokens(paid))"
+        let redeemed = markers.count - refused.count
+        guard redeemed > 0 else { throw .refused(refused.count == 1 ? refused[0] : refused.joined(separator: "; ")) }
+        return "redeemed \(redeemed) read marker(s) for \(tokens(paid))" + (refused.isEmpty ? "" : "; refused \(refused.count): " + refused.joined(separator: "; "))
+    }
+
+    /// What redeeming one marker will do, decided before anything is written.
+    struct ReadPayment {
+        var alloc: Allocation
+        var counterKey: String
+        var cost: UInt64
+        /// The reader's read pool after paying, or nil when the write pool pays.
+        var readPoolLeft: UInt64?
+        /// The ticket's spent total after paying (the write pool pays under a ticket).
+        var ticketSpent: (key: String, total: UInt64)?
+    }
+
+    /// Checks one read marker and works out its payment; throws `.refused` with the reason.
+    private func judge(_ state: StorageState, _ m: ReadMarker, index i: Int) throws(ContractError) -> ReadPayment {
+        let c = state.context
+        let at = "read marker \(i) (allocation \(m.allocationID), reader \(m.clientID))"
+        guard m.blobberID == c.caller else { throw .refused("\(at) is for blobber \(m.blobberID), not the caller") }
+        do { try m.verify() } catch { throw .refused("\(at): \(error)") }
+        let alloc = try state.allocation(m.allocationID)
+        guard m.ownerID == alloc.ownerID else { throw .refused("\(at): owner_id \(m.ownerID) is not the allocation owner") }
+        guard let bi = alloc.index(of: c.caller) else { throw .refused("\(at): blobber \(c.caller) is not part of the allocation") }
+        guard m.timestamp <= saturatingAdd(c.now, config.markerClockSkew) else {
+            throw .refused("\(at): timestamp \(m.timestamp) is more than \(config.markerClockSkew) s in the future")
+        }
+        let price = alloc.blobbers[bi].readPrice
+        guard m.readPrice >= price else {
+            throw .refused("\(at): signed for read_price \(m.readPrice), below the \(price) per GiB the allocation agreed with this blobber")
+        }
+        let counterKey = StorageState.readCounterKey(alloc.id, c.caller, m.clientID)
+        let last = try state.uint(counterKey)
+        guard m.counter > last else { throw .refused("\(at): counter \(m.counter) is not above the last redeemed \(last)") }
+        guard let cost = StoragePricing.readCost(price: price, blocks: m.counter - last) else {
+            throw .refused("\(at): cost overflows")
+        }
+        let pool = try state.uint(StorageState.readPoolKey(m.clientID))
+        if pool >= cost {
+            return ReadPayment(alloc: alloc, counterKey: counterKey, cost: cost, readPoolLeft: pool - cost)
+        }
+        if alloc.writePool >= cost, case .pays(let spent) = try ownerPays(state, m, alloc, cost: cost) {
+            return ReadPayment(alloc: alloc, counterKey: counterKey, cost: cost, ticketSpent: spent)
+        }
+        throw .refused("\(at): the reader's read pool has \(tokens(pool)) but \(m.counter - last) blocks cost \(tokens(cost)), and the allocation's write pool does not pay for this reader (\(ownerPaysRule)); the reader must lock tokens with storage.lock_read_pool")
+    }
+
+    /// Writes a judged payment: nothing here refuses a marker (an error fails the whole call).
+    private func apply(_ state: StorageState, _ p: ReadPayment, _ m: ReadMarker) throws(ContractError) {
+        let c = state.context
+        var alloc = p.alloc
+        if let left = p.readPoolLeft {
+            try state.setUInt(StorageState.readPoolKey(m.clientID), left)
+        } else {
+            alloc.writePool = try checkedSub(alloc.writePool, p.cost, "write pool")
+            if let spent = p.ticketSpent { try state.setUInt(spent.key, spent.total) }
+        }
+        try payBlobber(state, p.cost, to: c.caller)
+        try state.setUInt(p.counterKey, m.counter)
+        alloc.numReads = incremented(alloc.numReads)
+        try state.save(alloc)
+        try c.emit("read_marker", ["allocation": alloc.id, "blobber": c.caller, "reader": m.clientID, "counter": String(m.counter)])
     }
 
     var ownerPaysRule: String {
         "it pays for the owner's own reads, and for others' only under the auth ticket named in the signed marker, unexpired and unrevoked at the ledger's time, within the ticket's read_budget"
     }
 
-    /// Whether the allocation's write pool pays `cost` for `m`, and if so counts it against the
-    /// ticket. Yes for the owner's own reads. Otherwise only when the reader signed the marker
-    /// over a ticket id, the blobber attached that ticket, and the ticket is the allocation
-    /// owner's, valid for this reader, unexpired at the ledger's time (`now`, never the marker's
-    /// timestamp, which the reader chooses), not revoked, and `cost` fits in what is left of its
-    /// owner-signed `read_budget`. The budget bounds what the owner can lose through a public
-    /// ticket: whoever holds it (a blobber included) may sign markers as any fresh key.
-    private func ownerPays(_ state: StorageState, _ m: ReadMarker, _ alloc: Allocation, cost: UInt64) throws(ContractError) -> Bool {
-        if m.clientID == alloc.ownerID { return true }
-        guard !m.ticketID.isEmpty, let t = m.ticket, t.id == m.ticketID else { return false }
-        do { try t.verify(now: state.context.now, reader: m.clientID) } catch { return false }
-        guard t.allocationID == alloc.id, t.ownerID == alloc.ownerID, t.ownerPublicKey == alloc.ownerPublicKey else { return false }
-        guard try state.load(StorageState.revokedKey(owner: t.ownerID, ticket: t.id), as: Int64.self) == nil else { return false }
+    enum OwnerPays {
+        case no
+        /// Yes; with the ticket's new spent total when a ticket pays (nil for the owner's own reads).
+        case pays((key: String, total: UInt64)?)
+    }
+
+    /// Whether the allocation's write pool pays `cost` for `m` (nothing is written here). Yes for
+    /// the owner's own reads. Otherwise only when the reader signed the marker over a ticket id,
+    /// the blobber attached that ticket, and the ticket is the allocation owner's, valid for this
+    /// reader, unexpired at the ledger's time (`now`, never the marker's timestamp, which the
+    /// reader chooses), not revoked, and `cost` fits in what is left of its owner-signed
+    /// `read_budget`. The budget bounds what the owner can lose through a public ticket: whoever
+    /// holds it (a blobber included) may sign markers as any fresh key.
+    private func ownerPays(_ state: StorageState, _ m: ReadMarker, _ alloc: Allocation, cost: UInt64) throws(ContractError) -> OwnerPays {
+        if m.clientID == alloc.ownerID { return .pays(nil) }
+        guard !m.ticketID.isEmpty, let t = m.ticket, t.id == m.ticketID else { return .no }
+        do { try t.verify(now: state.context.now, reader: m.clientID) } catch { return .no }
+        guard t.allocationID == alloc.id, t.ownerID == alloc.ownerID, t.ownerPublicKey == alloc.ownerPublicKey else { return .no }
+        guard try state.load(StorageState.revokedKey(owner: t.ownerID, ticket: t.id), as: Int64.self) == nil else { return .no }
         let spentKey = StorageState.ticketSpentKey(t.id)
-        let spent = try state.uint(spentKey)
-        let (total, overflow) = spent.addingReportingOverflow(cost)
-        guard !overflow, total <= t.readBudget else { return false }
-        try state.setUInt(spentKey, total)
-        return true
+        let (total, overflow) = try state.uint(spentKey).addingReportingOverflow(cost)
+        guard !overflow, total <= t.readBudget else { return .no }
+        return .pays((spentKey, total))
     }
 
     /// `revoke_ticket(ticket_id)`: the caller (a ticket's owner) ends an auth ticket; blobbers
