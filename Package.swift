@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger", "blobber-fixture"]),
         // A blobber alone in a process, so MosaicStorageTests can SIGKILL it mid-write.
         .executableTarget(name: "blobber-fixture", dependencies: ["MosaicStorage"], path: "Tests/BlobberFixture"),
-        .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
+        .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport"]),
         .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp", "example-social-app", "mosaic", "MosaicTestSupport"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
         .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic", "MosaicTestSupport", "ledger-trap-fixture"]),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import MosaicCrypto
 import MosaicProtocol
+import MosaicTestSupport
 @testable import MosaicLedger
 
 /// Every method and view of every built-in contract, called with extreme and ill-typed
@@ -11,8 +12,8 @@ import MosaicProtocol
 /// failure with a message) — a trap would kill this test process — and after every block the
 /// supply is conserved and every token a contract holds belongs to one of its records.
 ///
-/// The tests are async and yield after every block: a long synchronous test would hold one of the
-/// few cooperative threads and starve the rest of the suite.
+/// The calls run on a thread of their own (`blocking`), off the cooperative pool the rest of the
+/// suite needs, and report what they found; the expectations are checked back in the test.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct ContractPropertyTests {
     /// A ledger with state for every contract to work on: blobbers, two allocations (one with a
     /// committed root, so challenges are issued every block), a read pool, a post with a vote, an
@@ -29,6 +30,8 @@ import MosaicProtocol
         let blobbers: [Ed25519.SigningKey]
         var keys: [Ed25519.SigningKey] { [owner, reader, app, newcomer] + blobbers }
         private var nonces: [String: UInt64] = [:]
+        /// What went wrong, checked by the test once the work is done.
+        var problems: [String] = []
         var allocation: Allocation!
         var spare: Allocation!
         var tree: AllocationTree!
@@ -127,9 +130,13 @@ import MosaicProtocol
             return m
         }
 
+        func check(_ condition: Bool, _ what: @autoclosure () -> String) {
+            if !condition { problems.append(what()) }
+        }
+
         /// Supply is conserved, and each contract's balance is what its records say it owes.
         func expectBooksBalance(_ context: String) throws {
-            #expect(try ledger.supply().isConserved, "supply after \(context)")
+            check(try ledger.supply().isConserved, "supply after \(context)")
             var storage: UInt64 = 0
             for b in try ledger.storageBlobbers() { storage += b.stake }
             var social: UInt64 = 0
@@ -141,9 +148,9 @@ import MosaicProtocol
                     ledger.view(contract: "social", name: "account", args: ["client_id": .string(id)], round: ledger.latestBlock.round).result))
                 social += account.stake
             }
-            #expect(try ledger.account(ContractCall.address(of: "storage")).balance == storage, "storage books after \(context)")
-            #expect(try ledger.account(ContractCall.address(of: "social")).balance == social, "social books after \(context)")
-            #expect(try ledger.account(ContractCall.address(of: "notes")).balance == 0, "notes books after \(context)")
+            check(try ledger.account(ContractCall.address(of: "storage")).balance == storage, "storage books after \(context)")
+            check(try ledger.account(ContractCall.address(of: "social")).balance == social, "social books after \(context)")
+            check(try ledger.account(ContractCall.address(of: "notes")).balance == 0, "notes books after \(context)")
         }
     }
 
@@ -262,42 +269,42 @@ import MosaicProtocol
     }
 
     @Test func everyMethodAnswersExtremeArgumentsWithAReceiptAndTheBooksBalance() async throws {
-        let w = try World()
-        try w.prepare()
-        let bases = try baseArgs(w)
-        let allNames = Array(Set(bases.values.flatMap(\.keys))).sorted()
-        // Destructive calls go last, so the others meet a live allocation, post and notepad.
-        let destructive: Set<String> = ["storage.cancel_allocation", "storage.finalize_allocation", "storage.unregister_blobber",
-                                        "notes.delete", "notes.delete_notepad", "social.revoke", "social.unstake"]
-        var names: [String] = []
-        for (contractName, contract) in w.ledger.contracts.sorted(by: { $0.key < $1.key }) {
-            #expect(contract.name == contractName)
-            names += contract.methods.map { "\(contractName).\($0)" }
-        }
-        names = names.filter { !destructive.contains($0) } + names.filter { destructive.contains($0) }
-        #expect(names.count >= 27, "every built-in method is enumerated")
-        var calls = 0, failures = 0
-        for name in names {
-            let parts = name.split(separator: ".").map(String.init)
-            let key = caller(w, name)
-            let values: [UInt64] = StorageContract.valueMethods.contains(parts[1]) || name == "social.stake" ? [token, 0, 1] : [0]
-            var pending: [(Transaction, String)] = []
-            for (i, args) in Self.variants(base: bases[name], allNames: allNames).enumerated() {
-                let value = values[i % values.count]
-                if let tx = w.submit(key, parts[0], parts[1], args, value: value) { pending.append((tx, "\(name) \(args.keys.sorted())")) }
-                if pending.count == 50 {
-                    try finish(w, &pending, &calls, &failures)
-                    await Task.yield()
-                }
+        let (names, calls, failures, problems) = try await blocking { () throws -> ([String], Int, Int, [String]) in
+            let w = try World()
+            try w.prepare()
+            let bases = try baseArgs(w)
+            let allNames = Array(Set(bases.values.flatMap(\.keys))).sorted()
+            // Destructive calls go last, so the others meet a live allocation, post and notepad.
+            let destructive: Set<String> = ["storage.cancel_allocation", "storage.finalize_allocation", "storage.unregister_blobber",
+                                            "notes.delete", "notes.delete_notepad", "social.revoke", "social.unstake"]
+            var names: [String] = []
+            for (contractName, contract) in w.ledger.contracts.sorted(by: { $0.key < $1.key }) {
+                w.check(contract.name == contractName, "contract \(contractName) names itself \(contract.name)")
+                names += contract.methods.map { "\(contractName).\($0)" }
             }
-            try finish(w, &pending, &calls, &failures)
-            try w.expectBooksBalance(name)
-            await Task.yield()
+            names = names.filter { !destructive.contains($0) } + names.filter { destructive.contains($0) }
+            var calls = 0, failures = 0
+            for name in names {
+                let parts = name.split(separator: ".").map(String.init)
+                let key = caller(w, name)
+                let values: [UInt64] = StorageContract.valueMethods.contains(parts[1]) || name == "social.stake" ? [token, 0, 1] : [0]
+                var pending: [(Transaction, String)] = []
+                for (i, args) in Self.variants(base: bases[name], allNames: allNames).enumerated() {
+                    let value = values[i % values.count]
+                    if let tx = w.submit(key, parts[0], parts[1], args, value: value) { pending.append((tx, "\(name) \(args.keys.sorted())")) }
+                    if pending.count == 50 { try finish(w, &pending, &calls, &failures) }
+                }
+                try finish(w, &pending, &calls, &failures)
+                try w.expectBooksBalance(name)
+            }
+            // The ledger goes on: a plain call still works.
+            w.check(try w.must(w.reader, "storage", "lock_read_pool", [:], value: token).outcome == .success, "a plain call after the attack")
+            return (names, calls, failures, w.problems)
         }
+        #expect(names.count >= 27, "every built-in method is enumerated: \(names)")
         #expect(calls > 1000, "\(calls) calls made")
         #expect(failures > 0 && failures < calls)
-        // The ledger goes on: a plain call still works.
-        #expect(try w.must(w.reader, "storage", "lock_read_pool", [:], value: token).outcome == .success)
+        #expect(problems.isEmpty, "\(problems.count) problems: \(problems.prefix(20))")
     }
 
     /// Makes the block holding `pending` (clock moved 301 s, so rate limits do not hide the
@@ -311,39 +318,43 @@ import MosaicProtocol
             calls += 1
             if r.outcome == .failure {
                 failures += 1
-                #expect(r.error?.isEmpty == false, "a failed call says why: \(what)")
+                w.check(r.error?.isEmpty == false, "a failed call says why: \(what)")
             }
         }
         pending.removeAll()
-        #expect(try w.ledger.supply().isConserved)
+        w.check(try w.ledger.supply().isConserved, "supply after a block")
     }
 
     @Test func everyViewAnswersExtremeArgumentsWithAResultOrAReadError() async throws {
-        let w = try World()
-        try w.prepare()
-        let bases = viewArgs(w)
-        let allNames = Array(Set(bases.values.flatMap(\.keys))).sorted()
-        var answered = 0, refused = 0
-        for (contractName, contract) in w.ledger.contracts.sorted(by: { $0.key < $1.key }) {
-            for view in contract.views {
-                for args in Self.variants(base: bases["\(contractName).\(view)"], allNames: allNames) {
-                    do {
-                        _ = try w.ledger.view(contract: contractName, name: view, args: args)
-                        answered += 1
-                    } catch {
-                        refused += 1
-                        if case .invalidRead(let m) = error { #expect(!m.isEmpty) }
+        let (answered, refused, problems) = try await blocking { () throws -> (Int, Int, [String]) in
+            let w = try World()
+            try w.prepare()
+            let bases = viewArgs(w)
+            let allNames = Array(Set(bases.values.flatMap(\.keys))).sorted()
+            var answered = 0, refused = 0
+            for (contractName, contract) in w.ledger.contracts.sorted(by: { $0.key < $1.key }) {
+                for view in contract.views {
+                    for args in Self.variants(base: bases["\(contractName).\(view)"], allNames: allNames) {
+                        do {
+                            _ = try w.ledger.view(contract: contractName, name: view, args: args)
+                            answered += 1
+                        } catch {
+                            refused += 1
+                            if case .invalidRead(let m)? = error as? LedgerError { w.check(!m.isEmpty, "\(contractName).\(view) refuses with a message") }
+                        }
                     }
                 }
-                await Task.yield()
             }
+            return (answered, refused, w.problems)
         }
         #expect(answered > 0 && refused > 0)
+        #expect(problems.isEmpty, "\(problems.prefix(20))")
     }
 
     /// Markers and proofs correctly signed but with extreme numbers inside: the checks behind
     /// the signature (counters, sizes, times, prices, proof shapes) must refuse them too.
-    @Test func signedMarkersAndProofsWithExtremeFieldsAreRefusedWithoutATrap() throws {
+    @Test func signedMarkersAndProofsWithExtremeFieldsAreRefusedWithoutATrap() async throws {
+        let (count, outcomes, problems) = try await blocking { () throws -> (Int, [ExecutionOutcome], [String]) in
         let w = try World()
         try w.prepare()
         let blobber = w.allocationBlobber
@@ -381,10 +392,13 @@ import MosaicProtocol
         for tx in txs {
             let r = try w.receipt(tx)
             outcomes.append(r.outcome)
-            if r.outcome == .failure { #expect(r.error?.isEmpty == false) }
+            if r.outcome == .failure { w.check(r.error?.isEmpty == false, "a failed call says why") }
         }
-        #expect(txs.count == 36, "every call was accepted into the pool")
-        #expect(outcomes.contains(.failure))
         try w.expectBooksBalance("extreme markers")
+        return (txs.count, outcomes, w.problems)
+        }
+        #expect(count == 36, "every call was accepted into the pool")
+        #expect(outcomes.contains(.failure))
+        #expect(problems.isEmpty, "\(problems)")
     }
 }

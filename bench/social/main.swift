@@ -40,7 +40,7 @@ var genesis = Genesis(chainID: "mosaic-bench-social",
                           (k.publicKey.clientID, UInt64(1 + i % 1000) * TokenAmount.unitsPerToken)
                       }))
 genesis.confirmations = 3
-genesis.maxBlockTransactions = 2 * authors
+genesis.maxBlockTransactions = 3 * authors
 genesis.poolCapacity = 1_000_000
 genesis.expiryBlocks = 1000
 let chainID = genesis.chainID, fee = genesis.minimumFee
@@ -66,8 +66,12 @@ do {
                 "tags": .array([.string(tags[(i + wave + 1) % tags.count])])])
             let vote = ContractCall(contract: "social", method: "vote", args: [
                 "author": .string(key.publicKey.clientID), "permlink": .string(permlink), "weight": .integer(Int64(100 + (i * 37 + wave * 11) % 9_900))])
-            let txs = [post, vote].enumerated().map { n, call in
-                Transaction.signed(by: key, chainID: chainID, to: social, value: 0, fee: fee, nonce: UInt64(2 * wave + n + 1),
+            // Votes count a locked voting stake: each author stakes half its tokens in the first wave.
+            let stake = UInt64(1 + i % 1000) * TokenAmount.unitsPerToken / 2
+            let first = wave == 0 ? [Transaction.signed(by: key, chainID: chainID, to: social, value: stake, fee: fee, nonce: 1, type: .contractCall,
+                                                        data: ContractCall(contract: "social", method: "stake").json, creationDate: Int64(Date().timeIntervalSince1970))] : []
+            let txs = first + [post, vote].enumerated().map { n, call in
+                Transaction.signed(by: key, chainID: chainID, to: social, value: 0, fee: fee, nonce: UInt64(2 * wave + n + 2),
                                    type: .contractCall, data: call.json, creationDate: Int64(Date().timeIntervalSince1970))
             }
             signed.withLock { $0[i] = txs }
