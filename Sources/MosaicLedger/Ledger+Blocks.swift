@@ -102,7 +102,7 @@ extension Ledger {
 
         // Durable before anything runs: if the process dies in this block, the next start knows
         // which transactions were running (Ledger+Recovery.swift).
-        var record = ExecutionRecord(round: round, hashes: ready.map(\.hash), bisecting: plan.bisecting,
+        let record = ExecutionRecord(round: round, hashes: ready.map(\.hash), bisecting: plan.bisecting,
                                      phase: plan.setAside.isEmpty ? .transactions : .setAside, hook: nil)
         try writeExecutionRecord(record, store)
 
@@ -111,7 +111,7 @@ extension Ledger {
         do {
             for tx in plan.setAside { executed.append(try setAsideExecution(tx, state: state)) }
             for tx in plan.run { executed.append(try execute(tx, state: state, round: round, now: now)) }
-            try runEndBlockHooks(state: state, round: round, now: now, record: &record, store)
+            try runEndBlockHooks(state: state, round: round, now: now, store)
         } catch {
             throw .storage("executing block \(round): \(error)")
         }
@@ -143,7 +143,7 @@ extension Ledger {
                         try store.setContractValue(contract, k, v)
                     }
                 }
-                if round % Ledger.historyPruneEvery == 0 {
+                if round % max(1, pruneEvery) == 0 {
                     if round > Ledger.historyRounds {
                         try store.pruneUndo(through: round - Ledger.historyRounds, contracts: Array(contracts.keys))
                     }
@@ -158,6 +158,7 @@ extension Ledger {
                 for h in included { try store.removePending(h) }
                 if nextRecovery != recovery { try store.setMeta(Ledger.recoveryKey, try Ledger.json(nextRecovery)) }
                 try store.deleteMeta(Ledger.executingKey)
+                try store.deleteMeta(Ledger.executingHookKey)
             }
         } catch {
             throw .storage("committing block \(round): \(error)")
@@ -256,14 +257,14 @@ extension Ledger {
 
     /// Gives every contract (in name order) its end-of-block turn, each in its own scratch layer,
     /// each recorded first so that a hook which stops the process is skipped a while instead.
-    private func runEndBlockHooks(state: BlockState, round: UInt64, now: Int64, record: inout ExecutionRecord,
-                                  _ store: LedgerStore) throws(LedgerError) {
+    private func runEndBlockHooks(state: BlockState, round: UInt64, now: Int64, _ store: LedgerStore) throws(LedgerError) {
         for name in contracts.keys.sorted() {
             guard let contract = contracts[name] else { continue }
             if let until = recovery.skippedHooks[name], round <= until { continue }
-            record.phase = .hook
-            record.hook = name
-            try writeExecutionRecord(record, store)
+            // A few bytes (not the whole record again): which hook is running in which round.
+            do { try store.setMeta(Ledger.executingHookKey, "\(round) \(name)") } catch {
+                throw .storage("recording the end-of-block hook of \(name): \(error)")
+            }
             let scratch = TransactionScratch(base: state)
             let context = ContractContext(caller: "", transactionHash: latest.hash, value: 0, now: now, round: round,
                                           contractName: name, gasLimit: Ledger.endBlockGasLimit, scratch: scratch)
@@ -278,7 +279,8 @@ extension Ledger {
 
     /// Rounds of contract-state history kept for views as of an earlier round (about a day of 1 s blocks).
     static let historyRounds: UInt64 = 100_000
-    /// How often (in rounds) history older than `historyRounds` is dropped.
+    /// How often (in rounds) history older than `historyRounds` is dropped, and expired records
+    /// past the `creation_date` window (`pruneEvery` holds it; tests lower it).
     static let historyPruneEvery: UInt64 = 1_000
 
     /// Gas for one contract's end-of-block hook (it may touch every open challenge).

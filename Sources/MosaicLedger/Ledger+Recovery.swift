@@ -6,6 +6,8 @@ import MosaicProtocol
 extension Ledger {
     static let executingKey = "executing"
     static let recoveryKey = "recovery"
+    /// "<round> <contract>" while that contract's end-of-block hook runs.
+    static let executingHookKey = "executing_hook"
     /// The failed receipt's error of a transaction set aside after a crash.
     public static let setAsideReason = "the node stopped while executing this transaction; it was set aside"
     /// Rounds an end-of-block hook that stopped the process is skipped for.
@@ -61,9 +63,17 @@ extension Ledger {
                 recovery = (try? JSONDecoder().decode(RecoveryState.self, from: Data(text.utf8))) ?? RecoveryState()
             }
             guard let text = try store.meta(Ledger.executingKey) else { return }
-            guard let record = try? JSONDecoder().decode(ExecutionRecord.self, from: Data(text.utf8)) else {
+            guard var record = try? JSONDecoder().decode(ExecutionRecord.self, from: Data(text.utf8)) else {
                 try store.deleteMeta(Ledger.executingKey)
+                try store.deleteMeta(Ledger.executingHookKey)
                 return
+            }
+            if let hook = try store.meta(Ledger.executingHookKey) {
+                let parts = hook.split(separator: " ", maxSplits: 1).map(String.init)
+                if parts.count == 2, UInt64(parts[0]) == record.round {
+                    record.phase = .hook
+                    record.hook = parts[1]
+                }
             }
             var next = recovery
             if record.bisecting, next.groups.first == record.hashes { next.groups.removeFirst() }
@@ -100,6 +110,7 @@ extension Ledger {
                 }
                 try store.setMeta(Ledger.recoveryKey, try Ledger.json(next))
                 try store.deleteMeta(Ledger.executingKey)
+                try store.deleteMeta(Ledger.executingHookKey)
             }
             for e in dropped { pool.remove(e.tx.hash) }
             recovery = next

@@ -44,6 +44,8 @@ public final class Ledger: @unchecked Sendable {
     var productionError: LedgerError?
     /// Suspects of a block that stopped the process, being bisected (Ledger+Recovery.swift).
     var recovery = RecoveryState()
+    /// Rounds between prunings (`Ledger.historyPruneEvery`; tests lower it).
+    var pruneEvery = Ledger.historyPruneEvery
 
     /// Opens the ledger in `directory` (created if needed), resuming at its last committed block.
     /// A new directory starts from `genesis`, or `directory/genesis.json` if present, or devnet

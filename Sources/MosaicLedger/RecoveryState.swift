@@ -34,7 +34,7 @@ struct ExecutionRecord: Codable, Equatable {
         case transactions
         /// Including set-aside transactions as failed (no contract code runs).
         case setAside = "set_aside"
-        /// Running the end-of-block hook of `hook`.
+        /// Running the end-of-block hook of `hook` (written apart, as `Ledger.executingHookKey`).
         case hook
     }
 
