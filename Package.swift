@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic", "MosaicTestSupport", "MosaicDatabase"]),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
-        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger", "blobber-fixture"]),
+        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger", "blobber-fixture", "MosaicTestSupport"]),
         // A blobber alone in a process, so MosaicStorageTests can SIGKILL it mid-write.
         .executableTarget(name: "blobber-fixture", dependencies: ["MosaicStorage"], path: "Tests/BlobberFixture"),
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport"]),

@@ -36,25 +36,40 @@ struct CLIRunner {
     }
 
     private func runBlocking(_ args: [String], stdin: String?) throws -> Result {
-        let p = Process()
-        p.executableURL = CLIRunner.binary
-        p.arguments = args
         var env = ProcessInfo.processInfo.environment
         env["MOSAIC_HOME"] = home.path
         env.removeValue(forKey: "MOSAIC_PASSPHRASE")
         for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = input
-        try p.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(code: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+        // Output goes to files, so a child writing much to both streams never blocks on a pipe.
+        let stem = FileManager.default.temporaryDirectory.appendingPathComponent("mosaic-cli-out-\(UUID().uuidString)").path
+        let outFD = open(stem + ".out", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let errFD = open(stem + ".err", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        defer {
+            if outFD >= 0 { close(outFD) }
+            if errFD >= 0 { close(errFD) }
+            unlink(stem + ".out")
+            unlink(stem + ".err")
+        }
+        guard outFD >= 0, errFD >= 0 else { throw Subprocess.Failure.spawn(stem, errno) }
+        let input = try SubprocessPipe()
+        let child = try Subprocess(executable: CLIRunner.binary.path, arguments: args, environment: env,
+                                   stdin: input.read, stdout: outFD, stderr: errFD)
+        input.closeRead()
+        if let stdin {
+            let bytes = Array(stdin.utf8)
+            var sent = 0
+            while sent < bytes.count {
+                let n = bytes[sent...].withUnsafeBytes { write(input.write, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }  // the child closed its input
+                sent += n
+            }
+        }
+        input.closeWrite()
+        let code = child.waitUntilExit()
+        let o = (try? Data(contentsOf: URL(fileURLWithPath: stem + ".out"))) ?? Data()
+        let e = (try? Data(contentsOf: URL(fileURLWithPath: stem + ".err"))) ?? Data()
+        return Result(code: code, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
     }
 
     func cleanup() { try? FileManager.default.removeItem(at: home) }

@@ -69,7 +69,7 @@ import MosaicTestSupport
             let nonce = (nonces[id] ?? 0) + 1
             let tx = Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: contract), value: value,
                                         fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                        data: ContractCall(contract: contract, method: method, args: args).json, creationDate: World.start)
+                                        data: ContractCall(contract: contract, method: method, args: args).json, creationDate: now)
             do { try ledger.submit(tx) } catch { return nil }
             nonces[id] = nonce
             return tx

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicTestSupport
 import Testing
 import MosaicCrypto
 import MosaicProtocol
@@ -47,16 +48,11 @@ import MosaicProtocol
         defer { try? FileManager.default.removeItem(atPath: dir) }
         _ = FileManager.default.createFile(atPath: dir + "/finalized.log", contents: nil)
 
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "crashChildBurst"]
         var env = ProcessInfo.processInfo.environment
         env[Self.childVariable] = dir
-        child.environment = env
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+        let child = try Subprocess(executable: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+                                   arguments: ["--testing-library", "swift-testing", "--filter", "crashChildBurst"], environment: env)
+        defer { child.signal(SIGKILL) }
 
         // Let it commit a few blocks, then kill it at an arbitrary moment.
         var rounds = 0
@@ -65,8 +61,8 @@ import MosaicProtocol
             rounds = (try String(contentsOfFile: dir + "/finalized.log", encoding: .utf8)).components(separatedBy: "round ").count - 1
         }
         try await Task.sleep(for: .milliseconds(Int.random(in: 0...60)))
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        child.signal(SIGKILL)
+        _ = try await blocking { child.waitUntilExit() }
         #expect(rounds >= 5)
 
         let text = try String(contentsOfFile: dir + "/finalized.log", encoding: .utf8)

@@ -88,7 +88,7 @@ final class SocialNet {
         let nonce = (nonces[key.publicKey.clientID] ?? 0) + 1
         nonces[key.publicKey.clientID] = nonce
         let t = Transaction.signed(by: key, chainID: genesis.chainID, to: id(j), value: amount, fee: genesis.minimumFee, nonce: nonce,
-                                   creationDate: SocialNet.start)
+                                   creationDate: now)
         return try block([t])[0]
     }
 

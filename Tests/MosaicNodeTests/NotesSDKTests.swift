@@ -134,20 +134,23 @@ import Testing
     }
 
     @Test func waitsEndAsExpiredTimedOutUnknownOrFailed() async throws {
-        // 40 blocks of 200 ms: the 1 ms wait below answers long before expiry even on a loaded box.
         let net = try TestDevnet(blockTime: .milliseconds(200), expiryBlocks: 40)
         defer { Task { await net.stop() } }
         let wallet = net.wallet(net.alice)
-        // A nonce gap keeps a transaction pending until it expires.
+        // A nonce gap keeps a transaction pending until it expires. No block is made until the
+        // short wait has answered, so it sees the transaction pending however slow the box is.
+        net.node.ledger.stop()
         let gapped = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "notes"), value: 0,
                                         fee: net.genesis.minimumFee, nonce: 5, type: .contractCall,
                                         data: ContractCall(contract: "notes", method: "create_notepad").json,
                                         creationDate: Int64(Date().timeIntervalSince1970))
         try await net.client.submit(gapped)
-        let started = ContinuousClock.now
         await #expect(throws: WalletError.timedOut(hash: gapped.hash, status: .pending)) {
             try await wallet.wait(for: gapped.hash, until: .sealed, timeout: .milliseconds(1))
         }
+        // 40 blocks of 200 ms later it has expired.
+        net.node.ledger.start(blockTime: .milliseconds(200))
+        let started = ContinuousClock.now
         await #expect(throws: WalletError.expired(hash: gapped.hash)) {
             try await wallet.wait(for: gapped.hash, until: .sealed, timeout: .seconds(40))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicCrypto
+import MosaicTestSupport
 import Synchronization
 import Testing
 @testable import MosaicSDK
@@ -16,23 +17,11 @@ struct BlobberCrashTests {
     }
 
     /// Starts the fixture over `dir`; returns the process and its port.
-    func spawn(_ dir: String) throws -> (Process, UInt16) {
-        let p = Process()
-        p.executableURL = Self.fixture
-        p.arguments = [dir]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    func spawn(_ dir: String) async throws -> (MosaicProcess, UInt16) {
+        let p = try MosaicProcess([dir], executable: Self.fixture)
+        let text = (await p.firstLine(timeout: 60) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.hasPrefix("PORT "), let port = UInt16(text.dropFirst(5)) else {
-            p.terminate()
+            p.signal(SIGKILL)
             throw StorageGrid.GridError(message: "fixture did not start: '\(text)'")
         }
         return (p, port)
@@ -49,8 +38,8 @@ struct BlobberCrashTests {
         var assignment: AllocationAssignment?
 
         for round in 0..<4 {
-            let (process, port) = try spawn(dir)
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+            let (process, port) = try await spawn(dir)
+            defer { process.signal(SIGKILL); _ = process.waitForExitBlocking(timeout: 30) }
             let blobberID = try String(contentsOfFile: dir + "/blobber.key", encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             let key = try Ed25519.SigningKey(seed: SecretBytes(try #require(Hex.decode(blobberID))))
@@ -90,14 +79,14 @@ struct BlobberCrashTests {
                 try await Task.sleep(for: .milliseconds(20))
             }
             try await Task.sleep(for: .milliseconds(30 + 60 * round))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.signal(SIGKILL)
+            _ = await process.waitForExit(timeout: 30)
             writer.cancel()
             _ = await writer.value
         }
         // A final restart, checked the same way.
-        let (process, port) = try spawn(dir)
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        let (process, port) = try await spawn(dir)
+        defer { process.signal(SIGKILL); _ = process.waitForExitBlocking(timeout: 30) }
         let allocation = try StorageAllocation(assignment: try #require(assignment), urls: [try #require(URL(string: "http://127.0.0.1:\(port)"))])
         let files = try await check(client: client, allocation: allocation, dir: dir, expected: expected)
         #expect(files > 0, "some uploads committed before the kills")

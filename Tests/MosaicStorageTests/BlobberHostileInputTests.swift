@@ -88,7 +88,7 @@ struct BlobberHostileInputTests {
         func read(counter: UInt64) async -> Int {
             var m = ReadMarker(allocationID: t.id, blobberID: t.blobberID, clientID: grid.owner.publicKey.clientID,
                                publicKey: grid.owner.publicKey.hex, ownerID: grid.owner.publicKey.clientID, counter: counter,
-                               timestamp: Int64(Date().timeIntervalSince1970))
+                               timestamp: Int64(Date().timeIntervalSince1970 * 1000))
             m.sign(with: grid.owner)
             let header = (try? JSONEncoder().encode(m).base64EncodedString()) ?? ""
             return await t.send(.get, "/blocks", query: ["path": "/f", "start": "0", "count": "2"], headers: ["X-Read-Marker": header]).status
@@ -113,7 +113,7 @@ struct BlobberHostileInputTests {
             m.sign(with: owner)
             return m
         }
-        func commit(_ m: FileMeta, timestamp: Int64 = Int64(Date().timeIntervalSince1970)) async throws -> (Int, String) {
+        func commit(_ m: FileMeta, timestamp: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) async throws -> (Int, String) {
             var marker = WriteMarker(allocationID: t.id, blobberID: t.blobberID, clientID: owner.publicKey.clientID, previousRoot: state.root,
                                      root: try AllocationRoot.root(of: [m], index: 0), size: AllocationRoot.size(of: [m]), timestamp: timestamp)
             marker.sign(with: owner)
@@ -127,14 +127,14 @@ struct BlobberHostileInputTests {
             let (status, message) = try await commit(m)
             #expect(status == 400, "\(what): \(status) \(message)")
         }
-        for stamp in [Int64.max, Int64(Date().timeIntervalSince1970) + 100_000] {
+        for stamp in [Int64.max, Int64(Date().timeIntervalSince1970 * 1000) + 100_000_000] {
             var folder = FileMeta.directory(allocationID: t.id, path: "/d", time: 0, ownerID: "")
             folder.sign(with: owner)
             let (status, message) = try await commit(folder, timestamp: stamp)
             #expect(status == 400 && message.contains("ahead of the blobber's clock"), "timestamp \(stamp): \(status) \(message)")
         }
         #expect(try await grid.connection(0).state().root == state.root, "nothing changed")
-        // Before the latest marker: refused too (the ledger would refuse it and every later one).
+        // Not after the latest marker: refused too (the ledger would refuse it and every later one).
         try await grid.client.mkdir("/ok", allocation: grid.allocation)
         let now = try await grid.connection(0).state()
         var folder = FileMeta.directory(allocationID: t.id, path: "/e", time: 0, ownerID: "")
@@ -142,10 +142,10 @@ struct BlobberHostileInputTests {
         var leaves = try AllocationRoot.leaves(of: [folder], index: 0)
         for m in try await grid.connection(0).list("/", recursive: true) { try leaves.set(AllocationRoot.entry(m, index: 0)) }
         var marker = WriteMarker(allocationID: t.id, blobberID: t.blobberID, clientID: owner.publicKey.clientID, previousRoot: now.root,
-                                 root: leaves.root, size: 0, timestamp: (now.writeMarker?.timestamp ?? 0) - 1)
+                                 root: leaves.root, size: 0, timestamp: now.writeMarker?.timestamp ?? 0)
         marker.sign(with: owner)
         let late = await t.send(.post, "/commit", body: try JSONEncoder().encode(BlobberWire.Commit(changes: [.put(folder)], writeMarker: marker)))
-        #expect(late.status == 400 && String(decoding: late.body, as: UTF8.self).contains("before the previous marker"))
+        #expect(late.status == 400 && String(decoding: late.body, as: UTF8.self).contains("is not after the previous marker"))
         #expect(try await grid.connection(0).state().root == now.root)
         await t.expectAlive()
     }

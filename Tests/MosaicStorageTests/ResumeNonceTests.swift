@@ -27,7 +27,11 @@ struct ResumeNonceTests {
 
     func held(_ grid: StorageGrid, _ upload: String) async throws -> [Int64] {
         var out: [Int64] = []
-        for i in 0..<3 { out.append(try await grid.connection(i).uploadStatus(upload)) }
+        // Each blobber knows the upload by the id derived for it from the journal's.
+        for i in 0..<3 {
+            let c = grid.connection(i)
+            out.append(try await c.uploadStatus(BlobberUploadSink.uploadID(upload, blobber: c.blobber.id)))
+        }
         return out
     }
 
@@ -145,7 +149,7 @@ struct BlobberErrorPathTests {
         let grid = try await StorageGrid(data: 1, parity: 1)
         defer { Task { await grid.shutdown() } }
         // A folder where the upload's part file must go: opening it for writing fails with EISDIR.
-        let part = grid.root + "/blobber0/fragments/uploads/" + grid.allocation.id + ".boom.part"
+        let part = grid.root + "/blobber0/fragments/uploads/" + grid.allocation.id + "/boom.part"
         try FileManager.default.createDirectory(atPath: part, withIntermediateDirectories: true)
         do {
             _ = try await grid.connection(0).put("boom", offset: 0, bytes: randomBytes(1000))

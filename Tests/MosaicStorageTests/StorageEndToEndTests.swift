@@ -232,7 +232,7 @@ struct StorageEndToEndTests {
         let state = try await grid.connection(0).state()
         let root = try AllocationRoot.root(of: [meta], index: 0)
         var marker = WriteMarker(allocationID: grid.allocation.id, blobberID: state.blobberID, clientID: "", previousRoot: state.root,
-                                 root: root, size: 0, timestamp: Int64(Date().timeIntervalSince1970))
+                                 root: root, size: 0, timestamp: Int64(Date().timeIntervalSince1970 * 1000))
         marker.sign(with: stranger)
         do {
             _ = try await grid.connection(0).commit(BlobberWire.Commit(changes: [.put(meta)], writeMarker: marker))
@@ -251,7 +251,7 @@ struct StorageEndToEndTests {
         forged.sign(with: stranger)
         forged.ownerID = grid.owner.publicKey.clientID
         var m2 = WriteMarker(allocationID: grid.allocation.id, blobberID: state.blobberID, clientID: "", previousRoot: state.root,
-                             root: try AllocationRoot.root(of: [forged], index: 0), size: 0, timestamp: Int64(Date().timeIntervalSince1970))
+                             root: try AllocationRoot.root(of: [forged], index: 0), size: 0, timestamp: Int64(Date().timeIntervalSince1970 * 1000))
         m2.sign(with: grid.owner)
         await #expect(throws: HTTPClientError.self) {
             _ = try await grid.connection(0).commit(BlobberWire.Commit(changes: [.put(forged)], writeMarker: m2))

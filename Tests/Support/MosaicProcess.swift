@@ -4,7 +4,7 @@ import Synchronization
 /// A child process of the real `mosaic` binary whose first stdout line (the URL, as JSON) the
 /// test waits for with a deadline instead of sleeping.
 public final class MosaicProcess: Sendable {
-    public let process: Process
+    public let process: Subprocess
     private let buffer = Mutex<Data>(Data())
     private let lineReady = DispatchSemaphore(value: 0)
 
@@ -18,28 +18,29 @@ public final class MosaicProcess: Sendable {
     public static func sibling(_ name: String) -> URL { binary.deletingLastPathComponent().appendingPathComponent(name) }
 
     public init(_ arguments: [String], environment: [String: String] = [:], executable: URL = MosaicProcess.binary) throws {
-        let p = Process()
-        p.executableURL = executable
-        p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        process = p
-        out.fileHandleForReading.readabilityHandler = { [weak self] h in
-            let d = h.availableData
-            guard let self else { return }
-            if d.isEmpty { h.readabilityHandler = nil; self.lineReady.signal(); return }
-            let hadLine = self.buffer.withLock { b in
-                let before = b.contains(0x0a)
-                b.append(d)
-                return before || !b.contains(0x0a)
+        let out = try SubprocessPipe()
+        process = try Subprocess(executable: executable.path, arguments: arguments, environment: env, stdout: out.write)
+        out.closeWrite()
+        // Standard output is read on its own thread until the child closes it.
+        let reader = Thread { [weak self] in
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = chunk.withUnsafeMutableBytes { read(out.read, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0, let self else { break }
+                let hadLine = self.buffer.withLock { b in
+                    let before = b.contains(0x0a)
+                    b.append(contentsOf: chunk[0..<n])
+                    return before || !b.contains(0x0a)
+                }
+                if !hadLine { self.lineReady.signal() }
             }
-            if !hadLine { self.lineReady.signal() }
+            self?.lineReady.signal()
+            out.closeRead()
         }
-        try p.run()
+        reader.start()
     }
 
     /// The first line printed, or nil if none came within `timeout`.
@@ -61,7 +62,7 @@ public final class MosaicProcess: Sendable {
         return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
     }
 
-    public func signal(_ sig: Int32) { if process.isRunning { kill(process.processIdentifier, sig) } }
+    public func signal(_ sig: Int32) { process.signal(sig) }
 
     /// Waits for exit (bounded) and returns the exit status, or nil when it did not exit in time.
     public func waitForExit(timeout: Double) async -> Int32? {
@@ -72,8 +73,8 @@ public final class MosaicProcess: Sendable {
     public func waitForExitBlocking(timeout: Double) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
-        return process.isRunning ? nil : process.terminationStatus
+        return process.exitStatus
     }
 
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    deinit { process.signal(SIGKILL) }
 }

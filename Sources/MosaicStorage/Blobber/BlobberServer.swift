@@ -346,7 +346,7 @@ public final class BlobberServer: Sendable {
             // The ledger's rules for a marker (storage.commit_write_markers): a marker it would refuse
             // would block every later one of this blobber, so it is refused here first.
             if let last = r.writeMarker?.timestamp, m.timestamp <= last {
-                throw StorageRequestError.conflict("the write marker's timestamp \(m.timestamp) is not after the previous marker's \(last); write markers' timestamps (milliseconds) must strictly increase: sign it with at least \(last) + 1")
+                throw StorageRequestError.invalid("the write marker's timestamp \(m.timestamp) is not after the previous marker's \(last); write markers' timestamps (milliseconds) must strictly increase: sign it with at least \(last) + 1")
             }
             let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
             let (latest, overflow) = nowMillis.addingReportingOverflow(Self.markerClockSkew * 1000)
