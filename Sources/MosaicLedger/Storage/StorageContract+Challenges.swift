@@ -6,10 +6,10 @@ extension StorageContract {
     /// `closePerBlock`; the rest in the next blocks), then maybe issue one. seed =
     /// `Challenge.seed(previous block hash, round)`; its hex is the challenge id. A challenge is
     /// issued when word 3 of the seed mod `challenge_every_blocks` is 0; it targets the
-    /// challengeable pair whose key (hex SHA-256 of "allocation:blobber") is the first after the
-    /// id, wrapping around, unless that pair already has an open challenge. A pair whose
-    /// allocation ended or expired is dropped from the set instead. Every step reads a bounded
-    /// number of keys, whatever the number of allocations or challenges.
+    /// challengeable pair at position word 2 mod count (every pair equally likely), unless that
+    /// pair already has an open challenge. A pair whose allocation ended or expired is dropped
+    /// from the set instead. Every step reads a bounded number of keys, whatever the number of
+    /// allocations or challenges.
     func runChallenges(_ state: StorageState, previousBlockHash: String) throws(ContractError) {
         let c = state.context
         // Keys sort by deadline: read a few at a time and stop at the first not yet due.
@@ -27,16 +27,14 @@ extension StorageContract {
         }
         let id = Hex.encode(Challenge.seed(previousBlockHash: previousBlockHash, round: c.round))
         guard config.challengeEveryBlocks > 0, Challenge.word(id, 3) % config.challengeEveryBlocks == 0 else { return }
-        let prefix = StorageState.challengeablePrefix
-        var picked = try c.scan(prefix: prefix, after: prefix + id, limit: 1).first
-        if picked == nil { picked = try c.scan(prefix: prefix, after: nil, limit: 1).first }
-        guard let row = picked else { return }
-        let parts = String(decoding: row.value, as: UTF8.self).split(separator: ":").map(String.init)
-        guard parts.count == 2 else { try c.set(row.key, nil); return }
+        let count = try state.challengeableCount()
+        guard count > 0, let pair = try state.challengeable(at: Challenge.word(id, 2) % count) else { return }
+        let parts = pair.split(separator: ":").map(String.init)
+        guard parts.count == 2 else { return }
         guard let alloc = try state.load(StorageState.allocationKey(parts[0]), as: Allocation.self),
               alloc.status == .active, c.now < alloc.expiration, let bi = alloc.index(of: parts[1]),
               alloc.blobbers[bi].allocationRoot != AllocationTree.emptyRoot else {
-            try c.set(row.key, nil)
+            try state.setChallengeable(parts[0], parts[1], false)
             return
         }
         let pairKey = StorageState.openPairKey(alloc.id, parts[1])

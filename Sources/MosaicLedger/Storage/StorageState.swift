@@ -15,7 +15,9 @@ import MosaicProtocol
 /// | `allocation:<id>` | `Allocation` |
 /// | `owner:<client id>:<n, 16 hex>` | allocation id (the owner's n-th allocation, creation order) |
 /// | `owner_count:<client id>` | u64 allocations the owner created |
-/// | `challengeable:<hex SHA-256("<allocation>:<blobber>")>` | "<allocation>:<blobber>": an active allocation's blobber with a non-empty root |
+/// | `challengeable:<hex SHA-256("<allocation>:<blobber>")>` | u64 position + 1 of the pair below: an active allocation's blobber with a non-empty root |
+/// | `challengeable_at:<position, 16 hex>` | "<allocation>:<blobber>" (positions 0 ..< count, no gaps) |
+/// | `challengeable_count` | u64 pairs in the set |
 /// | `challenge:<id>` | `Challenge` |
 /// | `open:<deadline, 16 hex biased>:<challenge id>` | challenge id (open challenges by deadline) |
 /// | `open_pair:<allocation>:<blobber>` | id of the pair's open challenge |
@@ -39,9 +41,10 @@ struct StorageState {
     static func ownerKey(_ owner: String, _ n: UInt64) -> String { ownerPrefix(owner) + hex16(n) }
     static func ownerCountKey(_ owner: String) -> String { "owner_count:\(owner)" }
     static let challengeablePrefix = "challengeable:"
-    static func challengeableKey(_ allocationID: String, _ blobberID: String) -> String {
-        challengeablePrefix + Hex.encode(SHA256.hash(Array("\(allocationID):\(blobberID)".utf8)))
-    }
+    static func challengeableKey(_ allocationID: String, _ blobberID: String) -> String { challengeableKey(pair: "\(allocationID):\(blobberID)") }
+    static func challengeableKey(pair: String) -> String { challengeablePrefix + Hex.encode(SHA256.hash(Array(pair.utf8))) }
+    static func challengeableAtKey(_ position: UInt64) -> String { "challengeable_at:" + hex16(position) }
+    static let challengeableCountKey = "challengeable_count"
     static func challengeKey(_ id: String) -> String { "challenge:\(id)" }
     static let openPrefix = "open:"
     /// Sorts by deadline (sign bit flipped so byte order is numeric order), then id.
@@ -124,12 +127,40 @@ struct StorageState {
         try context.set(Self.ownerKey(owner, n), Array(allocationID.utf8))
     }
 
-    /// Adds or removes the (allocation, blobber) pair in the challengeable set: one key, whatever
+    /// Adds or removes the (allocation, blobber) pair in the challengeable set. The set is dense
+    /// (positions 0 ..< count; a removal moves the last pair into the gap), so a challenge picks
+    /// a pair uniformly by position, and every change touches a fixed number of keys whatever
     /// the size of the set.
     func setChallengeable(_ allocationID: String, _ blobberID: String, _ on: Bool) throws(ContractError) {
-        let key = Self.challengeableKey(allocationID, blobberID)
-        try context.set(key, on ? Array("\(allocationID):\(blobberID)".utf8) : nil)
+        let pair = "\(allocationID):\(blobberID)"
+        let key = Self.challengeableKey(pair: pair)
+        let slot = try uint(key)  // position + 1, 0 when absent
+        let count = try uint(Self.challengeableCountKey)
+        if on {
+            guard slot == 0 else { return }
+            try context.set(Self.challengeableAtKey(count), Array(pair.utf8))
+            try setUInt(key, try checkedAdd(count, 1, "challengeable set"))
+            try setUInt(Self.challengeableCountKey, try checkedAdd(count, 1, "challengeable set"))
+        } else {
+            guard slot > 0, count > 0 else { return }
+            let position = slot - 1, last = count - 1
+            if position != last, let moved = try context.get(Self.challengeableAtKey(last)) {
+                try context.set(Self.challengeableAtKey(position), moved)
+                try setUInt(Self.challengeableKey(pair: String(decoding: moved, as: UTF8.self)), slot)
+            }
+            try context.set(Self.challengeableAtKey(last), nil)
+            try setUInt(key, 0)
+            try setUInt(Self.challengeableCountKey, last)
+        }
     }
+
+    /// The pair at `position` of the challengeable set, nil past its end.
+    func challengeable(at position: UInt64) throws(ContractError) -> String? {
+        try context.get(Self.challengeableAtKey(position)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Pairs in the challengeable set.
+    func challengeableCount() throws(ContractError) -> UInt64 { try uint(Self.challengeableCountKey) }
 }
 
 /// Overflow-checked arithmetic for contract amounts: an overflow refuses the call.
