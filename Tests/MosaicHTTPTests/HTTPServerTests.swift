@@ -171,13 +171,13 @@ extension MosaicHTTPTests {
                     s.send("POST /v1/transfer HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"to\":")
                     stalled.append(s)
                 }
-                let start = ContinuousClock.now
+                // Served while the stalled bodies are still pending: had the server waited on
+                // them, these answers could only come after it timed them out and closed them.
                 for i in 0..<20 {
                     let r = try await client.send(.get, "/v1/transactions/\(i)")
                     #expect(r.status == 200)
                 }
-                #expect(ContinuousClock.now - start < .seconds(5))
-                withExtendedLifetime(stalled) {}
+                for s in stalled { #expect(s.isOpenAndSilent, "a stalled client was answered or dropped") }
             }
         }
 

@@ -81,6 +81,14 @@ final class RawSocket {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// True while the peer has neither closed the connection nor sent anything: a peek that
+    /// does not wait.
+    var isOpenAndSilent: Bool {
+        var b: UInt8 = 0
+        let n = recv(fd, &b, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+    }
+
     deinit { close(fd) }
 }
 
