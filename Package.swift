@@ -22,12 +22,13 @@ let package = Package(
         .target(name: "MosaicCrypto", dependencies: ["CSodium", "CCrypto"]),
         .target(name: "MosaicDatabase", dependencies: ["CSQLite"]),
         .target(name: "MosaicProtocol", dependencies: ["MosaicCrypto"]),
-        .target(name: "MosaicHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "MosaicHTTP"),
+        .target(name: "MosaicHTTPServer", dependencies: ["CMicroHTTPD", "MosaicHTTP"]),
         .target(name: "MosaicLedger", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
-        .target(name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP"]),
-        .target(name: "MosaicStorage", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP"]),
+        .target(name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP", "MosaicHTTPServer"]),
+        .target(name: "MosaicStorage", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP", "MosaicHTTPServer"]),
         .target(name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorage"]),
-        .target(name: "MosaicApp", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicCrypto", "CQREncode"],
+        .target(name: "MosaicApp", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicHTTPServer", "MosaicCrypto", "CQREncode"],
                 resources: [.copy("Static")]),
         .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorage", "MosaicApp"]),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
@@ -40,7 +41,7 @@ let package = Package(
         // Notes views under load, and sealed-write latency (release): `swift run -c release bench-notes`.
         .executableTarget(name: "bench-notes", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/notes"),
         // A third-party app that signs in with Mosaic and votes for its users (examples/social-app/README.md).
-        .executableTarget(name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicCrypto", "MosaicProtocol"], path: "examples/social-app",
+        .executableTarget(name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicHTTPServer", "MosaicCrypto", "MosaicProtocol"], path: "examples/social-app",
                           exclude: ["README.md"]),
         // Social feed reads (run in release): `swift run -c release bench-social [posts clients seconds]`.
         .executableTarget(name: "bench-social", dependencies: ["BenchSupport", "MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto"], path: "bench/social"),
@@ -55,7 +56,7 @@ let package = Package(
         .executableTarget(name: "blobber-fixture", dependencies: ["MosaicStorage"], path: "Tests/BlobberFixture"),
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport"]),
         .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp", "example-social-app", "mosaic", "MosaicTestSupport"]),
-        .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
+        .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP", "MosaicHTTPServer"]),
         .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic", "MosaicTestSupport", "ledger-trap-fixture"]),
         // A node alone in a process with a contract that traps on purpose (the poisoned-transaction test).
         .executableTarget(name: "ledger-trap-fixture", dependencies: ["MosaicNode", "MosaicLedger", "MosaicProtocol"], path: "Tests/LedgerTrapFixture"),

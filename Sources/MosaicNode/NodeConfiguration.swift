@@ -1,5 +1,5 @@
 import Foundation
-import MosaicHTTP
+import MosaicHTTPServer
 import MosaicLedger
 
 /// How to run a node: where its state lives, what chain a new directory starts, where to listen.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicSDK
 import MosaicStorage
 @testable import MosaicApp

@@ -1,6 +1,7 @@
 import Foundation
 import MosaicCrypto
 import MosaicHTTP
+import MosaicHTTPServer
 @testable import MosaicStorage
 import Synchronization
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicSDK
 
 /// Network details and switching (which locks every session, as signing in again is expected).

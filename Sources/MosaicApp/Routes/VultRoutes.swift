@@ -1,6 +1,7 @@
 import Foundation
 import MosaicCrypto
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicProtocol
 import MosaicSDK
 import MosaicStorage

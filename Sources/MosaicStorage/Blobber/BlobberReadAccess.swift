@@ -1,6 +1,7 @@
 import Foundation
 import MosaicCrypto
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicProtocol
 
 /// Who may read, and what reading costs: the owner, or a client holding an owner-signed

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 
 /// The upload PUT (docs/STORAGE.md §11): checked from its headers before any body byte is read,
 /// then streamed into the upload's writer within the bytes reserved for it.

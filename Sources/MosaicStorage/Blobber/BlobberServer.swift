@@ -2,6 +2,7 @@ import Foundation
 import MosaicProtocol
 import MosaicCrypto
 import MosaicHTTP
+import MosaicHTTPServer
 import Synchronization
 
 /// A storage provider: receives fragment streams over HTTP, checks them against the owner's signed

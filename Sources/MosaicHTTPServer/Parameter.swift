@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 
 /// Where a parameter travels.
 public enum ParameterLocation: String, Sendable {

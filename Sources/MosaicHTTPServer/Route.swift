@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 
 /// One registered route with what OpenAPI needs to describe it.
 struct Route: Sendable {

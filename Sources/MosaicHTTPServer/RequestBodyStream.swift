@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 import Synchronization
 
 /// The body of a streaming route, delivered in chunks as they arrive from the socket.

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 
 /// Replaces server-side paths in error answers with placeholders (`$MOSAIC_HOME`, `$TMPDIR`, …),
 /// so no error reveals where a server keeps its files, whichever code path built the message.

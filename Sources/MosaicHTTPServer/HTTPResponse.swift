@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 
 /// What a handler returns: a status, headers and one of three kinds of body.
 public struct HTTPResponse: Sendable {

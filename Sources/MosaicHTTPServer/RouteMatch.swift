@@ -1,3 +1,4 @@
+import MosaicHTTP
 /// The outcome of looking a request up.
 enum RouteMatch {
     case found(Route, [String: String])

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 
 /// Builds the OpenAPI 3.1 document from the routes a server really has, so it cannot drift.
 enum OpenAPIDocument {

@@ -1,3 +1,4 @@
+import MosaicHTTP
 /// What a route declares besides its handler: the parameters the server checks before the
 /// handler runs, and what `/openapi.json` says about the route.
 struct RouteDocs: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 
 /// The JSON Schema of a request body as `/openapi.json` publishes it: fields, types, bounds and
 /// which are required, so a client (or a fuzzer) knows what to send. Handlers still decode and

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import MosaicHTTP
 import Synchronization
 
 /// Per-request state living from the first access-handler call to MHD's completion callback.

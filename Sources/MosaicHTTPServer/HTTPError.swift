@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 
 /// An error a handler throws to answer with a given status; always sent as
 /// `{"error":{"code":"...","message":"..."}}` so every client can show the message.
@@ -40,10 +41,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let bodyTruncated = HTTPError(status: 400, code: "body_truncated", message: "body truncated")
 
     /// The wire form shared by server and client.
-    struct Body: Codable {
-        struct Detail: Codable { var code: String; var message: String }
-        var error: Detail
-    }
+    typealias Body = HTTPErrorBody
 
     /// The JSON response for this error.
     public var response: HTTPResponse {
@@ -51,14 +49,5 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         var r = HTTPResponse(status: status, body: data, contentType: "application/json")
         for (k, v) in headers.sorted(by: { $0.key < $1.key }) { r.headers[k] = v }
         return r
-    }
-}
-
-extension JSONEncoder {
-    /// Sorted keys so responses are byte-for-byte reproducible.
-    static var mosaic: JSONEncoder {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
     }
 }

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import MosaicHTTP
 import Synchronization
 
 /// Receives one access-log line per request (or an error report).

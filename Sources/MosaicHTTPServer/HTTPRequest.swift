@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 
 /// One parsed request as a handler sees it. On streaming routes `body` is empty and the
 /// bytes arrive through the route's `RequestBodyStream` instead.
@@ -85,28 +86,9 @@ public struct HTTPRequest: Sendable {
         do {
             return try decoder.decode(T.self, from: body)
         } catch let e as DecodingError {
-            throw HTTPError.badRequest(Self.describe(e), code: "invalid_json")
+            throw HTTPError.badRequest(e.fieldMessage, code: "invalid_json")
         } catch {
             throw HTTPError.badRequest("malformed JSON", code: "invalid_json")
-        }
-    }
-
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ p: [CodingKey]) -> String {
-            p.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
-        }
-        switch error {
-        case let .keyNotFound(key, ctx):
-            return "missing field '\(path(ctx.codingPath + [key]))'"
-        case let .typeMismatch(type, ctx):
-            return "field '\(path(ctx.codingPath))' has the wrong type (expected \(type))"
-        case let .valueNotFound(type, ctx):
-            return "field '\(path(ctx.codingPath))' is null (expected \(type))"
-        case let .dataCorrupted(ctx):
-            if ctx.codingPath.isEmpty { return "malformed JSON" }
-            return "invalid value for field '\(path(ctx.codingPath))': \(ctx.debugDescription)"
-        @unknown default:
-            return "malformed JSON"
         }
     }
 }
