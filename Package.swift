@@ -26,17 +26,18 @@ let package = Package(
         .target(name: "MosaicHTTPServer", dependencies: ["CMicroHTTPD", "MosaicHTTP"]),
         .target(name: "MosaicLedger", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
         .target(name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP", "MosaicHTTPServer"]),
-        .target(name: "MosaicStorage", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP", "MosaicHTTPServer"]),
-        .target(name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorage"]),
+        .target(name: "MosaicStorageCore", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol"]),
+        .target(name: "MosaicBlobber", dependencies: ["MosaicStorageCore", "MosaicSDK", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP", "MosaicHTTPServer"]),
+        .target(name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorageCore"]),
         .target(name: "MosaicApp", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicHTTPServer", "MosaicCrypto", "CQREncode"],
                 resources: [.copy("Static")]),
-        .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorage", "MosaicApp"]),
+        .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorageCore", "MosaicBlobber", "MosaicApp"]),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
         // Ledger throughput benchmark (run in release): `swift run -c release bench-ledger`.
         // Storage throughput on loopback blobbers (run in release): `swift run -c release bench-storage 256 2+2 4+2`.
         // The benchmarks' load generator: a blocking keep-alive HTTP/1.1 client (bench/support).
         .target(name: "BenchSupport", path: "bench/support"),
-        .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorage", "MosaicCrypto"], path: "bench/storage"),
+        .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorageCore", "MosaicBlobber", "MosaicCrypto"], path: "bench/storage"),
         .executableTarget(name: "bench-ledger", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
         // Notes views under load, and sealed-write latency (release): `swift run -c release bench-notes`.
         .executableTarget(name: "bench-notes", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/notes"),
@@ -51,9 +52,9 @@ let package = Package(
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic", "MosaicTestSupport", "MosaicDatabase"]),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
-        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger", "blobber-fixture", "MosaicTestSupport"]),
+        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorageCore", "MosaicBlobber", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger", "blobber-fixture", "MosaicTestSupport"]),
         // A blobber alone in a process, so MosaicStorageTests can SIGKILL it mid-write.
-        .executableTarget(name: "blobber-fixture", dependencies: ["MosaicStorage"], path: "Tests/BlobberFixture"),
+        .executableTarget(name: "blobber-fixture", dependencies: ["MosaicStorageCore", "MosaicBlobber"], path: "Tests/BlobberFixture"),
         .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport"]),
         .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp", "example-social-app", "mosaic", "MosaicTestSupport"]),
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP", "MosaicHTTPServer"]),

@@ -4,7 +4,8 @@ import MosaicTestSupport
 import Synchronization
 import Testing
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// A real blobber process killed with SIGKILL while uploads and commits stream into it: after a
 /// restart it shows only whole, verified files, its listing matches its committed root, and no

@@ -4,7 +4,8 @@ import MosaicHTTP
 import MosaicProtocol
 import Testing
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// Every number a blobber request carries is range-checked: written as the attacks (huge, negative
 /// and overflowing values, signed by the owner so they reach the code behind the signature), each

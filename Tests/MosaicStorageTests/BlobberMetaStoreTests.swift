@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// Blobber metadata lives in `meta.sqlite`; a blobber directory written by the earlier
 /// one-JSON-file-per-allocation version must come back with every file readable.

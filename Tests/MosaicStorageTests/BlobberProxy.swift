@@ -2,7 +2,8 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicHTTPServer
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 import Synchronization
 #if canImport(Glibc)
 import Glibc

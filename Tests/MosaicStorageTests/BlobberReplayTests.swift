@@ -4,7 +4,8 @@ import MosaicHTTP
 import MosaicProtocol
 import Testing
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// The grid's allocation with blobber `i` reached through a proxy that records (and may rewrite)
 /// what passes: a malicious operator of that blobber.

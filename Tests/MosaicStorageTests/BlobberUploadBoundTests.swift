@@ -3,7 +3,8 @@ import MosaicCrypto
 import MosaicHTTP
 import Testing
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// An owner (or a stolen owner key) with a tiny allocation cannot fill a blobber with uploads it
 /// never commits: written as the attack, with the blobber's bounds turned down.

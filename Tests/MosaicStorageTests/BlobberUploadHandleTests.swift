@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// Uploads a client abandoned must not hold a file descriptor forever, and must still resume.
 @Suite struct BlobberUploadHandleTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// A source that answers, but far too slowly (until cancelled).
 struct SlowSource: FragmentSource {

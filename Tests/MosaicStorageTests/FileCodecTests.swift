@@ -1,5 +1,6 @@
 import Testing
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 @Suite struct FileCodecTests {
     /// Encodes `plain` into memory sinks; returns the encoded file and the fragment streams.

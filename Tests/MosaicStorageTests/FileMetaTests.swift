@@ -2,7 +2,8 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 import Testing
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 @Suite struct FileMetaTests {
     static func sample() -> FileMeta {

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 @Suite struct FragmentStoreTests {
     static func tempDir() -> String {

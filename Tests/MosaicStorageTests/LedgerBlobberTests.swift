@@ -6,7 +6,8 @@ import MosaicProtocol
 import Synchronization
 import Testing
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// A blobber's view of an in-process ledger: allocations read from its state, write markers
 /// committed as `storage.commit_write_markers` transactions signed by the blobber (a block is made

@@ -3,7 +3,8 @@ import MosaicCrypto
 @testable import MosaicLedger
 import MosaicProtocol
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// An in-process ledger with the storage contract, blobber servers registered on it (each with
 /// its wallet key), an owner with a funded allocation on those blobbers, and a storage client.

@@ -2,7 +2,8 @@ import Foundation
 import MosaicCrypto
 import Testing
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// A locker file missed by a blobber is rebuilt by `repair` without its PIN (repair re-codes
 /// fragments and never decrypts), and then opens from the repaired blobber alone.

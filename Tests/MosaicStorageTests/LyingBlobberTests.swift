@@ -5,7 +5,8 @@ import MosaicHTTPServer
 import MosaicProtocol
 import Testing
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// The client signs a write marker only over a blobber state it checked: written as the attacks of
 /// a blobber whose metadata was tampered with (a real server, its records changed in memory) or

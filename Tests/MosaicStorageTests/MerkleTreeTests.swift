@@ -1,6 +1,7 @@
 import Testing
 import MosaicCrypto
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 @Suite struct MerkleTreeTests {
     static func pattern(_ n: Int) -> [UInt8] { (0..<n).map { UInt8($0 % 251) } }

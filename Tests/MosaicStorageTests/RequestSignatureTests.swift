@@ -3,7 +3,8 @@ import MosaicCrypto
 import MosaicProtocol
 import Testing
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// The signed bytes of a blobber request (docs/STORAGE.md §11) and of per-blobber upload ids
 /// (§12), against vectors computed independently with Python (hashlib, cryptography's Ed25519).

@@ -4,7 +4,8 @@ import MosaicHTTP
 import Synchronization
 import Testing
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// An interrupted upload resumes under the same key and nonce prefix only while the source is
 /// provably the same; a changed source gets a new key, nonce prefix and upload id, and nothing

@@ -1,7 +1,8 @@
 import Foundation
 import MosaicCrypto
 import Testing
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 @Suite struct SegmentCipherTests {
     let P = FileLayout.blockSize - 16

@@ -5,7 +5,8 @@ import MosaicProtocol
 import Synchronization
 import Testing
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// Uploads and downloads through real blobber servers on loopback.
 @Suite(.serialized, .timeLimit(.minutes(3)))

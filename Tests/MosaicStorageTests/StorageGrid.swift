@@ -2,7 +2,8 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicSDK
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 import Synchronization
 
 /// Real blobber servers on loopback in temp folders, one owner wallet, one allocation assigned to

@@ -1,5 +1,6 @@
 import MosaicCrypto
-@testable import MosaicStorage
+@testable import MosaicStorageCore
+@testable import MosaicBlobber
 
 /// Test-only: passes bytes through. Only for layout tests; real uploads use MosaicCrypto's AEAD.
 struct IdentityCipher: SegmentCipher {

@@ -1,5 +1,5 @@
 import Foundation
-import MosaicStorage
+import MosaicStorageCore
 
 extension StorageClient {
     /// Creates a folder (and missing parents). Creating one that exists is not an error.

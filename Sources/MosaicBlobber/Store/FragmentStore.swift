@@ -1,4 +1,5 @@
 import Foundation
+import MosaicStorageCore
 import Synchronization
 
 /// A blobber's disk: one file per fragment stream, per (allocation, file id), under one directory.

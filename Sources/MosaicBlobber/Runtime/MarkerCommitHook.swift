@@ -1,4 +1,5 @@
 import MosaicProtocol
+import MosaicStorageCore
 import Synchronization
 
 /// A hook set after construction (the blobber server needs its ledger before the prover exists).

@@ -1,6 +1,7 @@
 import Foundation
 import MosaicDatabase
 import MosaicProtocol
+import MosaicStorageCore
 
 /// The blobber's metadata on disk (`meta.sqlite`): one row per allocation, one per path, one per
 /// write marker not yet on the ledger. A commit writes only the rows it changes, in one SQLite

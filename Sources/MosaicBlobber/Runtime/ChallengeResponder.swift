@@ -1,6 +1,7 @@
 import Foundation
 import MosaicProtocol
-import MosaicStorage
+import MosaicSDK
+import MosaicStorageCore
 import Synchronization
 
 /// The blobber's side of proofs of storage: polls the node for this blobber's open challenges

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicCrypto
+import MosaicStorageCore
 
 /// Crash-safe replacement of a small file: temp file in the same folder, fsync, rename, fsync of
 /// the folder. A reader (or a restarted blobber) sees the old or the new bytes, never a mix.

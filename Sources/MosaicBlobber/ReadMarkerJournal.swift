@@ -1,6 +1,7 @@
 import Foundation
 import MosaicDatabase
 import MosaicProtocol
+import MosaicStorageCore
 
 /// Accepted read markers on disk (`read-markers.sqlite`), written before the blocks they pay for
 /// are served: a blobber killed before redeeming still holds every reader's latest marker when it

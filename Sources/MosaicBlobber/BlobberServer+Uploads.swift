@@ -1,6 +1,7 @@
 import Foundation
 import MosaicHTTP
 import MosaicHTTPServer
+import MosaicStorageCore
 
 /// The upload PUT (docs/STORAGE.md §11): checked from its headers before any body byte is read,
 /// then streamed into the upload's writer within the bytes reserved for it.

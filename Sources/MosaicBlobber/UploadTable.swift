@@ -1,4 +1,5 @@
 import Foundation
+import MosaicStorageCore
 import Synchronization
 
 /// A blobber's uncommitted uploads, and the bounds that keep an owner from filling the blobber

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicCrypto
+import MosaicStorageCore
 
 /// The on-disk form of one stored fragment stream:
 /// `data ‖ Merkle nodes (level by level, leaves first, 32 bytes each) ‖ footer (64 bytes)`.

@@ -1,3 +1,4 @@
+import MosaicStorageCore
 import Synchronization
 
 /// The nonces of the owner's state-changing requests (PUT, DELETE, POST) that a blobber accepted

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicProtocol
+import MosaicStorageCore
 
 /// What a blobber keeps about one allocation besides fragment bytes: the assignment, every path's
 /// signed metadata with the id of its fragment file, and the latest committed write marker.

@@ -1,4 +1,5 @@
 import MosaicProtocol
+import MosaicStorageCore
 
 /// How a blobber reaches the ledger: it reads allocations (owner key, shards, its own index, size,
 /// expiry) instead of trusting a signed assignment, and commits the owners' write markers

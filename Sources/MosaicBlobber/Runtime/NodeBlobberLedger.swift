@@ -1,6 +1,7 @@
 import Foundation
 import MosaicProtocol
-import MosaicStorage
+import MosaicSDK
+import MosaicStorageCore
 
 /// A blobber's seam to the ledger over a node's HTTP API: reads through `LedgerClient`, marker
 /// commits and redemptions signed by the blobber's own `Wallet` (so they share its nonces with

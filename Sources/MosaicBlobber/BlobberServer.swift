@@ -1,8 +1,9 @@
 import Foundation
-import MosaicProtocol
 import MosaicCrypto
 import MosaicHTTP
 import MosaicHTTPServer
+import MosaicProtocol
+import MosaicStorageCore
 import Synchronization
 
 /// A storage provider: receives fragment streams over HTTP, checks them against the owner's signed
@@ -483,8 +484,4 @@ public final class BlobberServer: Sendable {
         }
         return try store.readBlocks(allocation: r.assignment.allocationID, file: fragment, range: range)
     }
-}
-
-extension Array {
-    subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
 }

@@ -14,6 +14,12 @@ public enum BlobberWire {
             case publicKey = "public_key"
             case usedBytes = "used_bytes"
         }
+
+        package init(blobberID: String, publicKey: String, usedBytes: Int64) {
+            self.blobberID = blobberID
+            self.publicKey = publicKey
+            self.usedBytes = usedBytes
+        }
     }
 
     /// `GET /v1/alloc/:id`: this blobber's view of an allocation.
@@ -36,6 +42,19 @@ public enum BlobberWire {
             case fileCount = "file_count"
             case expiration
             case writeMarker = "write_marker"
+        }
+
+        package init(allocationID: String, blobberID: String, index: Int, root: String, size: UInt64, capacity: Int64,
+                     fileCount: Int, expiration: Int64, writeMarker: WriteMarker?) {
+            self.allocationID = allocationID
+            self.blobberID = blobberID
+            self.index = index
+            self.root = root
+            self.size = size
+            self.capacity = capacity
+            self.fileCount = fileCount
+            self.expiration = expiration
+            self.writeMarker = writeMarker
         }
     }
 
@@ -83,6 +102,8 @@ public enum BlobberWire {
     /// `GET /v1/alloc/:id/uploads/:upload` and the answer of a `PUT` to it.
     public struct UploadStatus: Sendable, Codable {
         public var received: Int64
+
+        package init(received: Int64) { self.received = received }
     }
 
     /// `GET /v1/alloc/:id/read-counter`: the reader's counter and, when the blobber holds it, the
@@ -100,6 +121,8 @@ public enum BlobberWire {
     /// `GET /v1/alloc/:id/files`.
     public struct Listing: Sendable, Codable {
         public var entries: [FileMeta]
+
+        package init(entries: [FileMeta]) { self.entries = entries }
     }
 
     // MARK: Block batches

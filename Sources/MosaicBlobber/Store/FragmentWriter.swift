@@ -1,5 +1,6 @@
 import Foundation
 import MosaicCrypto
+import MosaicStorageCore
 import Synchronization
 
 /// One fragment stream being received by a blobber. Bytes go straight to a temp file while the

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicProtocol
+import MosaicStorageCore
 import Synchronization
 
 /// Builds a blobber's answers to ledger challenges from the files it holds.

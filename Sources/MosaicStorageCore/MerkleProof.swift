@@ -35,11 +35,11 @@ public struct MerkleProof: Sendable, Equatable, Codable {
     }
 }
 
-func appendBE(_ v: UInt64, to out: inout [UInt8]) {
+package func appendBE(_ v: UInt64, to out: inout [UInt8]) {
     for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
 }
 
-func readBE(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+package func readBE(_ bytes: [UInt8], at offset: Int) -> UInt64 {
     var v: UInt64 = 0
     for i in 0..<8 { v = v << 8 | UInt64(bytes[offset + i]) }
     return v
