@@ -5,7 +5,7 @@ import MosaicStorageCore
 /// expiry) instead of trusting a signed assignment, and commits the owners' write markers
 /// (`storage.commit_write_markers`, signed with the blobber's key). `mosaic devnet` can implement it
 /// over the in-process ledger; a standalone blobber over the node's HTTP API.
-public protocol BlobberLedger: Sendable {
+package protocol BlobberLedger: Sendable {
     /// The allocation as of the latest sealed state; nil when the ledger has no such allocation.
     func allocation(_ id: String) async throws -> Allocation?
     /// Submits one `storage.commit_write_markers` call with `markers` (in order), signed by the

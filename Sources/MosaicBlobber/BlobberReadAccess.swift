@@ -4,6 +4,7 @@ import MosaicHTTP
 import MosaicHTTPServer
 import MosaicProtocol
 import MosaicStorageCore
+import Synchronization
 
 /// Who may read, and what reading costs: the owner, or a client holding an owner-signed
 /// `AuthTicket` (header `X-Auth-Ticket`, base64 of its JSON) for the path, not expired, not revoked

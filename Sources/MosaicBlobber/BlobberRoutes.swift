@@ -2,6 +2,7 @@ import Foundation
 import MosaicHTTP
 import MosaicHTTPServer
 import MosaicStorageCore
+import MosaicCrypto
 
 /// The blobber's HTTP routes (docs/STORAGE.md §11). Bulk data travels as binary bodies; everything
 /// else is JSON. Every allocation route except `assign` needs a request signed by the owner.

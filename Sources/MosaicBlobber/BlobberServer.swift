@@ -14,35 +14,35 @@ import Synchronization
 /// allocations, paths, pending write markers), `read-markers.sqlite` (accepted read markers not yet
 /// redeemed). At start, fragment files no record points to (left by a crash between publishing a
 /// fragment and committing the metadata) are deleted, so a killed write never shows. HTTP API: docs/STORAGE.md §11.
-public final class BlobberServer: Sendable {
-    public struct Configuration: Sendable {
-        public var directory: String
-        public var host = "127.0.0.1"
-        public var port: UInt16 = 0
+package final class BlobberServer: Sendable {
+    package struct Configuration: Sendable {
+        package var directory: String
+        package var host = "127.0.0.1"
+        package var port: UInt16 = 0
         /// Largest body of one upload PUT.
-        public var maxPutBytes: Int64 = 256 << 20
-        public var logger: HTTPLogger? = nil
+        package var maxPutBytes: Int64 = 256 << 20
+        package var logger: HTTPLogger? = nil
         /// When set, allocations are read from the ledger (the `assign` route is refused) and write
         /// markers are committed to it by `commitPendingMarkers()`.
-        public var ledger: (any BlobberLedger)? = nil
+        package var ledger: (any BlobberLedger)? = nil
         /// Seconds a ledger read of an allocation is reused before it is read again (expiry, growth).
-        public var ledgerRefresh: Double = 5
+        package var ledgerRefresh: Double = 5
         /// Seconds after which an upload nobody writes to gives back its open file; its bytes stay
         /// on disk and the next PUT of the same upload id resumes from them.
-        public var idleUploadTimeout: Double = 600
+        package var idleUploadTimeout: Double = 600
         /// Uncommitted uploads one allocation may have open here (their bytes together are bounded
         /// by the allocation's per-blobber size).
-        public var maxOpenUploads = 1024
+        package var maxOpenUploads = 1024
         /// Upload files the blobber keeps open at once (idle ones are closed to make room).
-        public var maxOpenUploadFiles = 256
+        package var maxOpenUploadFiles = 256
         /// Seconds after which an upload nobody wrote to is removed, bytes and all.
-        public var uploadExpiry: Int64 = 7 * 24 * 3600
+        package var uploadExpiry: Int64 = 7 * 24 * 3600
         /// Files and folders one allocation may hold here. Folders cost no fragment bytes, so the
         /// allocation's size alone does not bound them (each costs about 1 KiB of memory).
-        public var maxEntriesPerAllocation = 200_000
+        package var maxEntriesPerAllocation = 200_000
         /// Changes one commit may carry (a commit holds the blobber's metadata lock while it runs).
-        public var maxChangesPerCommit = 20_000
-        public init(directory: String) { self.directory = directory }
+        package var maxChangesPerCommit = 20_000
+        package init(directory: String) { self.directory = directory }
     }
 
     /// How far ahead of the blobber's clock a write marker's timestamp may be: the storage
@@ -51,9 +51,9 @@ public final class BlobberServer: Sendable {
     /// Blocks one `blocks` request may ask for (a batch answer is then at most ~4 MiB).
     static let maxBlocksPerRequest = 64
 
-    public let configuration: Configuration
-    public let key: Ed25519.SigningKey
-    public var blobberID: String { key.publicKey.clientID }
+    package let configuration: Configuration
+    package let key: Ed25519.SigningKey
+    package var blobberID: String { key.publicKey.clientID }
     let store: FragmentStore
     let http: HTTPServer
     let records: Mutex<[String: AllocationRecord]>
@@ -66,7 +66,7 @@ public final class BlobberServer: Sendable {
     let readState: Mutex<ReadState>
     private let markerCommits = Mutex<Task<Void, Never>?>(nil)
 
-    public init(configuration: Configuration) throws {
+    package init(configuration: Configuration) throws {
         self.configuration = configuration
         let dir = configuration.directory
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -105,9 +105,9 @@ public final class BlobberServer: Sendable {
         registerRoutes()
     }
 
-    public func start() throws { try http.start() }
+    package func start() throws { try http.start() }
 
-    public func stop() async {
+    package func stop() async {
         markerCommits.withLock { $0?.cancel() }
         await http.stop(grace: .seconds(1))
         // Open uploads keep their bytes in uploads/ for a later resume; only the descriptors go.
@@ -116,7 +116,7 @@ public final class BlobberServer: Sendable {
 
     /// Commits pending write markers to the ledger every `seconds` (batched per allocation).
     /// Challenges are answered by `ChallengeResponder` (MosaicSDK) with a `ChallengeProver`.
-    public func startMarkerCommits(every seconds: Double) {
+    package func startMarkerCommits(every seconds: Double) {
         let task = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
@@ -126,8 +126,8 @@ public final class BlobberServer: Sendable {
         }
         markerCommits.withLock { $0?.cancel(); $0 = task }
     }
-    public var baseURL: URL { http.baseURL }
-    public var port: UInt16 { http.port }
+    package var baseURL: URL { http.baseURL }
+    package var port: UInt16 { http.port }
 
     static func loadKey(_ path: String) throws -> Ed25519.SigningKey {
         if let text = try? String(contentsOfFile: path, encoding: .utf8),
@@ -191,7 +191,7 @@ public final class BlobberServer: Sendable {
     /// a retry after a crash never sends one twice); then redeems the latest read markers.
     /// Returns failures by allocation id ("read markers" for a failed redemption).
     @discardableResult
-    public func commitPendingMarkers() async -> [String: String] {
+    package func commitPendingMarkers() async -> [String: String] {
         guard let ledger = configuration.ledger else { return [:] }
         var failures: [String: String] = [:]
         let pending = records.withLock { $0.filter { !$0.value.pendingMarkers.isEmpty }.map { ($0.key, $0.value.pendingMarkers) } }

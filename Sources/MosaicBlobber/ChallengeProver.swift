@@ -10,22 +10,22 @@ import Synchronization
 /// recent roots (`remember`, called just before markers go to the ledger and at every poll) and
 /// proves against the set of the challenged root; block bytes come from any current fragment with
 /// the same Merkle root (a moved or copied file still proves), else from the remembered one.
-public final class ChallengeProver: Sendable {
+package final class ChallengeProver: Sendable {
     struct Snapshot: Sendable {
         let root: String
         let index: Int
         let files: [String: AllocationRecord.StoredFile]
     }
 
-    public let server: BlobberServer
+    package let server: BlobberServer
     /// Roots remembered per allocation, newest last.
     static let depth = 64
     private let history = Mutex<[String: [Snapshot]]>([:])
 
-    public init(server: BlobberServer) { self.server = server }
+    package init(server: BlobberServer) { self.server = server }
 
     /// Remembers the current file set of `allocation` under its current root.
-    public func remember(allocation: String) {
+    package func remember(allocation: String) {
         guard let r = try? server.record(allocation) else { return }
         history.withLock { all in
             var list = all[allocation] ?? []
@@ -38,7 +38,7 @@ public final class ChallengeProver: Sendable {
     }
 
     /// Remembers every allocation this blobber stores.
-    public func rememberAll() {
+    package func rememberAll() {
         // From the records in memory (the per-allocation JSON files of earlier versions are gone).
         for id in server.records.withLock({ Array($0.keys) }) { remember(allocation: id) }
     }
@@ -46,7 +46,7 @@ public final class ChallengeProver: Sendable {
     /// The proof for `challenge`. When a block cannot be read (the fragment is gone or damaged) the
     /// proof carries an empty block, which the ledger rejects: an honest "cannot prove" that closes
     /// the challenge at once rather than at its deadline.
-    public func proof(for challenge: Challenge) throws -> ChallengeProof {
+    package func proof(for challenge: Challenge) throws -> ChallengeProof {
         remember(allocation: challenge.allocationID)
         let current = try server.record(challenge.allocationID)
         let snapshot = history.withLock { $0[challenge.allocationID]?.last { $0.root == challenge.allocationRoot } }

@@ -8,16 +8,16 @@ import Synchronization
 /// and answers each once with `storage.respond_challenge`, the proof built from the fragments on
 /// disk. Started with the blobber process; a missed deadline would cost the stake, so it polls
 /// often (each poll is one cheap GET).
-public final class ChallengeResponder: Sendable {
-    public let server: BlobberServer
-    public let prover: ChallengeProver
-    public let wallet: Wallet
-    public let interval: Duration
+package final class ChallengeResponder: Sendable {
+    package let server: BlobberServer
+    package let prover: ChallengeProver
+    package let wallet: Wallet
+    package let interval: Duration
     private let answered = Mutex<Set<String>>([])
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let log: (@Sendable (String) -> Void)?
 
-    public init(server: BlobberServer, wallet: Wallet, interval: Duration = .seconds(1), log: (@Sendable (String) -> Void)? = nil) {
+    package init(server: BlobberServer, wallet: Wallet, interval: Duration = .seconds(1), log: (@Sendable (String) -> Void)? = nil) {
         self.server = server
         prover = ChallengeProver(server: server)
         self.wallet = wallet
@@ -25,7 +25,7 @@ public final class ChallengeResponder: Sendable {
         self.log = log
     }
 
-    public func start() {
+    package func start() {
         let t = Task { [weak self] in
             while !Task.isCancelled {
                 guard let self else { return }
@@ -36,12 +36,12 @@ public final class ChallengeResponder: Sendable {
         task.withLock { $0?.cancel(); $0 = t }
     }
 
-    public func stop() { task.withLock { $0?.cancel(); $0 = nil } }
+    package func stop() { task.withLock { $0?.cancel(); $0 = nil } }
 
     /// Answers every open challenge not answered yet; returns the ids submitted now with the
     /// transaction hash, or the error that stopped the answer.
     @discardableResult
-    public func respondOnce() async -> [String: String] {
+    package func respondOnce() async -> [String: String] {
         prover.rememberAll()
         let open: [Challenge]
         do { open = try await wallet.client.storageOpenChallenges(blobber: server.blobberID) } catch { return [:] }

@@ -13,20 +13,20 @@ import Synchronization
 /// Layout: `DIR/alloc/<allocation>/<file>.frag`, `DIR/tmp/<random>.part`, resumable uploads in
 /// `DIR/uploads/<allocation>/<upload>.part`. File format in
 /// docs/STORAGE.md: data ‖ tree nodes (level by level, leaves first) ‖ 64-byte footer.
-public final class FragmentStore: Sendable {
-    public let directory: String
+package final class FragmentStore: Sendable {
+    package let directory: String
     private let usage: Mutex<[String: Int64]>
 
     /// What the store holds for one fragment stream.
-    public struct Entry: Sendable, Equatable {
-        public let length: Int64
-        public let blockCount: Int
-        public let root: [UInt8]
+    package struct Entry: Sendable, Equatable {
+        package let length: Int64
+        package let blockCount: Int
+        package let root: [UInt8]
     }
 
     /// Opens (creating if needed) the store at `directory`, removes leftovers of interrupted writes,
     /// and counts the bytes used per allocation.
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         self.directory = directory
         let fm = FileManager.default
         for sub in ["alloc", "tmp", "uploads"] {
@@ -55,7 +55,7 @@ public final class FragmentStore: Sendable {
     // MARK: Writing
 
     /// Starts writing a fragment stream; nothing is visible until `commit(expectedRoot:)` succeeds.
-    public func beginWrite(allocation: String, file: String) throws -> FragmentWriter {
+    package func beginWrite(allocation: String, file: String) throws -> FragmentWriter {
         try Self.validate(allocation)
         try Self.validate(file)
         let temp = directory + "/tmp/" + Hex.encodeRandom() + ".part"
@@ -66,7 +66,7 @@ public final class FragmentStore: Sendable {
     /// `uploads/<allocation>/<upload>.part`, which survives restarts (unlike `tmp/`), so a client can
     /// continue from `length` after either side crashed. `commit(expectedRoot:)` publishes it as
     /// fragment file `file`.
-    public func resumableWrite(allocation: String, upload: String, file: String) throws -> FragmentWriter {
+    package func resumableWrite(allocation: String, upload: String, file: String) throws -> FragmentWriter {
         try Self.validate(allocation)
         try Self.validate(upload)
         try Self.validate(file)
@@ -76,7 +76,7 @@ public final class FragmentStore: Sendable {
     }
 
     /// Bytes already received for a resumable upload, nil when there is none.
-    public func uploadLength(allocation: String, upload: String) throws -> Int64? {
+    package func uploadLength(allocation: String, upload: String) throws -> Int64? {
         try Self.validate(allocation)
         try Self.validate(upload)
         var st = stat()
@@ -85,7 +85,7 @@ public final class FragmentStore: Sendable {
     }
 
     /// Drops a resumable upload's bytes.
-    public func discardUpload(allocation: String, upload: String) throws {
+    package func discardUpload(allocation: String, upload: String) throws {
         try Self.validate(allocation)
         try Self.validate(upload)
         unlink(uploadPath(allocation, upload))
@@ -93,16 +93,16 @@ public final class FragmentStore: Sendable {
     }
 
     /// One resumable upload on disk.
-    public struct StoredUpload: Sendable, Equatable {
-        public let allocation: String
-        public let upload: String
-        public let length: Int64
+    package struct StoredUpload: Sendable, Equatable {
+        package let allocation: String
+        package let upload: String
+        package let length: Int64
         /// Unix seconds of the last write.
-        public let modified: Int64
+        package let modified: Int64
     }
 
     /// Every resumable upload on disk (what a blobber counts against its limits at start).
-    public func uploads() -> [StoredUpload] {
+    package func uploads() -> [StoredUpload] {
         let root = directory + "/uploads"
         var out: [StoredUpload] = []
         for allocation in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where (try? Self.validate(allocation)) != nil {
@@ -117,7 +117,7 @@ public final class FragmentStore: Sendable {
     }
 
     /// Resumable uploads older than `age` seconds (abandoned by their clients) are removed.
-    public func removeStaleUploads(olderThan age: TimeInterval) {
+    package func removeStaleUploads(olderThan age: TimeInterval) {
         let limit = Int64(Date().addingTimeInterval(-age).timeIntervalSince1970)
         for u in uploads() where u.modified < limit { try? discardUpload(allocation: u.allocation, upload: u.upload) }
     }
@@ -146,7 +146,7 @@ public final class FragmentStore: Sendable {
 
     /// Makes stored fragment `to` a second name of fragment `from` (a hard link: a copy costs no
     /// bytes on disk until one of them is deleted; both are charged to the allocation).
-    public func link(allocation: String, from: String, to: String) throws {
+    package func link(allocation: String, from: String, to: String) throws {
         let source = try path(allocation, from)
         try Self.validate(to)
         let target = directory + "/alloc/" + allocation + "/" + to + ".frag"
@@ -176,24 +176,24 @@ public final class FragmentStore: Sendable {
 
     // MARK: Reading
 
-    public func entry(allocation: String, file: String) throws -> Entry {
+    package func entry(allocation: String, file: String) throws -> Entry {
         let path = try path(allocation, file)
         let footer = try FragmentFile.readFooter(path: path)
         return Entry(length: footer.length, blockCount: footer.leafCount, root: footer.root)
     }
 
-    public func contains(allocation: String, file: String) -> Bool {
+    package func contains(allocation: String, file: String) -> Bool {
         (try? entry(allocation: allocation, file: file)) != nil
     }
 
     /// Blocks `range` of a stored fragment stream with their Merkle proofs.
-    public func readBlocks(allocation: String, file: String, range: Range<Int>) throws -> [FragmentBlock] {
+    package func readBlocks(allocation: String, file: String, range: Range<Int>) throws -> [FragmentBlock] {
         let path = try path(allocation, file)
         return try FragmentFile.readBlocks(path: path, range: range)
     }
 
     /// Raw bytes of the stored stream (for repair or a plain transfer).
-    public func readBytes(allocation: String, file: String, offset: Int64, count: Int) throws -> [UInt8] {
+    package func readBytes(allocation: String, file: String, offset: Int64, count: Int) throws -> [UInt8] {
         let path = try path(allocation, file)
         let footer = try FragmentFile.readFooter(path: path)
         guard offset >= 0, offset <= footer.length, count > 0 else { return [] }
@@ -203,7 +203,7 @@ public final class FragmentStore: Sendable {
 
     // MARK: Deleting and accounting
 
-    public func delete(allocation: String, file: String) throws {
+    package func delete(allocation: String, file: String) throws {
         let path = try path(allocation, file)
         try usage.withLock { used in
             let footer = try FragmentFile.readFooter(path: path)
@@ -214,12 +214,12 @@ public final class FragmentStore: Sendable {
     }
 
     /// Fragment bytes stored for one allocation (what its size limit is charged against).
-    public func usedBytes(allocation: String) -> Int64 { usage.withLock { $0[allocation] ?? 0 } }
+    package func usedBytes(allocation: String) -> Int64 { usage.withLock { $0[allocation] ?? 0 } }
 
-    public var totalUsedBytes: Int64 { usage.withLock { $0.values.reduce(0, +) } }
+    package var totalUsedBytes: Int64 { usage.withLock { $0.values.reduce(0, +) } }
 
     /// File ids stored for an allocation, sorted.
-    public func files(allocation: String) throws -> [String] {
+    package func files(allocation: String) throws -> [String] {
         try Self.validate(allocation)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/alloc/" + allocation)) ?? []
         return names.filter { $0.hasSuffix(".frag") }.map { String($0.dropLast(5)) }.sorted()

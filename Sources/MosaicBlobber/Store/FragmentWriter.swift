@@ -7,9 +7,9 @@ import Synchronization
 /// Merkle tree is built on the fly; `commit` publishes the file only if its root is the expected
 /// one. Offsets make retries idempotent: bytes the writer already has are skipped, so a client
 /// can resend from any earlier point of the stream.
-public final class FragmentWriter: Sendable {
-    public let allocation: String
-    public let file: String
+package final class FragmentWriter: Sendable {
+    package let allocation: String
+    package let file: String
     let tempPath: String
     private let store: FragmentStore
     private let state: Mutex<State>
@@ -63,19 +63,19 @@ public final class FragmentWriter: Sendable {
     }
 
     /// Bytes received so far (where a resumed upload continues).
-    public var length: Int64 { state.withLock { $0.length } }
+    package var length: Int64 { state.withLock { $0.length } }
 
-    public func append(_ bytes: [UInt8]) throws {
+    package func append(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { raw in try state.withLock { s in try Self.append(raw, to: &s, path: tempPath) } }
     }
 
     /// Writes `bytes` at stream `offset`: parts below the current length are skipped, a gap is an error.
-    public func receive(_ bytes: [UInt8], at offset: Int64) throws {
+    package func receive(_ bytes: [UInt8], at offset: Int64) throws {
         try bytes.withUnsafeBytes { try receive($0, at: offset) }
     }
 
     /// The same straight from a receive buffer (the blobber's HTTP body chunks), with no array copy.
-    public func receive(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
+    package func receive(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         try state.withLock { s in
             guard offset <= s.length else {
                 throw StorageError.io(operation: "write at offset \(offset) beyond received length \(s.length) of", path: tempPath, errno: EINVAL)
@@ -115,7 +115,7 @@ public final class FragmentWriter: Sendable {
     /// Verifies the received stream against `expectedRoot` (and length, if given), then makes it
     /// durable and visible atomically. On a mismatch the temp file is deleted and nothing changes.
     @discardableResult
-    public func commit(expectedRoot: [UInt8], expectedLength: Int64? = nil) throws -> FragmentStore.Entry {
+    package func commit(expectedRoot: [UInt8], expectedLength: Int64? = nil) throws -> FragmentStore.Entry {
         try state.withLock { s in
             guard !s.closed else { throw StorageError.writerClosed }
             s.closed = true
@@ -146,7 +146,7 @@ public final class FragmentWriter: Sendable {
     }
 
     /// Drops the write; nothing becomes visible.
-    public func abort() {
+    package func abort() {
         state.withLock { s in
             guard !s.closed else { return }
             s.closed = true
@@ -163,32 +163,32 @@ public final class FragmentWriter: Sendable {
 }
 
 extension FragmentWriter: FragmentSink {
-    public func write(_ bytes: [UInt8], at offset: Int64) async throws {
+    package func write(_ bytes: [UInt8], at offset: Int64) async throws {
         try receive(bytes, at: offset)
     }
 
-    public func write(fragment bytes: FragmentBytes, at offset: Int64) async throws {
+    package func write(fragment bytes: FragmentBytes, at offset: Int64) async throws {
         try bytes.withUnsafeBytes { try receive($0, at: offset) }
     }
 
-    public func finish(length: Int64, root: [UInt8]) async throws {
+    package func finish(length: Int64, root: [UInt8]) async throws {
         try commit(expectedRoot: root, expectedLength: length)
     }
 }
 
 /// Serves a stored fragment stream to a `FileDecoder` (in-process; the blobber's HTTP handler does the same).
-public struct StoredFragmentSource: FragmentSource {
-    public let store: FragmentStore
-    public let allocation: String
-    public let file: String
+package struct StoredFragmentSource: FragmentSource {
+    package let store: FragmentStore
+    package let allocation: String
+    package let file: String
 
-    public init(store: FragmentStore, allocation: String, file: String) {
+    package init(store: FragmentStore, allocation: String, file: String) {
         self.store = store
         self.allocation = allocation
         self.file = file
     }
 
-    public func blocks(_ range: Range<Int>) async throws -> [FragmentBlock] {
+    package func blocks(_ range: Range<Int>) async throws -> [FragmentBlock] {
         try store.readBlocks(allocation: allocation, file: file, range: range)
     }
 }

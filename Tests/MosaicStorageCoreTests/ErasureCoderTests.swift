@@ -1,7 +1,7 @@
 import Testing
 import MosaicCrypto
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
+import MosaicTestSupport
 
 @Suite struct ErasureCoderTests {
     @Test(arguments: [(2, 2), (4, 2), (10, 4), (3, 0), (1, 3)])

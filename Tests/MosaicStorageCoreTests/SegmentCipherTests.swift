@@ -2,7 +2,7 @@ import Foundation
 import MosaicCrypto
 import Testing
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
+import MosaicTestSupport
 
 @Suite struct SegmentCipherTests {
     let P = FileLayout.blockSize - 16

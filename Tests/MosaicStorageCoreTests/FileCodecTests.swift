@@ -1,6 +1,6 @@
 import Testing
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
+import MosaicTestSupport
 
 @Suite struct FileCodecTests {
     /// Encodes `plain` into memory sinks; returns the encoded file and the fragment streams.

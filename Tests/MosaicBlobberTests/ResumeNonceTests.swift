@@ -6,6 +6,7 @@ import Testing
 @testable import MosaicSDK
 @testable import MosaicStorageCore
 @testable import MosaicBlobber
+import MosaicTestSupport
 
 /// An interrupted upload resumes under the same key and nonce prefix only while the source is
 /// provably the same; a changed source gets a new key, nonce prefix and upload id, and nothing

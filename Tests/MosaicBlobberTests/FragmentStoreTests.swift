@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 @testable import MosaicStorageCore
 @testable import MosaicBlobber
+import MosaicTestSupport
 
 @Suite struct FragmentStoreTests {
     static func tempDir() -> String {

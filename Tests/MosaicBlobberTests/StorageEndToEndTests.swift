@@ -7,6 +7,7 @@ import Testing
 @testable import MosaicSDK
 @testable import MosaicStorageCore
 @testable import MosaicBlobber
+import MosaicTestSupport
 
 /// Uploads and downloads through real blobber servers on loopback.
 @Suite(.serialized, .timeLimit(.minutes(3)))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
+import MosaicTestSupport
 
 /// A source that answers, but far too slowly (until cancelled).
 struct SlowSource: FragmentSource {

@@ -1,7 +1,7 @@
 import Testing
 import MosaicCrypto
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
+import MosaicTestSupport
 
 @Suite struct MerkleTreeTests {
     static func pattern(_ n: Int) -> [UInt8] { (0..<n).map { UInt8($0 % 251) } }

@@ -5,6 +5,7 @@ import MosaicProtocol
 @testable import MosaicSDK
 @testable import MosaicStorageCore
 @testable import MosaicBlobber
+import MosaicTestSupport
 
 /// An in-process ledger with the storage contract, blobber servers registered on it (each with
 /// its wallet key), an owner with a funded allocation on those blobbers, and a storage client.

@@ -3,7 +3,6 @@ import MosaicCrypto
 import MosaicProtocol
 import Testing
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
 
 @Suite struct FileMetaTests {
     static func sample() -> FileMeta {

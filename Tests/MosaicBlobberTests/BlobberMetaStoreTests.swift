@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import MosaicStorageCore
 @testable import MosaicBlobber
+import MosaicSDK
+import Synchronization
 
 /// Blobber metadata lives in `meta.sqlite`; a blobber directory written by the earlier
 /// one-JSON-file-per-allocation version must come back with every file readable.

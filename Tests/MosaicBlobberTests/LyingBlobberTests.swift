@@ -7,6 +7,9 @@ import Testing
 @testable import MosaicSDK
 @testable import MosaicStorageCore
 @testable import MosaicBlobber
+import MosaicTestSupport
+import MosaicLedger
+import Synchronization
 
 /// The client signs a write marker only over a blobber state it checked: written as the attacks of
 /// a blobber whose metadata was tampered with (a real server, its records changed in memory) or

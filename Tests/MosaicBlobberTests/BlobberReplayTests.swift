@@ -6,6 +6,7 @@ import Testing
 @testable import MosaicSDK
 @testable import MosaicStorageCore
 @testable import MosaicBlobber
+import MosaicTestSupport
 
 /// The grid's allocation with blobber `i` reached through a proxy that records (and may rewrite)
 /// what passes: a malicious operator of that blobber.

@@ -1,27 +1,28 @@
 import MosaicCrypto
-@testable import MosaicStorageCore
-@testable import MosaicBlobber
+import MosaicStorageCore
 
 /// Test-only: passes bytes through. Only for layout tests; real uploads use MosaicCrypto's AEAD.
-struct IdentityCipher: SegmentCipher {
-    var overhead: Int { 0 }
-    func seal(_ plaintext: [UInt8], segmentIndex: UInt64) throws -> [UInt8] { plaintext }
-    func open(_ sealed: [UInt8], segmentIndex: UInt64) throws -> [UInt8] { sealed }
+public struct IdentityCipher: SegmentCipher {
+    public init() {}
+    public var overhead: Int { 0 }
+    public func seal(_ plaintext: [UInt8], segmentIndex: UInt64) throws -> [UInt8] { plaintext }
+    public func open(_ sealed: [UInt8], segmentIndex: UInt64) throws -> [UInt8] { sealed }
 }
 
 /// Test-only stand-in with a 16-byte overhead, so the layout arithmetic is exercised with a tag:
 /// bytes are XORed with the segment index and a truncated SHA-256 tag binds index and content.
 /// NOT encryption.
-struct TaggedTestCipher: SegmentCipher {
-    struct TagMismatch: Error {}
-    var overhead: Int { 16 }
-    func seal(_ plaintext: [UInt8], segmentIndex: UInt64) throws -> [UInt8] {
+public struct TaggedTestCipher: SegmentCipher {
+    public struct TagMismatch: Error {}
+    public init() {}
+    public var overhead: Int { 16 }
+    public func seal(_ plaintext: [UInt8], segmentIndex: UInt64) throws -> [UInt8] {
         let x = UInt8(truncatingIfNeeded: segmentIndex &* 31 &+ 7)
         var out = plaintext.map { $0 ^ x }
         out += tag(plaintext, segmentIndex)
         return out
     }
-    func open(_ sealed: [UInt8], segmentIndex: UInt64) throws -> [UInt8] {
+    public func open(_ sealed: [UInt8], segmentIndex: UInt64) throws -> [UInt8] {
         guard sealed.count >= 16 else { throw TagMismatch() }
         let x = UInt8(truncatingIfNeeded: segmentIndex &* 31 &+ 7)
         let plain = sealed.dropLast(16).map { $0 ^ x }
@@ -36,7 +37,7 @@ struct TaggedTestCipher: SegmentCipher {
 }
 
 /// Deterministic pseudo-random bytes (xorshift), so failures reproduce.
-func testBytes(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
+public func testBytes(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
     var s = seed | 1
     var out = [UInt8]()
     out.reserveCapacity(count)
@@ -48,33 +49,35 @@ func testBytes(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
 }
 
 /// Collects one fragment stream in memory.
-actor MemorySink: FragmentSink {
-    private(set) var bytes: [UInt8] = []
-    private(set) var finished: (length: Int64, root: [UInt8])?
-    func write(_ b: [UInt8], at offset: Int64) async throws {
+public actor MemorySink: FragmentSink {
+    public init() {}
+    public private(set) var bytes: [UInt8] = []
+    public private(set) var finished: (length: Int64, root: [UInt8])?
+    public func write(_ b: [UInt8], at offset: Int64) async throws {
         precondition(offset == Int64(bytes.count), "writes arrive in order")
         bytes += b
     }
-    func finish(length: Int64, root: [UInt8]) async throws { finished = (length, root) }
+    public func finish(length: Int64, root: [UInt8]) async throws { finished = (length, root) }
 }
 
 /// A blobber that is down.
-struct FailingSink: FragmentSink {
-    struct Down: Error {}
-    func write(_ bytes: [UInt8], at offset: Int64) async throws { throw Down() }
-    func finish(length: Int64, root: [UInt8]) async throws { throw Down() }
+public struct FailingSink: FragmentSink {
+    public struct Down: Error {}
+    public init() {}
+    public func write(_ bytes: [UInt8], at offset: Int64) async throws { throw Down() }
+    public func finish(length: Int64, root: [UInt8]) async throws { throw Down() }
 }
 
 /// Serves a fragment stream from memory, optionally lying (flipping one byte of block `corruptBlock`) or failing.
-struct MemorySource: FragmentSource {
-    struct Unreachable: Error {}
-    let tree: MerkleTree
-    let stream: [UInt8]
-    var corruptBlock: Int? = nil
-    var fail = false
-    let log: RequestLog?
+public struct MemorySource: FragmentSource {
+    public struct Unreachable: Error {}
+    public let tree: MerkleTree
+    public let stream: [UInt8]
+    public var corruptBlock: Int? = nil
+    public var fail = false
+    public let log: RequestLog?
 
-    init(_ stream: [UInt8], corruptBlock: Int? = nil, fail: Bool = false, log: RequestLog? = nil) {
+    public init(_ stream: [UInt8], corruptBlock: Int? = nil, fail: Bool = false, log: RequestLog? = nil) {
         self.stream = stream
         tree = MerkleTree(stream: stream)
         self.corruptBlock = corruptBlock
@@ -82,7 +85,7 @@ struct MemorySource: FragmentSource {
         self.log = log
     }
 
-    func blocks(_ range: Range<Int>) async throws -> [FragmentBlock] {
+    public func blocks(_ range: Range<Int>) async throws -> [FragmentBlock] {
         await log?.record(range)
         if fail { throw Unreachable() }
         return try range.map { k in
@@ -94,13 +97,14 @@ struct MemorySource: FragmentSource {
     }
 }
 
-actor RequestLog {
-    private(set) var ranges: [Range<Int>] = []
-    func record(_ r: Range<Int>) { ranges.append(r) }
+public actor RequestLog {
+    public init() {}
+    public private(set) var ranges: [Range<Int>] = []
+    public func record(_ r: Range<Int>) { ranges.append(r) }
 }
 
 /// All k-element subsets of 0..<n.
-func combinations(_ n: Int, _ k: Int) -> [[Int]] {
+public func combinations(_ n: Int, _ k: Int) -> [[Int]] {
     guard k > 0 else { return [[]] }
     guard k <= n else { return [] }
     var out: [[Int]] = []
@@ -116,4 +120,4 @@ func combinations(_ n: Int, _ k: Int) -> [[Int]] {
 }
 
 /// Byte equality without dumping megabytes into a failure message.
-func same(_ a: [UInt8], _ b: [UInt8]) -> Bool { a == b }
+public func same(_ a: [UInt8], _ b: [UInt8]) -> Bool { a == b }
