@@ -3,6 +3,9 @@ import PackageDescription
 
 /// One module per concept; C libraries from Debian stay behind `C<Name>` system-library shims.
 /// Dependencies point one way: CLI and app → SDK → protocol/crypto; node → ledger → protocol.
+/// Every Swift target: a file sees only the members of the modules it imports itself.
+let swift: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "Mosaic",
     products: [
@@ -10,7 +13,7 @@ let package = Package(
         .library(name: "MosaicSDK", targets: ["MosaicSDK"]),
     ],
     targets: [
-        // C libraries from Debian's packages, each a module map and one shim header.
+        // MARK: C libraries from Debian's packages, each a module map and one shim header.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -18,47 +21,90 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
-        // Swift modules.
-        .target(name: "MosaicCrypto", dependencies: ["CSodium", "CCrypto"]),
-        .target(name: "MosaicDatabase", dependencies: ["CSQLite"]),
-        .target(name: "MosaicProtocol", dependencies: ["MosaicCrypto"]),
-        .target(name: "MosaicHTTP", dependencies: ["CMicroHTTPD"]),
-        .target(name: "MosaicLedger", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicDatabase"]),
-        .target(name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP"]),
-        .target(name: "MosaicStorage", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP"]),
-        .target(name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorage"]),
-        .target(name: "MosaicApp", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicCrypto", "CQREncode"],
-                resources: [.copy("Static")]),
-        .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicNode", "MosaicStorage", "MosaicApp"]),
-        .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"]),
-        // Ledger throughput benchmark (run in release): `swift run -c release bench-ledger`.
-        // Storage throughput on loopback blobbers (run in release): `swift run -c release bench-storage 256 2+2 4+2`.
-        // The benchmarks' load generator: a blocking keep-alive HTTP/1.1 client (bench/support).
-        .target(name: "BenchSupport", path: "bench/support"),
-        .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorage", "MosaicCrypto"], path: "bench/storage"),
-        .executableTarget(name: "bench-ledger", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/ledger"),
-        // Notes views under load, and sealed-write latency (release): `swift run -c release bench-notes`.
-        .executableTarget(name: "bench-notes", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicCrypto"], path: "bench/notes"),
-        // A third-party app that signs in with Mosaic and votes for its users (examples/social-app/README.md).
-        .executableTarget(name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicCrypto", "MosaicProtocol"], path: "examples/social-app",
-                          exclude: ["README.md"]),
-        // Social feed reads (run in release): `swift run -c release bench-social [posts clients seconds]`.
-        .executableTarget(name: "bench-social", dependencies: ["BenchSupport", "MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto"], path: "bench/social"),
+        // MARK: Foundations: no Mosaic module below them.
+        // Keys, mnemonics, SLIP-10, hashing, AEAD (libsodium, OpenSSL).
+        .target(name: "MosaicCrypto", dependencies: ["CSodium", "CCrypto"], swiftSettings: swift),
+        // SQLite connections, statements and transactions.
+        .target(name: "MosaicDatabase", dependencies: ["CSQLite"], swiftSettings: swift),
+        // Wire types and their canonical signed bytes: transactions, blocks, markers, node API bodies.
+        .target(name: "MosaicProtocol", dependencies: ["MosaicCrypto"], swiftSettings: swift),
+        // The HTTP client: HTTPClient, BulkHTTPConnection, headers, methods, the error wire form.
+        .target(name: "MosaicHTTP", swiftSettings: swift),
+        // The HTTP server over libmicrohttpd: routes, typed parameters, OpenAPI, streaming bodies.
+        .target(name: "MosaicHTTPServer", dependencies: ["CMicroHTTPD", "MosaicHTTP"], swiftSettings: swift),
+        // Storage formats both sides use: erasure coding (ISA-L), Merkle trees, segment cipher,
+        // file metadata, request signatures, the blobber wire types.
+        .target(name: "MosaicStorageCore", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol"], swiftSettings: swift),
 
-        // Tests, one target per module.
-        .target(name: "MosaicTestSupport", path: "Tests/Support"),
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic", "MosaicTestSupport", "MosaicDatabase"]),
-        .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
-        .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),
-        .testTarget(name: "MosaicStorageTests", dependencies: ["MosaicStorage", "MosaicCrypto", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicLedger", "blobber-fixture", "MosaicTestSupport"]),
-        // A blobber alone in a process, so MosaicStorageTests can SIGKILL it mid-write.
-        .executableTarget(name: "blobber-fixture", dependencies: ["MosaicStorage"], path: "Tests/BlobberFixture"),
-        .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport"]),
-        .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp", "example-social-app", "mosaic", "MosaicTestSupport"]),
-        .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP"]),
-        .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "mosaic", "MosaicTestSupport", "ledger-trap-fixture"]),
+        // MARK: The chain: node → ledger → protocol.
+        // State, blocks, contracts (faucet, storage, notes, social) and their views, on SQLite.
+        .target(name: "MosaicLedger", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicDatabase"], swiftSettings: swift),
+        // The node: the ledger's HTTP API and explorer.
+        .target(name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP", "MosaicHTTPServer"], swiftSettings: swift),
+
+        // MARK: Clients: CLI and app → SDK → protocol/crypto; the SDK carries no server.
+        // What an app links: keystore, wallet, ledger, storage, notes, locker and social clients.
+        .target(name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorageCore"], swiftSettings: swift),
+        // The blobber beside them: its HTTP server, SQLite metadata, fragment store, challenge
+        // prover, and the runtime that registers it and answers challenges through the SDK.
+        .target(name: "MosaicBlobber", dependencies: ["MosaicStorageCore", "MosaicSDK", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP", "MosaicHTTPServer"],
+                swiftSettings: swift),
+        // The web app: its Swift server and the plain HTML/CSS/JS it serves.
+        .target(name: "MosaicApp", dependencies: ["MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicHTTP", "MosaicHTTPServer", "CQREncode"],
+                resources: [.copy("Static")], swiftSettings: swift),
+        // The command line: wallet, storage, notes, social, and the node, blobber, app and devnet it runs.
+        .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicLedger", "MosaicNode", "MosaicBlobber", "MosaicApp"],
+                swiftSettings: swift),
+        .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"], swiftSettings: swift),
+
+        // MARK: Benchmarks (run in release) and the example app.
+        // The benchmarks' load generator: a blocking keep-alive HTTP/1.1 client (bench/support).
+        .target(name: "BenchSupport", path: "bench/support", swiftSettings: swift),
+        // Storage throughput on loopback blobbers: `swift run -c release bench-storage 256 2+2 4+2`.
+        .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorageCore", "MosaicBlobber", "MosaicCrypto"], path: "bench/storage",
+                          swiftSettings: swift),
+        // Ledger throughput: `swift run -c release bench-ledger`.
+        .executableTarget(name: "bench-ledger", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicHTTPServer"],
+                          path: "bench/ledger", swiftSettings: swift),
+        // Notes views under load, and sealed-write latency: `swift run -c release bench-notes`.
+        .executableTarget(name: "bench-notes", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTPServer"],
+                          path: "bench/notes", swiftSettings: swift),
+        // Social feed reads: `swift run -c release bench-social [posts clients seconds]`.
+        .executableTarget(name: "bench-social", dependencies: ["BenchSupport", "MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTPServer"], path: "bench/social",
+                          swiftSettings: swift),
+        // A third-party app that signs in with Mosaic and votes for its users (examples/social-app/README.md).
+        .executableTarget(name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicHTTPServer", "MosaicCrypto", "MosaicProtocol"],
+                          path: "examples/social-app", exclude: ["README.md"], swiftSettings: swift),
+
+        // MARK: Tests, one target per module, and the helpers they share.
+        // Deterministic keys, storage fixtures, child processes (posix_spawn), loopback ports.
+        .target(name: "MosaicTestSupport", dependencies: ["MosaicCrypto", "MosaicProtocol", "MosaicStorageCore"], path: "Tests/Support",
+                swiftSettings: swift),
+        .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")], swiftSettings: swift),
+        .testTarget(name: "MosaicDatabaseTests", dependencies: ["MosaicDatabase"], swiftSettings: swift),
+        .testTarget(name: "MosaicProtocolTests", dependencies: ["MosaicProtocol", "MosaicCrypto"], swiftSettings: swift),
+        // Client and server together: the client is tested against a live server, one serialized suite.
+        .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP", "MosaicHTTPServer"], swiftSettings: swift),
+        .testTarget(name: "MosaicStorageCoreTests", dependencies: ["MosaicStorageCore", "MosaicCrypto", "MosaicProtocol", "MosaicTestSupport"],
+                    swiftSettings: swift),
+        .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport"],
+                    swiftSettings: swift),
+        // `mosaic`, `ledger-trap-fixture`, `blobber-fixture` and `example-social-app` are built for the tests that run them as child processes.
+        .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP",
+                                                           "MosaicTestSupport", "mosaic", "ledger-trap-fixture"], swiftSettings: swift),
         // A node alone in a process with a contract that traps on purpose (the poisoned-transaction test).
-        .executableTarget(name: "ledger-trap-fixture", dependencies: ["MosaicNode", "MosaicLedger", "MosaicProtocol"], path: "Tests/LedgerTrapFixture"),
+        .executableTarget(name: "ledger-trap-fixture", dependencies: ["MosaicNode", "MosaicLedger", "MosaicProtocol"], path: "Tests/LedgerTrapFixture",
+                          swiftSettings: swift),
+        .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicProtocol", "MosaicCrypto"], swiftSettings: swift),
+        // The blobber alone and with SDK clients on loopback grids; `blobber-fixture` is SIGKILLed mid-write.
+        .testTarget(name: "MosaicBlobberTests", dependencies: ["MosaicBlobber", "MosaicStorageCore", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto",
+                                                              "MosaicHTTP", "MosaicHTTPServer", "MosaicTestSupport", "blobber-fixture"], swiftSettings: swift),
+        // A blobber alone in a process, so MosaicBlobberTests can SIGKILL it mid-write.
+        .executableTarget(name: "blobber-fixture", dependencies: ["MosaicBlobber", "MosaicStorageCore"], path: "Tests/BlobberFixture", swiftSettings: swift),
+        .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp", "MosaicSDK", "MosaicProtocol", "MosaicStorageCore", "MosaicCrypto", "MosaicHTTP", "MosaicHTTPServer",
+                                                          "MosaicTestSupport", "mosaic", "example-social-app"], swiftSettings: swift),
+        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicSDK", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport", "mosaic"],
+                    swiftSettings: swift),
     ],
     swiftLanguageModes: [.v6]
 )

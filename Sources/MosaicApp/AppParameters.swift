@@ -1,8 +1,9 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicProtocol
 import MosaicSDK
-import MosaicStorage
+import MosaicStorageCore
 
 /// The web app's path and query parameters, declared once: the server checks them before the
 /// route runs (a 400 naming the parameter, its bounds and what to send) and `/openapi.json`

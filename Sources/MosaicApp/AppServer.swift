@@ -1,7 +1,9 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicSDK
 import Synchronization
+import MosaicCrypto
 
 /// `mosaic app`: serves the web app's pages and its JSON API over the SDK. The keystore and
 /// every private key stay in this process; the page only ever sees public data, except the

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 
 /// The only user files the app lets a browser show in place: PNG, JPEG, GIF and WebP, recognised
 /// by their first bytes. The name and the type the uploader gave are never trusted, since a

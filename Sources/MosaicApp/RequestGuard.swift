@@ -1,5 +1,6 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import Synchronization
 
 /// Checks every request passes before any route runs, so that a page on another site can neither

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import Synchronization
 
 /// Limits passphrase guesses through the app (unlock and reveal): per session and for the whole

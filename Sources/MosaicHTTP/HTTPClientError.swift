@@ -17,7 +17,7 @@ public struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertib
 
     /// Decodes an error body, falling back to the raw text for non-Mosaic servers.
     static func from(status: Int, body: Data) -> HTTPClientError {
-        if let e = try? JSONDecoder().decode(HTTPError.Body.self, from: body) {
+        if let e = try? JSONDecoder().decode(HTTPErrorBody.self, from: body) {
             return HTTPClientError(status: status, code: e.error.code, message: e.error.message)
         }
         let text = String(decoding: body.prefix(512), as: UTF8.self)

@@ -11,7 +11,7 @@ public struct HTTPClientResponse: Sendable {
         do {
             return try decoder.decode(T.self, from: body)
         } catch let e as DecodingError {
-            throw HTTPClientError(status: status, code: "invalid_response", message: HTTPRequest.describe(e))
+            throw HTTPClientError(status: status, code: "invalid_response", message: e.fieldMessage)
         }
     }
 }

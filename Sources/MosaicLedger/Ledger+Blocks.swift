@@ -2,6 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicDatabase
 import MosaicProtocol
+import Synchronization
 
 extension Ledger {
     /// Produces one block from the ready pool transactions (possibly none) and commits it

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicProtocol
+import MosaicDatabase
 
 extension Ledger {
     /// How many included transactions `clientID` sent or received, for paging its history.

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicProtocol
+import MosaicDatabase
 
 // Defence in depth against a transaction that kills the process while it executes (a contract
 // bug that traps): the node must not die again on every start. See `RecoveryState`.

@@ -1,6 +1,7 @@
 import Foundation
 import MosaicCrypto
 import MosaicProtocol
+import MosaicDatabase
 
 extension Ledger {
     /// Accepts a signed transaction into the pool or says why not; a rejection changes nothing.

@@ -1,5 +1,7 @@
 import Foundation
 import MosaicProtocol
+import MosaicDatabase
+import Synchronization
 
 extension Ledger {
     /// Runs the free, unsigned view `name` of `contract` against the state at the end of `round`

@@ -1,33 +1,33 @@
 import Foundation
-import MosaicHTTP
+import MosaicHTTPServer
 import MosaicLedger
 
 /// How to run a node: where its state lives, what chain a new directory starts, where to listen.
-public struct NodeConfiguration: Sendable {
+package struct NodeConfiguration: Sendable {
     /// Ledger directory (SQLite database and genesis.json).
-    public var directory: String
+    package var directory: String
     /// Genesis for a new directory; an existing directory keeps its own (only the chain id must match).
-    public var genesis: Genesis?
+    package var genesis: Genesis?
     /// Loopback by default: a node is reachable from elsewhere only when asked for.
-    public var host = "127.0.0.1"
+    package var host = "127.0.0.1"
     /// 0 picks a free port (read it back from `NodeServer.url`).
-    public var port: UInt16 = 0
+    package var port: UInt16 = 0
     /// Block interval; nil uses the genesis value. Zero makes a block per submitted batch.
-    public var blockTime: Duration?
+    package var blockTime: Duration?
     /// Serve `POST /v1/devnet/time` (moving the ledger clock): for devnets and tests only.
-    public var allowTimeTravel = false
+    package var allowTimeTravel = false
     /// Threads answering HTTP requests.
-    public var threads = 4
+    package var threads = 4
     /// Access log; nil keeps the node quiet.
-    public var logger: HTTPLogger?
+    package var logger: HTTPLogger?
     /// Contracts beside (or replacing, by name) the built-in ones; tests register test-only ones.
-    public var contracts: [any Contract] = []
+    package var contracts: [any Contract] = []
     /// The ledger's flood limits: pool bytes, per-sender caps, cache size (docs/PROTOCOL.md §2.3).
-    public var ledgerLimits = LedgerLimits()
+    package var ledgerLimits = LedgerLimits()
     /// Fee-exempt transactions (faucet pours) one source address may submit per minute.
-    public var freeSubmissionsPerMinute = 60
+    package var freeSubmissionsPerMinute = 60
 
-    public init(directory: String, genesis: Genesis? = nil, port: UInt16 = 0, blockTime: Duration? = nil,
+    package init(directory: String, genesis: Genesis? = nil, port: UInt16 = 0, blockTime: Duration? = nil,
                 allowTimeTravel: Bool = false, logger: HTTPLogger? = nil) {
         self.directory = directory
         self.genesis = genesis

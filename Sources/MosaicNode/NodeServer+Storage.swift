@@ -1,5 +1,6 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicLedger
 import MosaicProtocol
 

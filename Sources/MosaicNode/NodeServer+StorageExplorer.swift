@@ -2,6 +2,7 @@ import Foundation
 import MosaicHTTP
 import MosaicLedger
 import MosaicProtocol
+import MosaicHTTPServer
 
 /// Explorer pages of the storage network: every blobber, one blobber, one allocation (the same
 /// fields as `mosaic alloc show`). Everything from the chain is escaped.

@@ -1,21 +1,22 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicLedger
 import MosaicProtocol
 
 /// One ledger node: the `Ledger` engine behind the HTTP JSON API of docs/NODE_API.md and the
 /// explorer pages. Create, `start()`, and `stop()` when done (also on SIGINT/SIGTERM).
-public final class NodeServer: Sendable {
-    public let configuration: NodeConfiguration
-    public let ledger: Ledger
-    public let http: HTTPServer
+package final class NodeServer: Sendable {
+    package let configuration: NodeConfiguration
+    package let ledger: Ledger
+    package let http: HTTPServer
     /// The block interval actually running (the flag can differ from the genesis value).
-    public let blockTime: Duration
+    package let blockTime: Duration
     /// Fee-exempt submissions per source address (`NodeConfiguration.freeSubmissionsPerMinute`).
     let freeLimiter: SourceRateLimiter
 
     /// Opens (or creates) the ledger in `configuration.directory` and registers every route.
-    public init(configuration: NodeConfiguration) throws(LedgerError) {
+    package init(configuration: NodeConfiguration) throws(LedgerError) {
         self.configuration = configuration
         ledger = try Ledger(directory: configuration.directory, genesis: configuration.genesis,
                             contracts: configuration.contracts, limits: configuration.ledgerLimits)
@@ -42,7 +43,7 @@ public final class NodeServer: Sendable {
     }
 
     /// Starts producing blocks and listening.
-    public func start() throws {
+    package func start() throws {
         ledger.start(blockTime: blockTime)
         do {
             try http.start()
@@ -54,16 +55,16 @@ public final class NodeServer: Sendable {
 
     /// Stops the block timer and closes the ledger (waking every long poll with its current
     /// status, so none holds the shutdown up), then stops listening once in-flight requests ended.
-    public func stop() async {
+    package func stop() async {
         ledger.close()
         await http.stop(grace: .seconds(2))
     }
 
     /// `http://127.0.0.1:PORT` once started.
-    public var url: URL { http.baseURL }
+    package var url: URL { http.baseURL }
 
     /// Milliseconds of the running block interval.
-    public var blockTimeMillis: Int64 {
+    package var blockTimeMillis: Int64 {
         let c = blockTime.components
         return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
     }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import MosaicApp
+import MosaicTestSupport
 
 /// A browser stand-in: keeps the session cookie and the CSRF token, talks JSON to a real app server.
 final class AppTestClient: @unchecked Sendable {

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicSDK
-import MosaicStorage
+import MosaicStorageCore
 @testable import MosaicApp
 
 /// Client errors are 4xx all the way through the app: a node's 4xx reaches the page with the

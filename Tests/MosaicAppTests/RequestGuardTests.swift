@@ -4,6 +4,8 @@ import MosaicSDK
 import Synchronization
 import Testing
 @testable import MosaicApp
+import MosaicTestSupport
+import MosaicProtocol
 
 /// Attacks from a hostile browser or network on a real app server over loopback, without a node:
 /// DNS rebinding, cross-site form posts, session floods, passphrase guessing, old share links.

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import MosaicHTTP
+import MosaicHTTPServer
 import Testing
 
 struct Transfer: Codable, Equatable {

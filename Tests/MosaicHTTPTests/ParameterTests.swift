@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MosaicHTTP
+@testable import MosaicHTTPServer
 
 /// Declared parameters are checked by the server before a handler runs: the attacks (huge,
 /// negative, non-numeric, too long, unknown words) are 400s that name the parameter and its

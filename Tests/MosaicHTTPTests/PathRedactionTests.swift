@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import MosaicHTTP
+@testable import MosaicHTTPServer
 import Testing
 
 extension MosaicHTTPTests {

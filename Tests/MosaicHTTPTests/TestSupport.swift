@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MosaicHTTP
+import MosaicHTTPServer
 import Synchronization
 #if canImport(Glibc)
 import Glibc

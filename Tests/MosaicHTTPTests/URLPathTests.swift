@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MosaicHTTP
+@testable import MosaicHTTPServer
 
 /// A path built from hostile input (an id from a request body) once trapped in Foundation
 /// ("percentEncodedPath with invalid characters") and took the web app down. It is now encoded.

@@ -3,6 +3,7 @@ import Testing
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 /// Issue 11 item 6, the ledger's part: every limit attacked, refused with its own error and
 /// code, nothing changed by the refusal, and honest traffic still accepted.

@@ -3,6 +3,7 @@ import Testing
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 /// Issue 11 items 1 and 4 in the engine: the node's reads take any UInt64/Int64 a route may pass
 /// on, the clock any step, genesis no value that overflows later, a binary batch any length

@@ -3,6 +3,7 @@ import Testing
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 /// Issue 11 item 3: an expired transaction must never be replayable once its nonce comes round
 /// again, and old signed bytes must not come back after their window (docs/PROTOCOL.md §2.3).

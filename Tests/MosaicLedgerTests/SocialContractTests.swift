@@ -3,6 +3,7 @@ import Testing
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 /// The social contract against a real ledger in a temporary directory, its clock moved by hand.
 @Suite(.timeLimit(.minutes(3))) struct SocialContractTests {

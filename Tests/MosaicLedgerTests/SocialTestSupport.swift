@@ -2,6 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 /// A ledger with the social contract on a fixed clock (moved with `advance`), and funded
 /// accounts `users[i]` holding `funds[i]` tokens at genesis.

@@ -4,6 +4,7 @@ import MosaicCrypto
 import MosaicProtocol
 import MosaicTestSupport
 @testable import MosaicLedger
+import MosaicDatabase
 
 /// One storage call run by the contract's own code straight against a ledger's committed state
 /// (test scaffolding: no signature, pool or block), to build a large network quickly.

@@ -2,6 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 /// A ledger with a storage contract under test rules, funded blobbers, an owner and a reader,
 /// on a fixed clock (moved with `advanceClock`).

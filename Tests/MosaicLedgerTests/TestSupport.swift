@@ -2,13 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
-
-/// A deterministic key from one repeated byte, so tests are reproducible.
-func testKey(_ byte: UInt8) throws -> Ed25519.SigningKey {
-    try Ed25519.SigningKey(seed: SecretBytes([UInt8](repeating: byte, count: 32)))
-}
-
-let token = TokenAmount.unitsPerToken
+import MosaicTestSupport
 
 /// A ledger in a fresh temporary directory, removed when the fixture is released.
 final class TestNet {

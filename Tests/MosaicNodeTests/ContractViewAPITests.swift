@@ -3,6 +3,8 @@ import Testing
 import MosaicCrypto
 import MosaicProtocol
 import MosaicSDK
+import MosaicTestSupport
+import MosaicLedger
 
 /// Contract views over HTTP: free and unsigned, from the latest sealed round or a given one.
 @Suite(.timeLimit(.minutes(3))) struct ContractViewAPITests {

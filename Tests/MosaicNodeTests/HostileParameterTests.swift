@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MosaicProtocol
+import MosaicCrypto
 
 /// The attacks of issue 11 on the node's numeric parameters: huge, negative and non-numeric
 /// rounds, limits, offsets, `before` and timeouts. Once these killed the whole node (arithmetic

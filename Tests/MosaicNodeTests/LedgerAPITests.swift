@@ -3,6 +3,8 @@ import Testing
 import MosaicCrypto
 import MosaicProtocol
 import MosaicSDK
+import MosaicTestSupport
+import MosaicLedger
 
 /// End to end through the SDK and the HTTP API against a real node on loopback.
 @Suite(.timeLimit(.minutes(3))) struct LedgerAPITests {

@@ -5,6 +5,7 @@ import MosaicLedger
 import MosaicProtocol
 import MosaicSDK
 @testable import MosaicNode
+import MosaicTestSupport
 
 /// Issue 11 item 6 at the node: free transactions are limited per source address, and a round
 /// past Int64.max in a path answers 404 instead of killing the node (the issue's first example).

@@ -3,6 +3,8 @@ import MosaicCrypto
 import MosaicProtocol
 import MosaicSDK
 import Testing
+import MosaicLedger
+import MosaicNode
 
 /// The SDK's `Notepad` and `NotesClient` against a real node over HTTP: the whole flow, events,
 /// limits checked before broadcasting and again by the chain, private notes, and waits that end

@@ -3,6 +3,7 @@ import MosaicCrypto
 import MosaicProtocol
 import MosaicSDK
 import Testing
+import MosaicTestSupport
 
 /// The node's storage routes through the SDK: `Wallet` storage calls (signed, waited for, chain
 /// errors surfaced) and `LedgerClient` storage reads.

@@ -8,13 +8,7 @@ import MosaicLedger
 import MosaicNode
 import MosaicProtocol
 import MosaicSDK
-
-let token = TokenAmount.unitsPerToken
-
-/// A deterministic key from one repeated byte.
-func testKey(_ byte: UInt8) throws -> Ed25519.SigningKey {
-    try Ed25519.SigningKey(seed: SecretBytes([UInt8](repeating: byte, count: 32)))
-}
+import MosaicTestSupport
 
 /// A real node on 127.0.0.1 (port 0) in a temporary directory: alice holds 100 tokens, bob 50.
 /// Blocks are made as soon as transactions arrive (block time 0), so tests never wait on a timer.

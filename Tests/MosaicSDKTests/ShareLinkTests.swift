@@ -2,6 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicSDK
 import Testing
+import MosaicProtocol
 
 /// Share links keep the content key in the URL fragment, which browsers never send to a server.
 @Suite struct ShareLinkTests {

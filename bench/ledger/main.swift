@@ -7,6 +7,7 @@ import MosaicNode
 import MosaicProtocol
 import MosaicSDK
 import Synchronization
+import MosaicHTTPServer
 
 // Ledger throughput benchmark (not a test): a node in this process, signed transfers submitted
 // through its HTTP API by concurrent clients for a fixed time, then

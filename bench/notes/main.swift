@@ -6,6 +6,7 @@ import MosaicNode
 import MosaicProtocol
 import MosaicSDK
 import Synchronization
+import MosaicHTTPServer
 
 // Notes benchmark (not a test): a node in this process with notepads filled through signed
 // calls, then for a fixed time

@@ -5,6 +5,7 @@ import MosaicLedger
 import MosaicNode
 import MosaicProtocol
 import Synchronization
+import MosaicHTTPServer
 
 // Social feed read benchmark (not a test): a ledger seeded through the social contract with
 // POSTS root posts (each upvoted by its author, so all of them are in trending), then a node in

@@ -1,7 +1,8 @@
 import Foundation
 import MosaicCrypto
 import MosaicSDK
-import MosaicStorage
+import MosaicStorageCore
+import MosaicBlobber
 #if canImport(Glibc)
 import Glibc
 #endif

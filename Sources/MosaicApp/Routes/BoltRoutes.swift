@@ -1,5 +1,6 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicProtocol
 import MosaicSDK
 

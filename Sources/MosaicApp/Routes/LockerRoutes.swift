@@ -1,7 +1,8 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicSDK
-import MosaicStorage
+import MosaicStorageCore
 
 /// Locker: PIN-locked files of the session's wallet (docs/LOCKER.md). The PIN travels only in the
 /// request that needs it (upload: two headers, percent-encoded UTF-8, entered twice; download: the

@@ -1,6 +1,8 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicSDK
+import MosaicProtocol
 
 /// Network details and switching (which locks every session, as signing in again is expected).
 extension AppServer {

@@ -1,6 +1,7 @@
 import Foundation
 import MosaicCrypto
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicSDK
 
 /// Onboarding, unlock and sign-out: the keystore stays here; the page gets public data only.

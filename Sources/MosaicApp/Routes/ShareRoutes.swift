@@ -1,9 +1,10 @@
 import Foundation
 import MosaicCrypto
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicProtocol
 import MosaicSDK
-import MosaicStorage
+import MosaicStorageCore
 
 /// Sharing: the owner makes a signed ticket for one file; a public link `/s/TICKET#key=HEX` carries
 /// the file's key in its fragment (never sent to a server, never in a `Referer`), so the page at

@@ -1,9 +1,10 @@
 import Foundation
 import MosaicCrypto
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicProtocol
 import MosaicSDK
-import MosaicStorage
+import MosaicStorageCore
 
 /// Vult: allocations and files. Uploads are spooled to a private temp file (bounded memory) and
 /// then encrypted, erasure-coded and streamed to the blobbers by the SDK; downloads come back the

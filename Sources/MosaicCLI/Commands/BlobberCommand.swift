@@ -1,4 +1,5 @@
 import Foundation
+import MosaicBlobber
 import MosaicProtocol
 import MosaicSDK
 
@@ -54,7 +55,7 @@ enum BlobberCommand {
         }
         do { try await runtime.register() } catch {
             await runtime.stop()
-            if let e = error as? CLIError { throw e }
+            if let e = error as? BlobberRuntimeError { throw CLIError.failure(e.description) }
             throw CLIError.failure("cannot register blobber \(runtime.blobberID) at \(Devnet.text(node)): \(error)")
         }
         let url = Devnet.text(runtime.url)

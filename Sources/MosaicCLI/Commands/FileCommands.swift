@@ -2,7 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 import MosaicSDK
-import MosaicStorage
+import MosaicStorageCore
 
 /// The file commands of an allocation: `upload`, `download`, `ls`, `stat`, `rm`, `mv`, `cp`,
 /// `mkdir`, `repair`. Each is one owner-signed operation on the allocation's blobbers; errors say

@@ -1,6 +1,7 @@
 import Foundation
 import MosaicLedger
 import MosaicNode
+import MosaicProtocol
 
 /// `mosaic node`: one ledger node serving the HTTP API and explorer on loopback until Ctrl-C.
 enum NodeCommand {

@@ -2,7 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 import MosaicSDK
-import MosaicStorage
+import MosaicStorageCore
 
 /// `mosaic share`: an owner-signed auth ticket for one file, for one wallet (`--to`) or anyone,
 /// printed as a `mosaic-ticket:` string; `--revoke` ends a ticket on the ledger.

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicBlobber
 import MosaicProtocol
 import Synchronization
 
@@ -20,14 +21,19 @@ final class BlobberService: DevnetService {
 
     /// Ten tokens: the one-token stake plus fees for a long while.
     func genesisFunds(directory: URL) throws -> [String: UInt64] {
-        [try BlobberRuntime.clientID(directory: directory): 10 * TokenAmount.unitsPerToken]
+        [try Self.cli { try BlobberRuntime.clientID(directory: directory) }: 10 * TokenAmount.unitsPerToken]
+    }
+
+    /// The runtime's own errors read as the CLI's failures (same message, exit code and `--json` code).
+    private static func cli<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as BlobberRuntimeError { throw CLIError.failure(e.description) }
     }
 
     func start(node: URL, directory: URL) async throws -> URL {
         var options = BlobberRuntime.Options(directory: directory, node: node)
         options.capacity = capacity
         options.logger = logger
-        let r = try BlobberRuntime(options: options)
+        let r = try Self.cli { try BlobberRuntime(options: options) }
         try r.start()
         runtime.withLock { $0 = r }
         registration.withLock { $0 = Task { try await r.register() } }
@@ -36,7 +42,7 @@ final class BlobberService: DevnetService {
 
     func ready() async throws {
         guard let task = registration.withLock({ $0 }) else { return }
-        try await task.value
+        do { try await task.value } catch let e as BlobberRuntimeError { throw CLIError.failure(e.description) }
     }
 
     func stop() async {

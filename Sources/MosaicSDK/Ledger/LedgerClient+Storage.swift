@@ -1,5 +1,6 @@
 import Foundation
 import MosaicProtocol
+import MosaicHTTP
 
 /// Reads of the storage contract through the node (docs/NODE_API.md, storage routes): what a
 /// blobber polls and what the CLI shows. Unknown ids answer nil rather than throwing.

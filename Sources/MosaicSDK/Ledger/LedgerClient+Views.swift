@@ -1,4 +1,5 @@
 import MosaicProtocol
+import MosaicHTTP
 
 extension LedgerClient {
     /// Runs a contract view: free and unsigned, answered from the latest sealed round unless

@@ -1,6 +1,6 @@
 import Foundation
 import MosaicCrypto
-import MosaicStorage
+import MosaicStorageCore
 
 /// PIN-locked files in the wallet's allocation, under `/locker` (docs/LOCKER.md).
 ///

@@ -1,4 +1,4 @@
-import MosaicStorage
+import MosaicStorageCore
 
 /// One file in the Locker, as listed (no key material).
 public struct LockerEntry: Sendable, Equatable {

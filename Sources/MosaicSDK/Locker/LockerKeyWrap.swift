@@ -1,5 +1,5 @@
 import MosaicCrypto
-import MosaicStorage
+import MosaicStorageCore
 
 /// A file's content key wrapped for the Locker (docs/LOCKER.md §2): 80 bytes in the owner-signed
 /// metadata's `wrapped_key`,

@@ -1,4 +1,5 @@
 import MosaicProtocol
+import MosaicHTTP
 
 extension LedgerClient {
     /// A view answer decoded straight into `T` (no `JSONValue` in between, which costs about

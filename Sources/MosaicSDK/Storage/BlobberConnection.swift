@@ -2,7 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicProtocol
-import MosaicStorage
+import MosaicStorageCore
 import Synchronization
 
 /// One blobber of an allocation as the client talks to it: every request signed by the wallet's

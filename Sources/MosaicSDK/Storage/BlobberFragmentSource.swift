@@ -2,7 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicProtocol
-import MosaicStorage
+import MosaicStorageCore
 import Synchronization
 
 /// Reads verified blocks of one fragment stream from a blobber (the decoder checks the proofs).

@@ -2,7 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicProtocol
-import MosaicStorage
+import MosaicStorageCore
 import Synchronization
 
 /// Sends one fragment stream of an upload to a blobber, one PUT per encoder batch, skipping what

@@ -1,5 +1,5 @@
 import MosaicCrypto
-import MosaicStorage
+import MosaicStorageCore
 
 /// How an upload keeps a file's content key: the metadata's `cipher` name and the functions that
 /// turn the key into the metadata's `wrapped_key` (hex) and back. The upload journal holds the same

@@ -1,4 +1,4 @@
-import MosaicStorage
+import MosaicStorageCore
 
 /// The outcome of a download.
 public struct DownloadResult: Sendable {

@@ -1,5 +1,5 @@
 import MosaicProtocol
-import MosaicStorage
+import MosaicStorageCore
 import Synchronization
 
 /// What this client last knew of each blobber's files, keyed by the root the blobber committed:

@@ -2,7 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicProtocol
-import MosaicStorage
+import MosaicStorageCore
 import Synchronization
 
 /// The reader's read-marker counter per (allocation, blobber), shared by all downloads of one

@@ -1,4 +1,4 @@
-import MosaicStorage
+import MosaicStorageCore
 
 /// What `repair(allocation:)` did.
 public struct RepairReport: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import MosaicCrypto
 import MosaicProtocol
-import MosaicStorage
+import MosaicStorageCore
 
 /// What the storage client needs to know about an allocation: its owner, erasure parameters and
 /// blobbers in fragment order. Built from the ledger's `Allocation`, or (before a ledger is

@@ -1,7 +1,7 @@
 import Foundation
 import MosaicCrypto
 import MosaicProtocol
-import MosaicStorage
+import MosaicStorageCore
 
 extension StorageClient {
     /// Downloads `remotePath` (or the plaintext byte `range` of it) to `destination`: blocks come

@@ -1,5 +1,6 @@
 import Foundation
-import MosaicStorage
+import MosaicStorageCore
+import MosaicCrypto
 
 extension StorageClient {
     /// Creates a folder (and missing parents). Creating one that exists is not an error.

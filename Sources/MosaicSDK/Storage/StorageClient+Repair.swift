@@ -1,6 +1,6 @@
 import Foundation
 import MosaicCrypto
-import MosaicStorage
+import MosaicStorageCore
 
 extension StorageClient {
     /// Brings every reachable blobber of the allocation to the state that at least d blobbers agree

@@ -1,7 +1,7 @@
 import Foundation
 import MosaicCrypto
 import MosaicProtocol
-import MosaicStorage
+import MosaicStorageCore
 
 extension StorageClient {
     /// Uploads `localFile` to `remotePath`: encrypts it (AES-256-GCM, a new key per file sealed to

@@ -2,7 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicProtocol
-import MosaicStorage
+import MosaicStorageCore
 import Synchronization
 
 /// The client side of storage: upload, download, folders and repair over an allocation's blobbers.

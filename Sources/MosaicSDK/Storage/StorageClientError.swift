@@ -1,4 +1,4 @@
-import MosaicStorage
+import MosaicStorageCore
 
 /// Why a storage operation failed, each with what to do. Blobbers' own messages are kept
 /// (users want the real reason, not "consensus not met").

@@ -1,4 +1,4 @@
-import MosaicStorage
+import MosaicStorageCore
 
 /// Bytes of a transfer done so far (plaintext), for progress bars.
 public struct TransferProgress: Sendable, Equatable {

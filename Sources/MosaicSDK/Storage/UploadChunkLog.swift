@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import MosaicCrypto
-import MosaicStorage
+import MosaicStorageCore
 
 /// The chunks an upload has handed to its blobbers: one 32-byte digest per chunk (SHA-256 of the
 /// chunk's d + p Merkle leaf hashes, which the encoder computes anyway), appended to

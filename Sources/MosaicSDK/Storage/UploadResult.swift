@@ -1,4 +1,4 @@
-import MosaicStorage
+import MosaicStorageCore
 
 /// The outcome of an upload that reached enough blobbers.
 public struct UploadResult: Sendable {
