@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(name: "bench-social", dependencies: ["BenchSupport", "MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto"], path: "bench/social"),
 
         // Tests, one target per module.
-        .target(name: "MosaicTestSupport", path: "Tests/Support"),
+        .target(name: "MosaicTestSupport", dependencies: ["MosaicLedger"], path: "Tests/Support"),
         .testTarget(name: "MosaicCLITests", dependencies: ["MosaicCLI", "mosaic", "MosaicTestSupport", "MosaicDatabase"]),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")]),
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicCrypto"]),

@@ -13,18 +13,21 @@ public final class ContractView {
     public private(set) var rowsRead = 0
     private let contract: String
     private let store: LedgerStore
+    /// `rowBudget` for anyone's view; the node's own typed reads (`Ledger.read`) answer whole lists.
+    private let budget: Int
 
-    init(contract: String, round: UInt64, now: Int64, store: LedgerStore) {
+    init(contract: String, round: UInt64, now: Int64, store: LedgerStore, budget: Int = ContractView.rowBudget) {
         self.contract = contract
         self.round = round
         self.now = now
         self.store = store
+        self.budget = budget
     }
 
     private func charge(_ rows: Int) throws(ContractError) {
         rowsRead += rows
-        guard rowsRead <= ContractView.rowBudget else {
-            throw .refused("this read touches more than \(ContractView.rowBudget) rows; ask for a smaller page (limit)")
+        guard rowsRead <= budget else {
+            throw .refused("this read touches more than \(budget) rows; ask for a smaller page (limit)")
         }
     }
 

@@ -62,10 +62,20 @@ extension Ledger {
             guard store != nil else { return false }
             if recovery.isRecovering { return true }
             if let last = lastNonEmptyRound, latest.round >= last, latest.round - last < genesis.confirmations { return true }
-            if includeWaiting, let store, storageWantsBlocks(store) { return true }
+            if includeWaiting, let store, contractsWantBlocks(store) { return true }
             if pool.isEmpty { return false }
             return includeWaiting || readyLocked()
         }
+    }
+
+    /// Whether some contract's end-of-block hook has work even without transactions
+    /// (`Contract.wantsBlocks`, asked about the latest committed state). Caller holds the lock.
+    private func contractsWantBlocks(_ store: LedgerStore) -> Bool {
+        for (name, contract) in contractOrder {
+            let state = ContractView(contract: name, round: latest.round, now: latest.timestamp, store: store)
+            if (try? contract.wantsBlocks(state)) == true { return true }
+        }
+        return false
     }
 
     func hasReadyTransactions() -> Bool {
@@ -258,8 +268,7 @@ extension Ledger {
     /// Gives every contract (in name order) its end-of-block turn, each in its own scratch layer,
     /// each recorded first so that a hook which stops the process is skipped a while instead.
     private func runEndBlockHooks(state: BlockState, round: UInt64, now: Int64, _ store: LedgerStore) throws(LedgerError) {
-        for name in contracts.keys.sorted() {
-            guard let contract = contracts[name] else { continue }
+        for (name, contract) in contractOrder {
             if let until = recovery.skippedHooks[name], round <= until { continue }
             // A few bytes (not the whole record again): which hook is running in which round.
             do { try store.setMeta(Ledger.executingHookKey, "\(round) \(name)") } catch {

@@ -60,16 +60,23 @@ extension Ledger {
         let cost: UInt64
         /// Wire bytes, counted against the pool's byte limits.
         let bytes: Int
-        /// Fee-exempt (a faucet pour), so held to the free-transaction limits.
+        /// Fee-exempt (its contract says so, e.g. a faucet pour), so held to the free-transaction limits.
         let free: Bool
     }
 
-    /// Whether `tx` would be fee-exempt: a faucet pour, so a new account can start. The node's
-    /// submit routes use it to rate-limit free transactions per source address.
+    /// Whether `tx` would be fee-exempt: a call of a method its contract declares `.exempt` (a
+    /// faucet pour, so a new account can start). The node's submit routes use it to rate-limit
+    /// free transactions per source address.
     public func isFeeExempt(_ tx: Transaction) -> Bool {
-        guard tx.transactionType == .contractCall, tx.toClientID == faucetAddress,
-              let call = try? ContractCall.parse(tx.transactionData) else { return false }
-        return call.contract == "faucet" && call.method == "pour"
+        guard tx.transactionType == .contractCall, let call = try? ContractCall.parse(tx.transactionData),
+              tx.toClientID == ContractCall.address(of: call.contract) else { return false }
+        return feePolicy(call) == .exempt
+    }
+
+    /// The fee policy of a call's method; `.standard` for a contract or method that does not exist.
+    func feePolicy(_ call: ContractCall) -> FeePolicy {
+        guard let contract = contracts[call.contract], contract.methods.contains(call.method) else { return .standard }
+        return contract.feePolicy(method: call.method)
     }
 
     /// Checks that need no state: shape, chain, hash, signature, contract name, fee, data size per kind.
@@ -97,15 +104,15 @@ extension Ledger {
             guard tx.toClientID == ContractCall.address(of: call.contract) else {
                 throw .malformed("to_client_id of a call to \(call.contract) must be its address \(ContractCall.address(of: call.contract))")
             }
-            // A new account has nothing to pay a fee with, so faucet pours are fee-exempt, and
-            // being free they carry only the little data a pour needs.
-            if call.contract == "faucet" && call.method == "pour" {
+            // A method its contract declares free (a faucet pour: a new account has nothing to pay
+            // a fee with) pays none and, being free, carries only the little data such a call needs.
+            if contract.feePolicy(method: call.method) == .exempt {
                 minimumFee = 0
                 free = true
             }
             let limit = genesis.maxDataBytes(type: .contractCall, feeExempt: free)
             guard dataBytes <= limit else {
-                throw .dataTooLarge(kind: free ? "fee-exempt call (faucet pour)" : "contract call", bytes: dataBytes, limit: limit)
+                throw .dataTooLarge(kind: free ? "fee-exempt call (\(call.contract) \(call.method))" : "contract call", bytes: dataBytes, limit: limit)
             }
         }
         guard tx.fee >= minimumFee else { throw .feeTooLow(minimum: minimumFee, got: tx.fee) }

@@ -20,7 +20,10 @@ public final class Ledger: @unchecked Sendable {
     public let limits: LedgerLimits
     /// Where the ledger reports what an operator must know (a transaction set aside after a crash).
     let log: @Sendable (String) -> Void
+    /// The contracts the genesis names, built by the registry given at open.
     let contracts: [String: any Contract]
+    /// `contracts` in name order: the order end-of-block hooks run in.
+    let contractOrder: [(name: String, contract: any Contract)]
     let faucetAddress: String
     /// Addresses of all contracts, which plain transfers may not target.
     let contractAddresses: Set<String>
@@ -50,11 +53,12 @@ public final class Ledger: @unchecked Sendable {
     /// Opens the ledger in `directory` (created if needed), resuming at its last committed block.
     /// A new directory starts from `genesis`, or `directory/genesis.json` if present, or devnet
     /// defaults; the genesis used is written to `directory/genesis.json`. Reopening with a
-    /// genesis of another chain id fails. Built-in contracts are `faucet` and `storage`; an entry of
-    /// `contracts` replaces the built-in one of the same name (e.g. a storage contract with test rules).
+    /// genesis of another chain id fails. The contracts are those the genesis names, built by
+    /// `registry` (a name it cannot build fails the open); tests register contracts with test
+    /// rules, or test-only ones, in it.
     /// `log` receives the few lines an operator must see (by default on standard error).
     public init(directory: String, genesis given: Genesis? = nil, clock: LedgerClock = LedgerClock(),
-                contracts extra: [any Contract] = [], limits: LedgerLimits = LedgerLimits(),
+                registry: ContractRegistry = .standard, limits: LedgerLimits = LedgerLimits(),
                 log: @escaping @Sendable (String) -> Void = Ledger.standardErrorLog) throws(LedgerError) {
         self.directory = directory
         self.clock = clock
@@ -69,17 +73,21 @@ public final class Ledger: @unchecked Sendable {
             throw .storage("cannot open ledger in \(directory): \(error)")
         }
         var genesis: Genesis
+        let all: [String: any Contract]
         do {
             if let text = try store.meta("genesis") {
                 genesis = try JSONDecoder().decode(Genesis.self, from: Data(text.utf8))
                 if let given, given.chainID != genesis.chainID {
                     throw LedgerError.malformed("\(directory) holds chain \"\(genesis.chainID)\", not \"\(given.chainID)\"")
                 }
+                all = try registry.build(for: genesis)
             } else {
                 if let given { genesis = given }
                 else if FileManager.default.fileExists(atPath: genesisPath) { genesis = try Genesis.load(from: genesisPath) }
                 else { genesis = Genesis() }
                 try genesis.validate()
+                // Before the genesis is written: a chain this node cannot run is not started.
+                all = try registry.build(for: genesis)
                 try Ledger.createGenesis(genesis, in: store)
                 try genesis.write(to: genesisPath)
             }
@@ -103,12 +111,8 @@ public final class Ledger: @unchecked Sendable {
         self.genesis = genesis
         self.store = store
         faucetAddress = ContractCall.address(of: "faucet")
-        var all: [String: any Contract] = ["faucet": FaucetContract(config: genesis.faucet),
-                                           "storage": StorageContract(config: StorageConfig()),
-                                           "notes": NotesContract(),
-                                           "social": SocialContract()]
-        for c in extra { all[c.name] = c }
         contracts = all
+        contractOrder = all.keys.sorted().compactMap { name in all[name].map { (name, $0) } }
         contractAddresses = Set(all.keys.map { ContractCall.address(of: $0) })
         do {
             try restorePool(store)

@@ -3,6 +3,7 @@ import Testing
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 @Suite(.timeLimit(.minutes(2))) struct StorageChallengeTests {
     /// Blobber 0 of a 1+1 allocation holding two files; a challenge every block.

@@ -3,6 +3,7 @@ import Testing
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 @Suite(.timeLimit(.minutes(2))) struct StorageContractTests {
     @Test func blobbersRegisterUpdateAndRefuseDuplicates() throws {

@@ -3,6 +3,7 @@ import Testing
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 /// Attacks on the storage contract's money, each run as the attacker would: the call is sent,
 /// refused (or bounded), and nothing moves that the rules do not allow.

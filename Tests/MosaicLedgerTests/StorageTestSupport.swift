@@ -2,6 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 /// A ledger with a storage contract under test rules, funded blobbers, an owner and a reader,
 /// on a fixed clock (moved with `advanceClock`).
@@ -28,7 +29,7 @@ final class StorageNet {
         genesis = g
         self.config = config
         ledger = try Ledger(directory: directory, genesis: g, clock: LedgerClock(source: { StorageNet.start * 1000 }),
-                            contracts: [StorageContract(config: config)])
+                            registry: .standard.registering([StorageContract(config: config)]))
     }
 
     deinit {

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 @testable import MosaicSDK
 @testable import MosaicStorage
+import MosaicTestSupport
 
 /// A blobber's view of an in-process ledger: allocations read from its state, write markers
 /// committed as `storage.commit_write_markers` transactions signed by the blobber (a block is made

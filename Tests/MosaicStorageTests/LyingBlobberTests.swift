@@ -5,6 +5,7 @@ import MosaicProtocol
 import Testing
 @testable import MosaicSDK
 @testable import MosaicStorage
+import MosaicTestSupport
 
 /// The client signs a write marker only over a blobber state it checked: written as the attacks of
 /// a blobber whose metadata was tampered with (a real server, its records changed in memory) or
