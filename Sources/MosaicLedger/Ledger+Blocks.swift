@@ -77,7 +77,7 @@ extension Ledger {
     /// (`Contract.wantsBlocks`, asked about the latest committed state), holding `state`.
     private func contractsWantBlocks(_ s: LedgerState, _ store: LedgerStore) -> Bool {
         for (name, contract) in contractOrder {
-            let view = ContractView(contract: name, round: s.latest.round, now: s.latest.timestamp, store: store)
+            let view = ContractView(contract: name, round: s.latest.round, now: s.latest.timestamp, store: store, isLatest: true)
             if (try? contract.wantsBlocks(view)) == true { return true }
         }
         return false

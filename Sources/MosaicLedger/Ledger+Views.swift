@@ -57,7 +57,7 @@ extension Ledger {
         do {
             return try reader.db.readTransaction { () throws -> R in
                 guard let block = try reader.latestBlock() else { throw LedgerError.storage("the ledger has no blocks") }
-                let state = ContractView(contract: name, round: block.round, now: block.timestamp, store: reader, budget: .max)
+                let state = ContractView(contract: name, round: block.round, now: block.timestamp, store: reader, budget: .max, isLatest: true)
                 do { return try body(contract, state) } catch { throw LedgerError.storage("reading \(name): \(error)") }
             }
         } catch let e as LedgerError {
