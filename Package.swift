@@ -78,7 +78,7 @@ let package = Package(
 
         // MARK: Tests, one target per module, and the helpers they share.
         // Deterministic keys, storage fixtures, child processes (posix_spawn), loopback ports.
-        .target(name: "MosaicTestSupport", dependencies: ["MosaicCrypto", "MosaicProtocol", "MosaicStorageCore"], path: "Tests/Support",
+        .target(name: "MosaicTestSupport", dependencies: ["MosaicCrypto", "MosaicProtocol", "MosaicStorageCore", "MosaicLedger"], path: "Tests/Support",
                 swiftSettings: swift),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")], swiftSettings: swift),
         .testTarget(name: "MosaicDatabaseTests", dependencies: ["MosaicDatabase"], swiftSettings: swift),

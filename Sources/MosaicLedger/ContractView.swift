@@ -13,18 +13,25 @@ public final class ContractView {
     public private(set) var rowsRead = 0
     private let contract: String
     private let store: LedgerStore
+    /// `rowBudget` for anyone's view; the node's own typed reads (`Ledger.read`) answer whole lists.
+    private let budget: Int
+    /// `round` is the latest round of `store`'s snapshot: no later change to undo, so reads skip
+    /// the history lookups (the node's typed reads and `wantsBlocks` on every idle tick).
+    private let isLatest: Bool
 
-    init(contract: String, round: UInt64, now: Int64, store: LedgerStore) {
+    init(contract: String, round: UInt64, now: Int64, store: LedgerStore, budget: Int = ContractView.rowBudget, isLatest: Bool = false) {
         self.contract = contract
         self.round = round
         self.now = now
         self.store = store
+        self.budget = budget
+        self.isLatest = isLatest
     }
 
     private func charge(_ rows: Int) throws(ContractError) {
         rowsRead += rows
-        guard rowsRead <= ContractView.rowBudget else {
-            throw .refused("this read touches more than \(ContractView.rowBudget) rows; ask for a smaller page (limit)")
+        guard rowsRead <= budget else {
+            throw .refused("this read touches more than \(budget) rows; ask for a smaller page (limit)")
         }
     }
 
@@ -32,7 +39,7 @@ public final class ContractView {
     public func get(_ key: String) throws(ContractError) -> [UInt8]? {
         try charge(1)
         do {
-            if let old = try store.valueBeforeChanges(contract, key, after: round) { return old }
+            if !isLatest, let old = try store.valueBeforeChanges(contract, key, after: round) { return old }
             return try store.contractValue(contract, key)
         } catch { throw .refused("state unavailable: \(error)") }
     }
@@ -43,7 +50,7 @@ public final class ContractView {
         guard (1...1000).contains(limit) else { throw .invalidArguments("a scan returns 1 to 1000 rows; asked for \(limit)") }
         let range = KeyRange(prefix: prefix, after: after, limit: limit, reverse: reverse)
         do {
-            guard try store.hasChanges(contract, after: round) else {
+            guard try !isLatest && store.hasChanges(contract, after: round) else {
                 let rows = try store.scan(contract, range, limit: limit)
                 try charge(max(1, rows.count))
                 return rows

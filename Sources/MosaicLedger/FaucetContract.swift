@@ -9,6 +9,9 @@ struct FaucetContract: Contract {
     var methods: [String] { ["pour"] }
     var views: [String] { ["status"] }
 
+    /// A new account has nothing to pay a fee with, so a pour is free (held to the free limits).
+    func feePolicy(method: String) -> FeePolicy { method == "pour" ? .exempt : .standard }
+
     /// `status {client_id}`: what the account has poured in its current window, as of the view's round.
     func view(_ state: ContractView, name: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue {
         guard name == "status" else { throw .unknownView(contract: self.name, view: name) }

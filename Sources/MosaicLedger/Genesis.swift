@@ -41,6 +41,12 @@ public struct Genesis: Sendable, Hashable, Codable {
     public var faucet: FaucetConfig
     /// Extra opening balances by client id (e.g. for tests and benchmarks).
     public var allocations: [String: UInt64]
+    /// The contracts this chain runs, by name; a node builds each from its `ContractRegistry`.
+    /// A genesis written before the list existed runs `standardContracts`.
+    public var contracts: [String]
+
+    /// The contracts of a chain whose genesis names none: every built-in one.
+    public static let standardContracts = ["faucet", "storage", "notes", "social"]
 
     enum CodingKeys: String, CodingKey {
         case chainID = "chain_id"
@@ -61,7 +67,7 @@ public struct Genesis: Sendable, Hashable, Codable {
         case creationDateMaxAgeSeconds = "creation_date_max_age_seconds"
         case creationDateMaxAheadSeconds = "creation_date_max_ahead_seconds"
         case nodeID = "node_id"
-        case faucet, allocations
+        case faucet, allocations, contracts
     }
 
     /// Devnet defaults: 1 s blocks, 3 confirmations, 0.0001 token minimum fee, $0.10 per token,
@@ -89,6 +95,7 @@ public struct Genesis: Sendable, Hashable, Codable {
         nodeID = Hex.encode(SHA256.hash(Array("mosaic-node:\(chainID)".utf8)))
         faucet = FaucetConfig()
         self.allocations = allocations
+        contracts = Genesis.standardContracts
     }
 
     /// Reads a `genesis.json`; keys added after a chain started take their defaults, so an
@@ -116,6 +123,7 @@ public struct Genesis: Sendable, Hashable, Codable {
         nodeID = try c.decode(String.self, forKey: .nodeID)
         faucet = try c.decode(FaucetConfig.self, forKey: .faucet)
         allocations = try c.decode([String: UInt64].self, forKey: .allocations)
+        contracts = try c.decodeIfPresent([String].self, forKey: .contracts) ?? defaults.contracts
     }
 
     /// Most `transaction_data` bytes a transaction of this kind may carry.
@@ -175,9 +183,20 @@ public struct Genesis: Sendable, Hashable, Codable {
         for id in allocations.keys where !Transaction.isHexID(id) {
             throw .malformed("genesis allocation key \(id) is not a client id")
         }
+        guard contracts.count <= 64, Set(contracts).count == contracts.count,
+              contracts.allSatisfy(Genesis.isContractName) else {
+            throw .malformed("genesis contracts must be at most 64 distinct names of 1–64 characters a-z, 0-9, _ starting with a letter")
+        }
         guard faucet.accountWindowSeconds > 0, faucet.globalWindowSeconds > 0,
               faucet.accountWindowSeconds <= tenYears, faucet.globalWindowSeconds <= tenYears else {
             throw .malformed("genesis faucet windows must be 1 to \(tenYears) seconds")
         }
+    }
+
+    /// A contract name as transactions and the node's routes spell it: `^[a-z][a-z0-9_]{0,63}$`.
+    static func isContractName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count), let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
+        return bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
     }
 }

@@ -10,7 +10,12 @@ extension Ledger {
     @discardableResult
     public func produceBlock() throws(LedgerError) -> Block {
         var resumes: [(Waiter, TransactionStatus?)] = []
-        let block = try locked { store throws(LedgerError) in try produceLocked(store, resumes: &resumes) }
+        let (block, ready) = try locked { s, store throws(LedgerError) in
+            var out: [(Waiter, TransactionStatus?)] = []
+            let block = try produceLocked(&s, store, resumes: &out)
+            return (block, out)
+        }
+        resumes = ready
         for (w, s) in resumes {
             w.timeout?.cancel()
             w.continuation.resume(returning: s)
@@ -44,7 +49,7 @@ extension Ledger {
                     }
                 }
             } catch {
-                self.lock.withLock { self.productionError = error }
+                self.state.withLock { $0.productionError = error }
             }
         }
         producer.notify()  // a pool restored at open has work already
@@ -54,29 +59,41 @@ extension Ledger {
     public func stop() { producer.stop() }
 
     /// The last error the block timer hit, if any (for the node's health output).
-    public var lastProductionError: LedgerError? { lock.withLock { productionError } }
+    public var lastProductionError: LedgerError? { state.withLock { $0.productionError } }
 
     /// True when a block would do something: include transactions, advance an unsealed
     /// transaction towards sealing, or (with `includeWaiting`) age waiting ones towards expiry.
     func needsBlock(includeWaiting: Bool) -> Bool {
-        lock.withLock {
-            guard store != nil else { return false }
-            if recovery.isRecovering { return true }
-            if let last = lastNonEmptyRound, latest.round >= last, latest.round - last < genesis.confirmations { return true }
-            if includeWaiting, let store, storageWantsBlocks(store) { return true }
-            if pool.isEmpty { return false }
-            return includeWaiting || readyLocked()
+        state.withLock { s in
+            guard let store = s.store else { return false }
+            if s.recovery.isRecovering { return true }
+            if let last = s.lastNonEmptyRound, s.latest.round >= last, s.latest.round - last < genesis.confirmations { return true }
+            if includeWaiting, contractsWantBlocks(s, store) { return true }
+            if s.pool.isEmpty { return false }
+            return includeWaiting || readyLocked(&s, store)
         }
     }
 
-    func hasReadyTransactions() -> Bool {
-        lock.withLock { store != nil && (recovery.isRecovering || readyLocked()) }
+    /// Whether some contract's end-of-block hook has work even without transactions
+    /// (`Contract.wantsBlocks`, asked about the latest committed state), holding `state`.
+    private func contractsWantBlocks(_ s: LedgerState, _ store: LedgerStore) -> Bool {
+        for (name, contract) in contractOrder {
+            let view = ContractView(contract: name, round: s.latest.round, now: s.latest.timestamp, store: store, isLatest: true)
+            if (try? contract.wantsBlocks(view)) == true { return true }
+        }
+        return false
     }
 
-    private func readyLocked() -> Bool {
-        guard let store else { return false }
-        for (id, sender) in pool.senders {
-            let nonce = (try? committedAccount(id, store).nonce) ?? 0
+    func hasReadyTransactions() -> Bool {
+        state.withLock { s in
+            guard let store = s.store else { return false }
+            return s.recovery.isRecovering || readyLocked(&s, store)
+        }
+    }
+
+    private func readyLocked(_ s: inout LedgerState, _ store: LedgerStore) -> Bool {
+        for (id, sender) in s.pool.senders {
+            let nonce = (try? committedAccount(&s, id, store).nonce) ?? 0
             if nonce < UInt64.max, sender.byNonce[nonce + 1] != nil { return true }
         }
         return false
@@ -90,14 +107,15 @@ extension Ledger {
         let events: [TransactionEvent]
     }
 
-    func produceLocked(_ store: LedgerStore, resumes: inout [(Waiter, TransactionStatus?)]) throws(LedgerError) -> Block {
-        let (round, lastRound) = latest.round.addingReportingOverflow(1)
+    func produceLocked(_ s: inout LedgerState, _ store: LedgerStore, resumes: inout [(Waiter, TransactionStatus?)]) throws(LedgerError) -> Block {
+        let (round, lastRound) = s.latest.round.addingReportingOverflow(1)
         guard !lastRound else { throw .storage("the ledger has reached the last round a 64-bit counter holds") }
-        let now = max(clock.now, latest.timestamp)
-        let plan = planBlock(store)
+        let now = max(clock.now, s.latest.timestamp)
+        let plan = planBlock(&s, store)
         let ready = plan.setAside + plan.run
         let state = BlockState(
-            loadAccount: { [unowned self] id in try self.committedAccount(id, store) },
+            // The cache as of now: a block's reads of committed accounts need no lock of their own.
+            loadAccount: { [cache = s.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
             loadContract: { c, k in try store.contractValue(c, k) },
             scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
 
@@ -112,20 +130,20 @@ extension Ledger {
         do {
             for tx in plan.setAside { executed.append(try setAsideExecution(tx, state: state)) }
             for tx in plan.run { executed.append(try execute(tx, state: state, round: round, now: now)) }
-            try runEndBlockHooks(state: state, round: round, now: now, store)
+            try runEndBlockHooks(state: state, round: round, now: now, seed: s.latest.hash, skipped: s.recovery.skippedHooks, store)
         } catch {
             throw .storage("executing block \(round): \(error)")
         }
 
-        var nextRecovery = recovery
+        var nextRecovery = s.recovery
         if plan.bisecting, !nextRecovery.groups.isEmpty { nextRecovery.groups.removeFirst() }
         if !plan.setAside.isEmpty { nextRecovery.setAside = [] }
         nextRecovery.skippedHooks = nextRecovery.skippedHooks.filter { $0.value > round }
         let included = Set(ready.map(\.hash))
-        let expired = pool.expired(atRound: round, expiryBlocks: genesis.expiryBlocks, excluded: nextRecovery.suspects)
+        let expired = s.pool.expired(atRound: round, expiryBlocks: genesis.expiryBlocks, excluded: nextRecovery.suspects)
             .filter { !included.contains($0.tx.hash) } + plan.dropped
-        let stateRoot = Ledger.stateRoot(previous: latest.stateRoot, state: state)
-        let block = Block(round: round, previousHash: latest.hash, timestamp: now, transactionRoot: Block.merkleRoot(ready.map(\.hash)),
+        let stateRoot = Ledger.stateRoot(previous: s.latest.stateRoot, state: state)
+        let block = Block(round: round, previousHash: s.latest.hash, timestamp: now, transactionRoot: Block.merkleRoot(ready.map(\.hash)),
                           stateRoot: stateRoot, transactionCount: ready.count, minerID: genesis.nodeID)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -144,7 +162,7 @@ extension Ledger {
                         try store.setContractValue(contract, k, v)
                     }
                 }
-                if round % max(1, pruneEvery) == 0 {
+                if round % max(1, s.pruneEvery) == 0 {
                     if round > Ledger.historyRounds {
                         try store.pruneUndo(through: round - Ledger.historyRounds, contracts: Array(contracts.keys))
                     }
@@ -157,7 +175,7 @@ extension Ledger {
                     try store.removePending(e.tx.hash)
                 }
                 for h in included { try store.removePending(h) }
-                if nextRecovery != recovery { try store.setMeta(Ledger.recoveryKey, try Ledger.json(nextRecovery)) }
+                if nextRecovery != s.recovery { try store.setMeta(Ledger.recoveryKey, try Ledger.json(nextRecovery)) }
                 try store.deleteMeta(Ledger.executingKey)
                 try store.deleteMeta(Ledger.executingHookKey)
             }
@@ -166,14 +184,14 @@ extension Ledger {
         }
 
         // Committed: now the in-memory view follows.
-        for (id, a) in state.accounts { cacheAccount(id, a) }
-        for h in included { pool.remove(h) }
-        for e in expired { pool.remove(e.tx.hash) }
-        recovery = nextRecovery
-        latest = block
+        for (id, a) in state.accounts { cacheAccount(&s, id, a) }
+        for h in included { s.pool.remove(h) }
+        for e in expired { s.pool.remove(e.tx.hash) }
+        s.recovery = nextRecovery
+        s.latest = block
         committedRound.store(block.round, ordering: .releasing)
-        if !ready.isEmpty { lastNonEmptyRound = round }
-        collectWaiters(included: included, expired: Set(expired.map(\.tx.hash)), round: round, into: &resumes)
+        if !ready.isEmpty { s.lastNonEmptyRound = round }
+        collectWaiters(&s, included: included, expired: Set(expired.map(\.tx.hash)), round: round, into: &resumes)
         return block
     }
 
@@ -258,19 +276,19 @@ extension Ledger {
 
     /// Gives every contract (in name order) its end-of-block turn, each in its own scratch layer,
     /// each recorded first so that a hook which stops the process is skipped a while instead.
-    private func runEndBlockHooks(state: BlockState, round: UInt64, now: Int64, _ store: LedgerStore) throws(LedgerError) {
-        for name in contracts.keys.sorted() {
-            guard let contract = contracts[name] else { continue }
-            if let until = recovery.skippedHooks[name], round <= until { continue }
+    private func runEndBlockHooks(state: BlockState, round: UInt64, now: Int64, seed: String, skipped: [String: UInt64],
+                                  _ store: LedgerStore) throws(LedgerError) {
+        for (name, contract) in contractOrder {
+            if let until = skipped[name], round <= until { continue }
             // A few bytes (not the whole record again): which hook is running in which round.
             do { try store.setMeta(Ledger.executingHookKey, "\(round) \(name)") } catch {
                 throw .storage("recording the end-of-block hook of \(name): \(error)")
             }
             let scratch = TransactionScratch(base: state)
-            let context = ContractContext(caller: "", transactionHash: latest.hash, value: 0, now: now, round: round,
+            let context = ContractContext(caller: "", transactionHash: seed, value: 0, now: now, round: round,
                                           contractName: name, gasLimit: Ledger.endBlockGasLimit, scratch: scratch)
             do {
-                try contract.endBlock(context, seed: latest.hash)
+                try contract.endBlock(context, seed: seed)
                 state.merge(scratch)
             } catch {
                 // The hook's changes are dropped for this block; the next block retries.

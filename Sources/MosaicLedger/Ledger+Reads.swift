@@ -4,7 +4,7 @@ import MosaicDatabase
 
 // Committed history (accounts, transactions, blocks) is read on the view connections
 // (`committed`), so these answers never wait for a block being made; only what lives in memory
-// beside the writer (the pool, the clock) takes the ledger lock.
+// beside the writer (the pool, the latest block) takes the ledger's state mutex.
 extension Ledger {
     /// Runs `body` on a read connection in one snapshot, with that snapshot's latest round.
     func committed<R>(_ body: (LedgerStore, UInt64) throws -> R) throws(LedgerError) -> R {
@@ -34,7 +34,7 @@ extension Ledger {
     public func transaction(_ hash: String) throws(LedgerError) -> TransactionRecord? {
         // The pool first: a block removes what it includes only after committing it, so a hash
         // gone from the pool is already in the snapshot read next.
-        if let e = try locked({ _ throws(LedgerError) in pool.entry(hash) }) {
+        if let e = try locked({ s, _ throws(LedgerError) in s.pool.entry(hash) }) {
             return TransactionRecord(transaction: e.tx, status: .pending, receipt: nil, confirmations: 0)
         }
         return try committed { store, round in
@@ -54,7 +54,7 @@ extension Ledger {
 
     /// Transactions of `clientID` still in the pool, by nonce.
     public func pendingTransactions(of clientID: String) throws(LedgerError) -> [Transaction] {
-        try locked { _ throws(LedgerError) in pool.pending(of: clientID) }
+        try locked { s, _ throws(LedgerError) in s.pool.pending(of: clientID) }
     }
 
     /// Transactions of one block in block order.
@@ -85,10 +85,10 @@ extension Ledger {
     }
 
     /// The last committed block.
-    public var latestBlock: Block { lock.withLock { latest } }
+    public var latestBlock: Block { state.withLock { $0.latest } }
 
     /// Number of transactions waiting in the pool.
-    public var pendingCount: Int { lock.withLock { pool.count } }
+    public var pendingCount: Int { state.withLock { $0.pool.count } }
 
     public var networkInfo: NetworkInfo {
         let block = latestBlock
@@ -102,14 +102,14 @@ extension Ledger {
 
     /// A committed value from a contract's key-value store, for free read-only queries.
     public func contractValue(_ contract: String, key: String) throws(LedgerError) -> [UInt8]? {
-        try locked { store throws(LedgerError) in
+        try locked { _, store throws(LedgerError) in
             do { return try store.contractValue(contract, key) } catch { throw .storage("\(error)") }
         }
     }
 
     /// The faucet's view of `clientID` at the ledger clock's now (account and global windows).
     public func faucetStatus(for clientID: String) throws(LedgerError) -> FaucetStatus {
-        try locked { store throws(LedgerError) in
+        try locked { _, store throws(LedgerError) in
             let config = genesis.faucet
             let now = clock.now
             do {
@@ -138,7 +138,7 @@ extension Ledger {
 
     /// Adds up every balance and compares with the genesis supply.
     public func supply() throws(LedgerError) -> SupplyReport {
-        try locked { store throws(LedgerError) in
+        try locked { _, store throws(LedgerError) in
             do {
                 let (sum, count) = try store.balanceSum()
                 let faucet = try store.account(faucetAddress)?.balance ?? 0

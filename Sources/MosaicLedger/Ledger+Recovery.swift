@@ -18,27 +18,28 @@ extension Ledger {
     /// failed), else the next suspect group; otherwise the ready pool. A suspect whose nonce is
     /// no longer next is left in the pool; a set-aside one that cannot be included is dropped
     /// (recorded as expired) so it never runs.
-    func planBlock(_ store: LedgerStore) -> (setAside: [Transaction], run: [Transaction], bisecting: Bool, dropped: [TransactionPool.Entry]) {
+    func planBlock(_ s: inout LedgerState, _ store: LedgerStore) -> (setAside: [Transaction], run: [Transaction], bisecting: Bool, dropped: [TransactionPool.Entry]) {
         var nonces: [String: UInt64] = [:]
         func runnable(_ tx: Transaction) -> Bool {
-            let current = nonces[tx.clientID] ?? ((try? committedAccount(tx.clientID, store).nonce) ?? 0)
+            let current = nonces[tx.clientID] ?? ((try? committedAccount(&s, tx.clientID, store).nonce) ?? 0)
             guard current < UInt64.max, tx.nonce == current + 1 else { return false }
             nonces[tx.clientID] = tx.nonce
             return true
         }
-        if !recovery.setAside.isEmpty {
+        if !s.recovery.setAside.isEmpty {
             var include: [Transaction] = []
             var dropped: [TransactionPool.Entry] = []
-            for h in recovery.setAside {
-                guard let e = pool.entry(h) else { continue }
+            for h in s.recovery.setAside {
+                guard let e = s.pool.entry(h) else { continue }
                 if runnable(e.tx) { include.append(e.tx) } else { dropped.append(e) }
             }
             return (include, [], false, dropped)
         }
-        if let group = recovery.groups.first {
-            return ([], group.compactMap { pool.entry($0)?.tx }.filter(runnable), true, [])
+        if let group = s.recovery.groups.first {
+            return ([], group.compactMap { s.pool.entry($0)?.tx }.filter(runnable), true, [])
         }
-        let ready = pool.ready(stateNonce: { (try? committedAccount($0, store).nonce) ?? 0 }, limit: genesis.maxBlockTransactions)
+        let pool = s.pool  // read while the nonce lookups fill the cache
+        let ready = pool.ready(stateNonce: { (try? committedAccount(&s, $0, store).nonce) ?? 0 }, limit: genesis.maxBlockTransactions)
         return ([], ready, false, [])
     }
 
@@ -58,10 +59,10 @@ extension Ledger {
     /// At open, after the pool is restored: an execution record still present means the process
     /// died inside that block. Its transactions become suspects (halved), a lone suspect is set
     /// aside, a hook is skipped for a while; the outcome is committed before anything runs.
-    func recoverFromInterruptedBlock(_ store: LedgerStore) throws(LedgerError) {
+    func recoverFromInterruptedBlock(_ s: inout LedgerState, _ store: LedgerStore) throws(LedgerError) {
         do {
             if let text = try store.meta(Ledger.recoveryKey) {
-                recovery = (try? JSONDecoder().decode(RecoveryState.self, from: Data(text.utf8))) ?? RecoveryState()
+                s.recovery = (try? JSONDecoder().decode(RecoveryState.self, from: Data(text.utf8))) ?? RecoveryState()
             }
             guard let text = try store.meta(Ledger.executingKey) else { return }
             guard var record = try? JSONDecoder().decode(ExecutionRecord.self, from: Data(text.utf8)) else {
@@ -76,7 +77,7 @@ extension Ledger {
                     record.hook = parts[1]
                 }
             }
-            var next = recovery
+            var next = s.recovery
             if record.bisecting, next.groups.first == record.hashes { next.groups.removeFirst() }
             var dropped: [TransactionPool.Entry] = []
             switch record.phase {
@@ -91,7 +92,7 @@ extension Ledger {
                 break
             case .setAside:
                 // Not even its fee could be taken: it leaves the pool and never runs.
-                for h in record.hashes { if let e = pool.entry(h) { dropped.append(e) } }
+                for h in record.hashes { if let e = s.pool.entry(h) { dropped.append(e) } }
                 next.setAside.removeAll { record.hashes.contains($0) }
                 log("block \(record.round): the process stopped while including set-aside transactions as failed; \(dropped.count) dropped from the pool (recorded as expired)")
             case .hook:
@@ -103,7 +104,7 @@ extension Ledger {
                     log("block \(record.round): the process stopped in the end-of-block hook of contract \(name); the hook is skipped up to round \(next.skippedHooks[name] ?? 0)")
                 }
             }
-            let round = latest.round
+            let round = s.latest.round
             try store.db.transaction {
                 for e in dropped {
                     try store.insertExpired(e.tx, round: round)
@@ -113,8 +114,8 @@ extension Ledger {
                 try store.deleteMeta(Ledger.executingKey)
                 try store.deleteMeta(Ledger.executingHookKey)
             }
-            for e in dropped { pool.remove(e.tx.hash) }
-            recovery = next
+            for e in dropped { s.pool.remove(e.tx.hash) }
+            s.recovery = next
         } catch let e as LedgerError {
             throw e
         } catch {

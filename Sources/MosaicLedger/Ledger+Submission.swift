@@ -7,7 +7,7 @@ extension Ledger {
     /// Accepts a signed transaction into the pool or says why not; a rejection changes nothing.
     public func submit(_ tx: Transaction) throws(LedgerError) {
         let checked = try precheck(tx)
-        try locked { store throws(LedgerError) in try admit(tx, checked, store) }
+        try locked { s, store throws(LedgerError) in try admit(&s, tx, checked, store) }
         producer.notify()
     }
 
@@ -26,16 +26,16 @@ extension Ledger {
                 }
             }
         }
-        var results = [LedgerError?](repeating: nil, count: txs.count)
-        lock.lock()
-        if let store {
+        let results: [LedgerError?] = state.withLock { s in
+            guard let store = s.store else { return txs.map { _ in .closed } }
+            var results = [LedgerError?](repeating: nil, count: txs.count)
             // One SQLite commit for the whole batch's pending rows.
             do {
                 try store.db.transaction {
                     for (i, check) in checks.enumerated() {
                         switch check {
                         case .success(let checked):
-                            do throws(LedgerError) { try admit(txs[i], checked, store) } catch { results[i] = error }
+                            do throws(LedgerError) { try admit(&s, txs[i], checked, store) } catch { results[i] = error }
                         case .failure(let e): results[i] = e
                         }
                     }
@@ -43,14 +43,12 @@ extension Ledger {
             } catch {
                 // The commit failed: nothing of the batch is durable, so none of it stays accepted.
                 for (i, tx) in txs.enumerated() where results[i] == nil {
-                    pool.remove(tx.hash)
+                    s.pool.remove(tx.hash)
                     results[i] = .storage("could not record the transaction: \(error)")
                 }
             }
-        } else {
-            results = txs.map { _ in .closed }
+            return results
         }
-        lock.unlock()
         producer.notify()
         return results
     }
@@ -61,16 +59,23 @@ extension Ledger {
         let cost: UInt64
         /// Wire bytes, counted against the pool's byte limits.
         let bytes: Int
-        /// Fee-exempt (a faucet pour), so held to the free-transaction limits.
+        /// Fee-exempt (its contract says so, e.g. a faucet pour), so held to the free-transaction limits.
         let free: Bool
     }
 
-    /// Whether `tx` would be fee-exempt: a faucet pour, so a new account can start. The node's
-    /// submit routes use it to rate-limit free transactions per source address.
+    /// Whether `tx` would be fee-exempt: a call of a method its contract declares `.exempt` (a
+    /// faucet pour, so a new account can start). The node's submit routes use it to rate-limit
+    /// free transactions per source address.
     public func isFeeExempt(_ tx: Transaction) -> Bool {
-        guard tx.transactionType == .contractCall, tx.toClientID == faucetAddress,
-              let call = try? ContractCall.parse(tx.transactionData) else { return false }
-        return call.contract == "faucet" && call.method == "pour"
+        guard tx.transactionType == .contractCall, let call = try? ContractCall.parse(tx.transactionData),
+              tx.toClientID == ContractCall.address(of: call.contract) else { return false }
+        return feePolicy(call) == .exempt
+    }
+
+    /// The fee policy of a call's method; `.standard` for a contract or method that does not exist.
+    func feePolicy(_ call: ContractCall) -> FeePolicy {
+        guard let contract = contracts[call.contract], contract.methods.contains(call.method) else { return .standard }
+        return contract.feePolicy(method: call.method)
     }
 
     /// Checks that need no state: shape, chain, hash, signature, contract name, fee, data size per kind.
@@ -98,15 +103,15 @@ extension Ledger {
             guard tx.toClientID == ContractCall.address(of: call.contract) else {
                 throw .malformed("to_client_id of a call to \(call.contract) must be its address \(ContractCall.address(of: call.contract))")
             }
-            // A new account has nothing to pay a fee with, so faucet pours are fee-exempt, and
-            // being free they carry only the little data a pour needs.
-            if call.contract == "faucet" && call.method == "pour" {
+            // A method its contract declares free (a faucet pour: a new account has nothing to pay
+            // a fee with) pays none and, being free, carries only the little data such a call needs.
+            if contract.feePolicy(method: call.method) == .exempt {
                 minimumFee = 0
                 free = true
             }
             let limit = genesis.maxDataBytes(type: .contractCall, feeExempt: free)
             guard dataBytes <= limit else {
-                throw .dataTooLarge(kind: free ? "fee-exempt call (faucet pour)" : "contract call", bytes: dataBytes, limit: limit)
+                throw .dataTooLarge(kind: free ? "fee-exempt call (\(call.contract) \(call.method))" : "contract call", bytes: dataBytes, limit: limit)
             }
         }
         guard tx.fee >= minimumFee else { throw .feeTooLow(minimum: minimumFee, got: tx.fee) }
@@ -115,15 +120,16 @@ extension Ledger {
         return Prechecked(cost: cost, bytes: tx.wireSize, free: free)
     }
 
-    /// Stateful checks and pool insertion. Caller holds the lock.
+    /// Stateful checks and pool insertion, holding `state`.
     /// Admits `tx` into the pool and its `pending` row. `restoring` re-admits a row read at start
     /// (keeping the round it was first accepted at, writing nothing; its `creation_date` was
     /// judged when it was first accepted).
-    func admit(_ tx: Transaction, _ checked: Prechecked, _ store: LedgerStore, restoring round: UInt64? = nil) throws(LedgerError) {
-        guard pool.count < genesis.poolCapacity else { throw .poolFull(capacity: genesis.poolCapacity) }
-        let (poolBytes, bytesOverflow) = pool.totalBytes.addingReportingOverflow(checked.bytes)
+    func admit(_ s: inout LedgerState, _ tx: Transaction, _ checked: Prechecked, _ store: LedgerStore,
+               restoring round: UInt64? = nil) throws(LedgerError) {
+        guard s.pool.count < genesis.poolCapacity else { throw .poolFull(capacity: genesis.poolCapacity) }
+        let (poolBytes, bytesOverflow) = s.pool.totalBytes.addingReportingOverflow(checked.bytes)
         guard !bytesOverflow, poolBytes <= limits.poolBytes else { throw .poolBytesFull(limitBytes: limits.poolBytes) }
-        if pool.contains(tx.hash) { throw .duplicate(hash: tx.hash) }
+        if s.pool.contains(tx.hash) { throw .duplicate(hash: tx.hash) }
         do {
             if try store.transactionExists(tx.hash) { throw LedgerError.duplicate(hash: tx.hash) }
             // Expired once, never again: its nonce may have been used meanwhile by a payment
@@ -133,7 +139,7 @@ extension Ledger {
         if round == nil {
             // Ledger time never goes back (block timestamps never decrease), so a hash whose
             // expired record was pruned after the window also stays out.
-            let now = max(clock.now, latest.timestamp)
+            let now = max(clock.now, s.latest.timestamp)
             let (earliest, o1) = now.subtractingReportingOverflow(genesis.creationDateMaxAgeSeconds)
             let (latestAllowed, o2) = now.addingReportingOverflow(genesis.creationDateMaxAheadSeconds)
             guard (o1 || tx.creationDate >= earliest), (o2 || tx.creationDate <= latestAllowed) else {
@@ -141,16 +147,16 @@ extension Ledger {
                                                maxAheadSeconds: genesis.creationDateMaxAheadSeconds)
             }
         }
-        let account = try committedAccount(tx.clientID, store)
-        let next = pool.nextNonce(sender: tx.clientID, stateNonce: account.nonce)
-        if tx.nonce <= account.nonce || pool.has(sender: tx.clientID, nonce: tx.nonce) {
+        let account = try committedAccount(&s, tx.clientID, store)
+        let next = s.pool.nextNonce(sender: tx.clientID, stateNonce: account.nonce)
+        if tx.nonce <= account.nonce || s.pool.has(sender: tx.clientID, nonce: tx.nonce) {
             throw .staleNonce(nonce: tx.nonce, next: next)
         }
         // tx.nonce >= next here: every nonce between the account's and `next` is pending.
         if tx.nonce > next, tx.nonce - next > genesis.maxNonceAhead {
             throw .nonceTooFarAhead(nonce: tx.nonce, next: next, maxAhead: genesis.maxNonceAhead)
         }
-        let mine = pool.sender(tx.clientID)
+        let mine = s.pool.sender(tx.clientID)
         let pendingCount = mine?.byNonce.count ?? 0, pendingBytes = mine?.bytes ?? 0
         let (senderBytes, senderOverflow) = pendingBytes.addingReportingOverflow(checked.bytes)
         guard pendingCount < limits.senderPendingCount, !senderOverflow, senderBytes <= limits.senderPendingBytes else {
@@ -166,15 +172,15 @@ extension Ledger {
                 throw .freeLimited("a fee-exempt transaction must carry the next nonce \(next), not \(tx.nonce)")
             }
         }
-        let reserved = pool.reserved(by: tx.clientID)
+        let reserved = s.pool.reserved(by: tx.clientID)
         let available = account.balance > reserved ? account.balance - reserved : 0
         guard checked.cost <= available else { throw .insufficientBalance(needed: checked.cost, available: available) }
-        guard let seq = pool.insert(tx, cost: checked.cost, round: round ?? latest.round, bytes: checked.bytes, free: checked.free) else {
+        guard let seq = s.pool.insert(tx, cost: checked.cost, round: round ?? s.latest.round, bytes: checked.bytes, free: checked.free) else {
             throw .storage("the pool's totals for \(tx.clientID) would overflow")
         }
         guard round == nil else { return }
-        do { try store.insertPending(tx, seq: seq, round: latest.round) } catch {
-            pool.remove(tx.hash)
+        do { try store.insertPending(tx, seq: seq, round: s.latest.round) } catch {
+            s.pool.remove(tx.hash)
             throw .storage("could not record the transaction: \(error)")
         }
     }
@@ -183,13 +189,13 @@ extension Ledger {
     /// (nonce used meanwhile, balance gone, signature no longer valid for this chain) are dropped.
     /// Nothing here runs contract code (only the stateless checks and admission), so a
     /// transaction that stopped the process while executing cannot stop it again at start.
-    func restorePool(_ store: LedgerStore) throws(LedgerError) {
+    func restorePool(_ s: inout LedgerState, _ store: LedgerStore) throws(LedgerError) {
         let rows: [(hash: String, round: UInt64, bytes: [UInt8])]
         do { rows = try store.pendingTransactions() } catch { throw .storage("reading the pending pool: \(error)") }
         for row in rows {
             var kept = false
             if let tx = try? BinaryBatch.decode(Data(row.bytes)).first, tx.hash == row.hash, let checked = try? precheck(tx) {
-                kept = (try? admit(tx, checked, store, restoring: row.round)) != nil
+                kept = (try? admit(&s, tx, checked, store, restoring: row.round)) != nil
             }
             if !kept { try? store.removePending(row.hash) }
         }
@@ -197,8 +203,8 @@ extension Ledger {
 
     /// The nonce the sender's next transaction should carry (after its pending ones).
     public func nextNonce(for clientID: String) throws(LedgerError) -> UInt64 {
-        try locked { store throws(LedgerError) in
-            pool.nextNonce(sender: clientID, stateNonce: try committedAccount(clientID, store).nonce)
+        try locked { s, store throws(LedgerError) in
+            s.pool.nextNonce(sender: clientID, stateNonce: try committedAccount(&s, clientID, store).nonce)
         }
     }
 }

@@ -45,6 +45,30 @@ extension Ledger {
         }
     }
 
+    /// Runs a typed view of contract `name` (registered as a `C`) against its committed state at
+    /// the latest round, on a read connection: the node's contract-specific routes (`/v1/storage/…`)
+    /// answer with it. Such a read has no row budget: it answers whole lists, as those routes do.
+    /// A contract error (an unreadable record) is a storage error.
+    public func read<C: Contract, R>(_ name: String, as type: C.Type,
+                                     _ body: (C, ContractView) throws(ContractError) -> R) throws(LedgerError) -> R {
+        guard let contract = contracts[name] as? C else {
+            throw .notFound("no contract named \"\(name)\" of type \(C.self); contracts: \(contracts.keys.sorted().joined(separator: ", "))")
+        }
+        let reader = try readers.take(ledgerPath: storePath)
+        defer { readers.put(reader) }
+        do {
+            return try reader.db.readTransaction { () throws -> R in
+                guard let block = try reader.latestBlock() else { throw LedgerError.storage("the ledger has no blocks") }
+                let state = ContractView(contract: name, round: block.round, now: block.timestamp, store: reader, budget: .max, isLatest: true)
+                do { return try body(contract, state) } catch { throw LedgerError.storage("reading \(name): \(error)") }
+            }
+        } catch let e as LedgerError {
+            throw e
+        } catch {
+            throw .storage("reading \(name): \(error)")
+        }
+    }
+
     /// The latest round `confirmations` blocks deep: what views read by default.
     public var sealedRound: UInt64 {
         let r = committedRound.load(ordering: .acquiring)

@@ -7,12 +7,12 @@ import MosaicProtocol
 /// The ledger engine: accepts signed transactions into a pool, produces blocks that execute them,
 /// and answers reads, all over one SQLite database (WAL) in `directory`.
 ///
-/// Thread safety: every piece of mutable state is guarded by `lock`; signature checks and JSON
-/// parsing run before taking it, so submissions verify in parallel. That is why the class is
-/// `@unchecked Sendable`. Each block commits in one SQLite transaction: a crash leaves either
-/// the previous block or this one, never half. Accepted transactions are also written to the
-/// `pending` table, so a restart resumes with the pool it had.
-public final class Ledger: @unchecked Sendable {
+/// Thread safety: all mutable state is one `LedgerState` behind the `state` mutex; signature
+/// checks and JSON parsing run before taking it, so submissions verify in parallel. Each block
+/// commits in one SQLite transaction: a crash leaves either the previous block or this one,
+/// never half. Accepted transactions are also written to the `pending` table, so a restart
+/// resumes with the pool it had.
+public final class Ledger: Sendable {
     public let genesis: Genesis
     public let directory: String
     public let clock: LedgerClock
@@ -20,41 +20,30 @@ public final class Ledger: @unchecked Sendable {
     public let limits: LedgerLimits
     /// Where the ledger reports what an operator must know (a transaction set aside after a crash).
     let log: @Sendable (String) -> Void
+    /// The contracts the genesis names, built by the registry given at open.
     let contracts: [String: any Contract]
+    /// `contracts` in name order: the order end-of-block hooks run in.
+    let contractOrder: [(name: String, contract: any Contract)]
     let faucetAddress: String
     /// Addresses of all contracts, which plain transfers may not target.
     let contractAddresses: Set<String>
-    let lock = NSLock()
     let producer = BlockProducer()
     let readers = ReaderPool()
-    /// `latest.round`, readable without `lock` (held for a whole block production), so views and
+    /// `latest.round`, readable without `state` (held for a whole block production), so views and
     /// their round checks never wait for a block to be made.
     let committedRound = Atomic<UInt64>(0)
-
-    // Guarded by `lock`.
-    var store: LedgerStore?
-    var pool = TransactionPool()
-    /// Committed accounts, bounded by `limits.accountCacheEntries` (see `cacheAccount`).
-    var accountCache: [String: AccountState] = [:]
-    var latest: Block
-    /// Round of the latest block with transactions; blocks continue until it is sealed.
-    var lastNonEmptyRound: UInt64?
-    var waiters: [String: [Waiter]] = [:]
-    var nextWaiterID: UInt64 = 0
-    var productionError: LedgerError?
-    /// Suspects of a block that stopped the process, being bisected (Ledger+Recovery.swift).
-    var recovery = RecoveryState()
-    /// Rounds between prunings (`Ledger.historyPruneEvery`; tests lower it).
-    var pruneEvery = Ledger.historyPruneEvery
+    /// Everything that changes: the writer connection, the pool, the latest block, waiters.
+    let state: Mutex<LedgerState>
 
     /// Opens the ledger in `directory` (created if needed), resuming at its last committed block.
     /// A new directory starts from `genesis`, or `directory/genesis.json` if present, or devnet
     /// defaults; the genesis used is written to `directory/genesis.json`. Reopening with a
-    /// genesis of another chain id fails. Built-in contracts are `faucet` and `storage`; an entry of
-    /// `contracts` replaces the built-in one of the same name (e.g. a storage contract with test rules).
+    /// genesis of another chain id fails. The contracts are those the genesis names, built by
+    /// `registry` (a name it cannot build fails the open); tests register contracts with test
+    /// rules, or test-only ones, in it.
     /// `log` receives the few lines an operator must see (by default on standard error).
     public init(directory: String, genesis given: Genesis? = nil, clock: LedgerClock = LedgerClock(),
-                contracts extra: [any Contract] = [], limits: LedgerLimits = LedgerLimits(),
+                registry: ContractRegistry = .standard, limits: LedgerLimits = LedgerLimits(),
                 log: @escaping @Sendable (String) -> Void = Ledger.standardErrorLog) throws(LedgerError) {
         self.directory = directory
         self.clock = clock
@@ -69,17 +58,23 @@ public final class Ledger: @unchecked Sendable {
             throw .storage("cannot open ledger in \(directory): \(error)")
         }
         var genesis: Genesis
+        let all: [String: any Contract]
+        let latestBlock: Block
+        let lastNonEmpty: UInt64?
         do {
             if let text = try store.meta("genesis") {
                 genesis = try JSONDecoder().decode(Genesis.self, from: Data(text.utf8))
                 if let given, given.chainID != genesis.chainID {
                     throw LedgerError.malformed("\(directory) holds chain \"\(genesis.chainID)\", not \"\(given.chainID)\"")
                 }
+                all = try registry.build(for: genesis)
             } else {
                 if let given { genesis = given }
                 else if FileManager.default.fileExists(atPath: genesisPath) { genesis = try Genesis.load(from: genesisPath) }
                 else { genesis = Genesis() }
                 try genesis.validate()
+                // Before the genesis is written: a chain this node cannot run is not started.
+                all = try registry.build(for: genesis)
                 try Ledger.createGenesis(genesis, in: store)
                 try genesis.write(to: genesisPath)
             }
@@ -88,10 +83,10 @@ public final class Ledger: @unchecked Sendable {
                 clock.offsetSeconds = offset
             }
             guard let block = try store.latestBlock() else { throw LedgerError.storage("no genesis block in \(directory)") }
-            latest = block
+            latestBlock = block
             committedRound.store(block.round, ordering: .releasing)
             if try store.meta("state_history_from") == nil { try store.setMeta("state_history_from", String(block.round)) }
-            lastNonEmptyRound = try store.db.prepare("SELECT MAX(round) FROM blocks WHERE tx_count > 0")
+            lastNonEmpty = try store.db.prepare("SELECT MAX(round) FROM blocks WHERE tx_count > 0")
                 .queryOne { $0.isNull(0) ? nil : UInt64(clamping: $0.int64(0)) } ?? nil
         } catch let e as LedgerError {
             store.close()
@@ -101,20 +96,19 @@ public final class Ledger: @unchecked Sendable {
             throw .storage("cannot open ledger in \(directory): \(error)")
         }
         self.genesis = genesis
-        self.store = store
+        state = Mutex(LedgerState(store: store, latest: latestBlock, lastNonEmptyRound: lastNonEmpty))
         faucetAddress = ContractCall.address(of: "faucet")
-        var all: [String: any Contract] = ["faucet": FaucetContract(config: genesis.faucet),
-                                           "storage": StorageContract(config: StorageConfig()),
-                                           "notes": NotesContract(),
-                                           "social": SocialContract()]
-        for c in extra { all[c.name] = c }
         contracts = all
+        contractOrder = all.keys.sorted().compactMap { name in all[name].map { (name, $0) } }
         contractAddresses = Set(all.keys.map { ContractCall.address(of: $0) })
         do {
-            try restorePool(store)
-            try recoverFromInterruptedBlock(store)
+            try state.withLock { s throws(LedgerError) in
+                guard let store = s.store else { throw .closed }
+                try restorePool(&s, store)
+                try recoverFromInterruptedBlock(&s, store)
+            }
         } catch {
-            store.close()
+            state.withLock { $0.store?.close() }
             throw error
         }
     }
@@ -157,35 +151,35 @@ public final class Ledger: @unchecked Sendable {
     /// Stops the block timer, wakes every waiter with its current status and closes the database.
     public func close() {
         producer.stop()
-        let resumes: [(Waiter, TransactionStatus?)] = lock.withLock {
+        let resumes: [(Waiter, TransactionStatus?)] = state.withLock { s in
             var out: [(Waiter, TransactionStatus?)] = []
-            for (hash, list) in waiters {
-                let status = try? statusLocked(hash)?.status
+            for (hash, list) in s.waiters {
+                let status = try? statusLocked(s, hash)?.status
                 for w in list { out.append((w, status)) }
             }
-            waiters.removeAll()
-            store?.close()
-            store = nil
+            s.waiters.removeAll()
+            s.store?.close()
+            s.store = nil
             return out
         }
         readers.close()
         for (w, s) in resumes { w.timeout?.cancel(); w.continuation.resume(returning: s) }
     }
 
-    /// Runs `body` under the lock with the open store.
-    func locked<R>(_ body: (LedgerStore) throws(LedgerError) -> R) throws(LedgerError) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let store else { throw .closed }
-        return try body(store)
+    /// Runs `body` holding `state`, with the open store.
+    func locked<R>(_ body: (inout LedgerState, LedgerStore) throws(LedgerError) -> sending R) throws(LedgerError) -> sending R {
+        try state.withLock { s throws(LedgerError) -> sending R in
+            guard let store = s.store else { throw .closed }
+            return try body(&s, store)
+        }
     }
 
-    /// Committed state of an account (zero if it never existed). Caller holds the lock.
-    func committedAccount(_ id: String, _ store: LedgerStore) throws(LedgerError) -> AccountState {
-        if let a = accountCache[id] { return a }
+    /// Committed state of an account (zero if it never existed), through the cache.
+    func committedAccount(_ s: inout LedgerState, _ id: String, _ store: LedgerStore) throws(LedgerError) -> AccountState {
+        if let a = s.accountCache[id] { return a }
         do {
             let a = try store.account(id) ?? AccountState()
-            cacheAccount(id, a)
+            cacheAccount(&s, id, a)
             return a
         } catch {
             throw .storage("\(error)")
@@ -196,11 +190,20 @@ public final class Ledger: @unchecked Sendable {
     /// block commits, never before), so when it reaches `limits.accountCacheEntries` it simply
     /// starts over: memory stays bounded however many accounts a flood touches, and every answer
     /// stays correct (a miss reads the database).
-    func cacheAccount(_ id: String, _ a: AccountState) {
-        if accountCache[id] == nil, accountCache.count >= max(1, limits.accountCacheEntries) {
-            accountCache.removeAll(keepingCapacity: true)
+    func cacheAccount(_ s: inout LedgerState, _ id: String, _ a: AccountState) {
+        if s.accountCache[id] == nil, s.accountCache.count >= max(1, limits.accountCacheEntries) {
+            s.accountCache.removeAll(keepingCapacity: true)
         }
-        accountCache[id] = a
+        s.accountCache[id] = a
+    }
+
+    /// The crash-recovery state (tests inspect it).
+    var recovery: RecoveryState { state.withLock { $0.recovery } }
+
+    /// Rounds between prunings (`Ledger.historyPruneEvery`; tests lower it).
+    var pruneEvery: UInt64 {
+        get { state.withLock { $0.pruneEvery } }
+        set { state.withLock { $0.pruneEvery = newValue } }
     }
 
     // MARK: Clock
@@ -209,7 +212,7 @@ public final class Ledger: @unchecked Sendable {
     /// windows and rate limits can be tested without waiting.
     /// The offset stays within `LedgerClock.validOffsets` (±100 years): a larger step is refused.
     public func advanceClock(by seconds: Int64) throws(LedgerError) {
-        try locked { store throws(LedgerError) in
+        try locked { _, store throws(LedgerError) in
             let (offset, overflow) = clock.offsetSeconds.addingReportingOverflow(seconds)
             guard !overflow, LedgerClock.validOffsets.contains(offset) else {
                 throw .invalidRequest("the ledger clock may be moved at most \(LedgerClock.validOffsets.upperBound) seconds from the system clock in total; moving by \(seconds) s from an offset of \(clock.offsetSeconds) s is out of range")

@@ -2,7 +2,7 @@ import Foundation
 import MosaicDatabase
 import MosaicProtocol
 
-/// The ledger's SQL: schema, reads and the writes of one block. Callers hold the ledger lock.
+/// The ledger's SQL: schema, reads and the writes of one block. The writer connection lives in `LedgerState`, used only while holding it.
 final class LedgerStore {
     let db: Database
 

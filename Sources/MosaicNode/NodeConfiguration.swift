@@ -20,8 +20,9 @@ package struct NodeConfiguration: Sendable {
     package var threads = 4
     /// Access log; nil keeps the node quiet.
     package var logger: HTTPLogger?
-    /// Contracts beside (or replacing, by name) the built-in ones; tests register test-only ones.
-    package var contracts: [any Contract] = []
+    /// Builds the contracts the genesis names: the built-in ones; tests register test-only ones
+    /// (or a built-in one with test rules) and name them in their genesis.
+    package var contracts: ContractRegistry = .standard
     /// The ledger's flood limits: pool bytes, per-sender caps, cache size (docs/PROTOCOL.md §2.3).
     package var ledgerLimits = LedgerLimits()
     /// Fee-exempt transactions (faucet pours) one source address may submit per minute.

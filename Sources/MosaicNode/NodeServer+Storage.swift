@@ -13,14 +13,14 @@ extension NodeServer {
 
         http.route(.get, "/v1/storage/blobbers", summary: "Registered blobbers in registration order",
                    response: "{\"blobbers\":[BlobberInfo…]}") { _ in
-            let list = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageBlobbers() }
+            let list = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.blobbers(v) }
             return try .json(BlobberList(blobbers: list))
         }
 
         http.route(.get, "/v1/storage/blobbers/:id", summary: "One blobber",
                    parameters: [NodeParameters.blobberID], response: "BlobberInfo", errors: [404]) { req in
             let id = try req[NodeParameters.blobberID]
-            guard let b = try NodeServer.mapped({ () throws(LedgerError) in try ledger.storageBlobber(id) }) else {
+            guard let b = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.blobber(v, id: id) }) else {
                 throw HTTPError.notFound("blobber \(id) is not registered")
             }
             return try .json(b)
@@ -29,21 +29,21 @@ extension NodeServer {
         http.route(.get, "/v1/storage/blobbers/:id/challenges", summary: "A blobber's open challenges, oldest first",
                    parameters: [NodeParameters.blobberID], response: "{\"challenges\":[Challenge…]}") { req in
             let id = try req[NodeParameters.blobberID]
-            let list = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageOpenChallenges(blobber: id) }
+            let list = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.openChallenges(v, blobber: id) }
             return try .json(ChallengeList(challenges: list))
         }
 
         http.route(.get, "/v1/storage/allocations", summary: "An owner's allocations, oldest first (every status)",
                    parameters: [NodeParameters.owner], response: "{\"allocations\":[Allocation…]}") { req in
             let owner = try req[NodeParameters.owner]
-            let list = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageAllocations(owner: owner) }
+            let list = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.allocations(v, owner: owner) }
             return try .json(AllocationList(allocations: list))
         }
 
         http.route(.get, "/v1/storage/allocations/:id", summary: "One allocation with its blobbers and counters",
                    parameters: [NodeParameters.allocationID], response: "Allocation", errors: [404]) { req in
             let id = try req[NodeParameters.allocationID]
-            guard let a = try NodeServer.mapped({ () throws(LedgerError) in try ledger.storageAllocation(id) }) else {
+            guard let a = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.allocation(v, id: id) }) else {
                 throw HTTPError.notFound("allocation \(id) does not exist")
             }
             return try .json(a)
@@ -52,7 +52,7 @@ extension NodeServer {
         http.route(.get, "/v1/storage/challenges/:id", summary: "One challenge, open or closed",
                    parameters: [NodeParameters.challengeID], response: "Challenge", errors: [404]) { req in
             let id = try req[NodeParameters.challengeID]
-            guard let c = try NodeServer.mapped({ () throws(LedgerError) in try ledger.storageChallenge(id) }) else {
+            guard let c = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.challenge(v, id: id) }) else {
                 throw HTTPError.notFound("challenge \(id) does not exist")
             }
             return try .json(c)
@@ -63,14 +63,14 @@ extension NodeServer {
                    response: "{\"ticket_id\",\"owner\",\"revoked\"}") { req in
             let id = try req[NodeParameters.ticketID]
             let owner = try req[NodeParameters.owner]
-            let revoked = try NodeServer.mapped { () throws(LedgerError) in try ledger.isTicketRevoked(id, owner: owner) }
+            let revoked = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.isTicketRevoked(v, ticketID: id, owner: owner) }
             return try .json(TicketRevocationView(ticketID: id, owner: owner, revoked: revoked))
         }
 
         http.route(.get, "/v1/storage/read-pools/:client_id", summary: "Tokens a reader has locked to pay blobbers for reads",
                    parameters: [NodeParameters.clientID], response: "{\"client_id\",\"balance\"}") { req in
             let id = try req[NodeParameters.clientID]
-            let pool = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageReadPool(id) }
+            let pool = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.readPool(v, clientID: id) }
             return try .json(ReadPoolView(clientID: id, balance: pool))
         }
 
@@ -80,7 +80,7 @@ extension NodeServer {
             let a = try req[NodeParameters.allocation]
             let b = try req[NodeParameters.blobber]
             let r = try req[NodeParameters.reader]
-            let c = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageReadCounter(allocation: a, blobber: b, reader: r) }
+            let c = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.readCounter(v, allocation: a, blobber: b, reader: r) }
             return try .json(ReadCounterView(counter: c))
         }
 
@@ -92,15 +92,21 @@ extension NodeServer {
             let data = try req[NodeParameters.dataShards]
             let parity = try req[NodeParameters.parityShards]
             let seconds = try req[NodeParameters.expire]
-            let quote = try NodeServer.mapped { () throws(LedgerError) in
-                try ledger.storageAllocationQuote(dataShards: data, parityShards: parity, size: size, seconds: seconds)
+            let quote = try NodeServer.storage(ledger) { s, v throws(ContractError) in
+                try s.allocationQuote(v, dataShards: data, parityShards: parity, size: size, seconds: seconds)
             }
             guard let quote else {
-                let count = (try? ledger.storageBlobbers().count) ?? 0
+                let count = (try? NodeServer.storage(ledger) { s, v throws(ContractError) in try s.blobbers(v).count }) ?? 0
                 throw HTTPError(status: 409, code: "not_enough_blobbers",
                                 message: "not enough blobbers: \(data)+\(parity) shards need \(data + parity) blobbers with room, \(count) registered")
             }
             return try .json(StorageQuoteView(size: size, dataShards: data, parityShards: parity, seconds: seconds, lock: quote))
         }
+    }
+
+    /// Runs a typed view of the storage contract (StorageContract+Views.swift) at the latest
+    /// committed round; a chain without the storage contract answers 404.
+    static func storage<R>(_ ledger: Ledger, _ body: (StorageContract, ContractView) throws(ContractError) -> R) throws(HTTPError) -> R {
+        try NodeServer.mapped { () throws(LedgerError) in try ledger.read("storage", as: StorageContract.self, body) }
     }
 }

@@ -10,7 +10,7 @@ extension NodeServer {
     func registerStorageExplorer() {
         let ledger = self.ledger
         http.route(.get, "/explorer/storage", summary: "Registered blobbers (HTML)") { _ in
-            let list = try NodeServer.mapped { () throws(LedgerError) in try ledger.storageBlobbers() }
+            let list = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.blobbers(v) }
             var body = "<h1>Storage</h1><h2>Blobbers</h2><table><tr><th>Blobber</th><th>URL</th><th class=\"num\">Capacity</th><th class=\"num\">Allocated</th><th class=\"num\">Stake</th><th class=\"num\">Challenges passed / failed</th></tr>"
             for b in list {
                 body += "<tr><td>\(HTML.link("/explorer/blobber/\(b.id)", String(b.id.prefix(16)) + "…", cls: "hash"))</td><td>\(HTML.escape(b.url))</td>"
@@ -24,10 +24,10 @@ extension NodeServer {
         http.route(.get, "/explorer/blobber/:id", summary: "A blobber's page (HTML)", parameters: [NodeParameters.blobberID],
                    errors: [404]) { req in
             let id = try req[NodeParameters.blobberID]
-            guard let b = try NodeServer.mapped({ () throws(LedgerError) in try ledger.storageBlobber(id) }) else {
+            guard let b = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.blobber(v, id: id) }) else {
                 return NodeServer.notFoundPage(ledger, "Blobber not found", "No blobber <code>\(HTML.escape(id))</code> is registered.")
             }
-            let open = (try? ledger.storageOpenChallenges(blobber: id).count) ?? 0
+            let open = (try? NodeServer.storage(ledger) { s, v throws(ContractError) in try s.openChallenges(v, blobber: id).count }) ?? 0
             let rows: [(String, String)] = [
                 ("Blobber", "<span class=\"hash\">\(HTML.escape(b.id))</span> · \(NodeServer.accountLink(ledger, b.id, short: true))"),
                 ("URL", HTML.escape(b.url)), ("Capacity", "\(b.capacity) bytes"), ("Allocated", "\(b.allocated) bytes"),
@@ -43,7 +43,7 @@ extension NodeServer {
         http.route(.get, "/explorer/allocation/:id", summary: "An allocation's page (HTML)", parameters: [NodeParameters.allocationID],
                    errors: [404]) { req in
             let id = try req[NodeParameters.allocationID]
-            guard let a = try NodeServer.mapped({ () throws(LedgerError) in try ledger.storageAllocation(id) }) else {
+            guard let a = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.allocation(v, id: id) }) else {
                 return NodeServer.notFoundPage(ledger, "Allocation not found", "No allocation <code>\(HTML.escape(id))</code> on this network.")
             }
             let rows: [(String, String)] = [

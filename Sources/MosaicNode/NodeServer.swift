@@ -19,7 +19,7 @@ package final class NodeServer: Sendable {
     package init(configuration: NodeConfiguration) throws(LedgerError) {
         self.configuration = configuration
         ledger = try Ledger(directory: configuration.directory, genesis: configuration.genesis,
-                            contracts: configuration.contracts, limits: configuration.ledgerLimits)
+                            registry: configuration.contracts, limits: configuration.ledgerLimits)
         blockTime = configuration.blockTime ?? .milliseconds(ledger.genesis.blockTimeMillis)
         freeLimiter = SourceRateLimiter(perMinute: configuration.freeSubmissionsPerMinute)
         var http = HTTPServer.Configuration()

@@ -30,7 +30,7 @@ guard args.count == 3 else {
 do {
     let genesis = try Genesis.load(from: args[2])
     var configuration = NodeConfiguration(directory: args[1], genesis: genesis, blockTime: .milliseconds(100))
-    configuration.contracts = [TrapContract()]
+    configuration.contracts.register(TrapContract())
     let node = try NodeServer(configuration: configuration)
     try node.start()
     FileHandle.standardOutput.write(Data("{\"node\":\"\(node.url.absoluteString)\"}\n".utf8))

@@ -29,7 +29,7 @@ final class LedgerGrid: @unchecked Sendable {
         var g = Genesis(chainID: "mosaic-blobber-test", allocations: funds)
         g.confirmations = 1
         genesis = g
-        ledger = try Ledger(directory: root + "/ledger", genesis: g, contracts: [StorageContract(config: config)])
+        ledger = try Ledger(directory: root + "/ledger", genesis: g, registry: .standard.registering([StorageContract(config: config)]))
         client = StorageClient(signingKey: owner, home: URL(fileURLWithPath: root + "/home"))
         try FileManager.default.createDirectory(atPath: root + "/local", withIntermediateDirectories: true)
         for (i, k) in blobberKeys.enumerated() {

@@ -53,7 +53,7 @@ import MosaicTestSupport
             var config = StorageConfig()
             config.challengeEveryBlocks = 1
             ledger = try Ledger(directory: directory, genesis: g, clock: LedgerClock(source: { World.start * 1000 }),
-                                contracts: [StorageContract(config: config)])
+                                registry: .standard.registering([StorageContract(config: config)]))
         }
 
         deinit {

@@ -23,7 +23,7 @@ import MosaicProtocol
 
     /// What a process leaves when it dies inside block `round` (the record was committed first).
     static func die(_ net: TestNet, in record: ExecutionRecord) throws {
-        try net.ledger.locked { store throws(LedgerError) in try net.ledger.writeExecutionRecord(record, store) }
+        try net.ledger.locked { _, store throws(LedgerError) in try net.ledger.writeExecutionRecord(record, store) }
         try net.reopen()
     }
 
@@ -93,7 +93,7 @@ import MosaicProtocol
         let net = try TestNet(confirmations: 1)
         let txs = try Self.pending(net, 3)
         let round = net.ledger.latestBlock.round + 1
-        try net.ledger.locked { store throws(LedgerError) in
+        try net.ledger.locked { _, store throws(LedgerError) in
             do { try store.setMeta(Ledger.executingHookKey, "\(round) storage") } catch { throw .storage("\(error)") }
         }
         try Self.die(net, in: ExecutionRecord(round: round, hashes: txs.map(\.hash), bisecting: false, phase: .transactions))
@@ -120,7 +120,7 @@ import MosaicProtocol
         let net = try TestNet(confirmations: 1)
         _ = try Self.pending(net, 3)
         try net.ledger.produceBlock()
-        #expect(try net.ledger.locked { store throws(LedgerError) in
+        #expect(try net.ledger.locked { _, store throws(LedgerError) in
             do { return try store.meta(Ledger.executingKey) } catch { throw .storage("\(error)") }
         } == nil)
         try net.reopen()

@@ -132,7 +132,7 @@ final class EconomicsModel {
         let box = ClockBox()
         clockBox = box
         ledger = try Ledger(directory: directory, genesis: g, clock: LedgerClock(source: { box.millis }),
-                            contracts: [StorageContract(config: config)], log: { _ in })
+                            registry: .standard.registering([StorageContract(config: config)]), log: { _ in })
     }
 
     var summary: String {

@@ -4,6 +4,7 @@ import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
 import MosaicTestSupport
+import Synchronization
 
 /// Issue 11 item 6, the ledger's part: every limit attacked, refused with its own error and
 /// code, nothing changed by the refusal, and honest traffic still accepted.
@@ -144,7 +145,7 @@ import MosaicTestSupport
             #expect(large.ledger.submit(txs).allSatisfy { $0 == nil })
             let a = try small.ledger.produceBlock(), b = try large.ledger.produceBlock()
             #expect(a.stateRoot == b.stateRoot)
-            #expect(small.ledger.lock.withLock { small.ledger.accountCache.count } <= 3)
+            #expect(small.ledger.state.withLock { $0.accountCache.count } <= 3)
         }
         for (i, k) in keys.enumerated() {
             #expect(try small.ledger.account(k.publicKey.clientID) == large.ledger.account(k.publicKey.clientID))

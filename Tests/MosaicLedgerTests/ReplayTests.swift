@@ -91,7 +91,7 @@ import MosaicTestSupport
         try net.ledger.submit(net.transfer(net.alice, to: net.bob, token, nonce: 1))
         try net.ledger.advanceClock(by: net.genesis.creationDateMaxAgeSeconds + 10)
         // Pruning runs every `historyPruneEvery` (1000) rounds; 10 here, so the test makes few blocks.
-        net.ledger.lock.withLock { net.ledger.pruneEvery = 10 }
+        net.ledger.pruneEvery = 10
         while net.ledger.latestBlock.round % 10 != 0 { try net.ledger.produceBlock() }
         #expect(try net.ledger.transaction(original.hash) == nil)
         #expect(rejection { try net.ledger.submit(original) }?.code == "creation_date_out_of_window")

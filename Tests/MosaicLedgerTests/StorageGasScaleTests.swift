@@ -21,12 +21,12 @@ extension Ledger {
     /// gas and the transaction hash it ran under (a new allocation's id). A call that throws fails the batch.
     @discardableResult
     func runDirect(_ calls: [DirectCall], dryRun: Bool = false, hashSeed: String = "") throws -> [(gas: UInt64, hash: String)] {
-        try locked { store throws(LedgerError) in
-            let state = BlockState(loadAccount: { [unowned self] id in try self.committedAccount(id, store) },
+        try locked { s, store throws(LedgerError) in
+            let state = BlockState(loadAccount: { [cache = s.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
                                    loadContract: { c, k in try store.contractValue(c, k) },
                                    scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
             guard let contract = contracts["storage"] else { throw LedgerError.notFound("no storage contract") }
-            let now = max(clock.now, latest.timestamp)
+            let now = max(clock.now, s.latest.timestamp)
             let address = ContractCall.address(of: "storage")
             var gas: [(gas: UInt64, hash: String)] = []
             do {
@@ -42,9 +42,9 @@ extension Ledger {
                         to.balance += call.value
                         scratch.setAccount(address, to)
                     }
-                    let hash = Hex.encode(SHA256.hash(Array("\(hashSeed)|\(latest.round)|\(i)".utf8)))
+                    let hash = Hex.encode(SHA256.hash(Array("\(hashSeed)|\(s.latest.round)|\(i)".utf8)))
                     let context = ContractContext(caller: caller, callerPublicKey: call.caller.publicKey.hex, transactionHash: hash,
-                                                  value: call.value, now: now, round: latest.round + 1, contractName: "storage",
+                                                  value: call.value, now: now, round: s.latest.round + 1, contractName: "storage",
                                                   gasLimit: genesis.contractGasLimit, scratch: scratch)
                     _ = try contract.execute(context, method: call.method, args: call.args)
                     gas.append((context.gasUsed, hash))
@@ -60,7 +60,7 @@ extension Ledger {
             } catch {
                 throw .storage("direct call: \(error)")
             }
-            for (id, a) in state.accounts { accountCache[id] = a }
+            for (id, a) in state.accounts { s.accountCache[id] = a }
             return gas
         }
     }
@@ -71,13 +71,13 @@ extension Ledger {
     /// member, blobber capacity) and paid from the owner's balance — what `new_allocation` and a
     /// first write leave, without running 20,000 signed calls in a debug build.
     func bulkAllocations(_ count: Int, template: Allocation, owner: String, blobbers: [String], seed: String) throws {
-        try locked { store throws(LedgerError) in
-            let state = BlockState(loadAccount: { [unowned self] id in try self.committedAccount(id, store) },
+        try locked { ledgerState, store throws(LedgerError) in
+            let state = BlockState(loadAccount: { [cache = ledgerState.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
                                    loadContract: { c, k in try store.contractValue(c, k) },
                                    scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
             let scratch = TransactionScratch(base: state)
-            let context = ContractContext(caller: owner, transactionHash: seed, value: 0, now: max(clock.now, latest.timestamp),
-                                          round: latest.round + 1, contractName: "storage", gasLimit: .max, scratch: scratch)
+            let context = ContractContext(caller: owner, transactionHash: seed, value: 0, now: max(clock.now, ledgerState.latest.timestamp),
+                                          round: ledgerState.latest.round + 1, contractName: "storage", gasLimit: .max, scratch: scratch)
             let s = StorageState(context: context)
             do {
                 var allocated: [String: UInt64] = [:]
@@ -117,17 +117,17 @@ extension Ledger {
             } catch {
                 throw .storage("bulk allocations: \(error)")
             }
-            for (id, a) in state.accounts { accountCache[id] = a }
+            for (id, a) in state.accounts { ledgerState.accountCache[id] = a }
         }
     }
 
     /// Gas of `contract`'s end-of-block hook on the committed storage state (nothing kept).
     func endBlockGas(seed: String, contract: StorageContract) throws -> UInt64 {
-        try locked { store throws(LedgerError) in
-            let state = BlockState(loadAccount: { [unowned self] id in try self.committedAccount(id, store) },
+        try locked { s, store throws(LedgerError) in
+            let state = BlockState(loadAccount: { [cache = s.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
                                    loadContract: { c, k in try store.contractValue(c, k) },
                                    scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
-            let context = ContractContext(caller: "", transactionHash: seed, value: 0, now: max(clock.now, latest.timestamp), round: latest.round + 1,
+            let context = ContractContext(caller: "", transactionHash: seed, value: 0, now: max(clock.now, s.latest.timestamp), round: s.latest.round + 1,
                                           contractName: "storage", gasLimit: Ledger.endBlockGasLimit, scratch: TransactionScratch(base: state))
             do { try contract.endBlock(context, seed: seed) } catch { throw .storage("end of block: \(error)") }
             return context.gasUsed
@@ -253,7 +253,7 @@ extension Ledger {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let bytes = [UInt8](try encoder.encode(ch))
-            try net.ledger.locked { store throws(LedgerError) in
+            try net.ledger.locked { _, store throws(LedgerError) in
                 do {
                     try store.setContractValue("storage", StorageState.challengeKey(id), bytes)
                     try store.setContractValue("storage", StorageState.openKey(deadline: ch.deadline, id: id), Array(id.utf8))

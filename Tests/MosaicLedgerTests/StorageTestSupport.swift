@@ -29,7 +29,7 @@ final class StorageNet {
         genesis = g
         self.config = config
         ledger = try Ledger(directory: directory, genesis: g, clock: LedgerClock(source: { StorageNet.start * 1000 }),
-                            contracts: [StorageContract(config: config)])
+                            registry: .standard.registering([StorageContract(config: config)]))
     }
 
     deinit {

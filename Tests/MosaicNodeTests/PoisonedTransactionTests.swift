@@ -19,7 +19,8 @@ import MosaicSDK
         let attacker = try testKey(40)
         var funds = Dictionary(uniqueKeysWithValues: keys.map { ($0.publicKey.clientID, 1000 * token) })
         funds[attacker.publicKey.clientID] = 10 * token
-        let genesis = Genesis(chainID: "mosaic-poison", allocations: funds)
+        var genesis = Genesis(chainID: "mosaic-poison", allocations: funds)
+        genesis.contracts.append("trap")  // registered by the fixture
         let genesisFile = dir + "/genesis.json"
         try genesis.write(to: genesisFile)
         let fixture = MosaicProcess.sibling("ledger-trap-fixture")

@@ -37,7 +37,7 @@ public struct NotesContract: Contract {
 
     public init() { self.init(noteLimit: NotesContract.maxNotes) }
 
-    /// A contract with other limits, for tests (replace the built-in one through `Ledger(contracts:)`).
+    /// A contract with other limits, for tests (register it in the ledger's `ContractRegistry`, replacing the built-in one).
     public init(noteLimit: Int, inlineDeleteLimit: Int = 200, sweepPerBlock: Int = 2000) {
         self.noteLimit = noteLimit
         self.inlineDeleteLimit = inlineDeleteLimit

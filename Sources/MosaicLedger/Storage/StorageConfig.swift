@@ -1,7 +1,7 @@
 import MosaicProtocol
 
 /// The storage contract's rules. Built in with these defaults; tests pass their own
-/// `StorageContract(config:)` to `Ledger(contracts:)`, which replaces the default by name.
+/// `StorageContract(config:)` in the ledger's `ContractRegistry`, where it replaces the default by name.
 public struct StorageConfig: Sendable, Hashable {
     /// Smallest stake a blobber must lock when registering (tx value of `register_blobber`).
     public var minBlobberStake: UInt64 = TokenAmount.unitsPerToken

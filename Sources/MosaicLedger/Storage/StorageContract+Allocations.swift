@@ -214,40 +214,59 @@ extension StorageContract {
         return "allocation \(alloc.id) finalized: \(tokens(s.paid)) to blobbers, \(tokens(s.refund)) back to the owner"
     }
 
-    /// What ending an allocation moved: to the blobbers (challenge pools and penalty shares),
-    /// the cancellation penalty within that, and back to the owner.
-    struct Settlement {
+    /// How an allocation's tokens divide when it ends: what each blobber gets (its challenge pool's
+    /// share, its cancellation-penalty share) and what returns to the owner. Computed by
+    /// `settlement(of:canceled:now:)`, the one rule for what goes back on cancel and finalize.
+    struct Settlement: Equatable {
+        /// Per blobber, in allocation order: the part of its challenge pool paid to it.
+        var earned: [UInt64] = []
+        /// Per blobber, in allocation order: its share of the cancellation penalty (all 0 on finalize).
+        var penaltyShares: [UInt64] = []
+        /// Everything paid to the blobbers: the earned parts and the penalty.
         var paid: UInt64 = 0
         var penalty: UInt64 = 0
+        /// What returns to the owner.
         var refund: UInt64 = 0
     }
 
-    /// The one place an allocation's tokens are paid out when it ends, with checked arithmetic.
+    /// What ending `alloc` at `now` pays, with checked arithmetic; changes nothing. It conserves
+    /// tokens: `paid + refund` is the write pool plus every blobber's challenge pool.
     /// - finalize (`canceled` false, after expiration): every blobber gets its whole challenge
     ///   pool (it kept the data to the end); the write pool returns to the owner.
     /// - cancel (before expiration): every blobber gets what its challenge pool earned so far
     ///   (`earned`), the rest returns to the write pool; `cancel_penalty_percent` of the write pool
     ///   goes to the blobbers pro rata to their used bytes (evenly if none); the rest is refunded.
-    /// Pools end at 0, the status is set and the blobbers' capacity is released.
-    func settle(_ state: StorageState, _ alloc: inout Allocation, canceled: Bool) throws(ContractError) -> Settlement {
-        let c = state.context
+    func settlement(of alloc: Allocation, canceled: Bool, now: Int64) throws(ContractError) -> Settlement {
         var s = Settlement()
         var writePool = alloc.writePool
-        for i in alloc.blobbers.indices {
-            let pool = alloc.blobbers[i].challengePool
-            let earned = canceled ? min(pool, StorageContract.earned(alloc.blobbers[i], expiration: alloc.expiration, now: c.now)) : pool
-            try payBlobber(state, earned, to: alloc.blobbers[i].blobberID)
+        for b in alloc.blobbers {
+            let pool = b.challengePool
+            let earned = canceled ? StorageContract.earned(b, expiration: alloc.expiration, now: now) : pool
+            s.earned.append(earned)
             s.paid = try checkedAdd(s.paid, earned, "paid to blobbers")
             writePool = try checkedAdd(writePool, pool - earned, "write pool")
-            alloc.blobbers[i].challengePool = 0
         }
         if canceled {
             s.penalty = StoragePricing.mulDivFloor(writePool, min(config.cancelPenaltyPercent, 100), 100) ?? 0
-            let shares = StorageContract.split(s.penalty, weights: alloc.blobbers.map(\.used))
-            for (i, share) in shares.enumerated() { try payBlobber(state, share, to: alloc.blobbers[i].blobberID) }
+            s.penaltyShares = StorageContract.split(s.penalty, weights: alloc.blobbers.map(\.used))
             s.paid = try checkedAdd(s.paid, s.penalty, "paid to blobbers")
+        } else {
+            s.penaltyShares = alloc.blobbers.map { _ in 0 }
         }
         s.refund = try checkedSub(writePool, s.penalty, "refund")
+        return s
+    }
+
+    /// Ends `alloc`: pays out its `settlement`, sets pools to 0 and the status, and releases the
+    /// blobbers' capacity.
+    func settle(_ state: StorageState, _ alloc: inout Allocation, canceled: Bool) throws(ContractError) -> Settlement {
+        let c = state.context
+        let s = try settlement(of: alloc, canceled: canceled, now: c.now)
+        for i in alloc.blobbers.indices {
+            try payBlobber(state, s.earned[i], to: alloc.blobbers[i].blobberID)
+            alloc.blobbers[i].challengePool = 0
+        }
+        for (i, share) in s.penaltyShares.enumerated() { try payBlobber(state, share, to: alloc.blobbers[i].blobberID) }
         try c.pay(s.refund, to: alloc.ownerID)
         alloc.writePool = 0
         alloc.challengePool = 0

@@ -107,8 +107,7 @@ extension StorageContract {
         }
         alloc.latestClosedChallenge = c.now
         if let bi = alloc.index(of: ch.blobberID) {
-            let earned = min(alloc.blobbers[bi].challengePool,
-                             StorageContract.earned(alloc.blobbers[bi], expiration: alloc.expiration, now: c.now))
+            let earned = StorageContract.earned(alloc.blobbers[bi], expiration: alloc.expiration, now: c.now)
             alloc.blobbers[bi].challengePool -= earned
             alloc.blobbers[bi].challengePoolSince = c.now
             alloc.challengePool = try checkedSub(alloc.challengePool, earned, "challenge pool")

@@ -65,12 +65,14 @@ public struct StorageContract: Contract {
     }
 
     /// The part of a blobber's challenge pool earned by `now`: the pool is released evenly over
-    /// time from `challenge_pool_since` to the expiration.
+    /// time from `challenge_pool_since` to the expiration. Never more than the pool. The rule both
+    /// a closed challenge and a cancellation (`settlement`) pay a blobber by.
     static func earned(_ b: AllocationBlobber, expiration: Int64, now: Int64) -> UInt64 {
         if now >= expiration || b.challengePoolSince >= expiration { return b.challengePool }
         guard now > b.challengePoolSince else { return 0 }
-        return StoragePricing.mulDivFloor(b.challengePool, seconds(from: b.challengePoolSince, to: now),
-                                          seconds(from: b.challengePoolSince, to: expiration)) ?? b.challengePool
+        let part = StoragePricing.mulDivFloor(b.challengePool, seconds(from: b.challengePoolSince, to: now),
+                                              seconds(from: b.challengePoolSince, to: expiration)) ?? b.challengePool
+        return min(part, b.challengePool)
     }
 
     /// Gives back the capacity an allocation held on each of its blobbers.
