@@ -2,7 +2,7 @@
  * Mosaic web app, view — storage allocations: the create form (also used by Home, Vult and Locker)
  * and the Allocation Details page.
  * Hooks: form #alloc-form #alloc-name #alloc-data #alloc-parity #alloc-size #alloc-expire #alloc-lock
- *        #alloc-error #alloc-submit; page #allocation-details #alloc-picker [data-field=…] #alloc-blobbers
+ *        #alloc-cost #alloc-error #alloc-submit (then the approval, #approve-yes); page #allocation-details #alloc-picker [data-field=…] #alloc-blobbers
  *        #create-allocation-open #open-in-vult
  */
 (function () {
@@ -12,9 +12,27 @@
 
   /* ------------------------------------------------------ allocation */
 
+  // The terms' cost from the network (GET /api/allocations/quote): the lock field follows the
+  // suggested lock (quote plus a margin) until the user types their own amount.
+  async function quoteFor(terms, signal) {
+    const q = new URLSearchParams({ size: terms.size, data: String(terms.data), parity: String(terms.parity), expire: terms.expire });
+    return api('GET', '/api/allocations/quote?' + q.toString(), undefined, { signal });
+  }
+
+  function termsError(t) {
+    if (!t.name) return 'Give the allocation a name.';
+    if (!(t.data >= 1 && t.data <= 32) || !(t.parity >= 0 && t.parity <= 32)) return 'Shards must be whole numbers: 1 to 32 data shards and 0 to 32 parity shards.';
+    if (!/^\d+(\.\d+)?\s*[KMGT]?i?B?$/i.test(t.size)) return 'The size must look like 1GiB or 500MiB.';
+    if (!/^\d+\s*[smhdw]$/i.test(t.expire)) return 'The expiry must look like 30d or 12h.';
+    return '';
+  }
+
   function allocationForm(onDone) {
     const err = errorBox('alloc-error');
+    const cost = h('p', { class: 'notice', id: 'alloc-cost', role: 'status', text: 'Asking the network what this costs…' });
     const submit = h('button', { type: 'submit', class: 'btn btn-primary', id: 'alloc-submit', text: 'Create allocation' });
+    const lockField = field({ id: 'alloc-lock', label: 'Tokens to lock', value: '', inputmode: 'decimal', placeholder: 'the network\u2019s price',
+      hint: 'Paid from your wallet into the allocation\u2019s write pool; what is not spent comes back when it ends.' });
     const form = h('form', { id: 'alloc-form', class: 'stack', novalidate: true },
       field({ id: 'alloc-name', label: 'Name', value: 'my-files', autocomplete: 'off', required: true }),
       h('div', { class: 'row2' },
@@ -23,29 +41,66 @@
       h('div', { class: 'row2' },
         field({ id: 'alloc-size', label: 'Size', value: '1GiB', hint: 'e.g. 500MiB, 1GiB' }),
         field({ id: 'alloc-expire', label: 'Expires after', value: '30d', hint: 'e.g. 30d, 12h' })),
-      field({ id: 'alloc-lock', label: 'Tokens to lock', value: '5', inputmode: 'decimal', hint: 'Paid from your wallet into the allocation\u2019s write pool.' }),
-      err, submit);
+      lockField, cost, err, submit);
+    const v = (id) => $('#' + id, form).value.trim();
+    const terms = () => ({ name: v('alloc-name'), data: parseInt(v('alloc-data'), 10), parity: parseInt(v('alloc-parity'), 10), size: v('alloc-size'), expire: v('alloc-expire') });
+    const lockInput = $('#alloc-lock', form);
+    let typed = false, last = null, timer = null, ctl = null;
+    // Once the user goes to the lock field, the amount is theirs: a late quote no longer overwrites it.
+    lockInput.addEventListener('focus', () => { typed = true; });
+    async function refreshQuote() {
+      const t = terms();
+      const bad = termsError(t);
+      if (bad) { cost.textContent = bad; last = null; return null; }
+      if (ctl) ctl.abort();
+      ctl = new AbortController();
+      try {
+        const q = await quoteFor(t, ctl.signal);
+        last = q;
+        if (!typed) lockInput.value = q.lock_tokens;
+        cost.textContent = 'The network asks ' + q.quote_tokens + ' tokens for these terms; the suggested lock is ' + q.lock_tokens +
+          ', plus a fee of ' + q.fee_tokens + '. Your balance: ' + q.balance_tokens + '.' +
+          (q.enough ? '' : ' That is not enough: get tokens from the faucet in Bolt, or choose a smaller size or a shorter time.');
+        cost.classList.toggle('warn', !q.enough);
+        return q;
+      } catch (e) {
+        if (e && e.name === 'AbortError') return null;
+        last = null;
+        cost.textContent = e.message;
+        return null;
+      }
+    }
+    form.addEventListener('input', (e) => {
+      if (e.target === lockInput) return;
+      clearTimeout(timer);
+      timer = setTimeout(refreshQuote, 350);
+    });
+    refreshQuote();
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
-      const v = (id) => $('#' + id, form).value.trim();
-      const data = parseInt(v('alloc-data'), 10), parity = parseInt(v('alloc-parity'), 10);
-      if (!v('alloc-name')) return showError(err, 'Give the allocation a name');
-      if (!(data >= 1) || !(parity >= 0)) return showError(err, 'Shards must be whole numbers (data at least 1)');
-      if (!/^\d+(\.\d+)?\s*[KMGT]?i?B?$/i.test(v('alloc-size'))) return showError(err, 'Size must look like 1GiB or 500MiB');
-      if (!/^\d+\s*[smhdw]$/i.test(v('alloc-expire'))) return showError(err, 'Expiry must look like 30d or 12h');
-      if (!/^\d+(\.\d+)?$/.test(v('alloc-lock'))) return showError(err, 'invalid amount');
+      const t = terms();
+      const bad = termsError(t);
+      if (bad) return showError(err, bad);
+      const lock = v('alloc-lock');
+      if (lock && !/^\d+(\.\d+)?$/.test(lock)) return showError(err, 'The tokens to lock must be a number such as 0.05 (a dot for decimals, no commas).');
       showError(err, '');
+      const q = last || await refreshQuote();
+      const ok = await M.approve({
+        kind: 'value', action: 'Create allocation ' + t.name + ' (' + t.size + ', ' + t.expire + ', ' + t.data + '+' + t.parity + ' shards)',
+        amount: (lock || (q && q.lock_tokens) || '?') + ' tokens locked', fee: q ? q.fee_tokens + ' tokens' : '', to: 'The storage contract'
+      });
+      if (!ok) return;
       busy(submit, true, 'Creating…');
-      const t = toast('Creating allocation…', 'progress');
+      const toastHandle = toast('Creating allocation…', 'progress');
       try {
-        const a = await api('POST', '/api/allocations', {
-          name: v('alloc-name'), data_shards: data, parity_shards: parity,
-          size: v('alloc-size'), expire: v('alloc-expire'), lock: v('alloc-lock')
-        });
-        t.update('Allocation ' + (a.name || a.id) + ' created', 'success');
+        const body = { name: t.name, data_shards: t.data, parity_shards: t.parity, size: t.size, expire: t.expire };
+        if (lock) body.lock = lock;
+        const a = await api('POST', '/api/allocations', body);
+        toastHandle.update('Allocation ' + (a.name || a.id) + ' created', 'success');
         if (onDone) onDone(a);
       } catch (ex) {
-        t.update(ex.message, 'error');
+        // The inline error says it; a toast would repeat it.
+        toastHandle.close();
         showError(err, ex.message);
         busy(submit, false);
       }
@@ -93,12 +148,12 @@
           ['Successful challenges', 'successful_challenges', a.successful_challenges],
           ['Failed challenges', 'failed_challenges', a.failed_challenges],
           ['Latest closed challenge', 'latest_closed_challenge', a.latest_closed_challenge ? fmtDate(a.latest_closed_challenge) : 'none yet'],
-          ['Write pool', 'write_pool', a.write_pool],
+          ['Write pool', 'write_pool', a.tokens_locked + ' tokens'],
           ['Tokens locked', 'tokens_locked', a.tokens_locked]])),
       h('div', { class: 'card' }, h('h2', { text: 'Blobbers (' + (a.blobbers || []).length + ')' }),
         blobberList('alloc-blobbers', a.blobbers)),
       h('p', {}, h('a', { class: 'btn', href: '#/vult?alloc=' + encodeURIComponent(a.id), id: 'open-in-vult' }, icon('vult'), 'Open in Vult'))));
   };
 
-  Object.assign(M, { allocationForm, openAllocationDialog });
+  Object.assign(M, { allocationForm, openAllocationDialog, allocationQuote: quoteFor });
 })();

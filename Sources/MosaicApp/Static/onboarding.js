@@ -119,19 +119,62 @@
         h('span', { class: 'n', text: String(i + 1) }), h('span', { class: 'w', text: w }))));
   }
 
+  // The phrase is shown once after creating a wallet; the page stays here (navigation is held by
+  // the router while M.state.phrase is set) until the user has typed three of the words back.
   function renderMnemonic(mnemonic) {
+    M.state.phrase = mnemonic;
+    $('#topnav').hidden = true;
     window.scrollTo(0, 0);
     const check = h('input', { type: 'checkbox', id: 'mnemonic-written' });
     const cont = h('button', { type: 'button', class: 'btn btn-primary btn-block', id: 'continue', text: 'Continue', disabled: true });
     check.addEventListener('change', () => { cont.disabled = !check.checked; });
-    cont.addEventListener('click', () => { go('#/'); });
+    cont.addEventListener('click', () => renderPhraseCheck(mnemonic));
     render(h('section', { class: 'card narrow', id: 'mnemonic-screen' },
       h('h1', { text: 'Your recovery phrase' }),
-      h('p', { text: 'Write these 24 words down, in order, and keep them somewhere safe and offline. They are the only way to recover this wallet. They will not be shown again.' }),
+      h('p', { text: 'Write these 24 words down, in order, and keep them somewhere safe and offline. They are the only way to recover this wallet on another computer, or here if you forget your passphrase.' }),
+      h('p', { class: 'muted', id: 'mnemonic-again', text: 'You can see them again later in Wallet Details, after typing your passphrase.' }),
       mnemonicGrid('mnemonic-words', mnemonic),
       h('div', { class: 'checkline' }, check, h('label', { for: 'mnemonic-written', text: 'I have written these words down' })),
       cont));
     check.focus();
+  }
+
+  // Three words, asked by their number, before the wallet can be used.
+  function renderPhraseCheck(mnemonic) {
+    const words = String(mnemonic).trim().split(/\s+/);
+    const picks = [];
+    while (picks.length < Math.min(3, words.length)) {
+      const i = Math.floor(Math.random() * words.length);
+      if (!picks.includes(i)) picks.push(i);
+    }
+    picks.sort((a, b) => a - b);
+    const err = errorBox('phrase-check-error');
+    const submit = h('button', { type: 'submit', class: 'btn btn-primary btn-block', id: 'phrase-check-submit', text: 'Confirm' });
+    const back = h('button', { type: 'button', class: 'link', id: 'phrase-check-back', text: 'Show the words again' });
+    back.addEventListener('click', () => renderMnemonic(mnemonic));
+    const form = h('form', { id: 'phrase-check', class: 'stack', novalidate: true },
+      picks.map((i, n) => field({ id: 'confirm-word-' + (n + 1), label: 'Word ' + (i + 1), autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', 'data-index': String(i + 1) })),
+      err, submit);
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const wrong = picks.filter((i, n) => $('#confirm-word-' + (n + 1), form).value.trim().toLowerCase() !== words[i]);
+      if (wrong.length) return showError(err, 'Word ' + wrong.map((i) => i + 1).join(' and word ') + (wrong.length > 1 ? ' do' : ' does') + ' not match. Check what you wrote down, or show the words again.');
+      M.state.phrase = null;
+      $('#topnav').hidden = false;
+      afterWalletCreated();
+    });
+    render(h('section', { class: 'card narrow', id: 'phrase-check-screen' },
+      h('h1', { text: 'Check your recovery phrase' }),
+      h('p', { text: 'Type these words from what you wrote down, to be sure the copy is right.' }),
+      form, h('p', { class: 'center' }, back)));
+    $('#confirm-word-1').focus();
+  }
+
+  // A network with a faucet offers the one-tap start; any other goes Home.
+  async function afterWalletCreated() {
+    let faucet = false;
+    try { const n = await api('GET', '/api/network'); faucet = !!n.faucet_tokens && n.faucet_tokens !== '0'; } catch (_) { /* Home then */ }
+    go(faucet ? '#/start' : '#/');
   }
 
   /* ---------------------------------------------------------- unlock */
@@ -182,10 +225,11 @@
   async function signOut() {
     leave();
     try { await api('POST', '/api/lock', undefined, { noRedirect: true }); } catch (_) { /* already locked */ }
+    M.state.phrase = null;
     M.state.message = 'You are signed out.';
     await loadSession().catch(() => {});
     route();
   }
 
-  Object.assign(M, { renderOnboarding, renderUnlock, signOut, mnemonicGrid });
+  Object.assign(M, { renderOnboarding, renderUnlock, renderMnemonic, signOut, mnemonicGrid });
 })();

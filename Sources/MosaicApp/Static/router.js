@@ -50,6 +50,8 @@
     document.body.dataset.state = s.state;
     if (s.state === 'no_wallet') return M.renderOnboarding();
     if (s.state !== 'unlocked') return M.renderUnlock();
+    // A new wallet's phrase is confirmed before anything else opens.
+    if (M.state.phrase) return M.renderMnemonic(M.state.phrase);
     const key = r.parts[0] || '';
     if (M.state.lastKey !== r.path) window.scrollTo(0, 0);
     M.state.lastKey = r.path;

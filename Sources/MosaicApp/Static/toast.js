@@ -1,6 +1,7 @@
 /*
  * Mosaic web app, framework — toasts: short notices in #toast (.toast .toast-info|success|error|progress)
- * that a view can update in place (progress → success or error).
+ * that a view can update in place (progress → success or error). The area is a manual popover, so it
+ * sits in the top layer: raiseToasts() lifts it above a modal dialog and its backdrop each time one opens.
  */
 (function () {
   'use strict';
@@ -32,9 +33,20 @@
     };
     close.addEventListener('click', handle.close);
     area.appendChild(el);
+    raiseToasts();
     while (area.children.length > 4) area.firstElementChild.remove();
     return handle.update(message, kind, timeoutMs);
   }
 
-  Object.assign(M, { toast });
+  // Re-enters the top layer last, so toasts show above the newest modal dialog.
+  function raiseToasts() {
+    const area = $('#toast');
+    if (!area || typeof area.showPopover !== 'function') return;
+    try {
+      if (area.matches(':popover-open')) area.hidePopover();
+      area.showPopover();
+    } catch (_) { /* no popover support: the fixed area stays below dialogs */ }
+  }
+
+  Object.assign(M, { toast, raiseToasts });
 })();
