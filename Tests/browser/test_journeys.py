@@ -15,7 +15,8 @@ def test_first_run_one_tap_start_from_an_empty_keystore(devnet, browser):
     b.type("#passphrase", PASS)
     b.type("#passphrase-confirm", PASS)
     b.click("#create-wallet")
-    words = b.el("#mnemonic-words").find_elements(By.CSS_SELECTOR, "li.mnemonic-word")
+    # Creating a wallet runs the passphrase hash: slow on a loaded machine.
+    words = b.el("#mnemonic-words", timeout=60).find_elements(By.CSS_SELECTOR, "li.mnemonic-word")
     phrase = " ".join(re.sub(r"^\d+\.?\s*", "", w.text).strip() for w in words)
     assert "Wallet Details" in b.text_of("#mnemonic-again")
 

@@ -16,7 +16,8 @@ def create_wallet(b, app, one_tap=False, name=None):
     b.type("#passphrase", PASS)
     b.type("#passphrase-confirm", PASS)
     b.click("#create-wallet")
-    words = b.el("#mnemonic-words").find_elements(By.CSS_SELECTOR, "li.mnemonic-word")
+    # Creating a wallet runs the passphrase hash: slow on a loaded machine.
+    words = b.el("#mnemonic-words", timeout=60).find_elements(By.CSS_SELECTOR, "li.mnemonic-word")
     assert len(words) == 24
     phrase = " ".join(re.sub(r"^\d+\.?\s*", "", w.text).strip() for w in words)
     b.shot("mnemonic")
