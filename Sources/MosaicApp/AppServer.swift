@@ -52,6 +52,8 @@ public final class AppServer: Sendable {
     let server: HTTPServer
     let staticFiles: StaticFiles
     let networkState: NetworkState
+    /// The shares made from this app, for the owner's list and revocation.
+    let shareLog: ShareLog
     let unlockThrottle: UnlockThrottle
     /// The Host values allowed, known once the port is bound.
     let hosts: HostAllowList
@@ -77,12 +79,14 @@ public final class AppServer: Sendable {
         self.hosts = hosts
         staticFiles = try StaticFiles.load()
         networkState = NetworkState(home: configuration.home, preferred: configuration.network)
+        shareLog = ShareLog(home: configuration.home)
         registerStaticRoutes()
         registerSessionRoutes()
         registerNetworkRoutes()
         registerBoltRoutes()
         registerVultRoutes()
         registerShareRoutes()
+        registerSharedWithMeRoutes()
         registerNotesRoutes()
         registerLockerRoutes()
         registerSocialRoutes()

@@ -3,7 +3,8 @@ import MosaicSDK
 import Synchronization
 
 /// Which network the app talks to: the one named at start-up, else the config's current one;
-/// switching in the page changes it for this app process and in the config.
+/// switching in the page changes it for this app process only. The config's `current` is the
+/// CLI's choice, and a click in the page must not change it behind the CLI's back.
 final class NetworkState: Sendable {
     let home: URL
     private let chosen: Mutex<String?>
@@ -23,10 +24,7 @@ final class NetworkState: Sendable {
     }
 
     func use(_ name: String) throws {
-        var config = try ClientConfig.load(home: home)
-        _ = try config.resolve(name)
-        config.current = name
-        try config.save(home: home)
+        _ = try ClientConfig.load(home: home).resolve(name)
         chosen.withLock { $0 = name }
     }
 }

@@ -111,8 +111,12 @@ import Testing
         #expect(shown["status"] as? String == "sealed")
         #expect(shown["to_client_id"] as? String == bID)
         #expect(shown["fee"] as? Int == 1_000_000)
+        // The nonce, output hash and signature are shown, in the JSON and in the text.
+        let signature = try #require(shown["signature"] as? String)
+        #expect(signature.count == 128 && shown["nonce"] != nil && shown["output_hash"] as? String != nil)
         let shownText = try await cli.run(["wallet", "tx", hash])
         #expect(shownText.out.contains("lunch"))
+        #expect(shownText.out.contains("signature:") && shownText.out.contains(signature) && shownText.out.contains("nonce:"))
         let unknown = try await cli.run(["wallet", "tx", String(repeating: "0", count: 64)])
         #expect(unknown.code == 1)
         #expect(unknown.err.contains("unknown"))

@@ -25,6 +25,7 @@ def make_allocation(b, app):
     b.type("#alloc-size", "32MiB")
     b.type("#alloc-lock", "0.5")
     b.click("#alloc-submit")
+    b.click("#approve-yes")
     b.get(app + "/#/allocation")
     b.wait_text("#allocation-details [data-field=data_shards]", lambda t: t.strip() == "2", timeout=40)
 
@@ -66,13 +67,13 @@ def test_locker_lock_list_open_wrong_pin_replace_delete(devnet, browser, tmp_pat
     assert "locked" in b.text_of("#toast")
     b.shot("locked")
 
-    # The same name again is refused without "replace", with the CLI's words.
+    # The same name again is refused without "replace", in the page's words (no CLI flag).
     other = tmp_path / "other.bin"
     other.write_bytes(os.urandom(1000))
     lock(b, other, "passport.bin", "1234")
     b.click("#locker-put-submit")
     b.wait_text("#locker-put-error", lambda t: "already exists" in t, timeout=30)
-    assert b.text_of("#locker-put-error") == "locker file passport.bin already exists; use --replace to overwrite"
+    assert b.text_of("#locker-put-error") == "A locker file named passport.bin already exists. Tick \u201cReplace a locker file with this name\u201d to overwrite it."
     b.shot("exists-refused")
     b.driver.find_element("css selector", "dialog[open] .dialog-close").click()
 

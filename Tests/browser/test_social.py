@@ -5,7 +5,7 @@ import urllib.parse
 
 from selenium.webdriver.common.by import By
 
-from test_wallet import create_wallet
+from test_wallet import confirm_words, create_wallet
 
 
 def faucet(b, app):
@@ -168,8 +168,12 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     s.type("#passphrase", "bob passphrase")
     s.type("#passphrase-confirm", "bob passphrase")
     s.click("#create-wallet")
+    words = s.el("#mnemonic-words").find_elements(By.CSS_SELECTOR, "li.mnemonic-word .w")
+    phrase = " ".join(w.text.strip() for w in words)
     s.click("#mnemonic-written")
     s.click("#continue")
+    confirm_words(s, phrase)
+    s.click("#start-skip")
     s.el("#home")
     faucet(s, devnet.app)
     s.get(devnet.app + "/#/social?sort=created")

@@ -28,6 +28,7 @@ def test_allocation_upload_download_rename_share_delete(devnet, browser, second_
     b.type("#alloc-lock", "0.5")
     b.shot("allocation-form")
     b.click("#alloc-submit")
+    b.click("#approve-yes")
     b.get(devnet.app + "/#/allocation")
     b.wait_text("#allocation-details [data-field=data_shards]", lambda t: t.strip() == "2", timeout=40)
     assert b.text_of("#allocation-details [data-field=name]").strip() == "photos"

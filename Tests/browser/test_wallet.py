@@ -5,23 +5,46 @@ from selenium.webdriver.common.by import By
 PASS = "correct horse battery"
 
 
-def create_wallet(b, app):
+def create_wallet(b, app, one_tap=False, name=None):
+    """Creates a wallet in the page; `name` makes another one beside the keystore's first."""
     b.get(app)
+    if name:
+        b.click("#add-wallet-open")
+        b.type("#wallet-name", name)
     b.el("#onboarding")
     b.shot("onboarding")
     b.type("#passphrase", PASS)
     b.type("#passphrase-confirm", PASS)
     b.click("#create-wallet")
-    words = b.el("#mnemonic-words").find_elements(By.CSS_SELECTOR, "li.mnemonic-word")
+    # Creating a wallet runs the passphrase hash: slow on a loaded machine.
+    words = b.el("#mnemonic-words", timeout=60).find_elements(By.CSS_SELECTOR, "li.mnemonic-word")
     assert len(words) == 24
     phrase = " ".join(re.sub(r"^\d+\.?\s*", "", w.text).strip() for w in words)
     b.shot("mnemonic")
     assert not b.el("#continue").is_enabled()
     b.click("#mnemonic-written")
     b.click("#continue")
+    confirm_words(b, phrase)
+    # A devnet has a faucet: the one-tap start is offered; most tests go Home and do it by hand.
+    if one_tap:
+        b.click("#start-go")
+        b.el("#start-done", timeout=120)
+        b.get(app + "/#/")
+    else:
+        b.click("#start-skip")
     b.el("#home")
     b.shot("home")
     return phrase
+
+
+def confirm_words(b, phrase):
+    """Types back the words the phrase check asks for (by their number)."""
+    words = phrase.split()
+    b.el("#phrase-check")
+    for n in (1, 2, 3):
+        i = int(b.el(f"#confirm-word-{n}").get_attribute("data-index"))
+        b.type(f"#confirm-word-{n}", words[i - 1])
+    b.click("#phrase-check-submit")
 
 
 def test_create_wallet_faucet_send_and_explorer(devnet, browser):
@@ -49,7 +72,15 @@ def test_create_wallet_faucet_send_and_explorer(devnet, browser):
     b.click("#send-open")
     b.type("#send-to", other)
     b.type("#send-amount", "0.5")
+    # The fee shows before sending, and the wallet asks to approve what it signs.
+    assert "network fee" in b.text_of("#send-amount-hint")
     b.click("#send-submit")
+    b.el("#approve-dialog")
+    assert b.text_of("#approve-dialog [data-field=amount]").startswith("0.5 ")
+    assert b.text_of("#approve-dialog [data-field=to]").strip() == other
+    assert b.text_of("#approve-dialog [data-field=fee]").strip() != ""
+    b.shot("approve-send")
+    b.click("#approve-yes")
     # The list refreshes by itself (no reload) until the send is sealed.
     b.wait(lambda: b.js("return document.querySelectorAll('.tx-row').length") >= 2, timeout=40)
     b.wait(lambda: b.js("const r = document.querySelector('.tx-row'); return r && r.dataset.status") == "sealed", timeout=40)
@@ -61,7 +92,9 @@ def test_create_wallet_faucet_send_and_explorer(devnet, browser):
     b.el("#tx-detail")
     b.shot("tx-detail")
     fields = {f: b.text_of(f"#tx-detail [data-field={f}]") for f in
-              ("hash", "block_hash", "output_hash", "client_id", "to_client_id", "signature", "status", "value", "fee")}
+              ("hash", "block_hash", "output_hash", "client_id", "to_client_id", "signature", "status", "value", "fee", "nonce")}
+    assert re.fullmatch(r"[0-9a-f]{128}", fields["signature"].strip())
+    assert fields["nonce"].strip().isdigit()
     assert fields["client_id"].strip() == me
     assert fields["to_client_id"].strip() == other
     assert fields["status"].strip().lower() == "sealed"
@@ -86,6 +119,9 @@ def test_send_errors_are_shown_inline(devnet, browser):
     b.click("#send-open")
     for to, amount, expected in [
         ("a" * 64, "1.2.3", "invalid amount"),
+        ("a" * 64, "-1", "cannot be negative"),
+        ("a" * 64, "1,5", "no commas"),
+        ("a" * 64, "0.00000000001", "at most 10 decimals"),
         ("not-an-address", "1", "invalid address"),
         ("a" * 64, "0", "amount cannot be zero"),
         ("a" * 64, "1000000", "amount cannot be greater than balance"),

@@ -16,9 +16,13 @@ extension AppServer {
         api(.get, "/api/balance", summary: "The wallet's balance in tokens and USD", access: .wallet) { [self] req in
             let wallet = try ledgerWallet(req)
             let b = try await mapWallet { try await wallet.balance() }
+            let info = try await mapWallet { try await wallet.networkInfo() }
+            // The fee of a send, so the page shows it before sending and offers "Max" (balance − fee).
             return try AppServer.json([
                 "balance": b.baseUnits, "tokens": b.tokens, "usd": b.usd, "usd_per_token": b.usdPerToken,
                 "symbol": b.symbol, "nonce": b.nonce, "round": b.round,
+                "fee": info.minimumFee, "fee_tokens": TokenAmount(baseUnits: info.minimumFee).description,
+                "faucet_tokens": TokenAmount(baseUnits: info.faucetPourAmount).description,
             ])
         }
 
@@ -122,7 +126,8 @@ extension AppServer {
         case .notFound:
             return HTTPError.notFound(e.description, code: e.code)
         case .unreachable:
-            return HTTPError.unavailable("the node at \(url) cannot be reached: \(e.description)")
+            // Not the SDK's words: they suggest 'mosaic devnet', which a page cannot run.
+            return HTTPError.unavailable("The network's node at \(url) cannot be reached. Check that it is running, or switch to another network in Network Details.")
         case .invalidResponse:
             return HTTPError(status: 502, code: e.code, message: e.description)
         }
@@ -136,7 +141,9 @@ extension AppServer {
             return try await mapWallet { () throws -> T in throw WalletError.node(e) }
         } catch let error as WalletError {
             switch error {
-            case .invalidAmount, .invalidAddress, .zeroAmount, .insufficientBalance, .ownWallet, .invalidDescription:
+            case .invalidAddress:
+                throw HTTPError.unprocessable("That is an invalid address: a client ID is 64 characters, 0-9 and a-f.", code: error.code)
+            case .invalidAmount, .zeroAmount, .insufficientBalance, .ownWallet, .invalidDescription:
                 throw HTTPError.unprocessable(error.description, code: error.code)
             case .faucetLimited:
                 throw HTTPError(status: 429, code: error.code, message: error.description)

@@ -116,14 +116,16 @@ extension AppServer {
         case .incorrectPIN: return HTTPError(status: 403, code: e.code, message: e.description)
         case let .tooManyAttempts(_, after): return HTTPError(status: 429, code: e.code, message: e.description, headers: ["Retry-After": String(after)])
         case .invalidPIN, .pinMismatch, .pinUnavailable, .invalidName: return HTTPError(status: 400, code: e.code, message: e.description)
-        case .exists: return HTTPError(status: 409, code: e.code, message: e.description)
-        case .notFound: return HTTPError(status: 404, code: e.code, message: e.description)
+        // The page's words, not the CLI's (no --replace, no 'mosaic locker ls').
+        case let .exists(name):
+            return HTTPError(status: 409, code: e.code, message: "A locker file named \(name) already exists. Tick \u{201C}Replace a locker file with this name\u{201D} to overwrite it.")
+        case let .notFound(name):
+            return HTTPError(status: 404, code: e.code, message: "There is no locker file named \(name); it may have been deleted. Reload the list.")
+        case let .notALockerFile(name):
+            return HTTPError(status: 422, code: e.code, message: "\(name) in the locker folder has no PIN, so it is not a locker file.")
         case let .storage(s):
-            switch s {
-            case .notFound: return HTTPError(status: 404, code: "not_found", message: s.description)
-            case .alreadyExists: return HTTPError(status: 409, code: "exists", message: s.description)
-            default: return HTTPError(status: 422, code: "storage", message: s.description)
-            }
+            let h = AppServer.httpError(client: s)
+            return HTTPError(status: h.status, code: h.code, message: h.message)
         default: return HTTPError(status: 422, code: e.code, message: e.description)
         }
     }

@@ -7,6 +7,11 @@ import MosaicProtocol
 /// Network details and switching (which locks every session, as signing in again is expected).
 extension AppServer {
     struct UseNetworkBody: Decodable { let name: String }
+    struct AddNetworkBody: Decodable {
+        let name: String
+        let node: String
+        let app: String?
+    }
 
     func registerNetworkRoutes() {
         api(.get, "/api/network", summary: "The current network and the known ones", access: .open) { [self] _ in
@@ -27,6 +32,9 @@ extension AppServer {
                 body["confirmations"] = info.confirmations
                 body["latest_round"] = info.latestRound
                 body["explorer"] = client.baseURL.appendingPathComponent("explorer").absoluteString
+                body["signature_scheme"] = "ed25519"
+                body["faucet_tokens"] = TokenAmount(baseUnits: info.faucetPourAmount).description
+                body["minimum_fee_tokens"] = TokenAmount(baseUnits: info.minimumFee).description
                 if let blobbers = try? await blobbers(client: client) {
                     body["blobbers"] = blobbers.map { ["id": $0.id, "url": $0.url, "capacity": $0.capacity, "allocated": $0.allocated] }
                 }
@@ -34,13 +42,47 @@ extension AppServer {
             return try AppServer.json(body)
         }
 
-        api(.post, "/api/network", summary: "Switch network (signs out)", access: .session,
+        api(.post, "/api/network", summary: "Switch this app's network (signs out); the CLI's current network stays", access: .session,
             body: .json(.object([("name", .string(maxLength: 64))])), errors: [404]) { [self] req in
             let body = try req.decode(UseNetworkBody.self)
             try mapConfig { try networkState.use(body.name) }
             sessions.lockAll()
             return try AppServer.json(["name": body.name])
         }
+
+        api(.post, "/api/networks", summary: "Add a network (or change its URLs); it is not switched to", access: .session,
+            body: .json(.object([("name", .string(maxLength: 64)), ("node", .string(maxLength: 512)), ("app", .string(maxLength: 512))],
+                                required: ["name", "node"])),
+            statuses: [201], errors: [422]) { [self] req in
+            let body = try req.decode(AddNetworkBody.self)
+            let name = body.name.trimmingCharacters(in: .whitespaces)
+            let node = body.node.trimmingCharacters(in: .whitespaces), app = body.app?.trimmingCharacters(in: .whitespaces) ?? ""
+            guard AppServer.isNetworkName(name) else {
+                throw HTTPError.unprocessable("A network name is 1 to 64 letters, digits, - or _.", code: "invalid_name")
+            }
+            guard AppServer.isHTTPURL(node) else {
+                throw HTTPError.unprocessable("The node URL must start with http:// or https://, such as http://10.0.0.5:7100.", code: "invalid_url")
+            }
+            guard app.isEmpty || AppServer.isHTTPURL(app) else {
+                throw HTTPError.unprocessable("The app URL must start with http:// or https://, or be left empty.", code: "invalid_url")
+            }
+            try mapConfig {
+                var config = try ClientConfig.load(home: networkState.home)
+                config.upsert(ClientConfig.Network(name: name, node: node.hasSuffix("/") ? String(node.dropLast()) : node, app: app.isEmpty ? nil : app))
+                try config.save(home: networkState.home)
+            }
+            return try AppServer.json(["name": name, "node": node], status: 201)
+        }
+    }
+
+    /// A network name as the config keeps it: 1–64 of letters, digits, - and _.
+    static func isNetworkName(_ s: String) -> Bool {
+        !s.isEmpty && s.count <= 64 && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+    }
+
+    static func isHTTPURL(_ s: String) -> Bool {
+        guard let u = URL(string: s), let scheme = u.scheme, ["http", "https"].contains(scheme), u.host != nil else { return false }
+        return true
     }
 
     func mapConfig<T>(_ body: () throws -> T) throws -> T {
@@ -48,8 +90,11 @@ extension AppServer {
             return try body()
         } catch let e as ConfigError {
             switch e {
-            case .unknownNetwork: throw HTTPError.notFound(e.description, code: "unknown_network")
-            case .noNetwork: throw HTTPError.unavailable(e.description)
+            case let .unknownNetwork(name, known):
+                throw HTTPError.notFound("There is no network named \(name) here" + (known.isEmpty ? "." : "; the known ones are \(known.joined(separator: ", ")).") + " Add it in Network Details.",
+                                         code: "unknown_network")
+            case .noNetwork:
+                throw HTTPError.unavailable("No network is set up yet. Add one in Network Details, or start a test network on this computer.")
             default: throw HTTPError.internalError(e.description)
             }
         }

@@ -59,6 +59,10 @@ extension AppServer {
                                        recipient: recipient, expiration: expiration,
                                        readBudget: ShareToken.defaultReadBudget(fileSize: meta.size, allocation: alloc))
             let url = token.link(base: server.baseURL)
+            try? shareLog.add(ShareLog.Entry(ticketID: token.ticket.id, allocationID: alloc.id, path: meta.path,
+                                             recipientID: token.ticket.recipientID, expiration: expiration,
+                                             created: Int64(Date().timeIntervalSince1970), url: url, revoked: false),
+                              owner: wallet.clientID)
             return try AppServer.json(["ticket": token.encoded, "ticket_id": token.ticket.id, "url": url,
                                        "public": recipient == nil, "expiration": expiration])
         }
@@ -74,18 +78,40 @@ extension AppServer {
                 moved.headers.add("Location", token.linkPath)
                 return AppServer.secured(moved)
             }
+            // Shared with one wallet: only that wallet's key can list or open it, so the page hands
+            // the ticket to the web app, where the recipient is signed in (or unlocks first).
+            if !token.ticket.recipientID.isEmpty {
+                let inApp = "/#/shared?t=" + (token.encoded.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? token.encoded)
+                let body = """
+                    <div id="shared-for-wallet" class="card"><h2>A file shared with one wallet</h2>
+                    <p>This file was shared with wallet <span class="mono">\(AppServer.escape(String(token.ticket.recipientID.prefix(12))))…</span>. Open it in Mosaic while that wallet is unlocked.</p>
+                    <p><a class="btn btn-primary" id="shared-open-in-app" href="\(AppServer.escape(inApp))">Open in Mosaic</a></p></div>
+                    """
+                return AppServer.secured(.html(AppServer.sharedPage(title: "Shared file", body: body)))
+            }
             do {
                 let (meta, _) = try await sharedFile(token)
                 let name = (meta.path as NSString).lastPathComponent
+                let expires = token.ticket.expiration == 0 ? "never"
+                    : AppServer.utcDate(token.ticket.expiration)
+                let type = meta.contentType.isEmpty ? "unknown" : meta.contentType
                 let body = """
-                    <div id="shared-file" class="card" data-name="\(AppServer.escape(name))"><h2>\(AppServer.escape(name))</h2>
-                    <p class="muted">\(Quantity.formatBytes(UInt64(max(0, meta.size)))) · shared by \(AppServer.escape(String(token.ticket.ownerID.prefix(12))))…</p>
+                    <div id="shared-file" class="card" data-name="\(AppServer.escape(name))" data-mime="\(AppServer.escape(type))" data-size="\(max(0, meta.size))"><h2 class="wrap">\(AppServer.escape(name))</h2>
+                    <dl class="details">
+                    <div class="detail-row"><dt>Size</dt><dd data-field="size">\(Quantity.formatBytes(UInt64(max(0, meta.size))))</dd></div>
+                    <div class="detail-row"><dt>Type</dt><dd data-field="mime">\(AppServer.escape(type))</dd></div>
+                    <div class="detail-row"><dt>Expires</dt><dd data-field="expiration">\(AppServer.escape(expires))</dd></div>
+                    <div class="detail-row"><dt>Shared by</dt><dd class="mono" data-field="owner">\(AppServer.escape(String(token.ticket.ownerID.prefix(12))))…</dd></div>
+                    </dl>
+                    <div class="share-preview" id="shared-preview"></div>
                     <p class="form-error" id="shared-download-error" role="alert" hidden></p>
                     <p><button type="button" class="btn btn-primary" id="shared-download">Download</button></p></div>
                     """
                 return AppServer.secured(.html(AppServer.sharedPage(title: name, body: body)))
+            } catch let e as HTTPError {
+                return AppServer.secured(.html(AppServer.sharedPage(title: "Cannot open this file", body: "<p id=\"shared-error\">\(AppServer.escape(e.message))</p>"), status: 404))
             } catch {
-                return AppServer.secured(.html(AppServer.sharedPage(title: "Cannot open this file", body: "<p id=\"shared-error\">\(AppServer.escape("\(error)"))</p>"), status: 404))
+                return AppServer.secured(.html(AppServer.sharedPage(title: "Cannot open this file", body: "<p id=\"shared-error\">This link cannot be opened now; the file may have been deleted or the share revoked.</p>"), status: 404))
             }
         }
 
@@ -153,6 +179,15 @@ extension AppServer {
         <body><header class="topbar"><a class="brand" href="/"><img src="/icon.svg" alt="" width="28" height="28"><span>Mosaic</span></a></header>
         <main class="view">\(body)</main></body></html>
         """
+    }
+
+    /// "9 Dec 2026, 01:21 UTC": the same on every server, whatever its time zone.
+    static func utcDate(_ seconds: Int64) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
+        return f.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
     }
 
     static func escape(_ s: String) -> String {

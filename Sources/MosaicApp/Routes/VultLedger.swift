@@ -21,27 +21,96 @@ extension AppServer {
         try await mapWallet { try await client.storageBlobbers() }
     }
 
-    /// Checks the form like the CLI does, then creates the allocation and waits until it is sealed.
-    func createAllocation(_ body: NewAllocationBody, wallet: Wallet) async throws -> Allocation {
-        let data = body.dataShards ?? 2, parity = body.parityShards ?? 2
+    /// The terms of a new allocation, checked like the CLI checks them.
+    struct AllocationTerms {
+        let data: Int
+        let parity: Int
+        let size: UInt64
+        let seconds: UInt64
+    }
+
+    static func allocationTerms(data: Int?, parity: Int?, size: String?, expire: String?) throws -> AllocationTerms {
+        let data = data ?? 2, parity = parity ?? 2
         guard (1...32).contains(data), (0...32).contains(parity) else {
-            throw HTTPError.unprocessable("data shards must be 1 to 32 and parity shards 0 to 32", code: "invalid_shards")
+            throw HTTPError.unprocessable("Data shards must be 1 to 32 and parity shards 0 to 32.", code: "invalid_shards")
         }
-        guard let size = Quantity.bytes(body.size ?? "1GiB"), size > 0 else {
-            throw HTTPError.unprocessable("invalid size \"\(body.size ?? "")\": give a size such as 500MiB or 1GiB", code: "invalid_size")
+        guard let size = Quantity.bytes(size ?? "1GiB"), size > 0 else {
+            throw HTTPError.unprocessable("The size \"\(size ?? "")\" is not a size; give one such as 500MiB or 1GiB.", code: "invalid_size")
         }
-        guard let ms = Quantity.milliseconds(body.expire ?? "30d"), ms >= 60_000 else {
-            throw HTTPError.unprocessable("invalid expiry \"\(body.expire ?? "")\": give a duration such as 7d or 30d (at least 1m)", code: "invalid_expire")
+        guard let ms = Quantity.milliseconds(expire ?? "30d"), ms >= 60_000 else {
+            throw HTTPError.unprocessable("The expiry \"\(expire ?? "")\" is not a duration; give one such as 7d or 30d (at least 1m).", code: "invalid_expire")
         }
+        return AllocationTerms(data: data, parity: parity, size: size, seconds: UInt64(ms / 1000))
+    }
+
+    /// What an allocation of these terms costs: the network's quote, the lock the app suggests
+    /// (the quote plus a tenth, so a price change between quote and block does not refuse it;
+    /// what is not spent returns when the allocation ends), the fee, and the wallet's balance.
+    struct AllocationQuote {
+        let quote: UInt64
         let lock: UInt64
-        do { lock = try TokenAmount.parse(body.lock ?? "1").baseUnits } catch {
-            throw HTTPError.unprocessable(error.description, code: "invalid_amount")
+        let fee: UInt64
+        let balance: UInt64
+
+        var json: [String: Any] {
+            let (total, over) = lock.addingReportingOverflow(fee)
+            return ["quote": quote, "quote_tokens": TokenAmount(baseUnits: quote).description,
+                    "lock": lock, "lock_tokens": TokenAmount(baseUnits: lock).description,
+                    "fee": fee, "fee_tokens": TokenAmount(baseUnits: fee).description,
+                    "balance": balance, "balance_tokens": TokenAmount(baseUnits: balance).description,
+                    "enough": !over && total <= balance]
+        }
+    }
+
+    func allocationQuote(_ terms: AllocationTerms, wallet: Wallet) async throws -> AllocationQuote {
+        let quote = try await mapWallet {
+            try await wallet.client.storageQuote(size: terms.size, dataShards: terms.data, parityShards: terms.parity, seconds: terms.seconds)
         }
         let info = try await mapWallet { try await wallet.networkInfo() }
-        let expiration = info.time + ms / 1000
+        let balance = try await mapWallet { try await wallet.balance() }.baseUnits
+        return AllocationQuote(quote: quote, lock: AppServer.suggestedLock(quote), fee: info.minimumFee, balance: balance)
+    }
+
+    /// The quote plus a tenth, rounded up to two significant digits so people read "0.022", not
+    /// "0.0220000001"; never less than the quote (on overflow the quote itself).
+    static func suggestedLock(_ quote: UInt64) -> UInt64 {
+        let (raw, over) = quote.addingReportingOverflow(quote / 10)
+        guard !over, raw > 0 else { return quote }
+        var step: UInt64 = 1
+        while raw / step >= 100 { step *= 10 }
+        let (up, o1) = raw.addingReportingOverflow(step - 1)
+        let (rounded, o2) = (up / step).multipliedReportingOverflow(by: step)
+        return o1 || o2 || rounded < quote ? raw : rounded
+    }
+
+    /// Checks the form like the CLI does, then creates the allocation and waits until it is sealed.
+    /// Without `lock`, the suggested lock of `allocationQuote` is locked. A balance too small is
+    /// refused here (422), before anything is signed.
+    func createAllocation(_ body: NewAllocationBody, wallet: Wallet) async throws -> Allocation {
+        let terms = try AppServer.allocationTerms(data: body.dataShards, parity: body.parityShards, size: body.size, expire: body.expire)
+        let cost = try await allocationQuote(terms, wallet: wallet)
+        let lock: UInt64
+        if let text = body.lock?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            do { lock = try TokenAmount.parse(text).baseUnits } catch {
+                throw HTTPError.unprocessable("\(error.description). Give the tokens to lock as a number such as 0.05.", code: "invalid_amount")
+            }
+            guard lock >= cost.quote else {
+                throw HTTPError.unprocessable("These terms cost \(TokenAmount(baseUnits: cost.quote)) tokens; lock at least that much, or leave the amount empty to lock the suggested \(TokenAmount(baseUnits: cost.lock)).",
+                                              code: "lock_too_small")
+            }
+        } else {
+            lock = cost.lock
+        }
+        let (total, over) = lock.addingReportingOverflow(cost.fee)
+        guard !over, total <= cost.balance else {
+            throw HTTPError.unprocessable("Your balance is \(TokenAmount(baseUnits: cost.balance)) tokens; this allocation needs \(TokenAmount(baseUnits: lock)) plus a fee of \(TokenAmount(baseUnits: cost.fee)). Get tokens from the faucet in Bolt, or choose a smaller size or a shorter time.",
+                                          code: "insufficient_balance")
+        }
+        let info = try await mapWallet { try await wallet.networkInfo() }
+        let expiration = info.time + Int64(terms.seconds)
         let name = (body.name ?? "").trimmingCharacters(in: .whitespaces)
         let id = try await mapWallet {
-            try await wallet.newAllocation(name: name, data: data, parity: parity, size: size, expiration: expiration, lock: lock)
+            try await wallet.newAllocation(name: name, data: terms.data, parity: terms.parity, size: terms.size, expiration: expiration, lock: lock)
         }
         return try await allocation(id, client: wallet.client)
     }

@@ -52,6 +52,15 @@ extension AppServer {
             return try AppServer.json(AppServer.allocationJSON(a))
         }
 
+        api(.get, "/api/allocations/quote", summary: "What a new allocation costs: the network's quote, the suggested lock, the fee and the balance",
+            access: .wallet, parameters: [AppParameters.quoteSize, AppParameters.quoteData, AppParameters.quoteParity, AppParameters.quoteExpire],
+            errors: [422]) { [self] req in
+            let wallet = try ledgerWallet(req)
+            let terms = try AppServer.allocationTerms(data: try req.http[AppParameters.quoteData], parity: try req.http[AppParameters.quoteParity],
+                                                      size: try req.http[AppParameters.quoteSize], expire: try req.http[AppParameters.quoteExpire])
+            return try AppServer.json(try await allocationQuote(terms, wallet: wallet).json)
+        }
+
         api(.post, "/api/allocations", summary: "Create an allocation", access: .wallet,
             body: .json(.object([
                 ("name", .string(maxLength: 256)), ("data_shards", .integer(1...32)), ("parity_shards", .integer(0...32)),
@@ -226,15 +235,34 @@ extension AppServer {
         do {
             return try await body()
         } catch let e as StorageClientError {
-            switch e {
-            case .notFound: throw HTTPError.notFound(e.description, code: "not_found")
-            case .alreadyExists: throw HTTPError.conflict(e.description, code: "exists")
-            default: throw HTTPError.unprocessable(e.description, code: "storage")
-            }
+            throw AppServer.httpError(client: e)
         } catch let e as StorageRequestError {
             throw AppServer.httpError(storage: e)
         } catch let e as LedgerClientError {
             throw AppServer.httpError(node: e, url: (try? networkState.current().node) ?? "?")
+        }
+    }
+
+    /// The SDK's storage errors in the web app's words: its messages name CLI commands
+    /// ('mosaic ls', --replace, 'mosaic repair'), which mean nothing on a page. The code stays, so
+    /// the page offers its own action (Replace / Keep both for `exists`).
+    static func httpError(client e: StorageClientError) -> HTTPError {
+        switch e {
+        case let .notFound(p):
+            return HTTPError.notFound("\(RemotePath.name(p)) is not there any more; it may have been moved or deleted. Reload the folder.", code: "not_found")
+        case let .alreadyExists(p):
+            return HTTPError.conflict("A file named \(RemotePath.name(p)) is already in this folder.", code: "exists")
+        case let .expired(_, at):
+            let date = AppServer.utcDate(at)
+            return HTTPError.unprocessable("This allocation expired on \(date); it can no longer be written. Create a new allocation from Home.", code: "storage")
+        case let .unreadable(p, _):
+            return HTTPError.unprocessable("\(RemotePath.name(p)) cannot be read from enough blobbers right now. Try again in a moment.", code: "storage")
+        case let .lockerFile(p):
+            return HTTPError.unprocessable("\(RemotePath.name(p)) is a locker file, locked with a PIN; open it on the Locker page.", code: "locker_file")
+        case let .tooFewBlobbers(needed, reached, _):
+            return HTTPError.unprocessable("Only \(reached) of the \(needed) blobbers this needs answered. Try again in a moment.", code: "storage")
+        default:
+            return HTTPError.unprocessable(e.description, code: "storage")
         }
     }
 

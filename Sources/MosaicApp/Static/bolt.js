@@ -1,4 +1,16 @@
-/* Mosaic web app — Bolt: balance, send, receive, faucet, transactions. Needs app.js. */
+/* Mosaic web app, view — Bolt: balance, send, receive, faucet, transactions. Needs the framework files.
+ *
+ * Test hooks:
+ *  Bolt       #bolt #balance-tokens #balance-symbol #balance-usd #balance-rate
+ *             #send-open #receive-open #faucet
+ *             send dialog: #send-form #send-to #send-amount #send-description #send-error #send-submit
+ *             receive dialog: #receive-client-id #receive-copy #receive-qr
+ *             #tx-list (li.tx-row[data-hash][data-status], .tx-failed) #tx-empty
+ *             #tx-prev #tx-next #tx-page
+ *  Tx details #tx-detail [data-field=hash|block_hash|round|output_hash|client_id|
+ *             to_client_id|signature|status|outcome|error|value|fee|tokens|fee_tokens|
+ *             type|description|creation_date] #explorer-link #tx-back
+ */
 (function () {
   'use strict';
   const M = window.Mosaic;
@@ -19,18 +31,43 @@
     return BigInt(m[1]) * 10n ** BigInt(DECIMALS) + BigInt((frac + '0'.repeat(DECIMALS)).slice(0, DECIMALS));
   }
 
+  // Why a typed amount is not one: each reason a sentence that says what to type instead.
+  function amountProblem(str) {
+    const s = String(str).trim();
+    if (!s) return 'Enter an amount, such as 1.5.';
+    if (s.startsWith('-')) return 'That is an invalid amount: it cannot be negative.';
+    if (s.includes(',')) return 'That is an invalid amount: use a dot for decimals and no commas (1.5, not 1,5).';
+    const m = /^(\d+)(?:\.(\d+))?$/.exec(s);
+    if (!m) return 'That is an invalid amount: use digits and at most one dot, such as 1.5.';
+    if ((m[2] || '').length > DECIMALS) return 'That is an invalid amount: at most ' + DECIMALS + ' decimals.';
+    return '';
+  }
+
+  function fmtUnits(u) {
+    const base = 10n ** BigInt(DECIMALS);
+    const whole = u / base, frac = (u % base).toString().padStart(DECIMALS, '0').replace(/0+$/, '');
+    return whole.toString() + (frac ? '.' + frac : '');
+  }
+  function balanceUnits(balance) {
+    if (!balance) return null;
+    return typeof balance.balance === 'number' || typeof balance.balance === 'string'
+      ? BigInt(String(balance.balance).split('.')[0]) : toUnits(balance.tokens);
+  }
+  function feeUnits(balance) { return balance && balance.fee !== undefined ? BigInt(String(balance.fee)) : 0n; }
+
   // The contract's validation messages, checked in the same order as the server.
   function validateSend(to, amount, me, balance) {
     const units = toUnits(amount);
-    if (units === null) return 'invalid amount';
-    if (!/^[0-9a-f]{64}$/.test(to)) return 'invalid address';
-    if (units === 0n) return 'amount cannot be zero';
-    if (balance) {
-      const have = typeof balance.balance === 'number' || typeof balance.balance === 'string'
-        ? BigInt(String(balance.balance).split('.')[0]) : toUnits(balance.tokens);
-      if (have !== null && units > have) return 'amount cannot be greater than balance';
+    if (units === null) return amountProblem(amount) || 'That is an invalid amount.';
+    if (!/^[0-9a-f]{64}$/.test(to)) return 'That is an invalid address: a client ID is 64 characters, 0-9 and a-f.';
+    if (units === 0n) return 'The amount cannot be zero.';
+    const have = balanceUnits(balance);
+    if (have !== null) {
+      if (units > have) return 'The amount cannot be greater than balance (' + fmtUnits(have) + ' ' + symbol() + ').';
+      const fee = feeUnits(balance);
+      if (units + fee > have) return 'The amount and the fee of ' + fmtUnits(fee) + ' ' + symbol() + ' are more than your balance; use Max to send all you can.';
     }
-    if (me && to === me) return 'cannot send to own wallet';
+    if (me && to === me) return 'You cannot send to own wallet: enter the recipient\u2019s client ID.';
     return '';
   }
 
@@ -67,12 +104,21 @@
   function openSend() {
     const err = errorBox('send-error');
     const submit = h('button', { type: 'submit', class: 'btn btn-primary', id: 'send-submit', text: 'Send' });
-    const avail = bolt.balance ? 'Available: ' + bolt.balance.tokens + ' ' + symbol() : '';
+    const avail = bolt.balance ? 'Available: ' + bolt.balance.tokens + ' ' + symbol() + (bolt.balance.fee_tokens ? ' · network fee ' + bolt.balance.fee_tokens + ' ' + symbol() : '') : '';
     const form = h('form', { id: 'send-form', class: 'stack', novalidate: true },
       field({ id: 'send-to', label: 'Recipient client ID', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', placeholder: '64 hex characters', required: true }),
       field({ id: 'send-amount', label: 'Amount (' + symbol() + ')', inputmode: 'decimal', autocomplete: 'off', placeholder: '0.0', required: true, hint: avail }),
       field({ id: 'send-description', label: 'Description (optional)', autocomplete: 'off', maxlength: 200 }),
       err, h('div', { class: 'actions' }, submit));
+    // Max: the whole balance less the fee.
+    const max = h('button', { type: 'button', class: 'btn btn-small', id: 'send-max', text: 'Max' });
+    max.addEventListener('click', () => {
+      const have = balanceUnits(bolt.balance), fee = feeUnits(bolt.balance);
+      if (have === null) return;
+      $('#send-amount', form).value = have > fee ? fmtUnits(have - fee) : '0';
+      showError(err, have > fee ? '' : 'Your balance does not cover the network fee; get tokens from the faucet first.');
+    });
+    $('#send-amount', form).parentElement.append(h('div', { class: 'actions left' }, max));
     let dlg = null;
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
@@ -82,6 +128,8 @@
       const bad = validateSend(to, amount, me(), bolt.balance);
       if (bad) return showError(err, bad);
       showError(err, '');
+      const fee = bolt.balance && bolt.balance.fee_tokens ? bolt.balance.fee_tokens + ' ' + symbol() : '';
+      if (!await M.approve({ kind: 'value', action: 'Send tokens', amount: amount + ' ' + symbol(), fee, to })) return;
       busy(submit, true, 'Sending…');
       try {
         const body = { to, amount };
@@ -114,7 +162,7 @@
     busy(btn, true, 'Requesting…');
     try {
       const r = await api('POST', '/api/faucet');
-      watchTx(r.hash, 'Receiving tokens from the faucet');
+      watchTx(r.hash, 'Receiving ' + (bolt.balance && bolt.balance.faucet_tokens ? bolt.balance.faucet_tokens + ' ' + symbol() : 'tokens') + ' from the faucet');
       refresh();
     } catch (ex) {
       toast(ex.message, 'error');
@@ -193,13 +241,30 @@
     return h('span', { class: 'chip chip-' + label, text: label });
   }
 
+  // "storage.new_allocation" → "Created allocation": the words a person reads in a wallet's history.
+  const ACTIONS = {
+    'faucet.pour': 'Faucet', 'storage.new_allocation': 'Created allocation', 'storage.update_allocation': 'Changed allocation',
+    'storage.cancel_allocation': 'Cancelled allocation', 'storage.finalize_allocation': 'Closed allocation',
+    'storage.lock_read_pool': 'Locked read tokens', 'storage.register_blobber': 'Registered blobber',
+    'notes.add': 'Added note', 'notes.create': 'Created notepad', 'notes.edit': 'Edited note', 'notes.delete': 'Deleted note',
+    'social.post': 'Posted', 'social.reply': 'Replied', 'social.vote': 'Voted', 'social.payout': 'Payout'
+  };
+  function actionName(desc) {
+    if (ACTIONS[desc]) return ACTIONS[desc];
+    const m = /^([a-z_]+)\.([a-z_]+)$/.exec(desc || '');
+    return m ? m[2].replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()) + ' (' + m[1] + ')' : (desc || 'Contract call');
+  }
+
   function txRow(tx) {
     const mine = me();
     const credit = tx.credited && tx.credited !== 0 && tx.credited !== '0';
     const out = !credit && tx.client_id === mine && tx.to_client_id !== mine;
-    const sign = out ? '−' : '+';
-    const kind = tx.type === 'contract_call' ? (tx.description === 'faucet.pour' ? 'Faucet' : (tx.description || 'contract call')) : out ? 'Sent' : 'Received';
-    const amount = credit ? tx.credited_tokens : tx.tokens;
+    const sign = out || (tx.type === 'contract_call' && !credit && tx.client_id === mine) ? '−' : '+';
+    const call = tx.type === 'contract_call';
+    const kind = call ? actionName(tx.description) : out ? 'Sent' : 'Received';
+    // A contract call that moved no value costs its fee: show that, not "−0".
+    const feeOnly = call && !credit && (tx.value === 0 || tx.value === '0');
+    const amount = credit ? tx.credited_tokens : feeOnly ? tx.fee_tokens : tx.tokens;
     return h('li', { class: 'tx-row' + (isFailed(tx) ? ' tx-failed' : '') + (out ? ' tx-out' : ' tx-in'), data: { hash: tx.hash, status: tx.status, outcome: tx.outcome || '' } },
       h('a', { class: 'tx-link', href: '#/bolt/tx/' + encodeURIComponent(tx.hash) },
         h('span', { class: 'tx-dir', 'aria-hidden': 'true' }, icon(out ? 'send' : 'receive')),
@@ -207,7 +272,7 @@
           h('span', { class: 'tx-hash mono', text: shortHash(tx.hash, 8), title: tx.hash }),
           h('span', { class: 'tx-meta small muted', text: kind + ' · ' + fmtDate(tx.creation_date) })),
         h('span', { class: 'tx-side' },
-          h('span', { class: 'tx-amount', text: sign + amount + ' ' + symbol() }),
+          h('span', { class: 'tx-amount', text: sign + amount + ' ' + symbol() + (feeOnly ? ' fee' : '') }),
           chip(tx))));
   }
 
@@ -260,10 +325,13 @@
           ['Status', 'status', tx.status],
           ['Outcome', 'outcome', outcome],
           ['Error', 'error', tx.error || 'none'],
+          ['Action', 'action', tx.type === 'contract_call' ? actionName(tx.description) : (tx.client_id === me() ? 'Sent' : 'Received')],
           ['Amount', 'tokens', orDash(tx.tokens) + ' ' + symbol()],
+          tx.credited && tx.credited !== 0 && tx.credited !== '0' ? ['Received', 'credited', tx.credited_tokens + ' ' + symbol()] : null,
           ['Value (base units)', 'value', tx.value],
           ['Fee', 'fee_tokens', orDash(tx.fee_tokens) + ' ' + symbol()],
           ['Fee (base units)', 'fee', tx.fee],
+          ['Nonce', 'nonce', tx.nonce],
           ['Type', 'type', tx.type],
           ['Description', 'description', tx.description],
           ['Date', 'creation_date', fmtDate(tx.creation_date)]]),
@@ -274,5 +342,5 @@
       h('p', {}, h('a', { href: '#/bolt', id: 'tx-back', class: 'btn btn-ghost' }, icon('back'), 'Back to Bolt'))));
   }
 
-  M.bolt = { toUnits, validateSend, refresh, watchTx };
+  M.bolt = { toUnits, validateSend, amountProblem, refresh, watchTx };
 })();

@@ -1,11 +1,11 @@
-/* Mosaic web app — Notes: the wallet's notepad on the ledger's notes contract. Needs app.js.
+/* Mosaic web app, view — Notes: the wallet's notepad on the ledger's notes contract. Needs the framework files.
  *
  * Test hooks:
  *  #notes #notes-count #note-add-open #notes-menu-open
  *  menu: #notes-menu #notes-refresh #notes-drop #notes-sign-out
  *  #note-list (li.note-row[data-id][data-private]) .note-title .note-body .note-lock .note-delete
  *  #notes-empty
- *  compose sheet: #note-sheet #note-form #note-title #note-body #note-private #note-error #note-save
+ *  compose sheet: #note-sheet #note-form #note-title #note-body #note-preview (Markdown) #note-private #note-error #note-save
  *  #notes-overlay (while a transaction seals) #notes-overlay-stage   error alert: #notes-alert #notes-alert-message #notes-alert-ok
  */
 (function () {
@@ -43,7 +43,11 @@
 
   // Sends a write, shows the overlay until it is sealed, then reloads. A failed, expired or
   // refused transaction ends in the alert with the chain's (or the app's) message.
+  // The wallet's approval comes first (the user may turn it off for notes: dialog.js approve()).
+  const ACTION = { POST: 'Add note', PUT: 'Save note', DELETE: 'Delete note' };
   async function transact(method, path, body, done) {
+    const what = ACTION[method] || 'Notes';
+    if (!await M.approve({ kind: 'notes', action: what + (body && body.title && !body.private ? ' \u201c' + body.title + '\u201d' : ''), amount: 'nothing is paid but the fee', fee: notes.fee || '', to: 'The notes contract' })) return;
     overlay(true);
     try {
       const sent = await api(method, path, body);
@@ -76,7 +80,8 @@
     const priv = h('input', { type: 'checkbox', id: 'note-private', checked: !!(note && note.private) });
     const form = h('form', { id: 'note-form', class: 'stack', novalidate: true },
       field({ id: 'note-title', label: 'Title', autocomplete: 'off', required: true, placeholder: 'A title', hint: 'Up to ' + TITLE_MAX + ' bytes' }),
-      field({ id: 'note-body', tag: 'textarea', label: 'Note', rows: 8, required: true, placeholder: 'Write your note…', hint: 'Up to 16 KiB' }),
+      field({ id: 'note-body', tag: 'textarea', label: 'Note', rows: 8, required: true, placeholder: 'Write your note…', hint: 'Up to 16 KiB. Markdown: **bold**, *italic*, `code`, - lists, # headings, [links](https://…); HTML shows as text.' }),
+      h('div', { class: 'note-preview', id: 'note-preview', 'aria-label': 'Preview' }),
       h('label', { class: 'check', for: 'note-private' }, priv, ' Private: encrypt title and note so only this wallet can read them'),
       err, h('div', { class: 'actions' }, save));
     const title = $('#note-title', form), text = $('#note-body', form);
@@ -90,9 +95,12 @@
       showError(err, msg);
       save.disabled = !t.trim() || !b.trim() || !!msg;
     }
+    const previewBox = $('#note-preview', form);
+    const showPreview = () => previewBox.replaceChildren(M.markdown(text.value));
     title.addEventListener('input', check);
-    text.addEventListener('input', check);
+    text.addEventListener('input', () => { check(); showPreview(); });
     check();
+    showPreview();
     const dlg = dialog({ id: 'note-sheet', class: 'sheet', title: note ? 'Edit note' : 'New note', body: form });
     form.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -141,7 +149,8 @@
     });
     const open = h('button', { type: 'button', class: 'note-main', 'aria-label': 'Edit note ' + n.id, disabled: n.locked },
       h('span', { class: 'note-title', text: n.locked ? 'Private note' : n.title }),
-      h('span', { class: 'note-body', text: n.locked ? 'Encrypted; this wallet cannot open it' : n.body }),
+      // A one-line preview with the Markdown's inline formatting; raw HTML stays text.
+      h('span', { class: 'note-body' }, n.locked ? 'Encrypted; this wallet cannot open it' : M.markdown(n.body, { inline: true })),
       h('span', { class: 'note-meta', text: '#' + n.id + ' · ' + fmtDate(n.updated_at) }));
     open.addEventListener('click', () => openSheet(n));
     return h('li', { class: 'note-row', data: { id: String(n.id), private: String(!!n.private) } },

@@ -1,4 +1,19 @@
-/* Mosaic web app — Vult: file browser, uploads, sharing, gallery. Needs app.js. */
+/* Mosaic web app, view — Vult: file browser, uploads, sharing, gallery. Needs the framework files.
+ *
+ * Test hooks:
+ *  Vult       #vult #vult-alloc (select, if several) #space-bar #space-text #breadcrumb
+ *             #upload-input #upload-button #mkdir-open #view-table #view-grid #view-gallery
+ *             #dropzone #uploads (.upload-item[data-name][data-state] .upload-progress .upload-status
+ *             .upload-cancel, and for a taken name .upload-replace .upload-keep)
+ *             #file-list (.file-row[data-path][data-type]) #files-empty
+ *             row actions: .file-open .file-download .file-rename .file-share .file-delete
+ *             mkdir dialog: #mkdir-name #mkdir-error #mkdir-submit
+ *             move dialog: #move-to #move-error #move-submit
+ *             share dialog: #share-public #share-client #share-client-id #share-expire
+ *                           #share-error #share-submit #share-url #share-copy
+ *             gallery: #gallery (.gallery-item[data-path]) lightbox: #lightbox #lightbox-img
+ *                      #lightbox-caption #lightbox-prev #lightbox-next
+ */
 (function () {
   'use strict';
   const M = window.Mosaic;
@@ -62,7 +77,9 @@
       h('div', { class: 'segmented', role: 'group', 'aria-label': 'View' },
         modeButton('table', 'list', 'Table'), modeButton('grid', 'grid', 'Grid'), modeButton('gallery', 'photo', 'Gallery')));
     render(h('section', { id: 'vult' },
-      pageHead('Vult', '#/', h('a', { class: 'btn btn-ghost', href: '#/allocation?id=' + encodeURIComponent(vult.alloc.id), text: 'Allocation' })),
+      pageHead('Vult', '#/', h('span', { class: 'head-links' },
+        h('a', { class: 'btn btn-ghost', href: '#/shares', id: 'shares-open', text: 'Shared' }),
+        h('a', { class: 'btn btn-ghost', href: '#/allocation?id=' + encodeURIComponent(vult.alloc.id), text: 'Allocation' }))),
       picker,
       h('div', { id: 'space-slot' }, space()),
       toolbar,
@@ -117,7 +134,8 @@
   async function loadDir() {
     try {
       const r = await api('GET', '/api/files?' + q({ alloc: vult.alloc.id, path: vult.path }));
-      vult.entries = (r.entries || []).slice().sort((a, b) =>
+      // The Locker's own folder is kept by the Locker page; Vult neither shows nor edits it.
+      vult.entries = (r.entries || []).filter((e) => !(e.path === '/locker' && e.type === 'dir')).sort((a, b) =>
         (a.type === b.type ? 0 : a.type === 'dir' ? -1 : 1) || a.name.localeCompare(b.name));
     } catch (e) {
       if (e.status === 401) return;
@@ -169,6 +187,23 @@
       a('file-delete', 'trash', 'Delete', askDelete));
   }
 
+  // Folder entries carry no time of their own (the SDK signs them with 0 so every blobber holds
+  // the same entry): a folder shows the newest date of what it holds, looked up after the listing.
+  const dirDates = new Map();
+  function dirDate(e) {
+    const key = vult.alloc.id + ':' + e.path;
+    if (dirDates.has(key)) return dirDates.get(key);
+    dirDates.set(key, '…');
+    api('GET', '/api/files?' + q({ alloc: vult.alloc.id, path: e.path })).then((r) => {
+      const newest = (r.entries || []).reduce((m, x) => Math.max(m, Number(x.modified) || 0), 0);
+      dirDates.set(key, newest > 0 ? fmtDate(newest) : '—');
+    }).catch(() => dirDates.set(key, '—')).then(() => {
+      const row = document.querySelector('.file-row[data-path="' + CSS.escape(e.path) + '"] .col-date');
+      if (row) row.textContent = dirDates.get(key);
+    });
+    return '…';
+  }
+
   function rowData(e) { return { path: e.path, type: e.type, name: e.name }; }
 
   function tableRow(e) {
@@ -176,7 +211,7 @@
       h('td', { class: 'col-name' }, h('span', { class: 'name-cell' }, thumb(e), h('span', { class: 'name-text' }, nameLink(e),
         h('span', { class: 'small muted mobile-meta', text: e.type === 'dir' ? 'Folder' : fmtBytes(e.size) + ' · ' + fmtDate(e.modified) })))),
       h('td', { class: 'col-size', text: e.type === 'dir' ? '—' : fmtBytes(e.size) }),
-      h('td', { class: 'col-date', text: fmtDate(e.modified) }),
+      h('td', { class: 'col-date', text: e.type === 'dir' ? dirDate(e) : fmtDate(e.modified) }),
       h('td', { class: 'col-actions' }, actions(e)));
   }
 
@@ -253,38 +288,95 @@
     onLeave(() => { window.removeEventListener('dragover', block); window.removeEventListener('drop', block); });
   }
 
+  // Uploads run three at a time; each has its bar, its status and a Cancel. A name that is taken
+  // offers Replace or Keep both (the new file gets " (1)" before its extension).
+  const PARALLEL = 3;
   function enqueue(files) {
     const dir = vult.path, alloc = vult.alloc;
     for (const f of files) {
       const bar = h('progress', { class: 'upload-progress', max: '100', value: '0', 'aria-label': 'Upload of ' + f.name });
       const status = h('span', { class: 'upload-status small muted', text: 'Waiting…' });
+      const cancel = h('button', { type: 'button', class: 'btn btn-small upload-cancel', text: 'Cancel', 'aria-label': 'Cancel the upload of ' + f.name });
+      const choices = h('span', { class: 'upload-choices', hidden: true });
       const item = h('li', { class: 'upload-item', data: { name: f.name, state: 'queued' } },
-        h('span', { class: 'upload-name', text: f.name }), bar, status);
+        h('span', { class: 'upload-name', text: f.name, title: f.name }), bar, status, choices, cancel);
       $('#uploads').appendChild(item);
-      vult.queue.push({ file: f, dir, alloc, item, bar, status });
+      const job = { file: f, name: f.name, dir, alloc, item, bar, status, cancel, choices, replace: false, xhr: null, cancelled: false };
+      cancel.addEventListener('click', () => {
+        job.cancelled = true;
+        if (job.xhr) job.xhr.abort();
+        else { vult.queue = vult.queue.filter((j) => j !== job); finish(job, 'failed', 'Cancelled'); }
+      });
+      vult.queue.push(job);
     }
     pump();
   }
 
-  async function pump() {
-    if (vult.uploading) return;
-    vult.uploading = true;
-    while (vult.queue.length) {
+  function pump() {
+    vult.active = vult.active || 0;
+    while (vult.active < PARALLEL && vult.queue.length) {
       const job = vult.queue.shift();
-      await uploadOne(job);
+      vult.active++;
+      uploadOne(job).then(() => {
+        vult.active--;
+        if (vult.mounted) refreshAlloc();
+        if (!vult.queue.length && vult.active === 0) { vult.uploading = false; if (vult.mounted) loadDir(); }
+        pump();
+      });
     }
-    vult.uploading = false;
-    if (vult.mounted) { loadDir(); refreshAlloc(); }
+    vult.uploading = vult.active > 0;
+  }
+
+  function finish(job, state, text) {
+    job.item.dataset.state = state;
+    job.item.classList.toggle('failed', state === 'failed');
+    job.item.classList.toggle('done', state === 'done');
+    job.status.textContent = text;
+    job.cancel.hidden = true;
+  }
+
+  function keepBothName(name, n) {
+    const dot = name.lastIndexOf('.');
+    return dot > 0 ? name.slice(0, dot) + ' (' + n + ')' + name.slice(dot) : name + ' (' + n + ')';
+  }
+
+  function offerChoices(job) {
+    const replace = h('button', { type: 'button', class: 'btn btn-small upload-replace', text: 'Replace' });
+    const keep = h('button', { type: 'button', class: 'btn btn-small upload-keep', text: 'Keep both' });
+    const again = (how) => {
+      job.choices.hidden = true;
+      job.choices.replaceChildren();
+      if (how === 'replace') job.replace = true;
+      else {
+        const taken = new Set(vult.entries.map((e) => e.name));
+        let n = 1;
+        while (taken.has(keepBothName(job.file.name, n))) n++;
+        job.name = keepBothName(job.file.name, n);
+      }
+      job.cancel.hidden = false;
+      job.item.classList.remove('failed');
+      job.status.textContent = 'Waiting…';
+      vult.queue.push(job);
+      pump();
+    };
+    replace.addEventListener('click', () => again('replace'));
+    keep.addEventListener('click', () => again('keep'));
+    job.choices.replaceChildren(replace, keep);
+    job.choices.hidden = false;
   }
 
   function uploadOne(job) {
     return new Promise((resolve) => {
       const { file, item, bar, status } = job;
-      const path = join(job.dir, file.name);
+      const path = join(job.dir, job.name);
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', '/api/files/upload?' + q({ alloc: job.alloc.id, path }));
+      job.xhr = xhr;
+      const params = { alloc: job.alloc.id, path };
+      if (job.replace) params.replace = 'true';
+      xhr.open('POST', '/api/files/upload?' + q(params));
       xhr.setRequestHeader('X-CSRF-Token', M.state.csrf || '');
-      xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+      // The file's own type (text/plain, image/png…) is kept as its metadata: share pages preview by it.
+      xhr.setRequestHeader('Content-Type', file.type && /^[\w.+-]+\/[\w.+-]+$/.test(file.type) ? file.type : 'application/octet-stream');
       item.dataset.state = 'uploading';
       status.textContent = '0%';
       xhr.upload.addEventListener('progress', (ev) => {
@@ -294,27 +386,30 @@
         status.textContent = pct + '% of ' + fmtBytes(ev.total);
       });
       xhr.addEventListener('load', () => {
+        job.xhr = null;
         if (xhr.status >= 200 && xhr.status < 300) {
           bar.value = 100;
-          item.dataset.state = 'done';
-          item.classList.add('done');
-          status.textContent = 'Uploaded · ' + fmtBytes(file.size);
+          finish(job, 'done', 'Uploaded · ' + fmtBytes(file.size) + (job.name !== file.name ? ' as ' + job.name : ''));
           setTimeout(() => item.remove(), 15000);
         } else {
-          let msg = 'Upload failed (' + xhr.status + ')', code = '';
+          let msg = 'The upload failed (' + xhr.status + ').', code = '';
           try { const j = JSON.parse(xhr.responseText); if (j.error) { msg = j.error.message || msg; code = j.error.code; } } catch (_) { /* not JSON */ }
-          fail(msg);
+          if (code === 'exists') {
+            finish(job, 'failed', msg);
+            offerChoices(job);
+          } else {
+            fail(msg);
+          }
           if (xhr.status === 401 && (code === 'session_expired' || code === 'locked')) M.sessionLost();
         }
         resolve();
       });
-      xhr.addEventListener('error', () => { fail('Network error while uploading'); resolve(); });
-      xhr.addEventListener('abort', () => { fail('Cancelled'); resolve(); });
+      xhr.addEventListener('error', () => { job.xhr = null; fail('The connection to the app was lost during the upload. Try again.'); resolve(); });
+      xhr.addEventListener('abort', () => { job.xhr = null; finish(job, 'failed', 'Cancelled'); resolve(); });
+      // The item shows the reason; a toast repeats it only when the list is not on screen.
       function fail(msg) {
-        item.dataset.state = 'failed';
-        item.classList.add('failed');
-        status.textContent = msg;
-        toast(file.name + ': ' + msg, 'error');
+        finish(job, 'failed', msg);
+        if (!vult.mounted) toast(file.name + ': ' + msg, 'error');
       }
       xhr.send(file);
     });
@@ -415,7 +510,7 @@
         let to = null;
         if (cli.checked) {
           to = $('#share-client-id', form).value.trim();
-          if (!/^[0-9a-f]{64}$/.test(to)) { err('invalid address'); return true; }
+          if (!/^[0-9a-f]{64}$/.test(to)) { err('That is an invalid address: a client ID is 64 characters, 0-9 and a-f.'); return true; }
         }
         const r = await api('POST', '/api/files/share', { alloc: vult.alloc.id, path: e.path, to_client_id: to, expire: $('#share-expire', form).value });
         const url = new URL(r.url, location.href).href;

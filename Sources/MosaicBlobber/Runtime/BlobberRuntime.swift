@@ -98,7 +98,7 @@ package final class BlobberRuntime: Sendable {
             throw BlobberRuntimeError.underfunded("""
                 blobber \(id) holds \(TokenAmount(baseUnits: balance)) but needs \(TokenAmount(baseUnits: need)) \
                 (stake \(TokenAmount(baseUnits: options.stake)) plus fees); send tokens to it \
-                ('mosaic wallet send \(id) AMOUNT') and start it again
+                ('mosaic wallet send --to \(id) --amount \(TokenAmount(baseUnits: need - balance))') and start it again
                 """)
         }
         try await wallet.registerBlobber(url: url, capacity: options.capacity, writePrice: options.writePrice, readPrice: options.readPrice,

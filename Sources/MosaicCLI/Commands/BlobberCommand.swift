@@ -13,7 +13,7 @@ enum BlobberCommand {
             client id), its fragments and its metadata. On start the blobber registers on the ledger (signed,
             staking --stake) or updates its URL and prices; it then commits owners' write markers, redeems read
             markers and answers challenges. On a devnet the stake comes from the faucet. A real operator first
-            funds the blobber id (printed on start; 'mosaic wallet send ID AMOUNT') with the stake plus fees.
+            funds the blobber id (printed on start; 'mosaic wallet send --to ID --amount TOKENS') with the stake plus fees.
             """,
         examples: ["mosaic blobber --dir ./b1 --node http://127.0.0.1:7100",
                    "mosaic blobber --dir ./b2 --node http://127.0.0.1:7100 --port 5052 --capacity 100GiB --write-price 0.01"],

@@ -84,6 +84,7 @@ struct LedgerContext {
             ("nonce", .uint(t.nonce)), ("creation_date", .int(t.creationDate)),
             ("round", v.round.map { .uint($0) } ?? .null), ("block_hash", .optional(v.blockHash)),
             ("output_hash", .optional(v.outputHash)), ("confirmations", .uint(v.confirmations)),
+            ("signature", .string(t.signature)), ("output", .optional(v.output)),
             ("explorer_url", .string(explorer(t.hash))),
         ])
     }
@@ -102,6 +103,7 @@ struct LedgerContext {
         rows += [("nonce", String(t.nonce)), ("created", WalletLedgerCommands.shortDate(t.creationDate) + " UTC")]
         if let bh = v.blockHash { rows.append(("block hash", bh)) }
         if let oh = v.outputHash { rows.append(("output hash", oh)) }
+        rows.append(("signature", t.signature))
         rows.append(("explorer", explorer(t.hash)))
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0 + ":" + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }.joined(separator: "\n")

@@ -33,12 +33,12 @@ enum NotesCommand {
     static let add = Command(
         name: "add", summary: "add a note; prints its id",
         examples: ["mosaic notes add --title Groceries --body 'milk, eggs'", "mosaic notes add --title Secret --body '…' --private --json"],
-        flags: noteFlags + [.toggle("create", "create the notepad first if this wallet has none")] + waitFlags,
+        flags: noteFlags + [.toggle("create", "no longer needed: a wallet without a notepad gets one with its first note")] + waitFlags,
         action: { inv in
             let title = try inv.required("title")
             let (ctx, pad) = try notepad(inv)
             let w = try await pad.add(title: title, body: inv.value("body") ?? "", isPrivate: inv.has("private"),
-                                      createNotepad: inv.has("create"), gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
+                                      createNotepad: true, gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
             return output(ctx, w, headline: w.noteID.map { "note \($0) added" + (inv.has("private") ? " (private)" : "") } ?? "note submitted")
         })
 

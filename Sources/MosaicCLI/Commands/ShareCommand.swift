@@ -8,13 +8,13 @@ import MosaicStorageCore
 /// printed as a `mosaic-ticket:` string; `--revoke` ends a ticket on the ledger.
 enum ShareCommand {
     static let command = Command(
-        name: "share", summary: "share a file: print a ticket that 'mosaic download --ticket' accepts; or revoke one",
+        name: "share", summary: "share a file: print a ticket that 'mosaic download --ticket TICKET LOCAL' accepts; or revoke one",
         usage: "PATH [--to CLIENT_ID] [--expire 7d] | --revoke TICKET",
         discussion: """
             Without --to the ticket is a public link: it carries the file's key, so anyone holding it can read
             the file. With --to only that wallet can open the key (the recipient must have sent at least one
             transaction, e.g. a faucet pour, so its public key is known). --expire defaults to never;
-            'mosaic share --revoke' ends a ticket at once. --read-budget bounds what the allocation's write
+            'mosaic share --revoke TICKET' ends a ticket at once. --read-budget bounds what the allocation's write
             pool pays for reads under the ticket (all readers together; readers with their own read pool pay
             themselves); the default is the cost of 10 full downloads at the allocation's read prices.
             """,

@@ -53,7 +53,7 @@ struct StorageContext {
     func allocation(forWriting: Bool) async throws -> StorageAllocation {
         let a = try await ledgerAllocation()
         guard a.ownerID == wallet.clientID else {
-            throw CLIError.failure("allocation \(a.id) belongs to \(a.ownerID), not to wallet \(ledger.walletName); use 'mosaic download --ticket' for files shared with you")
+            throw CLIError.failure("allocation \(a.id) belongs to \(a.ownerID), not to wallet \(ledger.walletName); use 'mosaic download --ticket TICKET LOCAL' for files shared with you")
         }
         if forWriting {
             guard a.status == .active else {

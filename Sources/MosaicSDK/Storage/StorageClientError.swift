@@ -23,7 +23,7 @@ public enum StorageClientError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String {
         switch self {
         case let .invalidAllocation(why): return "invalid allocation: \(why)"
-        case let .expired(id, at): return "allocation \(id) expired at \(at) (unix time); extend it with 'mosaic alloc update \(id) --extend' before writing"
+        case let .expired(id, at): return "allocation \(id) expired at \(at) (unix time); extend it with 'mosaic alloc update \(id) --extend 30d' before writing"
         case let .full(why): return "\(why)"
         case let .tooFewBlobbers(n, r, f):
             let reasons = f.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; ")

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Every command the CLI (and the SDK errors it prints) suggests in quotes, `'mosaic …'`, is
+/// run: a hint that the parser refuses (exit 2, a usage error) is a hint that does not work.
+/// Placeholders (ID, TOKENS, NAME, `\(…)`) get sample values; commands that start servers are
+/// checked through their help, flag by flag, instead of being started.
+@Suite struct CLIHintTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The quoted hints in the CLI's and the SDK's sources, as written.
+    static func hints() throws -> [String] {
+        var found = Set<String>()
+        let regex = try NSRegularExpression(pattern: "'mosaic ([^']+)'")
+        for dir in ["Sources/MosaicCLI", "Sources/MosaicSDK"] {
+            let base = root.appendingPathComponent(dir)
+            guard let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in files where url.pathExtension == "swift" {
+                let text = try String(contentsOf: url, encoding: .utf8)
+                for m in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                    guard let r = Range(m.range(at: 1), in: text) else { continue }
+                    found.insert(String(text[r]))
+                }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Sample words for a hint's placeholders and interpolations.
+    static func words(_ hint: String) -> [String]? {
+        // A hint built from the command path the user typed (help texts) is not a fixed command.
+        if hint.contains("commandPath") || hint.contains("path.joined") || hint.contains("…") { return nil }
+        let hex = String(repeating: "a", count: 64)
+        var out: [String] = []
+        for raw in interpolationsJoined(hint).split(separator: " ").map(String.init) {
+            var w = raw
+            if w.hasPrefix("\\(") || w.contains("\\(") {
+                if w.contains("Locker.folder") { w = "/locker/x" }
+                else if w.contains("TokenAmount") { w = "1" }
+                else if w.contains("name") { w = "x" }
+                else { w = hex }
+            }
+            switch w {
+            case "ID": w = hex
+            case "TOKENS", "AMOUNT", "N": w = "2"
+            case "NAME", "APP", "T", "B": w = "x"
+            case "TICKET": w = "mosaic-ticket:x"
+            case "URL": w = "http://127.0.0.1:9"
+            case "FILE", "LOCAL": w = "/nonexistent/mosaic-hint-file"
+            default: break
+            }
+            out.append(w)
+        }
+        return out
+    }
+
+    /// The hint with the spaces inside each `\(…)` (balanced parentheses) removed, so an
+    /// interpolation stays one word.
+    static func interpolationsJoined(_ hint: String) -> String {
+        var out = "", depth = 0
+        var chars = Array(hint)[...]
+        while let c = chars.first {
+            chars = chars.dropFirst()
+            if c == "\\", chars.first == "(" && depth == 0 {
+                out.append(c)
+                out.append("(")
+                chars = chars.dropFirst()
+                depth = 1
+                continue
+            }
+            if depth > 0 {
+                if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
+                if c != " " { out.append(c) }
+                continue
+            }
+            out.append(c)
+        }
+        return out
+    }
+
+    static let servers: Set<String> = ["devnet", "blobber", "node", "app"]
+
+    @Test func everyPrintedHintParses() async throws {
+        let all = try CLIHintTests.hints()
+        #expect(all.count > 20, "found \(all.count) hints")
+        #expect(all.contains("wallet send --to \\(id) --amount \\(TokenAmount(baseUnits: need - balance))"))
+        let cli = try CLIRunner(); defer { cli.cleanup() }
+        for hint in all {
+            guard let args = CLIHintTests.words(hint), let first = args.first else { continue }
+            if CLIHintTests.servers.contains(first) {
+                // Not started: its help must list every flag the hint uses.
+                let commandWords = args.prefix { !$0.hasPrefix("-") }
+                let help = try await cli.run(Array(commandWords) + ["--help"])
+                #expect(help.code == 0, "'mosaic \(hint)': \(help.err)")
+                for flag in args where flag.hasPrefix("--") {
+                    #expect(help.out.contains(flag), "'mosaic \(hint)': \(flag) is not a flag of 'mosaic \(commandWords.joined(separator: " "))'")
+                }
+                continue
+            }
+            let bare = !args.contains { $0.hasPrefix("-") } && args.count <= 2 && !args.contains { $0.count == 64 || $0.hasPrefix("/") }
+            if bare {
+                // A reference to a command ('mosaic share', 'mosaic alloc new'): it names one.
+                let help = try await cli.run(args + ["--help"])
+                #expect(help.code == 0, "'mosaic \(hint)' names no command: \(help.err)")
+                continue
+            }
+            let r = try await cli.run(args, stdin: "")
+            #expect(r.code != 2, "'mosaic \(hint)' is refused by the parser: \(r.err)")
+        }
+    }
+}
