@@ -194,3 +194,28 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// The vectors of docs/PROTOCOL.md §2.4 for the social calls added with profiles and rewards:
+/// what a client must sign, byte for byte.
+@Suite struct SocialCallVectorTests {
+    static func signed(_ method: String, _ args: [String: JSONValue]) throws -> Transaction {
+        let key = try Ed25519.SigningKey(seed: SecretBytes(Array(0..<32)))
+        return Transaction.signed(by: key, chainID: "mosaic-devnet", to: ContractCall.address(of: "social"), value: 0, fee: 1_000_000,
+                                  nonce: 8, type: .contractCall, data: ContractCall(contract: "social", method: method, args: args).json,
+                                  creationDate: 1_800_000_000)
+    }
+
+    @Test func setProfileAndClaimRewardsMatchTheDocumentedVectors() throws {
+        let profile = try Self.signed("set_profile", ["name": .string("alice"), "about": .string("Boats")])
+        let claim = try Self.signed("claim_rewards", [:])
+        #expect(ContractCall.address(of: "social") == "ae62130698601a9da814b32cc885a88b6407eab64b08649a4e01a8ecbf3a4f2d")
+        #expect(profile.transactionData == #"{"args":{"about":"Boats","name":"alice"},"contract":"social","method":"set_profile"}"#)
+        #expect(profile.hash == "52cad22d52ba76931fc774b15918b41f22dd7a0db20983edb2b6854161cdeb93")
+        #expect(profile.signature == "4768c30971eb452861e6259b8a259c33f4e21a04252b6df9f911f31aebe41e5bc6876a847995d4ead059d92313b826f0502448f437ceddfb61175379c43e4f04")
+        #expect(claim.transactionData == #"{"args":{},"contract":"social","method":"claim_rewards"}"#)
+        #expect(claim.hash == "2a3567fd3dc26c5f54ebb5e864390f4be9e5e4fc15432cb859b176ee39f2423e")
+        #expect(claim.signature == "63d3b205868937e60975c580ca8e007d6fe01d101a4307a381cf8a0957618332d0bf3575a2353329b9ac6202fec0ce52dd7283e508247004ba33775227e6e70d")
+        try profile.verify()
+        try claim.verify()
+    }
+}
