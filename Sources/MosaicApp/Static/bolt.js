@@ -1,4 +1,16 @@
-/* Mosaic web app — Bolt: balance, send, receive, faucet, transactions. Needs app.js. */
+/* Mosaic web app, view — Bolt: balance, send, receive, faucet, transactions. Needs the framework files.
+ *
+ * Test hooks:
+ *  Bolt       #bolt #balance-tokens #balance-symbol #balance-usd #balance-rate
+ *             #send-open #receive-open #faucet
+ *             send dialog: #send-form #send-to #send-amount #send-description #send-error #send-submit
+ *             receive dialog: #receive-client-id #receive-copy #receive-qr
+ *             #tx-list (li.tx-row[data-hash][data-status], .tx-failed) #tx-empty
+ *             #tx-prev #tx-next #tx-page
+ *  Tx details #tx-detail [data-field=hash|block_hash|round|output_hash|client_id|
+ *             to_client_id|signature|status|outcome|error|value|fee|tokens|fee_tokens|
+ *             type|description|creation_date] #explorer-link #tx-back
+ */
 (function () {
   'use strict';
   const M = window.Mosaic;

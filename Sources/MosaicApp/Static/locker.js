@@ -1,4 +1,4 @@
-/* Mosaic web app — Locker: files that open only with their PIN (and this wallet). Needs app.js.
+/* Mosaic web app, view — Locker: files that open only with their PIN (and this wallet). Needs the framework files.
  *
  * Stable ids / test hooks (for browser tests):
  *  Locker     #locker #locker-alloc (select, if several) #locker-intro #locker-input (file)

@@ -1,4 +1,4 @@
-/* Mosaic web app — Notes: the wallet's notepad on the ledger's notes contract. Needs app.js.
+/* Mosaic web app, view — Notes: the wallet's notepad on the ledger's notes contract. Needs the framework files.
  *
  * Test hooks:
  *  #notes #notes-count #note-add-open #notes-menu-open

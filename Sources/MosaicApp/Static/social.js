@@ -1,6 +1,6 @@
-/* Mosaic web app — Social: feeds (trending / hot / new) with a tag filter, a post with its
+/* Mosaic web app, view — Social: feeds (trending / hot / new) with a tag filter, a post with its
  * threaded replies (children load on expand), compose, reply, vote with a weight slider, and
- * the apps the user authorized (revoke). Needs app.js.
+ * the apps the user authorized (revoke). Needs the framework files.
  *
  * Test hooks:
  *  Feed    #social #compose-open #social-apps-link #social-account

@@ -1,4 +1,18 @@
-/* Mosaic web app — Vult: file browser, uploads, sharing, gallery. Needs app.js. */
+/* Mosaic web app, view — Vult: file browser, uploads, sharing, gallery. Needs the framework files.
+ *
+ * Test hooks:
+ *  Vult       #vult #vult-alloc (select, if several) #space-bar #space-text #breadcrumb
+ *             #upload-input #upload-button #mkdir-open #view-table #view-grid #view-gallery
+ *             #dropzone #uploads (.upload-item[data-name] .upload-progress .upload-status)
+ *             #file-list (.file-row[data-path][data-type]) #files-empty
+ *             row actions: .file-open .file-download .file-rename .file-share .file-delete
+ *             mkdir dialog: #mkdir-name #mkdir-error #mkdir-submit
+ *             move dialog: #move-to #move-error #move-submit
+ *             share dialog: #share-public #share-client #share-client-id #share-expire
+ *                           #share-error #share-submit #share-url #share-copy
+ *             gallery: #gallery (.gallery-item[data-path]) lightbox: #lightbox #lightbox-img
+ *                      #lightbox-caption #lightbox-prev #lightbox-next
+ */
 (function () {
   'use strict';
   const M = window.Mosaic;
