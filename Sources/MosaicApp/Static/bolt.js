@@ -210,7 +210,7 @@
     const credit = tx.credited && tx.credited !== 0 && tx.credited !== '0';
     const out = !credit && tx.client_id === mine && tx.to_client_id !== mine;
     const sign = out ? '−' : '+';
-    const kind = tx.type === 'contract_call' ? (tx.description === 'faucet.pour' ? 'Faucet' : (tx.description || 'contract call')) : out ? 'Sent' : 'Received';
+    const kind = tx.type === 'contract_call' ? (tx.description === 'faucet.pour' ? 'Faucet' : tx.description === 'social.claim_rewards' ? 'Social rewards' : (tx.description || 'contract call')) : out ? 'Sent' : 'Received';
     const amount = credit ? tx.credited_tokens : tx.tokens;
     return h('li', { class: 'tx-row' + (isFailed(tx) ? ' tx-failed' : '') + (out ? ' tx-out' : ' tx-in'), data: { hash: tx.hash, status: tx.status, outcome: tx.outcome || '' } },
       h('a', { class: 'tx-link', href: '#/bolt/tx/' + encodeURIComponent(tx.hash) },

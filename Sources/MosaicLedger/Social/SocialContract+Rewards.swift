@@ -24,7 +24,7 @@ extension SocialContract {
         try context.set(SocialKeys.rewards(context.caller), try SocialCodec.encodeJSON(rewards))
         try context.set(SocialKeys.pool, try SocialCodec.encodeJSON(pool))
         try context.pay(amount, to: context.caller)
-        try context.emit("claim_rewards", ["account": context.caller, "amount": String(amount)])
+        try context.emit("claim_rewards", ["account": context.caller, "to": context.caller, "amount": String(amount)])
         return "claimed \(TokenAmount(baseUnits: amount)) of rewards"
     }
 
