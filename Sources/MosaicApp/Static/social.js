@@ -269,8 +269,8 @@
   }
 
   // The one-root-post-per-5-minutes rule, shown before writing: a countdown to the next allowed
-  // post (and, in the dialog, Publish waits for it).
-  function postLimit(a, el, submit) {
+  // post. Publish stays enabled (the draft can be written meanwhile; the chain's refusal says the same).
+  function postLimit(a, el) {
     if (!a || !a.next_root_post_at) return;
     const until = Number(a.next_root_post_at);
     // Ledger time, which a devnet can move ahead of the clock: the account read says what it was.
@@ -279,13 +279,11 @@
       const left = Math.ceil(until - (Date.now() / 1000 + offset));
       if (left <= 0) {
         el.hidden = true;
-        if (submit) submit.disabled = false;
         return;
       }
       el.hidden = false;
       el.dataset.left = String(left);
       el.textContent = 'One post per 5 minutes: you can post again in ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0') + '. Replies are not limited this way.';
-      if (submit) submit.disabled = true;
       timer = setTimeout(tick, 1000);
     }
     let timer = null;
@@ -309,7 +307,7 @@
     if (!editing) {
       const note = h('p', { class: 'small muted', id: 'post-limit', hidden: true });
       form.prepend(note);
-      api('GET', '/api/social/account').then((a) => postLimit(a, note, submit)).catch(() => {});
+      api('GET', '/api/social/account').then((a) => postLimit(a, note)).catch(() => {});
     }
     let dlg = null;
     form.addEventListener('submit', async (e) => {
