@@ -136,6 +136,26 @@ import MosaicProtocol
         #expect(try net.call(4, "unstake", [:]).outcome == .success)
     }
 
+    /// 150 curators on one post: they are paid 100 a step from the payout cursor, each its share.
+    @Test func curatorsBeyondOnePageArePaidFromTheCursor() throws {
+        let net = try SocialNet(funds: [10] + Array(repeating: 10, count: 150), pool: 100_000)
+        let voters = Array(1...150)
+        try net.stake(voters, 5 * token)
+        #expect(try net.call(0, "comment", net.postArgs("crowd")).outcome == .success)
+        #expect(try net.block(voters.map { net.tx($0, "vote", net.voteArgs(0, "crowd", 10_000)) }).allSatisfy { $0.outcome == .success })
+        let post = try #require(try net.post(0, "crowd"))
+        try net.advance((post.payoutAt / 3600 + 1) * 3600 - net.now + 1)
+        try net.ledger.produceBlock()
+        let paid = try #require(try net.post(0, "crowd")?.reward)
+        let each = try voters.map { try net.stakeOf($0).rewards.curation }
+        #expect(each.allSatisfy { $0 > 0 } && Set(each).count == 1, "equal votes, equal shares")
+        #expect(paid.curation == each.reduce(0, +))
+        #expect(try net.ledger.contractValue("social", key: SocialKeys.payoutCursor) == nil)
+        let pool = try net.decode(net.view("rewards", [:]), as: SocialRewardPool.self)
+        #expect(pool.reserved == 0 && pool.pending == paid.author + paid.curation)
+        #expect(try net.ledger.supply().isConserved)
+    }
+
     /// Random posts, votes, stakes, claims and clock moves: after every block the balances add up
     /// to the genesis supply, and the pool's parts to what it started with.
     @Test(arguments: [UInt64(1), 2, 3]) func supplyAndThePoolAreConservedUnderRandomActivity(seed: UInt64) throws {

@@ -92,6 +92,7 @@ def test_profiles_votes_and_rewards_with_two_wallets(devnet, browser, second_bro
     assert s.el("#replies > li.reply > .vote-compact .vote-range")
     a.get(devnet.app + "/#/social/post/" + post_id)
     a.wait_text("#post-meta .post-replies", lambda t: t == "1 reply")
+    assert a.text_of("#post-votes .post-voter .post-author") == "bob"
     assert [e.text for e in a.driver.find_elements(By.CSS_SELECTOR, "#replies > li.reply .post-author")] == ["bob"]
 
     # Bob's profile lists his vote and his reply; Alice's reputation grew with the vote.

@@ -18,7 +18,8 @@
  *          .reply-form .reply-text .reply-send .vote-range .vote-btn, nested ul.replies)
  *  Apps    #social-apps #social-grants (li.grant[data-app][data-expired] .grant-scope
  *          .grant-revoke) #social-grants-empty
- *  Also    a.post-author[href=#/social/u/NAME-or-ID] .post-reward (paid) / .post-pending (estimate)
+ *  Also    #post-votes (.post-voter[data-voter] with its a.post-author) on a post
+ *          a.post-author[href=#/social/u/NAME-or-ID] .post-reward (paid) / .post-pending (estimate)
  *          #post-limit (the 5-minute rule's countdown, in the feed and the compose dialog)
  *          #social-unlock (shown instead of the write controls when no wallet is unlocked)
  * Feeds, posts and profiles are public routes: they read without a wallet; writes ask to unlock.
@@ -419,6 +420,16 @@
     return form;
   }
 
+  // Who voted, by profile name (linking to the profile) and weight.
+  function voters(votes) {
+    const list = (votes || []).filter((v) => Number(v.weight) !== 0);
+    if (!list.length) return null;
+    return h('p', { class: 'small post-voters', id: 'post-votes' }, 'Votes: ',
+      list.slice(0, 50).map((v, i) => h('span', { class: 'post-voter', data: { voter: v.voter } }, i ? ', ' : '',
+        authorEl(v.voter, v.voter_name), ' ' + pct(v.weight))),
+      list.length > 50 ? ' and ' + (list.length - 50) + ' more' : '');
+  }
+
   async function postPage(author, permlink) {
     const id = author + '/' + permlink;
     const r = await api('GET', '/api/social/post?id=' + encodeURIComponent(id));
@@ -448,7 +459,7 @@
       pageHead(p.title || (p.parent_id ? 'Reply' : '(untitled)'), '#/social', edit),
       h('article', { class: 'card post-full' },
         h('h2', { class: 'visually-hidden', id: 'post-title', text: p.title || '' }),
-        parent, metaEl, tagChips(p.tags), h('div', { class: 'post-body', id: 'post-body', text: p.body }), reward, vote),
+        parent, metaEl, tagChips(p.tags), h('div', { class: 'post-body', id: 'post-body', text: p.body }), reward, voters(r.votes), vote),
       h('div', { class: 'card' }, h('h2', { text: 'Reply' }), form),
       h('div', { class: 'card' }, repliesTitle, replies)));
     if (p.children > 0) await loadReplies(p.id, replies);

@@ -180,8 +180,14 @@ enum SocialCommand {
             var out = try await shown(social, id, headline: nil)
             let votes = try await run { () async throws(SocialError) in try await social.votes(on: id) }
             if !votes.isEmpty {
-                out.text += "\n\nvotes:\n" + votes.map { "  \(short($0.voter))  weight \($0.weight)  rshares \($0.rshares)  changes \($0.changes)" }
-                    .joined(separator: "\n")
+                // Voters by profile name where they have one (100 at most looked up).
+                let voters = Array(Set(votes.map(\.voter))).sorted().prefix(SocialRules.maxAccountsPerRead)
+                let named = try? await social.accounts(Array(voters))
+                var names: [String: String] = [:]
+                for a in named?.accounts ?? [] { if let n = a.name { names[a.clientID] = n } }
+                out.text += "\n\nvotes:\n" + votes.map { v in
+                    "  \(names[v.voter].map { "\($0) (\(v.voter))" } ?? v.voter)  weight \(v.weight)  rshares \(v.rshares)  changes \(v.changes)"
+                }.joined(separator: "\n")
             }
             if case .object(var fields) = out.json {
                 fields.append(("votes", .array(votes.map { v in
