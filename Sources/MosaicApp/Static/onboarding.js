@@ -184,6 +184,12 @@
     try { await api('POST', '/api/lock', undefined, { noRedirect: true }); } catch (_) { /* already locked */ }
     M.state.message = 'You are signed out.';
     await loadSession().catch(() => {});
+    // A public page (Social) would stay as it is: signing out shows the unlock screen all the same.
+    const key = M.parseHash().parts[0] || '';
+    if (M.publicRoutes && M.publicRoutes[key] && M.state.session && M.state.session.state !== 'no_wallet') {
+      document.body.dataset.state = M.state.session.state;
+      return renderUnlock();
+    }
     route();
   }
 
