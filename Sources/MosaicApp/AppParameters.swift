@@ -43,4 +43,5 @@ enum AppParameters {
     static let feedLimit = Query.integer("limit", in: 1...SocialRules.maxFeedLimit, default: 20, "posts per page")
     static let start = Query.string("start", .string(maxLength: 256), "the `next` of the previous page (AUTHOR/PERMLINK)")
     static let postID = Query.requiredString("id", .string(maxLength: 256), "the post id: AUTHOR/PERMLINK")
+    static let socialAccount = Query.requiredString("account", .string(maxLength: 64), "a profile name or client id")
 }

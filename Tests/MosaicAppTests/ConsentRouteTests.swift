@@ -49,8 +49,11 @@ import Testing
         let locked = try await c.send("POST", "/api/authorize/approve", json: body)
         #expect(locked.status == 401)
         #expect(locked.errorCode == "locked")
+        // Social writes need the unlocked wallet; its feeds read without one (issue 15).
+        let vote = try await c.send("POST", "/api/social/votes", json: ["id": String(repeating: "a", count: 64) + "/p", "weight": 100])
+        #expect(vote.status == 401 && vote.errorCode == "locked")
         let feed = try await c.send("GET", "/api/social/feed")
-        #expect(feed.errorCode == "locked")
+        #expect(feed.errorCode != "locked")
         await app.stop()
     }
 

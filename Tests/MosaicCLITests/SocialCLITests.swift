@@ -161,4 +161,66 @@ import Testing
         r = try await appVote("5000")
         #expect(r.code == 1 && r.err.contains("has no grant from user \(user)"), "\(r.err)")
     }
+
+    /// Profiles, several accounts at once, printed post ids that vote and reply accept, and a
+    /// reward paid from the devnet's pool, claimed into the wallet and shown in its history.
+    @Test func profilesPrintedIDsAndRewardsFromThePool() async throws {
+        let cli = try cli(); defer { cli.cleanup() }
+        let p = try await devnet(cli)
+        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        let a = try await funded(cli, "a")
+        let b = try await funded(cli, "b")
+        let named = try await cli.run(["social", "profile", "--wallet", "a", "--name", "alice", "--about", "Boats", "--json"])
+        #expect(named.code == 0 && named.json["name"] as? String == "alice", "\(named.err)")
+        #expect(try await cli.run(["social", "profile", "--wallet", "b", "--name", "bob"]).code == 0)
+        let taken = try await cli.run(["social", "profile", "--wallet", "b", "--name", "alice"])
+        #expect(taken.code == 1 && taken.err.contains("the name alice is taken"), "\(taken.err)")
+        let bad = try await cli.run(["social", "profile", "--wallet", "b", "--name", "No Spaces"])
+        #expect(bad.code == 2 && bad.err.contains("3–32 characters"), "\(bad.err)")
+
+        let many = try await cli.run(["social", "account", "alice", b, "nobody", "--json"]).json
+        #expect((many["accounts"] as? [[String: Any]])?.map { $0["client_id"] as? String } == [a, b])
+        #expect((many["accounts"] as? [[String: Any]])?.map { $0["name"] as? String } == ["alice", "bob"])
+        #expect(many["missing"] as? [String] == ["nobody"])
+        let text = try await cli.run(["social", "account", "alice", "bob"])
+        #expect(text.out.contains("name:          alice") && text.out.contains("name:          bob") && text.out.contains("Boats"), "\(text.out)")
+
+        // A long permlink: the printed id (author/permlink, far over 80 characters) is what vote and reply take.
+        let link = "a-rather-long-permlink-that-makes-the-whole-post-id-far-longer-than-eighty-characters"
+        #expect(try await cli.run(["social", "post", "--wallet", "a", "--title", "Long", "--body", "x", "--permlink", link]).code == 0)
+        let shownBefore = try await cli.run(["social", "account", "alice", "--json"]).json
+        #expect(shownBefore["next_root_post_at"] is Int, "the 5-minute rule's next time is shown")
+        let feed = try await cli.run(["social", "feed", "--sort", "created"])
+        let printed = try #require(feed.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init).first { $0.hasPrefix(a + "/") })
+        #expect(printed == "\(a)/\(link)")
+        #expect(try await cli.run(["social", "stake", "0.5", "--wallet", "b"]).code == 0)
+        let voted = try await cli.run(["social", "vote", printed, "--wallet", "b", "--weight", "10000"])
+        #expect(voted.code == 0, "\(voted.err)")
+        let replied = try await cli.run(["social", "reply", printed, "--wallet", "b", "--body", "agreed"])
+        #expect(replied.code == 0, "\(replied.err)")
+        let posts = try await cli.run(["social", "posts", "alice"])
+        #expect(posts.out.contains(printed) && posts.out.contains("pending"), "\(posts.out)")
+        let votes = try await cli.run(["social", "votes", "bob", "--json"]).json["votes"] as? [[String: Any]]
+        #expect(votes?.map { $0["permlink"] as? String } == [link])
+
+        // Past the payout window: the author and the curator are credited, and claim real tokens.
+        #expect(try await cli.run(["devnet", "time", "advance", "7d"]).code == 0)
+        #expect(try await cli.run(["devnet", "time", "advance", "1h"]).code == 0)
+        #expect(try await cli.run(["social", "profile", "--wallet", "b", "--about", "a block after the window"]).code == 0)
+        let shown = try await cli.run(["social", "show", printed, "--json"]).json
+        let reward = try #require(shown["reward"] as? [String: Any], "\(shown)")
+        let authorReward = try #require(reward["author"] as? Int)
+        #expect(authorReward > 0 && (reward["curation"] as? Int ?? 0) > 0)
+        let rewards = try await cli.run(["social", "rewards", "--wallet", "a", "--json"]).json
+        #expect((rewards["rewards"] as? [String: Any])?["pending"] as? Int == authorReward)
+        let before = try await cli.run(["wallet", "balance", "--wallet", "a", "--json"]).json["balance"] as? Int ?? 0
+        let claimed = try await cli.run(["social", "claim", "--wallet", "a", "--json"])
+        #expect(claimed.code == 0 && claimed.json["amount"] as? Int == authorReward, "\(claimed.err)")
+        let after = try await cli.run(["wallet", "balance", "--wallet", "a", "--json"]).json["balance"] as? Int ?? 0
+        #expect(after > before)
+        let history = try await cli.run(["wallet", "txns", "--wallet", "a"])
+        #expect(history.out.contains("claimed"), "\(history.out)")
+        let again = try await cli.run(["social", "claim", "--wallet", "a"])
+        #expect(again.code == 1 && again.err.contains("no rewards to claim"), "\(again.err)")
+    }
 }

@@ -206,6 +206,8 @@ import MosaicTestSupport
             "social.register_app": ["name": .string("other-app"), "redirect_url": .string("https://o.example/cb")],
             "social.grant": ["app": .string("prop-app"), "scopes": .array([.string("vote")]), "expires_at": .integer(w.now + 3600)],
             "social.revoke": ["app": .string("prop-app")],
+            "social.set_profile": ["name": .string("prop-user"), "about": .string("about me")],
+            "social.claim_rewards": [:],
             "notes.create_notepad": [:],
             "notes.add": ["title": .string("t"), "body": .string("b"), "private": .bool(false), "create": .bool(true)],
             "notes.edit": ["id": 1, "title": .string("t"), "body": .string("b"), "private": .bool(false)],
@@ -232,6 +234,10 @@ import MosaicTestSupport
             "social.account": ["client_id": owner],
             "social.grants": ["user": owner],
             "social.app": ["app": .string("prop-app")],
+            "social.accounts": ["accounts": .array([owner, .string("prop-user")])],
+            "social.account_posts": ["client_id": owner, "kind": .string("replies"), "limit": 10, "start": .string("0"), "truncate_body": 5],
+            "social.account_votes": ["client_id": owner, "limit": 10, "start": .string("0")],
+            "social.rewards": [:],
         ]
     }
 

@@ -272,8 +272,11 @@ import MosaicTestSupport
         #expect(try net.feed("created").posts.map(\.permlink) == ["p"])
         let regenerated = try net.decode(net.view("account", ["client_id": .string(net.id(1))]), as: SocialAccount.self)
         #expect(regenerated.votingPower == 10_000)
-        // endBlock removed the index keys through the payout queue.
+        // endBlock removed the index keys through the payout queue, when the post's payout window
+        // (the hour holding its payout time, docs/SOCIAL.md §8) closed.
         let post = try #require(try net.post(0, "p"))
+        try net.advance(SocialRules.rewardWindowSeconds)
+        try net.ledger.produceBlock()
         for sort in [SocialSort.trending, .hot] {
             let key = SocialKeys.feed(sort, tag: nil, order: SocialScore.descendingKey(sort == .trending ? post.trendingScore : post.hotScore),
                                       post.author, post.permlink)

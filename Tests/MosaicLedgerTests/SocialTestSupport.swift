@@ -5,7 +5,8 @@ import MosaicProtocol
 import MosaicTestSupport
 
 /// A ledger with the social contract on a fixed clock (moved with `advance`), and funded
-/// accounts `users[i]` holding `funds[i]` tokens at genesis.
+/// accounts `users[i]` holding `funds[i]` tokens at genesis, and a reward pool of `pool` tokens
+/// (an allocation to the contract's address).
 final class SocialNet {
     static let start: Int64 = 1_800_000_000
     let directory: String
@@ -14,13 +15,14 @@ final class SocialNet {
     let ledger: Ledger
     private var nonces: [String: UInt64] = [:]
 
-    init(funds: [UInt64]) throws {
+    init(funds: [UInt64], pool: UInt64 = 0) throws {
         directory = NSTemporaryDirectory() + "mosaic-social-test-" + Hex.encode(Random.bytes(6))
         users = try funds.indices.map { i in
             try Ed25519.SigningKey(seed: SecretBytes([UInt8](repeating: UInt8(truncatingIfNeeded: i + 40), count: 31) + [UInt8(i / 256)]))
         }
         var allocations: [String: UInt64] = [:]
         for (k, f) in zip(users, funds) { allocations[k.publicKey.clientID] = f * token }
+        if pool > 0 { allocations[SocialNet.contract] = pool * token }
         var g = Genesis(chainID: "mosaic-social-test", genesisTime: SocialNet.start, allocations: allocations)
         g.confirmations = 1
         g.maxNonceAhead = 1000
@@ -34,6 +36,9 @@ final class SocialNet {
     }
 
     func id(_ i: Int) -> String { users[i].publicKey.clientID }
+
+    /// The social contract's account (the reward pool and voting stakes).
+    static let contract = ContractCall.address(of: "social")
 
     /// The ledger time the next block gets.
     var now: Int64 { max(ledger.clock.now, ledger.latestBlock.timestamp) }

@@ -27,7 +27,7 @@ def config(devnet, path):
     quoted = lambda values: "[" + ", ".join(json.dumps(v) for v in values) + "]"
     # The contracts' views, so view calls reach the contracts' own argument checks.
     contracts = ["faucet", "notes", "social", "storage"]
-    views = ["status", "notes", "note", "notepad", "stats", "feed", "post", "replies", "votes", "account", "grants", "app"]
+    views = ["status", "notes", "note", "notepad", "stats", "feed", "post", "replies", "votes", "account", "accounts", "account_posts", "account_votes", "grants", "app", "rewards"]
     lines = [f"[dictionaries.ids]\nvalues = {quoted(ids)}", f"[dictionaries.paths]\nvalues = {quoted(paths)}",
              f"[dictionaries.contracts]\nvalues = {quoted(contracts)}", f"[dictionaries.views]\nvalues = {quoted(views)}",
              "[parameters]",

@@ -57,10 +57,10 @@ extension AppServer {
     }
 
     func registerSocialRoutes() {
-        api(.get, "/api/social/feed", summary: "A feed page: trending, hot or created, optionally one tag", access: .wallet,
+        api(.get, "/api/social/feed", summary: "A feed page: trending, hot or created, optionally one tag", access: .open,
             parameters: [AppParameters.sort, AppParameters.tag, AppParameters.feedLimit, AppParameters.start, AppParameters.round],
             errors: [409, 422]) { [self] req in
-            let social = try socialClient(req)
+            let social = try socialReader(req)
             let sort = try req.http[AppParameters.sort]
             let tag = try AppServer.tagFilter(try req.http[AppParameters.tag])
             let limit = try req.http[AppParameters.feedLimit]
@@ -68,39 +68,43 @@ extension AppServer {
             if let s = try req.http[AppParameters.start] { start = try AppServer.postID(s) }
             let round = try req.http[AppParameters.round]
             let page = try await mapSocial { try await social.feed(sort, tag: tag, limit: limit, start: start, round: round, truncateBody: 280) }
+            let names = await AppServer.names(social, page.posts.map(\.author))
             return try AppServer.json([
-                "sort": page.sort.rawValue, "tag": page.tag ?? NSNull(), "posts": try page.posts.map(AppServer.postJSON),
+                "sort": page.sort.rawValue, "tag": page.tag ?? NSNull(), "posts": try page.posts.map { try AppServer.postJSON($0, names: names) },
                 "next": page.next ?? NSNull(), "round": page.round,
             ])
         }
 
-        api(.get, "/api/social/post", summary: "One post with the current votes on it", access: .wallet,
+        api(.get, "/api/social/post", summary: "One post with the current votes on it", access: .open,
             parameters: [AppParameters.postID], errors: [404, 409, 422]) { [self] req in
-            let social = try socialClient(req)
+            let social = try socialReader(req)
             let id = try AppServer.postID(try req.http[AppParameters.postID])
             guard let post = try await mapSocial({ try await social.post(id) }) else {
                 throw HTTPError.notFound("post \(id) does not exist (it may not be sealed yet)", code: "unknown_post")
             }
             let votes = try await mapSocial { try await social.votes(on: id) }
             let me = social.actor ?? ""
+            let names = await AppServer.names(social, [post.author] + votes.map(\.voter))
             return try AppServer.json([
-                "post": try AppServer.postJSON(post), "votes": try votes.map { try AppServer.encodable($0) },
+                "post": try AppServer.postJSON(post, names: names),
+                "votes": try votes.map { v in var j = try AppServer.encodable(v); j["voter_name"] = names[v.voter] ?? NSNull(); return j },
                 "my_vote": votes.first(where: { $0.voter == me }).map { Int($0.weight) } ?? 0,
             ])
         }
 
-        api(.get, "/api/social/replies", summary: "The direct replies of a post, in creation order", access: .wallet,
+        api(.get, "/api/social/replies", summary: "The direct replies of a post, in creation order", access: .open,
             parameters: [AppParameters.postID], errors: [404, 409, 422]) { [self] req in
-            let social = try socialClient(req)
+            let social = try socialReader(req)
             let id = try AppServer.postID(try req.http[AppParameters.postID])
             let replies = try await mapSocial { try await social.replies(to: id) }
+            let names = await AppServer.names(social, replies.replies.map(\.author))
             // Each reply with the wallet's current vote on it, so its slider starts there.
             let me = social.actor ?? ""
             var out: [[String: Any]] = []
             for reply in replies.replies {
-                var json = try AppServer.postJSON(reply)
+                var json = try AppServer.postJSON(reply, names: names)
                 var mine = 0
-                if reply.voteCount > 0, out.count < 100 {
+                if reply.voteCount > 0, out.count < 100, !me.isEmpty {
                     let votes = try await mapSocial { try await social.votes(on: SocialPostID(author: reply.author, permlink: reply.permlink)) }
                     mine = votes.first(where: { $0.voter == me }).map { Int($0.weight) } ?? 0
                 }
@@ -194,7 +198,59 @@ extension AppServer {
             let social = try socialClient(req)
             let me = try req.wallet().clientID
             let account = try await mapSocial { try await social.account(me) }
-            return try AppServer.json(try AppServer.encodable(account))
+            var json = try AppServer.encodable(account)
+            // Ledger time, so the page counts down to `next_root_post_at` even when a devnet moved its clock.
+            if let info = try? await social.client.network() { json["ledger_time"] = info.time }
+            return try AppServer.json(json)
+        }
+
+        api(.get, "/api/social/profile", summary: "An account's profile page: profile, reputation, rewards, posts, replies and votes", access: .open,
+            parameters: [AppParameters.socialAccount], errors: [404, 422]) { [self] req in
+            let social = try socialReader(req)
+            let who = try req.http[AppParameters.socialAccount].trimmingCharacters(in: .whitespaces)
+            let key = Transaction.isHexID(who.lowercased()) ? who.lowercased() : who
+            guard Transaction.isHexID(key) || SocialProfile.isValidName(key) else {
+                throw HTTPError.unprocessable("\"\(who.prefix(64))\" is neither a profile name nor a client id", code: "invalid")
+            }
+            let list = try await mapSocial { try await social.accounts([key]) }
+            guard let account = list.accounts.first else {
+                throw HTTPError.notFound("no account has the name \(key)", code: "unknown_account")
+            }
+            let posts = try await mapSocial { try await social.accountPosts(account.clientID, limit: 20) }
+            let replies = try await mapSocial { try await social.accountPosts(account.clientID, replies: true, limit: 20) }
+            let votes = try await mapSocial { try await social.accountVotes(account.clientID, limit: 20) }
+            let names = await AppServer.names(social, [account.clientID] + votes.votes.map(\.vote.author))
+            return try AppServer.json([
+                "account": try AppServer.encodable(account), "mine": account.clientID == social.actor,
+                "posts": try posts.posts.map { try AppServer.postJSON($0, names: names) },
+                "replies": try replies.posts.map { try AppServer.postJSON($0, names: names) },
+                "votes": try votes.votes.map { v -> [String: Any] in
+                    var j = try AppServer.encodable(v.vote)
+                    j["id"] = "\(v.vote.author)/\(v.vote.permlink)"; j["title"] = v.title; j["is_reply"] = v.isReply
+                    j["author_name"] = names[v.vote.author] ?? NSNull()
+                    return j
+                },
+            ])
+        }
+
+        api(.post, "/api/social/profile", summary: "Set the wallet's profile: a unique name and an about text (waits until sealed)", access: .wallet,
+            body: .json(.object([("name", .string(maxLength: 64)), ("about", .string(maxLength: 2048))])), errors: [409, 422]) { [self] req in
+            struct ProfileBody: Decodable { let name: String?; let about: String? }
+            let body = try req.decode(ProfileBody.self)
+            let social = try socialClient(req)
+            let name = body.name?.trimmingCharacters(in: .whitespaces).lowercased()
+            let account = try await mapSocial { try await social.setProfile(name: name?.isEmpty == true ? nil : name, about: body.about) }
+            return try AppServer.json(["account": try AppServer.encodable(account)])
+        }
+
+        api(.post, "/api/social/claim", summary: "Move the wallet's credited rewards into its balance (waits until sealed)", access: .wallet,
+            errors: [409]) { [self] req in
+            let social = try socialClient(req)
+            let tx = try await mapSocial { try await social.claimRewards() }
+            let amount = tx.events?.first { $0.name == "claim_rewards" }?.attributes["amount"].flatMap { UInt64($0) } ?? 0
+            let account = try await mapSocial { try await social.account(try req.wallet().clientID) }
+            return try AppServer.json(["hash": tx.transaction.hash, "amount": amount, "amount_tokens": TokenAmount(baseUnits: amount).description,
+                                       "account": try AppServer.encodable(account)])
         }
 
         api(.get, "/api/social/grants", summary: "The apps this wallet authorized, expired ones flagged", access: .wallet) { [self] req in
@@ -215,6 +271,24 @@ extension AppServer {
         }
     }
 
+    /// For reads: the session's wallet when unlocked (so "my vote" is known), else the current
+    /// network's node alone — feeds and posts need no wallet.
+    func socialReader(_ req: AppRequest) throws -> SocialClient {
+        if req.session.wallet != nil { return try socialClient(req) }
+        let network = try mapConfig { try networkState.current() }
+        return SocialClient(client: try mapConfig { try LedgerClient(network: network) })
+    }
+
+    /// Profile names of `ids` (at most 100 looked up; a failed lookup leaves them unnamed).
+    static func names(_ social: SocialClient, _ ids: [String]) async -> [String: String] {
+        var unique: [String] = []
+        for id in ids where !unique.contains(id) && unique.count < SocialRules.maxAccountsPerRead { unique.append(id) }
+        guard !unique.isEmpty, let list = try? await social.accounts(unique) else { return [:] }
+        var out: [String: String] = [:]
+        for a in list.accounts { if let n = a.name { out[a.clientID] = n } }
+        return out
+    }
+
     /// The session's wallet as a social client.
     func socialClient(_ req: AppRequest) throws -> SocialClient {
         SocialClient(wallet: try ledgerWallet(req))
@@ -224,7 +298,7 @@ extension AppServer {
     func postAnswer(_ social: SocialClient, _ id: SocialPostID, status: Int = 201) async throws -> HTTPResponse {
         let post = try await mapSocial { try await social.post(id) }
         var json: [String: Any] = ["id": id.description]
-        json["post"] = try post.map(AppServer.postJSON) ?? NSNull()
+        json["post"] = try post.map { try AppServer.postJSON($0) } ?? NSNull()
         return try AppServer.json(json, status: status)
     }
 
@@ -246,8 +320,9 @@ extension AppServer {
     }
 
     /// A post as the page reads it: the protocol's snake_case fields plus `id` ("AUTHOR/PERMLINK").
-    static func postJSON(_ post: SocialPost) throws -> [String: Any] {
+    static func postJSON(_ post: SocialPost, names: [String: String] = [:]) throws -> [String: Any] {
         var json = try encodable(post)
+        if let n = post.authorName ?? names[post.author] { json["author_name"] = n }
         json["id"] = post.path
         json["parent_id"] = post.isRoot ? NSNull() : "\(post.parentAuthor)/\(post.parentPermlink)"
         return json

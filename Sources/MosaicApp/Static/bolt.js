@@ -247,7 +247,8 @@
     'storage.cancel_allocation': 'Cancelled allocation', 'storage.finalize_allocation': 'Closed allocation',
     'storage.lock_read_pool': 'Locked read tokens', 'storage.register_blobber': 'Registered blobber',
     'notes.add': 'Added note', 'notes.create': 'Created notepad', 'notes.edit': 'Edited note', 'notes.delete': 'Deleted note',
-    'social.post': 'Posted', 'social.reply': 'Replied', 'social.vote': 'Voted', 'social.payout': 'Payout'
+    'social.post': 'Posted', 'social.reply': 'Replied', 'social.vote': 'Voted', 'social.payout': 'Payout',
+    'social.claim_rewards': 'Social rewards', 'social.set_profile': 'Set profile', 'social.stake': 'Staked for votes', 'social.unstake': 'Unstaked'
   };
   function actionName(desc) {
     if (ACTIONS[desc]) return ACTIONS[desc];

@@ -228,6 +228,12 @@
     M.state.phrase = null;
     M.state.message = 'You are signed out.';
     await loadSession().catch(() => {});
+    // A public page (Social) would stay as it is: signing out shows the unlock screen all the same.
+    const key = M.parseHash().parts[0] || '';
+    if (M.publicRoutes && M.publicRoutes[key] && M.state.session && M.state.session.state !== 'no_wallet') {
+      document.body.dataset.state = M.state.session.state;
+      return renderUnlock();
+    }
     route();
   }
 

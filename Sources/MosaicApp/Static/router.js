@@ -48,11 +48,13 @@
     const r = parseHash();
     if (!s) return render(h('p', { class: 'muted', text: 'Loading…' }));
     document.body.dataset.state = s.state;
-    if (s.state === 'no_wallet') return M.renderOnboarding();
-    if (s.state !== 'unlocked') return M.renderUnlock();
+    const key = r.parts[0] || '';
+    // Pages a view marks public (Social's feeds, posts and profiles) read without a wallet.
+    const open = M.publicRoutes && M.publicRoutes[key];
+    if (!open && s.state === 'no_wallet') return M.renderOnboarding();
+    if (!open && s.state !== 'unlocked') return M.renderUnlock();
     // A new wallet's phrase is confirmed before anything else opens.
     if (M.state.phrase) return M.renderMnemonic(M.state.phrase);
-    const key = r.parts[0] || '';
     if (M.state.lastKey !== r.path) window.scrollTo(0, 0);
     M.state.lastKey = r.path;
     $$('#topnav a').forEach((a) => { if (a.getAttribute('href') === '#/' + key) a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current'); });

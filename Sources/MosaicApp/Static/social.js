@@ -18,6 +18,11 @@
  *          .reply-form .reply-text .reply-send .vote-range .vote-btn, nested ul.replies)
  *  Apps    #social-apps #social-grants (li.grant[data-app][data-expired] .grant-scope
  *          .grant-revoke) #social-grants-empty
+ *  Also    #post-votes (.post-voter[data-voter] with its a.post-author) on a post
+ *          a.post-author[href=#/social/u/NAME-or-ID] .post-reward (paid) / .post-pending (estimate)
+ *          #post-limit (the 5-minute rule's countdown, in the feed and the compose dialog)
+ *          #social-unlock (shown instead of the write controls when no wallet is unlocked)
+ * Feeds, posts and profiles are public routes: they read without a wallet; writes ask to unlock.
  */
 (function () {
   'use strict';
@@ -31,7 +36,22 @@
     created: 'Every post, newest first.'
   };
 
-  function me() { const s = M.state.session; return s && s.wallet ? s.wallet.client_id : ''; }
+  function me() { const s = M.state.session; return s && s.state === 'unlocked' && s.wallet ? s.wallet.client_id : ''; }
+  function unlocked() { return !!me(); }
+  M.publicRoutes = Object.assign(M.publicRoutes || {}, { social: true });
+
+  // Writes need an unlocked wallet: say so, then show the unlock (or create-wallet) screen.
+  function requireSession(what) {
+    if (unlocked()) return true;
+    const s = M.state.session;
+    toast('Unlock your wallet to ' + what, 'info');
+    if (s && s.state === 'no_wallet') M.renderOnboarding(); else M.renderUnlock();
+    return false;
+  }
+  function tokens(units) {
+    const v = Number(units || 0) / 1e10;
+    return (v >= 1 ? v.toLocaleString('en-US', { maximumFractionDigits: 4 }) : String(Number(v.toPrecision(4)))) + ' MSC';
+  }
 
   /* ----------------------------------------------------------- format */
 
@@ -54,17 +74,28 @@
     return (p > 0 ? '+' : p < 0 ? '−' : '') + Math.abs(p) + ' %';
   }
   function postHref(p) { return '#/social/post/' + p.author + '/' + p.permlink; }
-  function authorEl(id) {
+  function profileHref(id, name) { return '#/social/u/' + encodeURIComponent(name || id); }
+  function authorEl(id, name) {
     const mine = id === me();
-    return h('span', { class: 'post-author mono' + (mine ? ' mine' : ''), title: id, text: mine ? 'you' : shortHash(id, 6) });
+    return h('a', { class: 'post-author' + (name ? '' : ' mono') + (mine ? ' mine' : ''), href: profileHref(id, name), title: name ? name + ' · ' + id : id,
+      data: { name: name || '' }, text: mine ? 'you' : (name || shortHash(id, 6)) });
+  }
+  function rewardEl(p) {
+    if (p.reward) {
+      const total = Number(p.reward.author) + Number(p.reward.curation);
+      return h('span', { class: 'post-reward', title: 'Author ' + tokens(p.reward.author) + ' · curators ' + tokens(p.reward.curation), text: 'earned ' + tokens(total) });
+    }
+    if (p.pending_reward) return h('span', { class: 'post-pending', title: 'What the post would earn if its payout window closed now', text: '≈ ' + tokens(p.pending_reward) + ' pending' });
+    return null;
   }
   function meta(p, id) {
     return h('div', { class: 'post-meta small', id },
-      authorEl(p.author),
+      authorEl(p.author, p.author_name),
       h('span', { class: 'post-age', title: fmtDate(p.created), text: age(p.created) }),
       h('span', { class: 'post-votes', text: plural(p.vote_count, 'vote', 'votes') }),
       h('span', { class: 'post-rshares', title: 'Net rshares: the stake-weighted sum of the votes', text: fmtInt(p.net_rshares) + ' rshares' }),
       h('span', { class: 'post-replies', text: plural(p.children, 'reply', 'replies') }),
+      rewardEl(p),
       p.paid_out ? h('span', { class: 'chip', text: 'closed' }) : null);
   }
   function tagChips(tags) {
@@ -83,7 +114,7 @@
   /* ------------------------------------------------------------- vote */
 
   // A weight slider (−100…100 %) with a Vote button. `ids` gives the root post's stable ids.
-  function voteControl(p, myVote, onVoted, ids) {
+  function voteControl(p, myVote, onVoted, ids, compact) {
     const start = myVote ? Math.round(myVote / 100) : 100;
     const range = h('input', { type: 'range', class: 'vote-range', min: '-100', max: '100', step: '1', value: String(start),
       id: ids ? 'vote-weight' : null, 'aria-label': 'Vote weight in percent' });
@@ -101,6 +132,7 @@
     }
     range.addEventListener('input', showLabel);
     btn.addEventListener('click', async () => {
+      if (!requireSession('vote')) return;
       const weight = Number(range.value) * 100;
       showError(err, '');
       busy(btn, true, 'Sealing…');
@@ -120,6 +152,8 @@
       }
     });
     showLabel();
+    // A reply's control is one short row: slider, weight, button and the current vote.
+    if (compact) return h('div', { class: 'vote-control vote-compact' }, h('div', { class: 'vote-row' }, range, label, btn, current), err);
     return h('div', { class: 'vote-control' },
       h('div', { class: 'vote-row' }, range, label, btn), current, err);
   }
@@ -139,7 +173,8 @@
     const link = (s, t) => '#/social?sort=' + s + (t ? '&tag=' + encodeURIComponent(t) : '');
 
     const compose = h('button', { type: 'button', class: 'btn btn-primary', id: 'compose-open', text: 'New post' });
-    compose.addEventListener('click', () => openCompose(tag));
+    compose.addEventListener('click', () => { if (requireSession('write a post')) openCompose(tag); });
+    const limit = h('p', { class: 'small muted', id: 'post-limit', hidden: true });
     const apps = h('a', { class: 'btn', id: 'social-apps-link', href: '#/social/apps', text: 'Apps' });
     const tabs = h('div', { class: 'tabs', role: 'tablist', 'aria-label': 'Feeds' }, SORTS.map(([s, label]) =>
       h('button', { type: 'button', class: 'tab', role: 'tab', id: 'social-tab-' + s, 'aria-selected': String(s === sort), text: label,
@@ -167,6 +202,7 @@
     const stakeForm = h('form', { class: 'tag-filter', id: 'stake-form', title: 'Your votes count your voting stake, not your balance. A vote keeps the stake locked until the post pays out (7 days).' },
       stakeAmount, stakeBtn, unstakeBtn);
     function showAccount(a) {
+      if (a.name) account.dataset.name = a.name;
       const stake = Number(a.stake || 0) / 1e10;
       const locked = a.stake_locked_until ? ' (locked until ' + fmtDate(a.stake_locked_until) + ')' : '';
       account.textContent = 'Voting power ' + (a.voting_power / 100).toFixed(2) + ' % · stake ' + stake + ' tokens' + locked + ' · ' +
@@ -188,14 +224,20 @@
     }
     stakeForm.addEventListener('submit', (e) => { e.preventDefault(); changeStake('/api/social/stake', stakeBtn); });
     unstakeBtn.addEventListener('click', () => changeStake('/api/social/unstake', unstakeBtn));
+    const unlock = h('p', { class: 'small', id: 'social-unlock' }, 'Reading without a wallet. ',
+      h('button', { type: 'button', class: 'btn btn-small', text: 'Unlock to post and vote', on: { click: () => requireSession('post and vote') } }));
     render(h('section', { id: 'social', data: { sort, tag } },
-      pageHead('Social', '#/', h('div', { class: 'actions' }, apps, compose)),
-      account, stakeForm, stakeErr, tabs, tagForm,
+      pageHead('Social', '#/', h('div', { class: 'actions' }, unlocked() ? apps : null, compose)),
+      unlocked() ? [account, limit, stakeForm, stakeErr] : unlock, tabs, tagForm,
       tag ? h('p', { class: 'small', id: 'social-tag-active' }, 'Showing ', h('strong', { text: '#' + tag }), ' only') : null,
       h('p', { class: 'muted small', id: 'social-feed-note', text: SORT_NOTES[sort] }),
       loading, list, empty, h('div', { class: 'actions left' }, more)));
 
-    api('GET', '/api/social/account').then(showAccount).catch(() => {});
+    if (unlocked()) {
+      api('GET', '/api/social/account').then((a) => { showAccount(a); postLimit(a, limit); }).catch(() => {});
+      const mine = h('a', { class: 'btn', id: 'social-my-profile', href: profileHref(me(), ''), text: 'My profile' });
+      $('.page-head .actions', $('#social')).prepend(mine);
+    }
 
     let next = null, round = null;
     async function load() {
@@ -227,6 +269,29 @@
     await load();
   }
 
+  // The one-root-post-per-5-minutes rule, shown before writing: a countdown to the next allowed
+  // post. Publish stays enabled (the draft can be written meanwhile; the chain's refusal says the same).
+  function postLimit(a, el) {
+    if (!a || !a.next_root_post_at) return;
+    const until = Number(a.next_root_post_at);
+    // Ledger time, which a devnet can move ahead of the clock: the account read says what it was.
+    const offset = a.ledger_time ? Number(a.ledger_time) - Date.now() / 1000 : 0;
+    function tick() {
+      const left = Math.ceil(until - (Date.now() / 1000 + offset));
+      if (left <= 0) {
+        el.hidden = true;
+        return;
+      }
+      el.hidden = false;
+      el.dataset.left = String(left);
+      el.textContent = 'One post per 5 minutes: you can post again in ' + Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0') + '. Replies are not limited this way.';
+      timer = setTimeout(tick, 1000);
+    }
+    let timer = null;
+    M.onLeave(() => clearTimeout(timer));
+    tick();
+  }
+
   // The compose dialog; with `editing` (a post of this wallet) it changes that post instead.
   function openCompose(tag, editing) {
     const root = !editing || !editing.parent_id;
@@ -240,6 +305,11 @@
         hint: 'Lowercase letters, digits and -, separated by commas or spaces.' }) : null,
       err, h('div', { class: 'actions' }, submit));
     if (editing) $('#compose-body', form).value = editing.body;
+    if (!editing) {
+      const note = h('p', { class: 'small muted', id: 'post-limit', hidden: true });
+      form.prepend(note);
+      api('GET', '/api/social/account').then((a) => postLimit(a, note)).catch(() => {});
+    }
     let dlg = null;
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
@@ -304,9 +374,11 @@
     const open = h('button', { type: 'button', class: 'btn btn-ghost btn-small reply-open', text: 'Reply' });
     open.addEventListener('click', () => {
       if (slot.firstChild) { slot.replaceChildren(); return; }
+      if (!requireSession('reply')) return;
       slot.appendChild(replyForm(p.id, null, async () => {
         slot.replaceChildren();
         p.children += 1;
+        const m = meta(p); metaEl.replaceWith(m); metaEl = m;
         toggle.hidden = false;
         await loadReplies(p.id, children);
         toggle.setAttribute('aria-expanded', 'true');
@@ -315,7 +387,7 @@
       const ta = slot.querySelector('textarea');
       if (ta) ta.focus();
     });
-    const vote = voteControl(p, p.my_vote || 0, (post) => { const m = meta(post); metaEl.replaceWith(m); metaEl = m; });
+    const vote = voteControl(p, p.my_vote || 0, (post) => { const m = meta(post); metaEl.replaceWith(m); metaEl = m; }, null, true);
     const li = h('li', { class: 'reply', data: { id: p.id, depth: String(p.depth) } },
       metaEl, h('div', { class: 'reply-body post-body', text: p.body }),
       h('div', { class: 'reply-actions' }, open, toggle), vote, slot, children);
@@ -330,6 +402,7 @@
     const form = h('form', { class: 'reply-form stack', id: ids ? 'reply-form' : null, novalidate: true }, ta, err, h('div', { class: 'actions left' }, send));
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
+      if (!requireSession('reply')) return;
       if (!ta.value.trim()) return showError(err, 'Write something');
       showError(err, '');
       busy(send, true, 'Replying… sealing');
@@ -347,6 +420,16 @@
     return form;
   }
 
+  // Who voted, by profile name (linking to the profile) and weight.
+  function voters(votes) {
+    const list = (votes || []).filter((v) => Number(v.weight) !== 0);
+    if (!list.length) return null;
+    return h('p', { class: 'small post-voters', id: 'post-votes' }, 'Votes: ',
+      list.slice(0, 50).map((v, i) => h('span', { class: 'post-voter', data: { voter: v.voter } }, i ? ', ' : '',
+        authorEl(v.voter, v.voter_name), ' ' + pct(v.weight))),
+      list.length > 50 ? ' and ' + (list.length - 50) + ' more' : '');
+  }
+
   async function postPage(author, permlink) {
     const id = author + '/' + permlink;
     const r = await api('GET', '/api/social/post?id=' + encodeURIComponent(id));
@@ -357,16 +440,26 @@
     const vote = voteControl(p, r.my_vote, (post) => { const m = meta(post, 'post-meta'); metaEl.replaceWith(m); metaEl = m; }, true);
     const form = replyForm(p.id, true, async () => {
       const n = await loadReplies(p.id, replies);
-      if (n >= 0) repliesTitle.textContent = 'Replies (' + n + ')';
+      if (n >= 0) {
+        repliesTitle.textContent = 'Replies (' + n + ')';
+        p.children = n;
+        const m = meta(p, 'post-meta'); metaEl.replaceWith(m); metaEl = m;
+      }
     });
     const parent = p.parent_id ? h('p', { class: 'small' }, h('a', { href: '#/social/post/' + p.parent_id, id: 'post-parent', text: 'In reply to ' + shortHash(p.parent_author, 6) + '/' + p.parent_permlink })) : null;
+    const reward = p.reward
+      ? h('p', { class: 'small', id: 'post-reward' }, 'Paid ' + fmtDate(p.reward.paid_at) + ': ', h('strong', { text: tokens(p.reward.author) }), ' to the author, ',
+        h('strong', { text: tokens(p.reward.curation) }), ' to its curators.')
+      : h('p', { class: 'small muted', id: 'post-reward' }, p.pending_reward
+        ? 'Pending reward ≈ ' + tokens(p.pending_reward) + ', paid from the reward pool when the hour after ' + fmtDate(p.payout_at) + ' ends (75 % author, 25 % curators).'
+        : 'Earns from the reward pool once it has upvotes; payout after ' + fmtDate(p.payout_at) + '.');
     const edit = p.author === me() && !p.paid_out
       ? h('button', { type: 'button', class: 'btn', id: 'post-edit-open', text: 'Edit', on: { click: () => openCompose('', p) } }) : null;
     render(h('section', { id: 'social-post', data: { id: p.id } },
       pageHead(p.title || (p.parent_id ? 'Reply' : '(untitled)'), '#/social', edit),
       h('article', { class: 'card post-full' },
         h('h2', { class: 'visually-hidden', id: 'post-title', text: p.title || '' }),
-        parent, metaEl, tagChips(p.tags), h('div', { class: 'post-body', id: 'post-body', text: p.body }), vote),
+        parent, metaEl, tagChips(p.tags), h('div', { class: 'post-body', id: 'post-body', text: p.body }), reward, voters(r.votes), vote),
       h('div', { class: 'card' }, h('h2', { text: 'Reply' }), form),
       h('div', { class: 'card' }, repliesTitle, replies)));
     if (p.children > 0) await loadReplies(p.id, replies);
@@ -413,9 +506,15 @@
 
   /* ----------------------------------------------------------- router */
 
+  M.social = { meta, authorEl, profileHref, tokens, age, fmtInt, pct, plural, postHref, tagChips, fail, requireSession, unlocked, me };
+
   routes.social = async function social(r) {
     if (r.parts[1] === 'post' && r.parts[2] && r.parts[3]) return postPage(r.parts[2], r.parts[3]);
-    if (r.parts[1] === 'apps') return appsPage();
+    if (r.parts[1] === 'u' && r.parts[2]) return M.socialProfile(decodeURIComponent(r.parts[2]));
+    if (r.parts[1] === 'apps') {
+      if (!requireSession('see your apps')) return;
+      return appsPage();
+    }
     return feedPage(r);
   };
 })();

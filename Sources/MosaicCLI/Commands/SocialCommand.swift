@@ -15,7 +15,8 @@ enum SocialCommand {
         examples: ["mosaic social post --title 'Hello' --body 'First post' --tag intro",
                    "mosaic social feed --sort trending --limit 10",
                    "mosaic social stake 5", "mosaic social vote AUTHOR/PERMLINK --weight 10000"],
-        subcommands: [post, reply, edit, vote, stake, unstake, feed, show, replies, account, authorize, revoke, grants, app])
+        subcommands: [post, reply, edit, vote, stake, unstake, feed, show, replies, account, profile, posts, votes, rewards, claim,
+                      authorize, revoke, grants, app])
 
     static let forFlag = Flag.option("for", "USER", "sign as an app for USER (client id), who granted it the scope")
 
@@ -179,8 +180,14 @@ enum SocialCommand {
             var out = try await shown(social, id, headline: nil)
             let votes = try await run { () async throws(SocialError) in try await social.votes(on: id) }
             if !votes.isEmpty {
-                out.text += "\n\nvotes:\n" + votes.map { "  \(short($0.voter))  weight \($0.weight)  rshares \($0.rshares)  changes \($0.changes)" }
-                    .joined(separator: "\n")
+                // Voters by profile name where they have one (100 at most looked up).
+                let voters = Array(Set(votes.map(\.voter))).sorted().prefix(SocialRules.maxAccountsPerRead)
+                let named = try? await social.accounts(Array(voters))
+                var names: [String: String] = [:]
+                for a in named?.accounts ?? [] { if let n = a.name { names[a.clientID] = n } }
+                out.text += "\n\nvotes:\n" + votes.map { v in
+                    "  \(names[v.voter].map { "\($0) (\(v.voter))" } ?? v.voter)  weight \(v.weight)  rshares \(v.rshares)  changes \(v.changes)"
+                }.joined(separator: "\n")
             }
             if case .object(var fields) = out.json {
                 fields.append(("votes", .array(votes.map { v in
@@ -208,26 +215,136 @@ enum SocialCommand {
         })
 
     static let account = Command(
-        name: "account", summary: "an account's post count, voting power and first social action",
-        usage: "[CLIENT_ID]", examples: ["mosaic social account", "mosaic social account CLIENT_ID --json"],
-        arguments: ["CLIENT_ID"], minArguments: 0, maxArguments: 1,
+        name: "account", summary: "accounts by profile name or client id: profile, reputation, rewards, voting power",
+        usage: "[NAME|CLIENT_ID]…",
+        discussion: """
+            Several accounts at once, like get_accounts: names no account holds are listed as missing.
+            Without an argument: this wallet's account. --json prints one account's object, or
+            {"accounts":[…],"missing":[…]} for several.
+            """,
+        examples: ["mosaic social account", "mosaic social account alice bob", "mosaic social account CLIENT_ID --json"],
+        arguments: ["NAME|CLIENT_ID"], minArguments: 0, maxArguments: SocialRules.maxAccountsPerRead,
         action: { inv in
             let ctx = try LedgerContext(inv, needsWallet: inv.arguments.isEmpty)
-            let id = inv.arguments.first?.lowercased() ?? ctx.readOnlyWallet().clientID
-            let a = try await run { () async throws(SocialError) in try await SocialClient(client: ctx.client).account(id) }
-            let power = "\(a.votingPower / 100).\(String(format: "%02d", a.votingPower % 100)) %"
+            let asked = inv.arguments.isEmpty ? [ctx.readOnlyWallet().clientID] : inv.arguments.map { Transaction.isHexID($0.lowercased()) ? $0.lowercased() : $0 }
+            let social = SocialClient(client: ctx.client)
+            let info = try await ctx.client.network()
+            if asked.count == 1 {
+                let a = try await run { () async throws(SocialError) in try await social.account(asked[0]) }
+                return CommandOutput(text: accountText(a, now: info.time), json: json(a))
+            }
+            let list = try await run { () async throws(SocialError) in try await social.accounts(asked) }
+            var text = list.accounts.map { accountText($0, now: info.time) }.joined(separator: "\n\n")
+            if !list.missing.isEmpty { text += (text.isEmpty ? "" : "\n\n") + "no account has the name: " + list.missing.joined(separator: ", ") }
+            return CommandOutput(text: text, json: .object([("accounts", .array(list.accounts.map(json))),
+                                                           ("missing", .array(list.missing.map(JSONValue.string)))]))
+        })
+
+    static let profile = Command(
+        name: "profile", summary: "set this wallet's profile: a unique name and an about text",
+        discussion: "The name (3–32 of a-z, 0-9 and -) is how others find the account ('mosaic social account NAME'); a change frees the old one.",
+        examples: ["mosaic social profile --name alice --about 'Writes about boats'", "mosaic social profile --about 'New text'"],
+        flags: [.option("name", "NAME", "3–32 characters of a-z, 0-9 and -"), .option("about", "TEXT", "at most 512 bytes")],
+        action: { inv in
+            let name = inv.value("name"), about = inv.value("about")
+            guard name != nil || about != nil else { throw CLIError.usage("give --name and/or --about") }
+            let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
+            let a = try await run { () async throws(SocialError) in try await social.setProfile(name: name, about: about) }
+            let info = try await social.client.network()
+            return CommandOutput(text: "profile saved\n" + accountText(a, now: info.time), json: json(a))
+        })
+
+    static let posts = Command(
+        name: "posts", summary: "an account's posts (or --replies), newest first, with their rewards",
+        usage: "NAME|CLIENT_ID", examples: ["mosaic social posts alice", "mosaic social posts alice --replies --limit 50 --json"],
+        flags: [.toggle("replies", "its replies instead of its root posts"), .option("limit", "N", "1–100 (default 20)"),
+                .option("start", "NEXT", "continue after the previous page (its 'more:' value)")],
+        arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let social = try reader(inv)
+            let limit = try pageLimit(inv)
+            let who = normalized(inv.arguments[0])
+            let page = try await run { () async throws(SocialError) in
+                try await social.accountPosts(who, replies: inv.has("replies"), limit: limit, start: inv.value("start"))
+            }
+            var table = Table(["POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "REWARD", "CREATED (UTC)"])
+            for p in page.posts {
+                table.add([p.path, String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount), String(p.children),
+                           rewardText(p), WalletLedgerCommands.shortDate(p.created)])
+            }
+            var text = page.posts.isEmpty ? "no \(inv.has("replies") ? "replies" : "posts") by \(who)" : table.rendered()
+            if let next = page.next { text += "\nmore: --start \(next)" }
+            return CommandOutput(text: text, json: .object([("client_id", .string(page.clientID)), ("posts", .array(page.posts.map(json))),
+                                                           ("next", .optional(page.next))]))
+        })
+
+    static let votes = Command(
+        name: "votes", summary: "an account's current votes, on the newest posts first",
+        usage: "NAME|CLIENT_ID", examples: ["mosaic social votes alice", "mosaic social votes CLIENT_ID --json"],
+        flags: [.option("limit", "N", "1–100 (default 20)"), .option("start", "NEXT", "continue after the previous page")],
+        arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
+        action: { inv in
+            let social = try reader(inv)
+            let limit = try pageLimit(inv)
+            let who = normalized(inv.arguments[0])
+            let page = try await run { () async throws(SocialError) in try await social.accountVotes(who, limit: limit, start: inv.value("start")) }
+            var table = Table(["POST", "TITLE", "WEIGHT", "RSHARES", "TIME (UTC)"])
+            for v in page.votes {
+                table.add(["\(v.vote.author)/\(v.vote.permlink)", v.isReply ? "(reply)" : String(v.title.prefix(40)), String(v.vote.weight),
+                           String(v.vote.rshares), WalletLedgerCommands.shortDate(v.vote.time)])
+            }
+            var text = page.votes.isEmpty ? "no votes by \(who)" : table.rendered()
+            if let next = page.next { text += "\nmore: --start \(next)" }
+            return CommandOutput(text: text, json: .object([
+                ("client_id", .string(page.clientID)), ("next", .optional(page.next)),
+                ("votes", .array(page.votes.map { v in
+                    .object([("author", .string(v.vote.author)), ("permlink", .string(v.vote.permlink)), ("title", .string(v.title)),
+                             ("is_reply", .bool(v.isReply)), ("weight", .int(Int64(v.vote.weight))), ("rshares", .int(v.vote.rshares)),
+                             ("time", .int(v.vote.time))])
+                })),
+            ]))
+        })
+
+    static let rewards = Command(
+        name: "rewards", summary: "the reward pool, and this wallet's (or ACCOUNT's) rewards",
+        usage: "[NAME|CLIENT_ID]",
+        discussion: "Posts and replies are paid when the hour holding their payout time ends (docs/SOCIAL.md §8); 'mosaic social claim' moves the credited tokens to the wallet.",
+        examples: ["mosaic social rewards", "mosaic social rewards alice --json"],
+        arguments: ["NAME|CLIENT_ID"], minArguments: 0, maxArguments: 1,
+        action: { inv in
+            let ctx = try LedgerContext(inv, needsWallet: inv.arguments.isEmpty)
+            let who = inv.arguments.first.map(normalized) ?? ctx.readOnlyWallet().clientID
+            let social = SocialClient(client: ctx.client)
+            let pool = try await run { () async throws(SocialError) in try await social.rewardPool() }
+            let a = try await run { () async throws(SocialError) in try await social.account(who) }
+            let r = a.rewards
             let text = """
-                client id:     \(a.clientID)
-                posts:         \(a.postCount)
-                voting power:  \(power)
-                voting stake:  \(TokenAmount(baseUnits: a.stake)) tokens\(a.stakeLockedUntil.map { ", locked until " + WalletLedgerCommands.shortDate($0) + " UTC" } ?? "")
-                created:       \(a.created.map { WalletLedgerCommands.shortDate($0) + " UTC" } ?? "no social activity yet")
+                reward pool:   \(TokenAmount(baseUnits: pool.free)) free, \(TokenAmount(baseUnits: pool.reserved)) being paid, \(TokenAmount(baseUnits: pool.pending)) credited and unclaimed
+                each window:   \(pool.windowSeconds / 60) min; releases \(Double(pool.shareBps) / 100) % of the free pool, \(pool.curationBps / 100) % of a post's share to its curators
+                \(a.name ?? String(a.clientID.prefix(16)) + "…"):
+                  unclaimed:   \(TokenAmount(baseUnits: r.pending))\(r.pending > 0 && inv.arguments.isEmpty ? "  (claim with 'mosaic social claim')" : "")
+                  as author:   \(TokenAmount(baseUnits: r.author))
+                  as curator:  \(TokenAmount(baseUnits: r.curation))
+                  claimed:     \(TokenAmount(baseUnits: r.claimed))
                 """
             return CommandOutput(text: text, json: .object([
-                ("client_id", .string(a.clientID)), ("post_count", .uint(a.postCount)), ("voting_power", .uint(UInt64(a.votingPower))),
-                ("created", a.created.map { .int($0) } ?? .null), ("last_root_post", a.lastRootPost.map { .int($0) } ?? .null),
-                ("last_reply", a.lastReply.map { .int($0) } ?? .null), ("last_vote", a.lastVote.map { .int($0) } ?? .null),
-                ("stake", .uint(a.stake)), ("stake_locked_until", a.stakeLockedUntil.map { .int($0) } ?? .null)]))
+                ("pool", .object([("free", .uint(pool.free)), ("reserved", .uint(pool.reserved)), ("pending", .uint(pool.pending)),
+                                  ("staked", .uint(pool.staked)), ("share_bps", .uint(pool.shareBps)), ("curation_bps", .uint(pool.curationBps)),
+                                  ("window_seconds", .int(pool.windowSeconds))])),
+                ("client_id", .string(a.clientID)), ("rewards", rewardsJSON(r)),
+            ]))
+        })
+
+    static let claim = Command(
+        name: "claim", summary: "move this wallet's credited rewards into its balance",
+        examples: ["mosaic social claim", "mosaic social claim --json"],
+        action: { inv in
+            let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
+            let view = try await run { () async throws(SocialError) in try await social.claimRewards() }
+            let amount = view.events?.first { $0.name == "claim_rewards" }?.attributes["amount"].flatMap { UInt64($0) } ?? 0
+            return CommandOutput(text: "\(view.output ?? "claimed") (transaction \(view.transaction.hash))",
+                                 json: .object([("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
+                                                ("amount", .uint(amount)), ("output", .optional(view.output))]))
         })
 
     static let authorize = Command(
@@ -363,15 +480,63 @@ enum SocialCommand {
             "created:     \(WalletLedgerCommands.shortDate(p.created)) UTC\(p.lastUpdate != p.created ? " (edited \(WalletLedgerCommands.shortDate(p.lastUpdate)) UTC)" : "")",
             "rshares:     \(p.netRshares) from \(p.voteCount) vote\(p.voteCount == 1 ? "" : "s")",
             "replies:     \(p.children)",
-            "payout:      \(p.paidOut ? "paid out" : "open until") \(Wallet.iso8601(p.payoutAt))",
+            "author:      \(p.authorName ?? "-")",
+            "payout:      \(p.paidOut ? "closed" : "open until") \(Wallet.iso8601(p.payoutAt))",
+            "reward:      \(rewardText(p))",
             "", p.body,
         ]
         return CommandOutput(text: lines.joined(separator: "\n"), json: json(p))
     }
 
-    static func short(_ path: String) -> String {
-        guard path.count > 80, let slash = path.firstIndex(of: "/") else { return path }
-        return path[..<slash].prefix(8) + "…" + path[slash...]
+    /// A post's id as printed: whole, so that 'social vote', 'reply' and 'show' accept what was printed.
+    static func short(_ path: String) -> String { path }
+
+    static func normalized(_ idOrName: String) -> String { Transaction.isHexID(idOrName.lowercased()) ? idOrName.lowercased() : idOrName }
+
+    static func pageLimit(_ inv: Invocation) throws -> Int {
+        try inv.value("limit").map { t -> Int in
+            guard let n = Int(t), (1...100).contains(n) else { throw CLIError.usage("--limit \(t): give a number from 1 to 100") }
+            return n
+        } ?? 20
+    }
+
+    /// "1.5 (author 1.125, curators 0.375)", "≈ 0.2 pending" or "-".
+    static func rewardText(_ p: SocialPost) -> String {
+        if let r = p.reward { return "\(TokenAmount(baseUnits: r.author + r.curation)) (author \(TokenAmount(baseUnits: r.author)), curators \(TokenAmount(baseUnits: r.curation)))" }
+        if let e = p.pendingReward { return "≈ \(TokenAmount(baseUnits: e)) pending" }
+        return "-"
+    }
+
+    static func accountText(_ a: SocialAccount, now: Int64) -> String {
+        let power = "\(a.votingPower / 100).\(String(format: "%02d", a.votingPower % 100)) %"
+        let next = a.nextRootPostAt.map { "in \(max(0, $0 - now)) s (at \(WalletLedgerCommands.shortDate($0)) UTC)" } ?? "now"
+        return """
+            name:          \(a.name ?? "- (set one with 'mosaic social profile --name NAME')")
+            client id:     \(a.clientID)
+            about:         \(a.about.map { $0.isEmpty ? "-" : $0.replacingOccurrences(of: "\n", with: "\n               ") } ?? "-")
+            reputation:    \(a.reputationScore) (\(a.reputation) net rshares received)
+            posts:         \(a.postCount)
+            rewards:       \(TokenAmount(baseUnits: a.rewards.author)) as author, \(TokenAmount(baseUnits: a.rewards.curation)) as curator, \(TokenAmount(baseUnits: a.rewards.pending)) unclaimed
+            voting power:  \(power)
+            voting stake:  \(TokenAmount(baseUnits: a.stake)) tokens\(a.stakeLockedUntil.map { ", locked until " + WalletLedgerCommands.shortDate($0) + " UTC" } ?? "")
+            next root post: \(next)
+            created:       \(a.created.map { WalletLedgerCommands.shortDate($0) + " UTC" } ?? "no social activity yet")
+            """
+    }
+
+    static func rewardsJSON(_ r: SocialRewardBalance) -> JSONValue {
+        .object([("pending", .uint(r.pending)), ("author", .uint(r.author)), ("curation", .uint(r.curation)), ("claimed", .uint(r.claimed))])
+    }
+
+    static func json(_ a: SocialAccount) -> JSONValue {
+        .object([
+            ("client_id", .string(a.clientID)), ("name", .optional(a.name)), ("about", .optional(a.about)),
+            ("reputation", .int(a.reputation)), ("reputation_score", .int(a.reputationScore)), ("rewards", rewardsJSON(a.rewards)),
+            ("post_count", .uint(a.postCount)), ("voting_power", .uint(UInt64(a.votingPower))),
+            ("created", a.created.map { .int($0) } ?? .null), ("last_root_post", a.lastRootPost.map { .int($0) } ?? .null),
+            ("last_reply", a.lastReply.map { .int($0) } ?? .null), ("last_vote", a.lastVote.map { .int($0) } ?? .null),
+            ("next_root_post_at", a.nextRootPostAt.map { .int($0) } ?? .null),
+            ("stake", .uint(a.stake)), ("stake_locked_until", a.stakeLockedUntil.map { .int($0) } ?? .null)])
     }
 
     static func json(_ p: SocialPost) -> JSONValue {
@@ -381,7 +546,9 @@ enum SocialCommand {
                  ("created", .int(p.created)), ("last_update", .int(p.lastUpdate)), ("depth", .uint(UInt64(p.depth))),
                  ("children", .uint(UInt64(p.children))), ("net_rshares", .int(p.netRshares)), ("vote_count", .uint(UInt64(p.voteCount))),
                  ("trending_score", .int(p.trendingScore)), ("hot_score", .int(p.hotScore)), ("payout_at", .int(p.payoutAt)),
-                 ("paid_out", .bool(p.paidOut)), ("sequence", .uint(p.sequence))])
+                 ("paid_out", .bool(p.paidOut)), ("sequence", .uint(p.sequence)), ("author_name", .optional(p.authorName)),
+                 ("reward", p.reward.map { r in .object([("author", .uint(r.author)), ("curation", .uint(r.curation)), ("paid_at", .int(r.paidAt))]) } ?? .null),
+                 ("pending_reward", p.pendingReward.map { .uint($0) } ?? .null)])
     }
 
     static func json(_ g: SocialGrant) -> JSONValue {

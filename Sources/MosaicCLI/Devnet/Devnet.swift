@@ -1,6 +1,7 @@
 import Foundation
 import MosaicLedger
 import MosaicNode
+import MosaicProtocol
 
 /// A whole network in one process on loopback: a ledger node now, and whatever `services` are
 /// added (blobbers, the web app) started after it. `mosaic devnet` is its command-line face.
@@ -25,6 +26,9 @@ actor Devnet {
 
     init(options: Options) { self.options = options }
 
+    /// The devnet's social reward pool: one million tokens, of which a payout window with votes releases 1 %.
+    static let socialRewardPool: UInt64 = 1_000_000 * TokenAmount.unitsPerToken
+
     /// Starts the node, then each service; on any failure stops what already runs and rethrows.
     func start() async throws -> DevnetURLs {
         let nodeDir = options.directory.appendingPathComponent("node")
@@ -34,6 +38,8 @@ actor Devnet {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             funds.merge(try service.genesisFunds(directory: dir)) { $0 + $1 }
         }
+        // The social contract's reward pool (docs/SOCIAL.md §8) is an opening balance of its address.
+        funds[ContractCall.address(of: "social"), default: 0] += Devnet.socialRewardPool
         var genesis = Genesis(chainID: options.chainID, allocations: funds)
         genesis.confirmations = options.confirmations
         let c = options.blockTime.components

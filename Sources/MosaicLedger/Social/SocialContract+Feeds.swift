@@ -59,11 +59,13 @@ extension SocialContract {
         return .object(["sort": .string(sort.rawValue), "tag": tag.map(JSONValue.string) ?? .null, "posts": .array(posts), "next": next])
     }
 
-    /// `post`: args `author`, `permlink`, `truncate_body`; the post or null.
+    /// `post`: args `author`, `permlink`, `truncate_body`; the post or null, with its author's
+    /// name and its reward (or the pending estimate).
     func postView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let author = try a.clientID("author")
         let permlink = try Self.permlink(a)
-        return try store.post(author, permlink, bodyLimit: try Self.bodyLimit(a))?.jsonValue ?? .null
+        guard let post = try store.post(author, permlink, bodyLimit: try Self.bodyLimit(a)) else { return .null }
+        return try Self.withReward(store, post)
     }
 
     /// `replies`: args `author`, `permlink`, `limit` (1–100, default 100), `start` (index of
@@ -101,19 +103,6 @@ extension SocialContract {
         }
         let next: JSONValue = rows.count > limit ? .string(String(rows[limit - 1].key.dropFirst(prefix.count))) : .null
         return .object(["votes": .array(out), "next": next])
-    }
-
-    /// `account`: arg `client_id`; post count, voting power now, created (null before any action).
-    func accountView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
-        let id = try a.clientID("client_id")
-        let acct = try store.account(id).view(id, now: store.now, stake: try store.stake(id))
-        return .object(["client_id": .string(acct.clientID), "post_count": .integer(Int64(clamping: acct.postCount)),
-                        "stake": .integer(Int64(clamping: acct.stake)),
-                        "stake_locked_until": acct.stakeLockedUntil.map(JSONValue.integer) ?? .null,
-                        "voting_power": .integer(Int64(acct.votingPower)), "created": acct.created.map(JSONValue.integer) ?? .null,
-                        "last_root_post": acct.lastRootPost.map(JSONValue.integer) ?? .null,
-                        "last_reply": acct.lastReply.map(JSONValue.integer) ?? .null,
-                        "last_vote": acct.lastVote.map(JSONValue.integer) ?? .null])
     }
 
     static func limit(_ a: ContractArgs, default value: Int) throws(ContractError) -> Int {

@@ -74,9 +74,15 @@ extension SocialContract {
             try save(context, p, replacing: before)
             account.lastReply = now
         } else {
-            try context.set(SocialKeys.payout(post.payoutAt, author, permlink), Array(post.path.utf8))
             account.lastRootPost = now
         }
+        // Posts and replies are paid when their payout window closes (§8), and listed on the author's page.
+        try context.set(SocialKeys.payout(post.payoutAt, author, permlink), Array(post.path.utf8))
+        let windowIndex = SocialRewards.window(of: post.payoutAt)
+        var window = try store.window(windowIndex) ?? SocialRewardWindow()
+        window.posts += 1
+        try context.set(SocialKeys.window(windowIndex), try SocialCodec.encodeJSON(window))
+        try context.set(SocialKeys.accountPost(post), Array(post.path.utf8))
         if account.created == nil { account.created = now; account.powerTime = now }
         account.postCount += 1
         try saveAccount(context, author, account)

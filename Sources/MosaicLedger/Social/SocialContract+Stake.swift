@@ -18,6 +18,7 @@ extension SocialContract {
         guard !overflow else { throw .refused("the stake would overflow") }
         stake.amount = sum
         try context.set(SocialKeys.stake(context.caller), try SocialCodec.encodeJSON(stake))
+        try adjustStaked(context, store, adding: context.value)
         try context.emit("stake", ["account": context.caller, "amount": String(context.value), "stake": String(sum)])
         return "staked \(TokenAmount(baseUnits: context.value)); voting stake now \(TokenAmount(baseUnits: sum))"
     }
@@ -37,9 +38,21 @@ extension SocialContract {
         }
         stake.amount -= amount
         try context.set(SocialKeys.stake(context.caller), stake.amount == 0 ? nil : try SocialCodec.encodeJSON(stake))
+        try adjustStaked(context, store, removing: amount)
         try context.pay(amount, to: context.caller)
         try context.emit("unstake", ["account": context.caller, "amount": String(amount), "stake": String(stake.amount)])
         return "unstaked \(TokenAmount(baseUnits: amount)); voting stake now \(TokenAmount(baseUnits: stake.amount))"
+    }
+}
+
+extension SocialContract {
+    /// Keeps the pool's count of staked tokens, so stakes are never paid out as rewards.
+    func adjustStaked(_ context: ContractContext, _ store: SocialStore, adding: UInt64 = 0, removing: UInt64 = 0) throws(ContractError) {
+        var pool = try store.pool()
+        let (sum, overflow) = pool.staked.addingReportingOverflow(adding)
+        let added = overflow ? UInt64.max : sum
+        pool.staked = added >= removing ? added - removing : 0
+        try context.set(SocialKeys.pool, try SocialCodec.encodeJSON(pool))
     }
 }
 

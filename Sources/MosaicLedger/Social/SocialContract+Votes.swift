@@ -66,6 +66,7 @@ extension SocialContract {
             post.hotScore = SocialScore.hot(rshares: post.netRshares, created: post.created)
         }
         try save(context, post, replacing: before)
+        try recordVote(context, store, before: before, after: post, oldRshares: old?.rshares ?? 0, rshares: rshares, voter: voter, removed: weight == 0)
         let record = SocialVote(voter: voter, author: author, permlink: permlink, weight: Int32(weight), rshares: rshares,
                                 changes: old.map { $0.changes + 1 } ?? 0, time: now)
         try context.set(SocialKeys.vote(author, permlink, voter), try SocialCodec.encodeJSON(record))
@@ -74,6 +75,41 @@ extension SocialContract {
             return "voted \(weight) on \(post.path): 0 rshares (votes count the voting stake and this account has none; lock tokens with social.stake)"
         }
         return weight == 0 ? "removed vote on \(post.path)" : "voted \(weight) on \(post.path): \(rshares) rshares"
+    }
+
+    /// What a vote changes beyond the post: the author's reputation (net rshares received), the
+    /// payout window's and the post's positive rshares (the reward split, §8), and the voter's
+    /// list of votes.
+    func recordVote(_ context: ContractContext, _ store: SocialStore, before: SocialPost, after: SocialPost, oldRshares: Int64,
+                    rshares: Int64, voter: String, removed: Bool) throws(ContractError) {
+        let delta = rshares.subtractingReportingOverflow(oldRshares)
+        if !delta.overflow, delta.partialValue != 0 {
+            var author = try store.account(after.author)
+            let (rep, o) = (author.reputation ?? 0).addingReportingOverflow(delta.partialValue)
+            author.reputation = o ? (delta.partialValue > 0 ? .max : .min) : rep
+            try saveAccount(context, after.author, author)
+        }
+        let wasPositive = UInt64(max(0, before.netRshares)), isPositive = UInt64(max(0, after.netRshares))
+        if wasPositive != isPositive {
+            let index = SocialRewards.window(of: after.payoutAt)
+            var window = try store.window(index) ?? SocialRewardWindow()
+            window.rshares = Self.moved(window.rshares, from: wasPositive, to: isPositive)
+            try context.set(SocialKeys.window(index), try SocialCodec.encodeJSON(window))
+        }
+        let wasUp = UInt64(max(0, oldRshares)), isUp = UInt64(max(0, rshares))
+        if wasUp != isUp {
+            let up = Self.moved(try store.upRshares(after.author, after.permlink), from: wasUp, to: isUp)
+            try context.set(SocialKeys.upRshares(after.author, after.permlink), up == 0 ? nil : Array(String(up).utf8))
+        }
+        let key = SocialKeys.accountVote(voter, after)
+        try context.set(key, removed ? nil : Array(after.path.utf8))
+    }
+
+    /// `total − old + new`, never below 0 nor past UInt64.max.
+    static func moved(_ total: UInt64, from old: UInt64, to new: UInt64) -> UInt64 {
+        let less = total >= old ? total - old : 0
+        let (sum, o) = less.addingReportingOverflow(new)
+        return o ? .max : sum
     }
 
     /// Power a vote spends: ⌈power × |weight| / 10000 / 50⌉ (a full vote spends 2 % of the

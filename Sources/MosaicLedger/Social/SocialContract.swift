@@ -3,18 +3,23 @@ import MosaicProtocol
 /// `social.*`: posts and replies, votes with voting power and rshares, the trending / hot /
 /// created feeds, and app authorizations with scopes (docs/SOCIAL.md).
 ///
-/// Calls: `comment`, `edit`, `vote`, `stake`, `unstake`, `register_app`, `grant`, `revoke`. Views (free, read at a
-/// sealed round): `feed`, `post`, `replies`, `votes`, `account`, `grants`, `app`. An operation
+/// Calls: `comment`, `edit`, `vote`, `stake`, `unstake`, `register_app`, `grant`, `revoke`, `set_profile`,
+/// `claim_rewards`. Views (free, read at a sealed round): `feed`, `post`, `replies`, `votes`, `account`,
+/// `accounts`, `account_posts`, `account_votes`, `grants`, `app`, `rewards`. An operation
 /// whose author (or voter) is not the caller must come from an app the author granted the
 /// operation's scope to, before the grant's expiry.
 ///
 /// Feeds are ordered key ranges (`SocialKeys`), kept up to date on comment, edit and vote; a
-/// root post leaves trending and hot at its payout time (7 days), removed by `endBlock` through
-/// the payout queue and filtered by time on reads in between.
+/// root post leaves trending and hot at its payout time (7 days), filtered by time on reads and
+/// removed by `endBlock` when its payout window closes and the post is paid from the reward pool.
 public struct SocialContract: Contract {
     public var name: String { "social" }
-    public var methods: [String] { ["comment", "edit", "vote", "stake", "unstake", "register_app", "grant", "revoke"] }
-    public var views: [String] { ["feed", "post", "replies", "votes", "account", "grants", "app"] }
+    public var methods: [String] {
+        ["comment", "edit", "vote", "stake", "unstake", "register_app", "grant", "revoke", "set_profile", "claim_rewards"]
+    }
+    public var views: [String] {
+        ["feed", "post", "replies", "votes", "account", "accounts", "account_posts", "account_votes", "grants", "app", "rewards"]
+    }
 
     public init() {}
 
@@ -33,6 +38,8 @@ public struct SocialContract: Contract {
         case "register_app": return try registerApp(context, a)
         case "grant": return try grant(context, a)
         case "revoke": return try revoke(context, a)
+        case "set_profile": return try setProfile(context, a)
+        case "claim_rewards": return try claimRewards(context, a)
         default: throw .unknownMethod(contract: name, method: method)
         }
     }
@@ -46,32 +53,21 @@ public struct SocialContract: Contract {
         case "replies": return try repliesView(store, a)
         case "votes": return try votesView(store, a)
         case "account": return try accountView(store, a)
+        case "accounts": return try accountsView(store, a)
+        case "account_posts": return try accountPostsView(store, a)
+        case "account_votes": return try accountVotesView(store, a)
+        case "rewards": return try rewardsView(store, a)
         case "grants": return try grantsView(store, a)
         case "app": return try appView(store, a)
         default: throw .invalidArguments("contract social has no view \(view); views: \(views.joined(separator: ", "))")
         }
     }
 
-    /// Takes root posts whose payout time has come out of the trending and hot feeds (at most
-    /// 200 a block; the rest follow in the next blocks, and reads filter them by time meanwhile).
+    /// Pays the posts and replies whose payout window closed from the reward pool and takes
+    /// root posts out of the trending and hot feeds (`payOut`: as many as gas allows a block;
+    /// the rest follow in the next blocks, and reads filter paid-out posts by time meanwhile).
     public func endBlock(_ context: ContractContext, seed: String) throws(ContractError) {
-        let store = SocialStore(reader: context)
-        // "q/<16 hex time>/…": keys sort by time, so the first one not yet due ends the turn.
-        func isDue(_ entry: ContractEntry) -> Bool {
-            let hex = entry.key.utf8.dropFirst(SocialKeys.payoutPrefix.utf8.count).prefix(16)
-            guard let at = UInt64(String(decoding: hex, as: UTF8.self), radix: 16) else { return true }
-            return at <= UInt64(max(0, context.now))
-        }
-        // Most blocks have nothing due: look at the first entry before reading a batch.
-        guard let first = try context.scan(prefix: SocialKeys.payoutPrefix, after: nil, limit: 1, reverse: false).first, isDue(first) else { return }
-        let due = try context.scan(prefix: SocialKeys.payoutPrefix, after: nil, limit: 200, reverse: false)
-        for entry in due {
-            guard isDue(entry) else { break }
-            if let post = try store.post(path: entry.value) {
-                for key in SocialKeys.feedKeys(post, sorts: [.trending, .hot], ignoringPayout: true) { try context.set(key, nil) }
-            }
-            try context.set(entry.key, nil)
-        }
+        try payOut(context)
     }
 
     // MARK: Shared helpers

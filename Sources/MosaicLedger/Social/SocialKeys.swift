@@ -15,6 +15,14 @@ import MosaicProtocol
 /// | `app/<client id>`, `appname/<name>` | `SocialApp` JSON, the app's client id |
 /// | `g/<user>/<app>` | `SocialGrant` JSON |
 /// | `seq` | last post sequence number (decimal) |
+/// | `pf/<client id>`, `n/<name>` | `SocialProfile` JSON; the client id owning the name |
+/// | `ap/<author>/<~sequence, 16 hex>`, `ar/…` | "author/permlink" of the account's root posts, replies (newest first) |
+/// | `uv/<voter>/<~post sequence, 16 hex>/<author>/<permlink>` | "author/permlink" the account voted on |
+/// | `up/<author>/<permlink>` | sum of the post's positive vote rshares (decimal; the curators' split) |
+/// | `w/<window index, 16 hex>` | `SocialRewardWindow` JSON |
+/// | `pr/<author>/<permlink>` | `SocialPostReward` JSON |
+/// | `rw/<client id>` | `SocialRewardBalance` JSON |
+/// | `pool` | `SocialPoolState` JSON; `pc`: `SocialPayoutCursor` JSON |
 enum SocialKeys {
     static let allTags = "*"
     static func post(_ author: String, _ permlink: String) -> String { "p/\(author)/\(permlink)" }
@@ -39,6 +47,22 @@ enum SocialKeys {
     static func grants(_ user: String) -> String { "g/\(user)/" }
     static func grant(_ user: String, _ app: String) -> String { "g/\(user)/\(app)" }
     static let sequence = "seq"
+    static func profile(_ id: String) -> String { "pf/\(id)" }
+    static func name(_ name: String) -> String { "n/\(name)" }
+    static func accountPosts(_ id: String, replies: Bool) -> String { replies ? "ar/\(id)/" : "ap/\(id)/" }
+    static func accountPost(_ post: SocialPost) -> String {
+        accountPosts(post.author, replies: !post.isRoot) + SocialScore.hex16(UInt64.max - post.sequence)
+    }
+    static func accountVotes(_ voter: String) -> String { "uv/\(voter)/" }
+    static func accountVote(_ voter: String, _ post: SocialPost) -> String {
+        accountVotes(voter) + SocialScore.hex16(UInt64.max - post.sequence) + "/\(post.author)/\(post.permlink)"
+    }
+    static func upRshares(_ author: String, _ permlink: String) -> String { "up/\(author)/\(permlink)" }
+    static func window(_ index: UInt64) -> String { "w/" + SocialScore.hex16(index) }
+    static func postReward(_ author: String, _ permlink: String) -> String { "pr/\(author)/\(permlink)" }
+    static func rewards(_ id: String) -> String { "rw/\(id)" }
+    static let pool = "pool"
+    static let payoutCursor = "pc"
 
     /// The feed order part of a post's key in `sort` (nil when the post is not in that feed:
     /// a reply; for trending and hot, non-positive rshares or, unless `ignoringPayout`, paid out).

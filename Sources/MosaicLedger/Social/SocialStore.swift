@@ -64,6 +64,28 @@ struct SocialStore {
         return try app(String(decoding: id, as: UTF8.self))
     }
 
+    func profile(_ id: String) throws(ContractError) -> SocialProfile? { try load(SocialKeys.profile(id), as: SocialProfile.self) }
+
+    /// The client id holding profile name `name`, if any.
+    func nameOwner(_ name: String) throws(ContractError) -> String? {
+        try reader.get(SocialKeys.name(name)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func rewards(_ id: String) throws(ContractError) -> SocialRewardBalance {
+        try load(SocialKeys.rewards(id), as: SocialRewardBalance.self) ?? SocialRewardBalance()
+    }
+
+    func pool() throws(ContractError) -> SocialPoolState { try load(SocialKeys.pool, as: SocialPoolState.self) ?? SocialPoolState() }
+
+    func window(_ index: UInt64) throws(ContractError) -> SocialRewardWindow? {
+        try load(SocialKeys.window(index), as: SocialRewardWindow.self)
+    }
+
+    /// The sum of a post's positive vote rshares (what its curators split).
+    func upRshares(_ author: String, _ permlink: String) throws(ContractError) -> UInt64 {
+        try reader.get(SocialKeys.upRshares(author, permlink)).flatMap { UInt64(String(decoding: $0, as: UTF8.self)) } ?? 0
+    }
+
     func grant(_ user: String, _ app: String) throws(ContractError) -> SocialGrant? {
         guard var g = try load(SocialKeys.grant(user, app), as: SocialGrant.self) else { return nil }
         g.expired = now >= g.expiresAt
@@ -81,13 +103,15 @@ struct SocialAccountState: Codable, Sendable {
     var lastRootPost: Int64?
     var lastReply: Int64?
     var lastVote: Int64?
+    /// Net rshares the account's posts and replies received (absent in records from before).
+    var reputation: Int64?
 
     static let fullPower: UInt32 = 10_000
     static let regenerationSeconds: Int64 = 5 * 86_400
 
     enum CodingKeys: String, CodingKey {
         case postCount = "post_count", power, powerTime = "power_time", created
-        case lastRootPost = "last_root_post", lastReply = "last_reply", lastVote = "last_vote"
+        case lastRootPost = "last_root_post", lastReply = "last_reply", lastVote = "last_vote", reputation
     }
 
     /// Voting power at `now`: stored power + elapsed × 10000 / 432,000, at most 10000.

@@ -14,6 +14,17 @@ public struct SocialAccount: Sendable, Hashable, Codable {
     public var stake: UInt64
     /// Ledger time until which its votes lock the stake (the last voted post's payout); nil when unlocked.
     public var stakeLockedUntil: Int64?
+    /// The profile name and about text (nil before `social.set_profile`).
+    public var name: String?
+    public var about: String?
+    /// Sum of the net rshares the account's posts and replies received (negative after downvotes).
+    public var reputation: Int64
+    /// `reputation` on the familiar scale starting at 25 (docs/SOCIAL.md §8).
+    public var reputationScore: Int64
+    public var rewards: SocialRewardBalance
+    /// Ledger time from which the one-root-post-per-5-minutes rule allows the next root post
+    /// (nil: now).
+    public var nextRootPostAt: Int64?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id"
@@ -25,11 +36,16 @@ public struct SocialAccount: Sendable, Hashable, Codable {
         case lastVote = "last_vote"
         case stake
         case stakeLockedUntil = "stake_locked_until"
+        case name, about, reputation
+        case reputationScore = "reputation_score"
+        case rewards
+        case nextRootPostAt = "next_root_post_at"
     }
 
     public init(clientID: String, postCount: UInt64 = 0, votingPower: UInt32 = 10_000, created: Int64? = nil,
                 lastRootPost: Int64? = nil, lastReply: Int64? = nil, lastVote: Int64? = nil, stake: UInt64 = 0,
-                stakeLockedUntil: Int64? = nil) {
+                stakeLockedUntil: Int64? = nil, name: String? = nil, about: String? = nil, reputation: Int64 = 0,
+                reputationScore: Int64 = 25, rewards: SocialRewardBalance = SocialRewardBalance(), nextRootPostAt: Int64? = nil) {
         self.clientID = clientID
         self.postCount = postCount
         self.votingPower = votingPower
@@ -39,9 +55,15 @@ public struct SocialAccount: Sendable, Hashable, Codable {
         self.lastVote = lastVote
         self.stake = stake
         self.stakeLockedUntil = stakeLockedUntil
+        self.name = name
+        self.about = about
+        self.reputation = reputation
+        self.reputationScore = reputationScore
+        self.rewards = rewards
+        self.nextRootPostAt = nextRootPostAt
     }
 
-    /// `stake` may be absent (0), as in answers of nodes from before voting stakes.
+    /// `stake`, the profile, reputation and rewards may be absent, as in answers of older nodes.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         clientID = try c.decode(String.self, forKey: .clientID)
@@ -53,5 +75,11 @@ public struct SocialAccount: Sendable, Hashable, Codable {
         lastVote = try c.decodeIfPresent(Int64.self, forKey: .lastVote)
         stake = try c.decodeIfPresent(UInt64.self, forKey: .stake) ?? 0
         stakeLockedUntil = try c.decodeIfPresent(Int64.self, forKey: .stakeLockedUntil)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+        about = try c.decodeIfPresent(String.self, forKey: .about)
+        reputation = try c.decodeIfPresent(Int64.self, forKey: .reputation) ?? 0
+        reputationScore = try c.decodeIfPresent(Int64.self, forKey: .reputationScore) ?? 25
+        rewards = try c.decodeIfPresent(SocialRewardBalance.self, forKey: .rewards) ?? SocialRewardBalance()
+        nextRootPostAt = try c.decodeIfPresent(Int64.self, forKey: .nextRootPostAt)
     }
 }

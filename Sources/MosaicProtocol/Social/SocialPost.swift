@@ -41,6 +41,13 @@ public struct SocialPost: Sendable, Hashable, Codable {
     public var sequence: UInt64
     /// True when the body was cut by a read's `truncate_body`.
     public var bodyTruncated: Bool
+    /// What the post earned once its payout window closed (the `post` view and account pages
+    /// attach it; feed cards do not).
+    public var reward: SocialPostReward?
+    /// Before that: the reward it would get if the window closed now (base units, an estimate).
+    public var pendingReward: UInt64?
+    /// The author's profile name, where a view attaches it.
+    public var authorName: String?
 
     enum CodingKeys: String, CodingKey {
         case author, permlink
@@ -59,6 +66,9 @@ public struct SocialPost: Sendable, Hashable, Codable {
         case paidOut = "paid_out"
         case sequence
         case bodyTruncated = "body_truncated"
+        case reward
+        case pendingReward = "pending_reward"
+        case authorName = "author_name"
     }
 
     public init(author: String, permlink: String, parentAuthor: String, parentPermlink: String, category: String, title: String,

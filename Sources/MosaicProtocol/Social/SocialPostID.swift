@@ -42,6 +42,13 @@ public enum SocialRules {
     public static let maxRedirectBytes = 512
     /// Longest grant: one year.
     public static let maxGrantSeconds: Int64 = 365 * 86_400
+    /// Rewards (docs/SOCIAL.md §8): posts are paid when the hour-long window holding their payout
+    /// time closes; such a window releases 1 % of the free pool, 25 % of each post's share to its curators.
+    public static let rewardWindowSeconds: Int64 = 3600
+    public static let rewardShareBps: UInt64 = 100
+    public static let curationBps: UInt64 = 2500
+    /// Most accounts one `accounts` read names.
+    public static let maxAccountsPerRead = 100
 
     /// 1–255 characters of [a-z0-9-].
     public static func isValidPermlink(_ s: String) -> Bool {

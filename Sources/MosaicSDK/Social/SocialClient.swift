@@ -178,6 +178,28 @@ public struct SocialClient: Sendable {
         try await call("revoke", ["app": .string(app)], until: until)
     }
 
+    /// Sets this wallet's profile: `name` (3–32 of a-z, 0-9, -, unique; nil keeps the current one)
+    /// and `about` (≤ 512 bytes; nil keeps it). Returns the account as sealed.
+    @discardableResult
+    public func setProfile(name: String?, about: String?, until: TransactionStatus = .sealed) async throws(SocialError) -> SocialAccount {
+        guard let wallet else { throw .noWallet }
+        if let name, !SocialProfile.isValidName(name) { throw .invalid("name \"\(name.prefix(40))\" must be 3–32 characters of a-z, 0-9 and -") }
+        if let about, let problem = SocialProfile.aboutProblem(about) { throw .invalid(problem) }
+        guard name != nil || about != nil else { throw .invalid("nothing to change: give a name and/or an about text") }
+        var args: [String: JSONValue] = [:]
+        if let name { args["name"] = .string(name) }
+        if let about { args["about"] = .string(about) }
+        _ = try await call("set_profile", args, until: until)
+        return try await account(wallet.clientID)
+    }
+
+    /// Pays this wallet the rewards credited to it (docs/SOCIAL.md §8); the receipt's
+    /// `claim_rewards` event holds the amount.
+    @discardableResult
+    public func claimRewards(until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
+        try await call("claim_rewards", [:], until: until)
+    }
+
     // MARK: Reads
 
     /// One page of a feed: `sort`, optional `tag`, `limit` 1–100, starting strictly after
@@ -247,11 +269,55 @@ public struct SocialClient: Sendable {
         return out
     }
 
-    /// An account's post count, voting power (basis points, now) and first social action.
-    public func account(_ clientID: String) async throws(SocialError) -> SocialAccount {
-        guard Transaction.isHexID(clientID) else { throw .invalid("\"\(clientID.prefix(80))\" is not a client id (64 lowercase hex characters)") }
-        let (_, a): (UInt64, SocialAccount) = try await view("account", ["client_id": .string(clientID)])
+    /// An account by client id or profile name: activity, voting power (basis points, now),
+    /// stake, profile, reputation and rewards.
+    public func account(_ idOrName: String) async throws(SocialError) -> SocialAccount {
+        let key = try Self.accountKey(idOrName)
+        let (_, a): (UInt64, SocialAccount) = try await view("account", [key: .string(idOrName)])
         return a
+    }
+
+    /// Several accounts at once (client ids or names, 1–100), like the anchor's get_accounts.
+    public func accounts(_ idsOrNames: [String]) async throws(SocialError) -> SocialAccountList {
+        guard !idsOrNames.isEmpty, idsOrNames.count <= SocialRules.maxAccountsPerRead else {
+            throw .invalid("give 1–\(SocialRules.maxAccountsPerRead) client ids or names (got \(idsOrNames.count))")
+        }
+        for item in idsOrNames { _ = try Self.accountKey(item) }
+        let (_, list): (UInt64, SocialAccountList) = try await view("accounts", ["accounts": .array(idsOrNames.map(JSONValue.string))])
+        return list
+    }
+
+    /// A page of an account's root posts (or, with `replies`, its replies), newest first, each with
+    /// its reward once paid. `start` is the previous page's `next`.
+    public func accountPosts(_ idOrName: String, replies: Bool = false, limit: Int = 20, start: String? = nil) async throws(SocialError) -> SocialAccountPosts {
+        var args: [String: JSONValue] = [try Self.accountKey(idOrName): .string(idOrName), "kind": .string(replies ? "replies" : "posts"),
+                                         "limit": .integer(Int64(limit))]
+        if let start { args["start"] = .string(start) }
+        let (_, page): (UInt64, SocialAccountPosts) = try await view("account_posts", args)
+        return page
+    }
+
+    /// A page of an account's current votes.
+    public func accountVotes(_ idOrName: String, limit: Int = 20, start: String? = nil) async throws(SocialError) -> SocialAccountVotes {
+        var args: [String: JSONValue] = [try Self.accountKey(idOrName): .string(idOrName), "limit": .integer(Int64(limit))]
+        if let start { args["start"] = .string(start) }
+        let (_, page): (UInt64, SocialAccountVotes) = try await view("account_votes", args)
+        return page
+    }
+
+    /// The reward pool: free, reserved, credited and staked tokens, and the payout parameters.
+    public func rewardPool() async throws(SocialError) -> SocialRewardPool {
+        let (_, pool): (UInt64, SocialRewardPool) = try await view("rewards", [:])
+        return pool
+    }
+
+    /// "client_id" or "name": which view argument names `idOrName`.
+    static func accountKey(_ idOrName: String) throws(SocialError) -> String {
+        if Transaction.isHexID(idOrName) { return "client_id" }
+        guard SocialProfile.isValidName(idOrName) else {
+            throw .invalid("\"\(idOrName.prefix(70))\" is neither a client id (64 lowercase hex characters) nor a profile name")
+        }
+        return "name"
     }
 
     /// The grants `user` (default this client's actor) gave, expired ones flagged.
