@@ -28,17 +28,19 @@ let package = Package(
         .target(name: "MosaicDatabase", dependencies: ["CSQLite"], swiftSettings: swift),
         // Wire types and their canonical signed bytes: transactions, blocks, markers, node API bodies.
         .target(name: "MosaicProtocol", dependencies: ["MosaicCrypto"], swiftSettings: swift),
+        // CPU work spread over every core (`parallelMap`): the coder, the ciphers, batch signature checks.
+        .target(name: "MosaicParallel", swiftSettings: swift),
         // The HTTP client: HTTPClient, BulkHTTPConnection, headers, methods, the error wire form.
         .target(name: "MosaicHTTP", swiftSettings: swift),
         // The HTTP server over libmicrohttpd: routes, typed parameters, OpenAPI, streaming bodies.
         .target(name: "MosaicHTTPServer", dependencies: ["CMicroHTTPD", "MosaicHTTP"], swiftSettings: swift),
         // Storage formats both sides use: erasure coding (ISA-L), Merkle trees, segment cipher,
         // file metadata, request signatures, the blobber wire types.
-        .target(name: "MosaicStorageCore", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol"], swiftSettings: swift),
+        .target(name: "MosaicStorageCore", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicParallel"], swiftSettings: swift),
 
         // MARK: The chain: node → ledger → protocol.
         // State, blocks, contracts (faucet, storage, notes, social) and their views, on SQLite.
-        .target(name: "MosaicLedger", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicDatabase"], swiftSettings: swift),
+        .target(name: "MosaicLedger", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicParallel"], swiftSettings: swift),
         // The node: the ledger's HTTP API and explorer.
         .target(name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP", "MosaicHTTPServer"], swiftSettings: swift),
 

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicParallel
 import MosaicCrypto
 import MosaicProtocol
 import MosaicDatabase
@@ -15,17 +16,12 @@ extension Ledger {
     /// Returns, per transaction in order, nil when accepted or the rejection.
     public func submit(_ txs: [Transaction]) -> [LedgerError?] {
         guard !txs.isEmpty else { return [] }
-        var checks = [Result<Prechecked, LedgerError>](repeating: .failure(.closed), count: txs.count)
-        checks.withUnsafeMutableBufferPointer { out in
-            let slots = DisjointSlots(base: out)
-            let chunk = max(64, (txs.count + 1) / 2)
-            let workers = (txs.count + chunk - 1) / chunk
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                for i in (w * chunk)..<min(txs.count, (w + 1) * chunk) {
-                    do throws(LedgerError) { slots.base[i] = .success(try precheck(txs[i])) } catch { slots.base[i] = .failure(error) }
-                }
+        let chunk = max(64, (txs.count + 1) / 2)
+        let checks = parallelMap((txs.count + chunk - 1) / chunk) { w in
+            ((w * chunk)..<min(txs.count, (w + 1) * chunk)).map { i in
+                Result { () throws(LedgerError) in try precheck(txs[i]) }
             }
-        }
+        }.flatMap { $0 }
         let results: [LedgerError?] = state.withLock { s in
             guard let store = s.store else { return txs.map { _ in .closed } }
             var results = [LedgerError?](repeating: nil, count: txs.count)
@@ -207,10 +203,4 @@ extension Ledger {
             s.pool.nextNonce(sender: clientID, stateNonce: try committedAccount(&s, clientID, store).nonce)
         }
     }
-}
-
-/// Result slots shared by the verification workers; each worker writes only its own index range
-/// and the buffer outlives `concurrentPerform`, so the sharing is race-free.
-private struct DisjointSlots<T>: @unchecked Sendable {
-    let base: UnsafeMutableBufferPointer<T>
 }

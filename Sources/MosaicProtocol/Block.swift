@@ -2,7 +2,7 @@ import MosaicCrypto
 
 /// A committed block. `hash` covers every other field through `signingBytes`, so a block and
 /// its transactions can be checked offline from the previous block's hash.
-public struct Block: Sendable, Hashable, Codable {
+public struct Block: Sendable, Hashable, Codable, CanonicalSigned {
     public var round: UInt64
     public var hash: String
     public var previousHash: String
@@ -53,7 +53,7 @@ public struct Block: Sendable, Hashable, Codable {
         return w.bytes
     }
 
-    public var computedHash: String { Hex.encode(SHA256.hash(signingBytes)) }
+    public var computedHash: String { signingHash }
 
     /// Merkle root of hex transaction hashes (docs/PROTOCOL.md §2.5): a leaf is
     /// SHA-256(0x00 ‖ the 32 hash bytes), a node SHA-256(0x01 ‖ left ‖ right), an odd last node is
@@ -61,31 +61,6 @@ public struct Block: Sendable, Hashable, Codable {
     /// a leaf from passing for a node, and promotion (instead of pairing a node with itself) keeps
     /// `[a, b, c]` and `[a, b, c, c]` apart.
     public static func merkleRoot(_ hashes: [String]) -> String {
-        guard !hashes.isEmpty else { return String(repeating: "0", count: 64) }
-        var level = hashes.map { h -> [UInt8] in
-            var leaf = SHA256.Hasher()
-            leaf.update([0x00])
-            leaf.update(Hex.decode(h) ?? Array(h.utf8))
-            return leaf.finalize()
-        }
-        while level.count > 1 {
-            var next: [[UInt8]] = []
-            next.reserveCapacity((level.count + 1) / 2)
-            var i = 0
-            while i < level.count {
-                if i + 1 < level.count {
-                    var node = SHA256.Hasher()
-                    node.update([0x01])
-                    node.update(level[i])
-                    node.update(level[i + 1])
-                    next.append(node.finalize())
-                } else {
-                    next.append(level[i])
-                }
-                i += 2
-            }
-            level = next
-        }
-        return Hex.encode(level[0])
+        Hex.encode(MerkleRules.root(leaves: hashes.map { MerkleRules.leafHash(Hex.decode($0) ?? Array($0.utf8)) }))
     }
 }

@@ -5,7 +5,7 @@ import MosaicCrypto
 /// `hash` is the hex SHA-256 of `signingBytes`; `signature` is the hex Ed25519 signature of the
 /// 32 hash bytes (see docs/PROTOCOL.md, section 2). JSON is only the transport: the hash never
 /// depends on how the JSON was written.
-public struct Transaction: Sendable, Hashable, Codable {
+public struct Transaction: Sendable, Hashable, Codable, CanonicalSigned {
     public var hash: String
     public var clientID: String
     public var publicKey: String
@@ -81,7 +81,7 @@ public struct Transaction: Sendable, Hashable, Codable {
     }
 
     /// Hex SHA-256 of the signing bytes: what `hash` must equal.
-    public var computedHash: String { Hex.encode(SHA256.hash(signingBytes)) }
+    public var computedHash: String { signingHash }
 
     /// Builds and signs a transaction; `clientID` and `publicKey` come from `key`.
     public static func signed(by key: Ed25519.SigningKey, chainID: String, to toClientID: String,
@@ -96,7 +96,7 @@ public struct Transaction: Sendable, Hashable, Codable {
 
     /// Recomputes `hash` and `signature` with `key` after fields were changed.
     public mutating func sign(with key: Ed25519.SigningKey) {
-        let digest = SHA256.hash(signingBytes)
+        let digest = signingDigest
         hash = Hex.encode(digest)
         signature = Hex.encode(key.signature(for: digest))
     }
@@ -112,10 +112,13 @@ public struct Transaction: Sendable, Hashable, Codable {
             throw .malformed("transaction_data is \(transactionData.utf8.count) bytes; at most \(Transaction.maxDataBytes) allowed")
         }
         guard key.clientID == clientID else { throw .keyMismatch }
-        let digest = SHA256.hash(signingBytes)
+        let digest = signingDigest
         guard Hex.encode(digest) == hash else { throw .invalidHash }
-        guard let sig = Hex.decode(signature), sig.count == 64 else { throw .malformed("signature must be 128 hex characters (64 bytes)") }
-        guard key.isValidSignature(sig, for: digest) else { throw .invalidSignature }
+        switch signatureFault(signature, by: key, digest: digest) {
+        case nil: return
+        case .malformedSignature?: throw .malformed("signature must be 128 hex characters (64 bytes)")
+        case .invalidSignature?, .malformedPublicKey?, .keyMismatch?: throw .invalidSignature
+        }
     }
 
     /// Upper bound on `transaction_data`, so one transaction cannot bloat a block. 128 KiB: a storage

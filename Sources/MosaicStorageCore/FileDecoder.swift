@@ -1,3 +1,5 @@
+import MosaicParallel
+import MosaicProtocol
 import Foundation
 
 /// The download pipeline: fetch blocks from any d fragment sources, verify each block against its
@@ -73,7 +75,7 @@ public struct FileDecoder: Sendable {
             let plains: [[UInt8]] = try parallelMap(segments.count) { t in
                 let (k, s) = segments[t]
                 let c = batch.lowerBound + Int64(k)
-                let local = Int(s - c * Int64(d)) * FileLayout.blockSize
+                let local = Int(s - c * Int64(d)) * MerkleRules.blockSize
                 let length = layout.plainLength(ofSegment: s) + layout.cipherOverhead
                 let plain = try cipher.open(Array(sealedChunks[k][local..<(local + length)]), segmentIndex: UInt64(s))
                 guard plain.count == length - layout.cipherOverhead else {
@@ -203,7 +205,7 @@ public struct FileDecoder: Sendable {
                 for t in targets.keys { out[t] = buffer.array(from: t * fs, count: fs) }
                 return out
             }
-            let offset = batch.lowerBound * Int64(FileLayout.blockSize)
+            let offset = batch.lowerBound * Int64(MerkleRules.blockSize)
             let live = targets.filter { failed[$0.key] == nil }
             let results = await withTaskGroup(of: (Int, String?).self) { group in
                 for (t, sink) in live {

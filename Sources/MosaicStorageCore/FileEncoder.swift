@@ -1,3 +1,5 @@
+import MosaicParallel
+import MosaicProtocol
 import Foundation
 
 /// The upload layout pipeline: plaintext stream → sealed segments → chunks of d × 64 KiB →
@@ -90,10 +92,10 @@ public struct FileEncoder: Sendable {
         let n = dataShards + parityShards
         guard sinks.count == n else { throw StorageError.sinkCountMismatch(expected: n, got: sinks.count) }
         let needed = minimumSinks ?? dataShards
-        let plainSegment = FileLayout.blockSize - cipher.overhead
+        let plainSegment = MerkleRules.blockSize - cipher.overhead
         let batchCapacity = chunksPerBatch * dataShards * plainSegment
         let plain = ByteBuffer(count: batchCapacity, zeroed: false)
-        let rowsSize = n * chunksPerBatch * FileLayout.blockSize
+        let rowsSize = n * chunksPerBatch * MerkleRules.blockSize
 
         var builders = [MerkleTreeBuilder](repeating: MerkleTreeBuilder(), count: n)
         var failures: [Int: String] = [:]
@@ -205,7 +207,7 @@ public struct FileEncoder: Sendable {
     /// stride = `rows.count / (d + p)`. One task per chunk seals its d segments straight into their
     /// fragment rows, runs ISA-L in place and hashes the d + p blocks while they are still in cache.
     func encodeBatch(_ plain: UnsafeRawBufferPointer, firstSegment: Int64, into rows: ByteBuffer) throws -> Batch {
-        let B = FileLayout.blockSize
+        let B = MerkleRules.blockSize
         let o = cipher.overhead
         let P = B - o
         let d = dataShards, n = dataShards + parityShards
@@ -246,7 +248,7 @@ public struct FileEncoder: Sendable {
                 }
             }
             coder.encode(buffer: rows.base + k * B, fragmentSize: fs, stride: stride)
-            let leaves = (0..<n).map { i in MerkleTree.leafHash(rows.bytes(from: i * stride + k * B, count: fs)) }
+            let leaves = (0..<n).map { i in MerkleRules.leafHash(rows.bytes(from: i * stride + k * B, count: fs)) }
             return (leaves, fs)
         }
         let fragmentLength = (chunkCount - 1) * B + perChunk[chunkCount - 1].size

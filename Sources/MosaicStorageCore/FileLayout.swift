@@ -1,3 +1,5 @@
+import MosaicProtocol
+
 /// Where every byte of a file goes: segments → chunks → fragments → blocks. Pure arithmetic, shared
 /// by the uploader, the downloader, repair and the blobber, and fixed by `docs/STORAGE.md`.
 ///
@@ -10,7 +12,6 @@
 /// - Fragment stream i = fragment i of chunk 0 ‖ fragment i of chunk 1 ‖ …; its block c (the
 ///   Merkle leaf c) is exactly fragment i of chunk c.
 public struct FileLayout: Sendable, Equatable, Codable {
-    public static let blockSize = MerkleTree.blockSize
     public static let fragmentAlignment = 64
     /// Largest file: 2^48 bytes (256 TiB). The segment cipher allows 2^32 segments of under 64 KiB,
     /// and the bound keeps every product and sum of the layout far inside Int64 whatever size a
@@ -35,8 +36,8 @@ public struct FileLayout: Sendable, Equatable, Codable {
     }
 
     public var totalShards: Int { dataShards + parityShards }
-    public var plainSegmentSize: Int { Self.blockSize - cipherOverhead }
-    var chunkCipherCapacity: Int64 { Int64(dataShards * Self.blockSize) }
+    public var plainSegmentSize: Int { MerkleRules.blockSize - cipherOverhead }
+    var chunkCipherCapacity: Int64 { Int64(dataShards * MerkleRules.blockSize) }
 
     public var segmentCount: Int64 {
         fileSize == 0 ? 0 : (fileSize + Int64(plainSegmentSize) - 1) / Int64(plainSegmentSize)
@@ -52,7 +53,7 @@ public struct FileLayout: Sendable, Equatable, Codable {
 
     /// Bytes of every fragment stream (all d + p are the same length).
     public var fragmentLength: Int64 {
-        chunkCount == 0 ? 0 : (chunkCount - 1) * Int64(Self.blockSize) + Int64(fragmentSize(ofChunk: chunkCount - 1))
+        chunkCount == 0 ? 0 : (chunkCount - 1) * Int64(MerkleRules.blockSize) + Int64(fragmentSize(ofChunk: chunkCount - 1))
     }
 
     /// Sealed bytes in chunk c (d × 64 KiB except possibly the last chunk).
@@ -65,7 +66,7 @@ public struct FileLayout: Sendable, Equatable, Codable {
     }
 
     static func fragmentSize(sealedChunkLength len: Int, dataShards d: Int) -> Int {
-        if len >= d * blockSize { return blockSize }
+        if len >= d * MerkleRules.blockSize { return MerkleRules.blockSize }
         let perShard = (len + d - 1) / d
         let a = fragmentAlignment
         return max(a, (perShard + a - 1) / a * a)

@@ -1,3 +1,5 @@
+import MosaicProtocol
+
 /// Builds a `MerkleTree` while a fragment stream goes by, one 64 KiB block at a time.
 ///
 /// The root needs only O(log n) state: a stack of perfect subtrees, merged whenever two of the
@@ -11,21 +13,21 @@ public struct MerkleTreeBuilder: Sendable {
 
     public init() {}
 
-    public var leafCount: Int { leaves.count / MerkleTree.hashSize }
+    public var leafCount: Int { leaves.count / MerkleRules.hashSize }
 
     /// Adds a whole block (64 KiB, or shorter only for the fragment's last block).
     public mutating func append(block: [UInt8]) {
-        append(leafHash: MerkleTree.leafHash(block))
+        append(leafHash: MerkleRules.leafHash(block))
     }
 
     /// Adds a leaf hashed elsewhere (e.g. in parallel); leaves must arrive in block order.
     public mutating func append(leafHash: [UInt8]) {
-        precondition(leafHash.count == MerkleTree.hashSize, "leaf hashes are 32 bytes")
+        precondition(leafHash.count == MerkleRules.hashSize, "leaf hashes are 32 bytes")
         leaves.append(contentsOf: leafHash)
         var node = (height: 0, hash: leafHash)
         while let top = stack.last, top.height == node.height {
             stack.removeLast()
-            node = (top.height + 1, MerkleTree.nodeHash(top.hash, node.hash))
+            node = (top.height + 1, MerkleRules.nodeHash(top.hash, node.hash))
         }
         stack.append(node)
     }
@@ -40,17 +42,17 @@ public struct MerkleTreeBuilder: Sendable {
     public mutating func append(stream bytes: UnsafeRawBufferPointer) {
         var offset = 0
         if !pending.isEmpty {
-            let take = min(MerkleTree.blockSize - pending.count, bytes.count)
+            let take = min(MerkleRules.blockSize - pending.count, bytes.count)
             pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
             offset = take
-            if pending.count == MerkleTree.blockSize {
+            if pending.count == MerkleRules.blockSize {
                 append(block: pending)
                 pending.removeAll(keepingCapacity: true)
             }
         }
-        while bytes.count - offset >= MerkleTree.blockSize {
-            append(leafHash: MerkleTree.leafHash(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + MerkleTree.blockSize)])))
-            offset += MerkleTree.blockSize
+        while bytes.count - offset >= MerkleRules.blockSize {
+            append(leafHash: MerkleRules.leafHash(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + MerkleRules.blockSize)])))
+            offset += MerkleRules.blockSize
         }
         if offset < bytes.count { pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
     }
@@ -59,8 +61,8 @@ public struct MerkleTreeBuilder: Sendable {
     public var root: [UInt8] {
         var copy = self
         copy.flushPending()
-        guard var acc = copy.stack.last?.hash else { return MerkleTree.emptyRoot }
-        for entry in copy.stack.dropLast().reversed() { acc = MerkleTree.nodeHash(entry.hash, acc) }
+        guard var acc = copy.stack.last?.hash else { return MerkleRules.emptyRoot }
+        for entry in copy.stack.dropLast().reversed() { acc = MerkleRules.nodeHash(entry.hash, acc) }
         return acc
     }
 

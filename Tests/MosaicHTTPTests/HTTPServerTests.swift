@@ -225,14 +225,17 @@ extension MosaicHTTPTests {
             var cfg = HTTPServer.Configuration()
             cfg.logger = nil
             let server = HTTPServer(configuration: cfg)
+            let (started, handlerEntered) = AsyncStream<Void>.makeStream()
             server.route(.get, "/slow", summary: "Slow") { _ in
+                handlerEntered.yield()
                 try await Task.sleep(for: .milliseconds(400))
                 return .text("done")
             }
             try server.start()
             let client = HTTPClient(baseURL: server.baseURL)
             let inflight = Task { try await client.send(.get, "/slow") }
-            try await Task.sleep(for: .milliseconds(100))
+            // Stop only once the request is in the handler: in flight, not merely scheduled.
+            for await _ in started { break }
             await server.stop(grace: .seconds(5))
             let r = try await inflight.value
             #expect(String(decoding: r.body, as: UTF8.self) == "done")

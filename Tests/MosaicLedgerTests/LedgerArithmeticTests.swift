@@ -102,13 +102,13 @@ import MosaicTestSupport
     /// overflow inside the ledger (a blobber could stop the node); now the walk just ends.
     @Test func aProofClaimingTheLargestTreeDoesNotOverflow() {
         let leaf = [UInt8](repeating: 7, count: 32)
-        #expect(StorageMerkle.rootFrom(leaf: leaf, index: 0, count: .max, siblings: [leaf]) == nil)
-        #expect(StorageMerkle.rootFrom(leaf: leaf, index: 0, count: .max, siblings: [[UInt8]](repeating: leaf, count: 64))?.count == 32)
+        #expect(MerkleRules.rootFrom(leaf: leaf, index: 0, count: .max, siblings: [leaf]) == nil)
+        #expect(MerkleRules.rootFrom(leaf: leaf, index: 0, count: .max, siblings: [[UInt8]](repeating: leaf, count: 64))?.count == 32)
         // The rule is unchanged for real trees: ⌈n / 2⌉ per level.
         let leaves = (0..<5).map { [UInt8](repeating: UInt8($0), count: 32) }
         for i in 0..<5 {
-            #expect(StorageMerkle.rootFrom(leaf: leaves[i], index: UInt64(i), count: 5, siblings: StorageMerkle.siblings(leaves: leaves, index: i))
-                    == StorageMerkle.root(leaves: leaves))
+            #expect(MerkleRules.rootFrom(leaf: leaves[i], index: UInt64(i), count: 5, siblings: MerkleRules.siblings(leaves: leaves, index: i))
+                    == MerkleRules.root(leaves: leaves))
         }
     }
 

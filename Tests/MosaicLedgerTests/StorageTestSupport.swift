@@ -127,17 +127,17 @@ func jsonArg<T: Encodable>(_ value: T) throws -> JSONValue {
 struct TestFragment {
     let bytes: [UInt8]
     let leaves: [[UInt8]]
-    var root: String { Hex.encode(StorageMerkle.root(leaves: leaves)) }
+    var root: String { Hex.encode(MerkleRules.root(leaves: leaves)) }
 
     init(length: Int, seed: Int = 0) {
         bytes = (0..<length).map { UInt8(($0 + seed) % 251) }
-        leaves = StorageMerkle.blockLeaves(bytes)
+        leaves = MerkleRules.blockLeaves(bytes)
     }
 
     func block(_ i: UInt64) -> (bytes: [UInt8], siblings: [[UInt8]]) {
-        let start = Int(i) * StoragePricing.blockSize
-        return (Array(bytes[start..<min(start + StoragePricing.blockSize, bytes.count)]),
-                StorageMerkle.siblings(leaves: leaves, index: Int(i)))
+        let start = Int(i) * MerkleRules.blockSize
+        return (Array(bytes[start..<min(start + MerkleRules.blockSize, bytes.count)]),
+                MerkleRules.siblings(leaves: leaves, index: Int(i)))
     }
 }
 

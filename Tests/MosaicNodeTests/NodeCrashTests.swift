@@ -43,12 +43,14 @@ import MosaicSDK
                 guard let results = try? await client.submit(batch: batch), results.allSatisfy({ $0.error == nil }) else { return }
                 accepted.withLock { $0 += batch.map(\.hash) }
                 // A sender's transactions are included in nonce order: its last one finalized means all are.
-                var all = true
+                // A loaded box may take longer than one wait: wait again until finalized (or killed).
                 for last in batch.suffix(2) {
-                    guard let v = try? await client.transaction(last.hash, wait: .finalized, timeout: .seconds(10)),
-                          v.status == .finalized || v.status == .sealed else { all = false; break }
+                    while true {
+                        if Task.isCancelled { return }
+                        if let v = try? await client.transaction(last.hash, wait: .finalized, timeout: .seconds(10)),
+                           v.status == .finalized || v.status == .sealed { break }
+                    }
                 }
-                guard all else { return }
                 finalized.withLock { $0 += batch.map(\.hash) }
             }
         }

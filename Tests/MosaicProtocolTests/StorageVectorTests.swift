@@ -9,19 +9,19 @@ import MosaicProtocol
     static let zeros = String(repeating: "0", count: 64)
 
     static func entries() -> [AllocationEntry] {
-        [AllocationEntry(path: "/docs/a.txt", fragmentRoot: Hex.encode(StorageMerkle.root(leaves: StorageMerkle.blockLeaves(Array("abc".utf8)))),
+        [AllocationEntry(path: "/docs/a.txt", fragmentRoot: Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(Array("abc".utf8)))),
                          fragmentLength: 3, fileSize: 3),
          AllocationEntry(path: "/empty", fragmentRoot: zeros, fragmentLength: 0, fileSize: 0),
-         AllocationEntry(path: "/b.bin", fragmentRoot: Hex.encode(StorageMerkle.root(leaves: StorageMerkle.blockLeaves(big))),
+         AllocationEntry(path: "/b.bin", fragmentRoot: Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(big))),
                          fragmentLength: 131073, fileSize: 131000, metadataHash: Hex.encode(SHA256.hash(Array("meta-b".utf8))))]
     }
 
     @Test func merkleRulesMatchTheFragmentTreeVectors() {
-        #expect(Hex.encode(StorageMerkle.root(leaves: StorageMerkle.blockLeaves(Array("abc".utf8))))
+        #expect(Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(Array("abc".utf8))))
                 == "609f6e36d2405585188d5cfd761f407c7cc46a7d3f314c88270469dde315fcd1")
-        #expect(Hex.encode(StorageMerkle.root(leaves: StorageMerkle.blockLeaves(Self.big)))
+        #expect(Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(Self.big)))
                 == "ab2382bf1625e5d9a48a6c52a540d0029aa8f56bcc0d363e8ad4935cac5d2d0d")
-        #expect(StorageMerkle.root(leaves: []) == [UInt8](repeating: 0, count: 32))
+        #expect(MerkleRules.root(leaves: []) == [UInt8](repeating: 0, count: 32))
     }
 
     @Test func allocationRootVector() throws {
@@ -42,11 +42,11 @@ import MosaicProtocol
         let tree = try AllocationTree(entries: Self.entries())
         let id = Hex.encode(Challenge.seed(previousBlockHash: String(repeating: "11", count: 32), round: 7))
         #expect(id == "3249d8bfccc318bb5a7cc80148655d729484345a262e2f997a8d12b05bd5b083")
-        let bigLeaves = StorageMerkle.blockLeaves(Self.big)
+        let bigLeaves = MerkleRules.blockLeaves(Self.big)
         let proof = try ChallengeProof.build(challengeID: id, tree: tree) { entry, index in
             #expect(entry.path == "/b.bin")
             let start = Int(index) * 65536
-            return (Array(Self.big[start..<min(start + 65536, Self.big.count)]), StorageMerkle.siblings(leaves: bigLeaves, index: Int(index)))
+            return (Array(Self.big[start..<min(start + 65536, Self.big.count)]), MerkleRules.siblings(leaves: bigLeaves, index: Int(index)))
         }
         #expect(proof.entryIndex == 0 && proof.entryCount == 3 && proof.blockIndex == 0)
         #expect(proof.entrySiblings == ["8dd03d54d011f177b97a73d906a9c15cb0fcbfac56338281b49db8a311c2d256",

@@ -3,16 +3,18 @@ import Testing
 @testable import MosaicStorageCore
 import MosaicTestSupport
 
-/// A source that answers, but far too slowly (until cancelled).
+/// A source that answers, but far too slowly (until cancelled): later than the suite's time limit,
+/// so only hedging can finish the download in time.
 struct SlowSource: FragmentSource {
     let inner: MemorySource
     func blocks(_ range: Range<Int>) async throws -> [FragmentBlock] {
-        try await Task.sleep(for: .seconds(60))
+        try await Task.sleep(for: .seconds(600))
         return try await inner.blocks(range)
     }
 }
 
-@Suite(.timeLimit(.minutes(1)))
+// The hedge waits 4× the slowest answer so far; on a loaded box that alone can take tens of seconds.
+@Suite(.timeLimit(.minutes(3)))
 struct DecoderHedgingTests {
     @Test func slowSourceIsReplacedBySpare() async throws {
         let data = testBytes(5 * 65536 + 17)

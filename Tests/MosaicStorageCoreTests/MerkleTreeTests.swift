@@ -1,3 +1,4 @@
+import MosaicProtocol
 import Testing
 import MosaicCrypto
 @testable import MosaicStorageCore
@@ -14,22 +15,22 @@ import MosaicTestSupport
         #expect(five.leafCount == 5)
         #expect(Hex.encode(try five.leafHash(at: 4)) == "3350a5930ee3ac3986ede0f9c3b22feae0a9b0d78378ca66b4a11ebf03e4c1fb")
         #expect(Hex.encode(five.root) == "46ceb35e68b66d0761c8765fbe65cede94a2768908a4df436c0afdc510cdcfca")
-        #expect(MerkleTree(stream: []).root == MerkleTree.emptyRoot)
+        #expect(MerkleTree(stream: []).root == MerkleRules.emptyRoot)
     }
 
     @Test func incrementalBuilderAgreesAndEveryProofVerifies() throws {
         for n in 1...40 {
-            let leaves = (0..<n).map { MerkleTree.leafHash([UInt8(n), UInt8($0)]) }
+            let leaves = (0..<n).map { MerkleRules.leafHash([UInt8(n), UInt8($0)]) }
             var builder = MerkleTreeBuilder()
             for l in leaves { builder.append(leafHash: l) }
             let tree = try MerkleTree(leafHashes: Array(leaves.joined()))
             #expect(builder.root == tree.root, "n = \(n)")
-            #expect(MerkleTree.levelSizes(leafCount: n).count == tree.levels().count)
+            #expect(MerkleRules.levelSizes(leafCount: n).count == tree.levels().count)
             for i in 0..<n {
                 let proof = try tree.proof(forBlock: i)
                 #expect(MerkleTree.verify(root: tree.root, blockIndex: i, leafHash: leaves[i], proof: proof))
                 #expect(try MerkleProof(encoded: proof.encoded()) == proof)
-                #expect(proof.siblings.count == MerkleTree.siblingPositions(leafIndex: i, leafCount: n).count)
+                #expect(proof.siblings.count == MerkleRules.siblingPositions(leafIndex: i, leafCount: n).count)
                 if n > 1 {
                     #expect(!quiet(MerkleTree.verify(root: tree.root, blockIndex: i, leafHash: leaves[(i + 1) % n], proof: proof)))
                 }
@@ -72,6 +73,21 @@ import MosaicTestSupport
                                    proof: MerkleProof(leafIndex: 2, leafCount: 6, siblings: proof.siblings + [tree.root]))))
         #expect(throws: StorageError.blockIndexOutOfRange(index: 6, count: 6)) { try tree.proof(forBlock: 6) }
         #expect(throws: StorageError.invalidProofEncoding) { try MerkleProof(encoded: [1, 2, 3]) }
+    }
+
+    @Test func levelSizesOfAHostileLeafCountDoNotOverflow() {
+        let sizes = MerkleRules.levelSizes(leafCount: Int.max)
+        #expect(sizes.first == Int.max)
+        #expect(sizes.last == 1)
+        #expect(sizes.count == 64)
+        #expect(MerkleRules.siblingPositions(leafIndex: 0, leafCount: Int.max).count == 63)
+    }
+
+    @Test func blockTransactionRootsFollowTheSameRules() {
+        let hashes = (0..<5).map { i in Hex.encode(SHA256.hash([UInt8(i)])) }
+        let leaves = hashes.map { MerkleRules.leafHash(Hex.decode($0) ?? []) }
+        #expect(Block.merkleRoot(hashes) == Hex.encode(MerkleRules.root(leaves: leaves)))
+        #expect(Block.merkleRoot([]) == String(repeating: "0", count: 64))
     }
 }
 

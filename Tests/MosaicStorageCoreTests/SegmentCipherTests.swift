@@ -1,3 +1,4 @@
+import MosaicProtocol
 import Foundation
 import MosaicCrypto
 import Testing
@@ -5,7 +6,7 @@ import Testing
 import MosaicTestSupport
 
 @Suite struct SegmentCipherTests {
-    let P = FileLayout.blockSize - 16
+    let P = MerkleRules.blockSize - 16
 
     func cipher(size: Int64, key: [UInt8] = [UInt8](repeating: 7, count: 32), prefix: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]) throws -> AESGCMSegmentCipher {
         try AESGCMSegmentCipher(key: SecretBytes(key), noncePrefix: prefix, fileSize: size)

@@ -1,3 +1,4 @@
+import MosaicProtocol
 import MosaicCrypto
 import MosaicStorageCore
 
@@ -89,8 +90,8 @@ public struct MemorySource: FragmentSource {
         await log?.record(range)
         if fail { throw Unreachable() }
         return try range.map { k in
-            let start = k * MerkleTree.blockSize
-            var data = Array(stream[start..<min(stream.count, start + MerkleTree.blockSize)])
+            let start = k * MerkleRules.blockSize
+            var data = Array(stream[start..<min(stream.count, start + MerkleRules.blockSize)])
             if k == corruptBlock { data[data.count / 2] ^= 0x40 }
             return FragmentBlock(data: data, proof: try tree.proof(forBlock: k))
         }

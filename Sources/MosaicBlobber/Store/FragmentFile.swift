@@ -1,3 +1,4 @@
+import MosaicProtocol
 import Foundation
 import MosaicCrypto
 import MosaicStorageCore
@@ -25,7 +26,7 @@ enum FragmentFile {
         return out
     }
 
-    static func nodeCount(leafCount: Int) -> Int { MerkleTree.levelSizes(leafCount: leafCount).reduce(0, +) }
+    static func nodeCount(leafCount: Int) -> Int { MerkleRules.levelSizes(leafCount: leafCount).reduce(0, +) }
 
     static func readFooter(path: String) throws -> Footer {
         let fd = open(path, O_RDONLY)
@@ -55,19 +56,19 @@ enum FragmentFile {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw StorageError.io(operation: "open", path: path, errno: errno) }
         defer { close(fd) }
-        let sizes = MerkleTree.levelSizes(leafCount: footer.leafCount)
+        let sizes = MerkleRules.levelSizes(leafCount: footer.leafCount)
         var levelOffsets: [Int64] = []
         var at = footer.length
         for n in sizes {
             levelOffsets.append(at)
             at += Int64(32 * n)
         }
-        let B = Int64(MerkleTree.blockSize)
+        let B = Int64(MerkleRules.blockSize)
         return try range.map { k in
             let start = Int64(k) * B
             let count = Int(min(B, footer.length - start))
             let data = try pread(fd: fd, path: path, offset: start, count: count)
-            let siblings = try MerkleTree.siblingPositions(leafIndex: k, leafCount: footer.leafCount).map { pos in
+            let siblings = try MerkleRules.siblingPositions(leafIndex: k, leafCount: footer.leafCount).map { pos in
                 try pread(fd: fd, path: path, offset: levelOffsets[pos.level] + Int64(32 * pos.index), count: 32)
             }
             return FragmentBlock(data: data, proof: MerkleProof(leafIndex: k, leafCount: footer.leafCount, siblings: siblings))

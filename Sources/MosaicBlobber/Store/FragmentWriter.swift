@@ -1,3 +1,4 @@
+import MosaicProtocol
 import Foundation
 import MosaicCrypto
 import MosaicStorageCore
@@ -42,7 +43,7 @@ package final class FragmentWriter: Sendable {
             }
             let size = Int64(st.st_size)
             var at: Int64 = 0
-            let step = 16 * MerkleTree.blockSize
+            let step = 16 * MerkleRules.blockSize
             while at < size {
                 let n = Int(min(Int64(step), size - at))
                 let bytes: [UInt8]

@@ -47,17 +47,17 @@ public struct AllocationEntry: Sendable, Hashable, Codable {
         return w.bytes
     }
 
-    public var leafHash: [UInt8] { StorageMerkle.leafHash(canonicalBytes) }
+    public var leafHash: [UInt8] { MerkleRules.leafHash(canonicalBytes) }
 
     /// 64 KiB blocks in the fragment stream (0 for an empty file).
     public var blockCount: UInt64 {
-        let b = UInt64(StoragePricing.blockSize)
+        let b = UInt64(MerkleRules.blockSize)
         return fragmentLength / b + (fragmentLength % b == 0 ? 0 : 1)
     }
 
     /// Length of block `index` of the fragment stream (0 past its end).
     public func blockLength(_ index: UInt64) -> UInt64 {
-        let b = UInt64(StoragePricing.blockSize), count = blockCount
+        let b = UInt64(MerkleRules.blockSize), count = blockCount
         guard index < count else { return 0 }
         return index < count - 1 ? b : fragmentLength - b * index
     }

@@ -45,7 +45,7 @@ public struct AllocationLeaves: Sendable, Equatable {
 
     /// Hex allocation root: equal to `AllocationTree(entries:).root` over the same entries.
     public var root: String {
-        AllocationTree.root(entryCount: UInt64(paths.count), treeRoot: StorageMerkle.root(leaves: paths.compactMap { leaves[$0] }))
+        AllocationTree.root(entryCount: UInt64(paths.count), treeRoot: MerkleRules.root(leaves: paths.compactMap { leaves[$0] }))
     }
 
     /// First index whose path is not below `path` in byte order.

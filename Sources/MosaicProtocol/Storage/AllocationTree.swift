@@ -1,7 +1,7 @@
 import MosaicCrypto
 
 /// The tree a blobber's **allocation root** commits to: its file entries sorted by path bytes,
-/// as leaves of a `StorageMerkle` tree. The root binds the entry count too:
+/// as leaves of a `MerkleRules` tree. The root binds the entry count too:
 ///
 ///     allocation_root = 64 zeros                                  (no entries)
 ///                     = SHA-256(0x02 ‖ u64 BE n ‖ tree root)     (n ≥ 1 entries)
@@ -26,7 +26,7 @@ public struct AllocationTree: Sendable, Equatable {
         }
         self.entries = sorted
         leaves = sorted.map(\.leafHash)
-        root = AllocationTree.root(entryCount: UInt64(sorted.count), treeRoot: StorageMerkle.root(leaves: leaves))
+        root = AllocationTree.root(entryCount: UInt64(sorted.count), treeRoot: MerkleRules.root(leaves: leaves))
     }
 
     public static func root(entryCount: UInt64, treeRoot: [UInt8]) -> String {
@@ -41,7 +41,7 @@ public struct AllocationTree: Sendable, Equatable {
 
     /// Hex sibling hashes from entry `index` up to the tree root.
     public func siblings(ofEntry index: Int) -> [String] {
-        StorageMerkle.siblings(leaves: leaves, index: index).map { Hex.encode($0) }
+        MerkleRules.siblings(leaves: leaves, index: index).map { Hex.encode($0) }
     }
 
     /// Total bytes the blobber holds: what the write marker's `size` must be.

@@ -12,7 +12,7 @@ import MosaicCrypto
 /// Signing bytes: "mosaic-auth-ticket-v2" ‖ allocation_id ‖ owner_id ‖ path ‖ kind ‖ recipient_id ‖
 /// i64 expiration ‖ nonce ‖ u64 read_budget; `id` = hex SHA-256(signing bytes); signature =
 /// Ed25519(SHA-256(bytes)) by `owner_public_key`.
-public struct AuthTicket: Sendable, Hashable, Codable {
+public struct AuthTicket: Sendable, Hashable, Codable, CanonicalSigned {
     public enum Kind: String, Sendable, Hashable, Codable { case file, dir }
 
     public var id: String
@@ -95,14 +95,14 @@ public struct AuthTicket: Sendable, Hashable, Codable {
         return w.bytes
     }
 
-    public var computedID: String { StorageSigning.hash(signingBytes) }
+    public var computedID: String { signingHash }
 
     /// Fills `owner_id`, `owner_public_key`, `id` and `signature` from `key`.
     public mutating func sign(with key: Ed25519.SigningKey) {
         ownerID = key.publicKey.clientID
         ownerPublicKey = key.publicKey.hex
         id = computedID
-        signature = StorageSigning.sign(signingBytes, with: key)
+        signature = self.signature(by: key)
     }
 
     /// Shapes, id, signature; and, when `now` is given, the expiry; when `reader` is given, the recipient.
@@ -115,7 +115,7 @@ public struct AuthTicket: Sendable, Hashable, Codable {
         }
         guard !path.isEmpty else { throw .malformed("auth ticket path is empty") }
         guard id == computedID else { throw .malformed("auth ticket id does not match its contents") }
-        try StorageSigning.verify(signingBytes, signature: signature, publicKey: ownerPublicKey, clientID: ownerID, what: "auth ticket")
+        try verifySignature(signature, publicKey: ownerPublicKey, clientID: ownerID, what: "auth ticket")
         if let now, expiration != 0, now > expiration { throw .malformed("auth ticket expired at \(expiration)") }
         if let reader, !recipientID.isEmpty, reader != recipientID, reader != ownerID {
             throw .malformed("auth ticket is for client \(recipientID), not \(reader)")

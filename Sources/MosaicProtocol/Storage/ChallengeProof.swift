@@ -69,7 +69,7 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
         let wantEntry = Challenge.entryIndex(challengeID: challengeID, entryCount: entryCount)
         guard entryIndex == wantEntry else { throw .invalidProof("entry_index \(entryIndex) is not the challenged \(wantEntry)") }
         guard let entrySibs = Self.decode(entrySiblings) else { throw .invalidProof("entry_siblings must be 64-hex hashes") }
-        guard let treeRoot = StorageMerkle.rootFrom(leaf: entry.leafHash, index: entryIndex, count: entryCount, siblings: entrySibs),
+        guard let treeRoot = MerkleRules.rootFrom(leaf: entry.leafHash, index: entryIndex, count: entryCount, siblings: entrySibs),
               AllocationTree.root(entryCount: entryCount, treeRoot: treeRoot) == allocationRoot else {
             throw .invalidProof("entry does not lead to allocation root \(allocationRoot)")
         }
@@ -84,7 +84,7 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
         let length = entry.blockLength(blockIndex)
         guard UInt64(bytes.count) == length else { throw .invalidProof("block is \(bytes.count) bytes; block \(blockIndex) has \(length)") }
         guard let blockSibs = Self.decode(blockSiblings) else { throw .invalidProof("block_siblings must be 64-hex hashes") }
-        guard let root = StorageMerkle.rootFrom(leaf: StorageMerkle.leafHash(bytes), index: blockIndex, count: entry.blockCount,
+        guard let root = MerkleRules.rootFrom(leaf: MerkleRules.leafHash(bytes), index: blockIndex, count: entry.blockCount,
                                                 siblings: blockSibs),
               Hex.encode(root) == entry.fragmentRoot else {
             throw .invalidProof("block \(blockIndex) does not match fragment root \(entry.fragmentRoot) of \(entry.path)")

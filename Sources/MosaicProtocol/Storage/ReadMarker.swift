@@ -9,7 +9,7 @@ import MosaicCrypto
 /// by `public_key`. The reader's signature thus fixes the most it pays per GiB and which auth
 /// ticket (if any) the blocks were read under: a blobber can neither raise the price nor attach
 /// another ticket to make the owner pay.
-public struct ReadMarker: Sendable, Hashable, Codable {
+public struct ReadMarker: Sendable, Hashable, Codable, CanonicalSigned {
     public var allocationID: String
     public var blobberID: String
     /// The reader (signer).
@@ -95,13 +95,13 @@ public struct ReadMarker: Sendable, Hashable, Codable {
         return w.bytes
     }
 
-    public var hash: String { StorageSigning.hash(signingBytes) }
+    public var hash: String { signingHash }
 
     /// Sets `client_id` and `public_key` from `key` and signs.
     public mutating func sign(with key: Ed25519.SigningKey) {
         clientID = key.publicKey.clientID
         publicKey = key.publicKey.hex
-        signature = StorageSigning.sign(signingBytes, with: key)
+        signature = self.signature(by: key)
     }
 
     public func verify() throws(StorageProtocolError) {
@@ -112,6 +112,6 @@ public struct ReadMarker: Sendable, Hashable, Codable {
         guard ticketID.isEmpty || StorageSigning.isHexID(ticketID) else {
             throw .malformed("read marker ticket_id must be empty (no ticket) or a 64-hex ticket id")
         }
-        try StorageSigning.verify(signingBytes, signature: signature, publicKey: publicKey, clientID: clientID, what: "read marker")
+        try verifySignature(signature, publicKey: publicKey, clientID: clientID, what: "read marker")
     }
 }

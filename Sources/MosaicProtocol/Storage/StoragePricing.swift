@@ -7,7 +7,6 @@
 public enum StoragePricing {
     public static let gib: UInt64 = 1 << 30
     public static let periodSeconds: UInt64 = 2_592_000
-    public static let blockSize = 65536
 
     /// Bytes each blobber holds for an allocation of `size` user bytes over `dataShards`.
     public static func blobberSize(size: UInt64, dataShards: Int) -> UInt64 {
@@ -22,7 +21,7 @@ public enum StoragePricing {
     }
 
     public static func readCost(price: UInt64, blocks: UInt64) -> UInt64? {
-        mulDivCeil(price, blocks, gib / UInt64(blockSize))
+        mulDivCeil(price, blocks, gib / UInt64(MerkleRules.blockSize))
     }
 
     /// What a new allocation must lock: the sum over its blobbers' write prices.

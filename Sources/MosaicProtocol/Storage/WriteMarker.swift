@@ -9,7 +9,7 @@ import MosaicCrypto
 /// Ed25519(SHA-256(bytes)). v2: the timestamp is in milliseconds and must strictly increase per
 /// blobber, which a client writing many small files a second can keep without running ahead of
 /// the clock.
-public struct WriteMarker: Sendable, Hashable, Codable {
+public struct WriteMarker: Sendable, Hashable, Codable, CanonicalSigned {
     public var allocationID: String
     public var blobberID: String
     /// The allocation owner (the signer).
@@ -59,9 +59,9 @@ public struct WriteMarker: Sendable, Hashable, Codable {
     }
 
     /// Hex SHA-256 of the signing bytes (a marker's identity in logs).
-    public var hash: String { StorageSigning.hash(signingBytes) }
+    public var hash: String { signingHash }
 
-    public mutating func sign(with key: Ed25519.SigningKey) { signature = StorageSigning.sign(signingBytes, with: key) }
+    public mutating func sign(with key: Ed25519.SigningKey) { signature = self.signature(by: key) }
 
     /// Field shapes, `client_id` = SHA-256(`ownerPublicKey`), and the signature.
     public func verify(ownerPublicKey: String) throws(StorageProtocolError) {
@@ -69,6 +69,6 @@ public struct WriteMarker: Sendable, Hashable, Codable {
                           ("previous_root", previousRoot), ("root", root)] where !StorageSigning.isHexID(v) {
             throw .malformed("write marker \(name) must be 64 lowercase hex characters")
         }
-        try StorageSigning.verify(signingBytes, signature: signature, publicKey: ownerPublicKey, clientID: clientID, what: "write marker")
+        try verifySignature(signature, publicKey: ownerPublicKey, clientID: clientID, what: "write marker")
     }
 }

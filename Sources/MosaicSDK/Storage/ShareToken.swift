@@ -49,7 +49,7 @@ public struct ShareToken: Sendable, Codable, Equatable {
     /// each for padding: the owner's default bound on what a shared link can spend of its write
     /// pool. Saturates instead of overflowing.
     public static func defaultReadBudget(fileSize: Int64, allocation: StorageAllocation, reads: UInt64 = defaultBudgetReads) -> UInt64 {
-        let size = UInt64(max(0, fileSize)), d = UInt64(max(1, allocation.dataShards)), block = UInt64(StoragePricing.blockSize)
+        let size = UInt64(max(0, fileSize)), d = UInt64(max(1, allocation.dataShards)), block = UInt64(MerkleRules.blockSize)
         let fragment = size / d + (size % d == 0 ? 0 : 1)
         let blocks = fragment / block + (fragment % block == 0 ? 0 : 1) + 1
         var total: UInt64 = 0

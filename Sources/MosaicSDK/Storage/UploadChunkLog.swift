@@ -1,3 +1,4 @@
+import MosaicProtocol
 import Foundation
 import Glibc
 import MosaicCrypto
@@ -59,7 +60,7 @@ final class UploadChunkLog: @unchecked Sendable {
     /// False when a blobber holds bytes of chunks this log never recorded (the log was cut short):
     /// then what was sealed for them is unknown and the upload must not resume.
     func covers(heldFragmentBytes held: Int64) -> Bool {
-        let block = Int64(FileLayout.blockSize)
+        let block = Int64(MerkleRules.blockSize)
         let (sum, overflow) = held.addingReportingOverflow(block - 1)
         guard held >= 0, !overflow else { return false }
         return sum / block <= Int64(recorded.count)

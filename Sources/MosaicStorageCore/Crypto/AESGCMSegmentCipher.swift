@@ -1,3 +1,4 @@
+import MosaicProtocol
 import Foundation
 import MosaicCrypto
 
@@ -39,7 +40,7 @@ public final class AESGCMSegmentCipher: SegmentCipher, @unchecked Sendable {
             throw CryptoError.invalidInput("a segment nonce prefix must be 8 bytes, got \(noncePrefix.count)")
         }
         guard fileSize >= 0 else { throw StorageError.invalidFileSize(fileSize) }
-        let segments = (fileSize + Int64(FileLayout.blockSize - AES256GCM.tagCount) - 1) / Int64(FileLayout.blockSize - AES256GCM.tagCount)
+        let segments = (fileSize + Int64(MerkleRules.blockSize - AES256GCM.tagCount) - 1) / Int64(MerkleRules.blockSize - AES256GCM.tagCount)
         guard segments <= Int64(UInt32.max) + 1 else {
             throw CryptoError.invalidInput("a file of \(fileSize) bytes has more than 2^32 segments; split it")
         }
@@ -57,7 +58,7 @@ public final class AESGCMSegmentCipher: SegmentCipher, @unchecked Sendable {
     public var contentKey: SecretBytes { key }
 
     var segmentCount: Int64 {
-        let p = Int64(FileLayout.blockSize - overhead)
+        let p = Int64(MerkleRules.blockSize - overhead)
         return (fileSize + p - 1) / p
     }
 

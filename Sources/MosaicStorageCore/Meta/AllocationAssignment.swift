@@ -10,7 +10,7 @@ import MosaicProtocol
 ///
 /// Canonical bytes: domain "mosaic-alloc-assignment-v1", allocation_id, owner_public_key (32),
 /// u64 data_shards, u64 parity_shards, u64 size, i64 expiration, u64 blobber count, blobber ids.
-public struct AllocationAssignment: Sendable, Hashable, Codable {
+public struct AllocationAssignment: Sendable, Hashable, Codable, CanonicalSigned {
     public static let signingDomain = "mosaic-alloc-assignment-v1"
 
     public var allocationID: String
@@ -47,7 +47,7 @@ public struct AllocationAssignment: Sendable, Hashable, Codable {
 
     public var ownerID: String { ownerPublicKey.clientID }
 
-    public var canonicalBytes: [UInt8] {
+    public var signingBytes: [UInt8] {
         var w = CanonicalWriter(domain: Self.signingDomain)
         w.append(string: allocationID)
         w.append(bytes: ownerPublicKey.bytes)
@@ -61,7 +61,7 @@ public struct AllocationAssignment: Sendable, Hashable, Codable {
     }
 
     public mutating func sign(with key: Ed25519.SigningKey) {
-        signature = Hex.encode(key.signature(for: SHA256.hash(canonicalBytes)))
+        signature = self.signature(by: key)
     }
 
     /// Fragment bytes one blobber may hold: ⌈size / d⌉, the storage contract's `blobber_size`
@@ -77,7 +77,7 @@ public struct AllocationAssignment: Sendable, Hashable, Codable {
             throw .invalid("an allocation needs d ≥ 1, p ≥ 0 and d + p distinct blobbers")
         }
         guard size > 0 else { throw .invalid("allocation size must be positive") }
-        guard let sig = Hex.decode(signature), ownerPublicKey.isValidSignature(sig, for: SHA256.hash(canonicalBytes)) else {
+        guard signatureFault(signature, by: ownerPublicKey) == nil else {
             throw .forbidden("the allocation assignment is not signed by its owner")
         }
     }

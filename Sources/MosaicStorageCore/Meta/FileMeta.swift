@@ -11,7 +11,7 @@ import MosaicProtocol
 /// wrapped_key, nonce_prefix, i64 created, i64 modified, owner_id.
 /// `signature` = hex Ed25519 of SHA-256(canonical bytes) by the owner; `hash` = hex SHA-256 of them
 /// (the metadata hash a blobber's allocation entry commits to).
-public struct FileMeta: Sendable, Hashable, Codable {
+public struct FileMeta: Sendable, Hashable, Codable, CanonicalSigned {
     public enum Kind: String, Sendable, Codable {
         case file
         case directory
@@ -94,7 +94,7 @@ public struct FileMeta: Sendable, Hashable, Codable {
                  created: time, modified: time, ownerID: ownerID)
     }
 
-    public var canonicalBytes: [UInt8] {
+    public var signingBytes: [UInt8] {
         var w = CanonicalWriter(domain: Self.signingDomain)
         w.append(string: allocationID)
         w.append(string: path)
@@ -115,12 +115,12 @@ public struct FileMeta: Sendable, Hashable, Codable {
         return w.bytes
     }
 
-    /// Hex SHA-256 of the canonical bytes.
-    public var hash: String { Hex.encode(SHA256.hash(canonicalBytes)) }
+    /// Hex SHA-256 of the signing bytes.
+    public var hash: String { signingHash }
 
     public mutating func sign(with key: Ed25519.SigningKey) {
         ownerID = key.publicKey.clientID
-        signature = Hex.encode(key.signature(for: SHA256.hash(canonicalBytes)))
+        signature = self.signature(by: key)
     }
 
     /// Checks shapes and the owner's signature; `owner` must be the allocation owner's key.
@@ -147,7 +147,7 @@ public struct FileMeta: Sendable, Hashable, Codable {
                 throw .invalid("metadata of \(path): fragment_length \(fragmentLength) does not fit size \(size) with \(dataShards)+\(parityShards) shards")
             }
         }
-        guard let sig = Hex.decode(signature), owner.isValidSignature(sig, for: SHA256.hash(canonicalBytes)) else {
+        guard signatureFault(signature, by: owner) == nil else {
             throw .forbidden("the owner signature on the metadata of \(path) is invalid")
         }
     }

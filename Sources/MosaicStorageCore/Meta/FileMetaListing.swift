@@ -16,7 +16,7 @@ public enum FileMetaListing {
         for b in magic { w.append(uint8: b) }
         w.append(uint32: UInt32(metas.count))
         for m in metas {
-            w.append(bytes: m.canonicalBytes)
+            w.append(bytes: m.signingBytes)
             let sig = Hex.decode(m.signature) ?? []
             for b in (sig.count == 64 ? sig : [UInt8](repeating: 0, count: 64)) { w.append(uint8: b) }
         }
