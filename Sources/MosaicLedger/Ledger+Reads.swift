@@ -1,6 +1,7 @@
 import Foundation
 import MosaicProtocol
 import MosaicDatabase
+import Synchronization
 
 // Committed history (accounts, transactions, blocks) is read on the view connections
 // (`committed`), so these answers never wait for a block being made; only what lives in memory

@@ -3,6 +3,7 @@ import MosaicParallel
 import MosaicCrypto
 import MosaicProtocol
 import MosaicDatabase
+import Synchronization
 
 extension Ledger {
     /// Accepts a signed transaction into the pool or says why not; a rejection changes nothing.

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicProtocol
+import Synchronization
 
 extension Ledger {
     /// Waits until the transaction reaches `target` (or a later stage, or expires) and returns its

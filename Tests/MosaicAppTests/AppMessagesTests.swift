@@ -4,6 +4,7 @@ import MosaicSDK
 import Testing
 
 @testable import MosaicApp
+import MosaicHTTPServer
 
 /// The web app's words: the suggested lock of a new allocation, and storage errors as sentences
 /// for a page (no command-line hints such as 'mosaic ls', --replace or 'mosaic repair').

@@ -3,6 +3,7 @@ import Testing
 import MosaicCrypto
 import MosaicProtocol
 @testable import MosaicLedger
+import MosaicTestSupport
 
 /// Profiles, account pages and rewards of the social contract (docs/SOCIAL.md §8), on a real ledger.
 @Suite(.timeLimit(.minutes(3))) struct SocialRewardTests {

@@ -1,9 +1,10 @@
 import Foundation
 import MosaicCrypto
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicProtocol
 import MosaicSDK
-import MosaicStorage
+import MosaicStorageCore
 
 /// A file shared with one wallet opens in the web app for that wallet: the ticket's content key is
 /// sealed to the recipient, and blobbers serve the ticket only to the recipient's key, so both the
