@@ -8,11 +8,11 @@ import Testing
 @Suite struct CLIHintTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The quoted hints in the CLI's and the SDK's sources, as written.
+    /// The quoted hints in the sources of the CLI, the SDK and the blobber runtime, as written.
     static func hints() throws -> [String] {
         var found = Set<String>()
         let regex = try NSRegularExpression(pattern: "'mosaic ([^']+)'")
-        for dir in ["Sources/MosaicCLI", "Sources/MosaicSDK"] {
+        for dir in ["Sources/MosaicCLI", "Sources/MosaicSDK", "Sources/MosaicBlobber"] {
             let base = root.appendingPathComponent(dir)
             guard let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
             for case let url as URL in files where url.pathExtension == "swift" {
