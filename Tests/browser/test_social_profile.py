@@ -11,15 +11,8 @@ from test_wallet import create_wallet
 
 
 def second_wallet(s, app, name):
-    s.get(app)
-    s.click("#add-wallet-open")
-    s.type("#wallet-name", name)
-    s.type("#passphrase", name + " passphrase")
-    s.type("#passphrase-confirm", name + " passphrase")
-    s.click("#create-wallet")
-    s.click("#mnemonic-written")
-    s.click("#continue")
-    s.el("#home")
+    """Another wallet beside the keystore's first, through the whole onboarding (phrase confirmed)."""
+    create_wallet(s, app, name=name)
     faucet(s, app)
 
 
