@@ -102,6 +102,13 @@ public final class StorageClient: Sendable {
     @discardableResult
     func commit(_ c: BlobberConnection, allocation a: StorageAllocation,
                 build: @Sendable ([String: FileMeta]) throws -> [BlobberWire.Change]) async throws -> (state: BlobberWire.AllocationState, changes: [BlobberWire.Change]) {
+        try await CommitQueue.shared.serially(a.id + "/" + c.blobber.id) {
+            try await commitNow(c, allocation: a, build: build)
+        }
+    }
+
+    private func commitNow(_ c: BlobberConnection, allocation a: StorageAllocation,
+                           build: @Sendable ([String: FileMeta]) throws -> [BlobberWire.Change]) async throws -> (state: BlobberWire.AllocationState, changes: [BlobberWire.Change]) {
         var attempt = 0
         while true {
             attempt += 1
