@@ -181,15 +181,17 @@ import MosaicTestSupport
         #expect(await net.ledger.wait(for: tx.hash, until: .finalized, timeout: .seconds(30)) == .finalized)
         #expect(await net.ledger.wait(for: String(repeating: "0", count: 64), until: .sealed, timeout: .seconds(30)) == nil)
 
-        // A waiter is resumed by the block that seals the transaction, long before its timeout.
+        // A waiter is resumed by the block that seals the transaction, long before its timeout
+        // (60 s). The bound only tells "woken by the block" from "woken by the timeout": other
+        // suites' blocking calls can hold the 2-thread cooperative pool for seconds.
         let ledger = net.ledger
-        async let sealed = ledger.wait(for: tx.hash, until: .sealed, timeout: .seconds(30))
+        async let sealed = ledger.wait(for: tx.hash, until: .sealed, timeout: .seconds(60))
         try await Task.sleep(for: .milliseconds(50))
         try ledger.produceBlock()
         try ledger.produceBlock()
         let began = ContinuousClock.now
         #expect(await sealed == .sealed)
-        #expect(ContinuousClock.now - began < .seconds(5))
+        #expect(ContinuousClock.now - began < .seconds(30))
     }
 
     @Test func blockTimerZeroSealsSubmittedTransactions() async throws {
