@@ -36,77 +36,130 @@ let package = Package(
         .target(name: "MosaicHTTPServer", dependencies: ["CMicroHTTPD", "MosaicHTTP"], swiftSettings: swift),
         // Storage formats both sides use: erasure coding (ISA-L), Merkle trees, segment cipher,
         // file metadata, request signatures, the blobber wire types.
-        .target(name: "MosaicStorageCore", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicParallel"], swiftSettings: swift),
+        .target(
+            name: "MosaicStorageCore", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicParallel"], swiftSettings: swift),
 
         // MARK: The chain: node → ledger → protocol.
         // State, blocks, contracts (faucet, storage, notes, social) and their views, on SQLite.
-        .target(name: "MosaicLedger", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicParallel"], swiftSettings: swift),
+        .target(
+            name: "MosaicLedger", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicParallel"], swiftSettings: swift
+        ),
         // The node: the ledger's HTTP API and explorer.
-        .target(name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP", "MosaicHTTPServer"], swiftSettings: swift),
+        .target(
+            name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP", "MosaicHTTPServer"], swiftSettings: swift),
 
         // MARK: Clients: CLI and app → SDK → protocol/crypto; the SDK carries no server.
         // What an app links: keystore, wallet, ledger, storage, notes, locker and social clients.
-        .target(name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorageCore"], swiftSettings: swift),
+        .target(
+            name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorageCore"], swiftSettings: swift),
         // The blobber beside them: its HTTP server, SQLite metadata, fragment store, challenge
         // prover, and the runtime that registers it and answers challenges through the SDK.
-        .target(name: "MosaicBlobber", dependencies: ["MosaicStorageCore", "MosaicSDK", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP", "MosaicHTTPServer"],
-                swiftSettings: swift),
+        .target(
+            name: "MosaicBlobber",
+            dependencies: [
+                "MosaicStorageCore", "MosaicSDK", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP", "MosaicHTTPServer",
+            ],
+            swiftSettings: swift),
         // The web app: its Swift server and the plain HTML/CSS/JS it serves.
-        .target(name: "MosaicApp", dependencies: ["MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicHTTP", "MosaicHTTPServer", "CQREncode"],
-                resources: [.copy("Static")], swiftSettings: swift),
+        .target(
+            name: "MosaicApp",
+            dependencies: [
+                "MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicHTTP", "MosaicHTTPServer", "CQREncode",
+            ],
+            resources: [.copy("Static")], swiftSettings: swift),
         // The command line: wallet, storage, notes, social, and the node, blobber, app and devnet it runs.
-        .target(name: "MosaicCLI", dependencies: ["MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicLedger", "MosaicNode", "MosaicBlobber", "MosaicApp"],
-                swiftSettings: swift),
+        .target(
+            name: "MosaicCLI",
+            dependencies: [
+                "MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicLedger", "MosaicNode", "MosaicBlobber",
+                "MosaicApp",
+            ],
+            swiftSettings: swift),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"], swiftSettings: swift),
 
         // MARK: Benchmarks (run in release) and the example app.
         // The benchmarks' load generator: a blocking keep-alive HTTP/1.1 client (bench/support).
         .target(name: "BenchSupport", path: "bench/support", swiftSettings: swift),
         // Storage throughput on loopback blobbers: `swift run -c release bench-storage 256 2+2 4+2`.
-        .executableTarget(name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorageCore", "MosaicBlobber", "MosaicCrypto"], path: "bench/storage",
-                          swiftSettings: swift),
+        .executableTarget(
+            name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorageCore", "MosaicBlobber", "MosaicCrypto"], path: "bench/storage",
+            swiftSettings: swift),
         // Ledger throughput: `swift run -c release bench-ledger`.
-        .executableTarget(name: "bench-ledger", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicHTTPServer"],
-                          path: "bench/ledger", swiftSettings: swift),
+        .executableTarget(
+            name: "bench-ledger",
+            dependencies: [
+                "BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP",
+                "MosaicHTTPServer",
+            ],
+            path: "bench/ledger", swiftSettings: swift),
         // Notes views under load, and sealed-write latency: `swift run -c release bench-notes`.
-        .executableTarget(name: "bench-notes", dependencies: ["BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTPServer"],
-                          path: "bench/notes", swiftSettings: swift),
+        .executableTarget(
+            name: "bench-notes",
+            dependencies: [
+                "BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTPServer",
+            ],
+            path: "bench/notes", swiftSettings: swift),
         // Social feed reads: `swift run -c release bench-social [posts clients seconds]`.
-        .executableTarget(name: "bench-social", dependencies: ["BenchSupport", "MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTPServer"], path: "bench/social",
-                          swiftSettings: swift),
+        .executableTarget(
+            name: "bench-social",
+            dependencies: ["BenchSupport", "MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTPServer"],
+            path: "bench/social",
+            swiftSettings: swift),
         // A third-party app that signs in with Mosaic and votes for its users (examples/social-app/README.md).
-        .executableTarget(name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicHTTPServer", "MosaicCrypto", "MosaicProtocol"],
-                          path: "examples/social-app", exclude: ["README.md"], swiftSettings: swift),
+        .executableTarget(
+            name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicHTTPServer", "MosaicCrypto", "MosaicProtocol"],
+            path: "examples/social-app", exclude: ["README.md"], swiftSettings: swift),
 
         // MARK: Tests, one target per module, and the helpers they share.
         // Deterministic keys, storage fixtures, child processes (posix_spawn), loopback ports.
-        .target(name: "MosaicTestSupport", dependencies: ["MosaicCrypto", "MosaicProtocol", "MosaicStorageCore", "MosaicLedger"], path: "Tests/Support",
-                swiftSettings: swift),
+        .target(
+            name: "MosaicTestSupport", dependencies: ["MosaicCrypto", "MosaicProtocol", "MosaicStorageCore", "MosaicLedger"],
+            path: "Tests/Support",
+            swiftSettings: swift),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")], swiftSettings: swift),
         .testTarget(name: "MosaicDatabaseTests", dependencies: ["MosaicDatabase"], swiftSettings: swift),
         .testTarget(name: "MosaicProtocolTests", dependencies: ["MosaicProtocol", "MosaicCrypto"], swiftSettings: swift),
         // Client and server together: the client is tested against a live server, one serialized suite.
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP", "MosaicHTTPServer"], swiftSettings: swift),
-        .testTarget(name: "MosaicStorageCoreTests", dependencies: ["MosaicStorageCore", "MosaicCrypto", "MosaicProtocol", "MosaicTestSupport"],
-                    swiftSettings: swift),
-        .testTarget(name: "MosaicLedgerTests", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport"],
-                    swiftSettings: swift),
+        .testTarget(
+            name: "MosaicStorageCoreTests", dependencies: ["MosaicStorageCore", "MosaicCrypto", "MosaicProtocol", "MosaicTestSupport"],
+            swiftSettings: swift),
+        .testTarget(
+            name: "MosaicLedgerTests",
+            dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport"],
+            swiftSettings: swift),
         // `mosaic`, `ledger-trap-fixture`, `blobber-fixture` and `example-social-app` are built for the tests that run them as child processes.
-        .testTarget(name: "MosaicNodeTests", dependencies: ["MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP",
-                                                           "MosaicTestSupport", "mosaic", "ledger-trap-fixture"], swiftSettings: swift),
+        .testTarget(
+            name: "MosaicNodeTests",
+            dependencies: [
+                "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP",
+                "MosaicTestSupport", "mosaic", "ledger-trap-fixture",
+            ], swiftSettings: swift),
         // A node alone in a process with a contract that traps on purpose (the poisoned-transaction test).
-        .executableTarget(name: "ledger-trap-fixture", dependencies: ["MosaicNode", "MosaicLedger", "MosaicProtocol"], path: "Tests/LedgerTrapFixture",
-                          swiftSettings: swift),
+        .executableTarget(
+            name: "ledger-trap-fixture", dependencies: ["MosaicNode", "MosaicLedger", "MosaicProtocol"], path: "Tests/LedgerTrapFixture",
+            swiftSettings: swift),
         .testTarget(name: "MosaicSDKTests", dependencies: ["MosaicSDK", "MosaicProtocol", "MosaicCrypto"], swiftSettings: swift),
         // The blobber alone and with SDK clients on loopback grids; `blobber-fixture` is SIGKILLed mid-write.
-        .testTarget(name: "MosaicBlobberTests", dependencies: ["MosaicBlobber", "MosaicStorageCore", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto",
-                                                              "MosaicHTTP", "MosaicHTTPServer", "MosaicTestSupport", "blobber-fixture"], swiftSettings: swift),
+        .testTarget(
+            name: "MosaicBlobberTests",
+            dependencies: [
+                "MosaicBlobber", "MosaicStorageCore", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto",
+                "MosaicHTTP", "MosaicHTTPServer", "MosaicTestSupport", "blobber-fixture",
+            ], swiftSettings: swift),
         // A blobber alone in a process, so MosaicBlobberTests can SIGKILL it mid-write.
-        .executableTarget(name: "blobber-fixture", dependencies: ["MosaicBlobber", "MosaicStorageCore"], path: "Tests/BlobberFixture", swiftSettings: swift),
-        .testTarget(name: "MosaicAppTests", dependencies: ["MosaicApp", "MosaicSDK", "MosaicProtocol", "MosaicStorageCore", "MosaicCrypto", "MosaicHTTP", "MosaicHTTPServer",
-                                                          "MosaicTestSupport", "mosaic", "example-social-app"], swiftSettings: swift),
-        .testTarget(name: "MosaicCLITests", dependencies: ["MosaicSDK", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport", "mosaic"],
-                    swiftSettings: swift),
+        .executableTarget(
+            name: "blobber-fixture", dependencies: ["MosaicBlobber", "MosaicStorageCore"], path: "Tests/BlobberFixture",
+            swiftSettings: swift),
+        .testTarget(
+            name: "MosaicAppTests",
+            dependencies: [
+                "MosaicApp", "MosaicSDK", "MosaicProtocol", "MosaicStorageCore", "MosaicCrypto", "MosaicHTTP", "MosaicHTTPServer",
+                "MosaicTestSupport", "mosaic", "example-social-app",
+            ], swiftSettings: swift),
+        .testTarget(
+            name: "MosaicCLITests", dependencies: ["MosaicSDK", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport", "mosaic"],
+            swiftSettings: swift),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,7 @@ enum AppError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .startup(m): return m
+        case .startup(let m): return m
         }
     }
 }

@@ -36,14 +36,18 @@ extension AppServer {
     /// Registers an API route with session, CSRF and wallet checks and the security headers.
     /// `parameters` are checked by the server before anything else (a 400 naming the parameter);
     /// `body`, `statuses` and `errors` describe the route in `/openapi.json`.
-    func api(_ method: HTTPMethod, _ path: String, summary: String, access: Access,
-             parameters: [any RouteParameter] = [], body: RequestBody? = nil,
-             statuses: [Int] = [200], errors: [Int] = [],
-             bodyLimit: Int64 = HTTPServer.defaultBodyLimit,
-             handler: @escaping @Sendable (AppRequest) async throws -> HTTPResponse) {
+    func api(
+        _ method: HTTPMethod, _ path: String, summary: String, access: Access,
+        parameters: [any RouteParameter] = [], body: RequestBody? = nil,
+        statuses: [Int] = [200], errors: [Int] = [],
+        bodyLimit: Int64 = HTTPServer.defaultBodyLimit,
+        handler: @escaping @Sendable (AppRequest) async throws -> HTTPResponse
+    ) {
         let sessions = self.sessions
-        server.route(method, path, summary: summary, parameters: parameters, body: body, statuses: statuses,
-                     errors: AppServer.accessErrors(access, method) + errors, bodyLimit: bodyLimit) { req in
+        server.route(
+            method, path, summary: summary, parameters: parameters, body: body, statuses: statuses,
+            errors: AppServer.accessErrors(access, method) + errors, bodyLimit: bodyLimit
+        ) { req in
             do {
                 try RequestGuard.checkJSONBody(req)
                 let app = try AppServer.resolve(req, access: access, sessions: sessions)
@@ -77,14 +81,17 @@ extension AppServer {
             return AppRequest(http: req, session: sessions.create(), isNewSession: true)
         default:
             guard let session = existing else {
-                throw HTTPError.unauthorized("there is no session (it may have ended when the app restarted); reload the page", code: "no_session")
+                throw HTTPError.unauthorized(
+                    "there is no session (it may have ended when the app restarted); reload the page", code: "no_session")
             }
             if changes {
                 guard let token = req.headers["X-CSRF-Token"], !token.isEmpty else {
-                    throw HTTPError.forbidden("this request has no CSRF token (X-CSRF-Token header); reload the page and try again", code: "csrf_missing")
+                    throw HTTPError.forbidden(
+                        "this request has no CSRF token (X-CSRF-Token header); reload the page and try again", code: "csrf_missing")
                 }
                 guard constantTimeEqual(token, session.csrf) else {
-                    throw HTTPError.forbidden("the CSRF token does not match this session; reload the page and try again", code: "csrf_invalid")
+                    throw HTTPError.forbidden(
+                        "the CSRF token does not match this session; reload the page and try again", code: "csrf_invalid")
                 }
             }
             if access == .wallet && session.wallet == nil { throw lockedError(session) }
@@ -103,7 +110,8 @@ extension AppServer {
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         guard x.count == y.count else { return false }
         var diff: UInt8 = 0
         for i in x.indices { diff |= x[i] ^ y[i] }

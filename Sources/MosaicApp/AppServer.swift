@@ -1,9 +1,9 @@
 import Foundation
+import MosaicCrypto
 import MosaicHTTP
 import MosaicHTTPServer
 import MosaicSDK
 import Synchronization
-import MosaicCrypto
 
 /// `mosaic app`: serves the web app's pages and its JSON API over the SDK. The keystore and
 /// every private key stay in this process; the page only ever sees public data, except the
@@ -61,8 +61,9 @@ public final class AppServer: Sendable {
 
     public init(configuration: Configuration) throws {
         self.configuration = configuration
-        sessions = SessionStore(idleTimeout: configuration.idleTimeout, sessionIdleLimit: configuration.sessionIdleLimit,
-                                maxSessions: configuration.maxSessions, clock: configuration.clock)
+        sessions = SessionStore(
+            idleTimeout: configuration.idleTimeout, sessionIdleLimit: configuration.sessionIdleLimit,
+            maxSessions: configuration.maxSessions, clock: configuration.clock)
         let clock = configuration.clock
         unlockThrottle = UnlockThrottle(clock: { clock().timeIntervalSince1970 })
         var http = HTTPServer.Configuration()
@@ -95,15 +96,19 @@ public final class AppServer: Sendable {
 
     public func start() throws {
         try server.start()
-        hosts.set(RequestGuard.allowedHosts(port: server.port, listening: server.configuration.host, extra: configuration.allowedHosts),
-                  port: server.port)
+        hosts.set(
+            RequestGuard.allowedHosts(port: server.port, listening: server.configuration.host, extra: configuration.allowedHosts),
+            port: server.port)
         startSweeper()
     }
 
     public var baseURL: URL { server.baseURL }
 
     public func stop() async {
-        sweeper.withLock { $0?.cancel(); $0 = nil }
+        sweeper.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
         await server.stop()
         sessions.removeAll()
     }
@@ -149,8 +154,10 @@ public final class AppServer: Sendable {
     /// Headers every answer carries: no inline script or style may run, no framing, no sniffing.
     static func secured(_ response: HTTPResponse, cache: Bool = false) -> HTTPResponse {
         var r = response
-        r.headers.add("Content-Security-Policy",
-                      "default-src 'self'; img-src 'self' data: blob:; script-src 'self'; style-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+        r.headers.add(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data: blob:; script-src 'self'; style-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+        )
         r.headers.add("X-Content-Type-Options", "nosniff")
         r.headers.add("Referrer-Policy", "no-referrer")
         r.headers.add("X-Frame-Options", "DENY")

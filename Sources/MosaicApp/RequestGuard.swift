@@ -19,7 +19,9 @@ enum RequestGuard {
         var out: Set<String> = []
         for name in names {
             // A name given with its own port keeps it; otherwise it is reachable on the app's port.
-            if hasPort(name) { out.insert(name) } else {
+            if hasPort(name) {
+                out.insert(name)
+            } else {
                 out.insert("\(name):\(port)")
                 if port == 80 { out.insert(name) }
             }
@@ -50,8 +52,11 @@ enum RequestGuard {
         let given = req.headers["Host"].map(normalized) ?? ""
         guard allowed.contains(given) else {
             let shown = given.isEmpty ? "no Host header" : "Host \"\(given.prefix(100))\""
-            throw HTTPError(status: 421, code: "wrong_host",
-                            message: "this Mosaic app answers only at http://127.0.0.1:\(port) or http://localhost:\(port); the request named \(shown), which may be another site rebinding its name to this computer. Open the app at its own address, or start it with --allow-host NAME to reach it under another name")
+            throw HTTPError(
+                status: 421, code: "wrong_host",
+                message:
+                    "this Mosaic app answers only at http://127.0.0.1:\(port) or http://localhost:\(port); the request named \(shown), which may be another site rebinding its name to this computer. Open the app at its own address, or start it with --allow-host NAME to reach it under another name"
+            )
         }
     }
 
@@ -64,8 +69,9 @@ enum RequestGuard {
         if type == nil && req.body.isEmpty { return }
         guard let type, isJSON(type) else {
             let shown = type.map { "\"\($0.prefix(80))\"" } ?? "none"
-            throw HTTPError(status: 415, code: "unsupported_media_type",
-                            message: "this endpoint takes a JSON body: send it with Content-Type: application/json (the request's type: \(shown))")
+            throw HTTPError(
+                status: 415, code: "unsupported_media_type",
+                message: "this endpoint takes a JSON body: send it with Content-Type: application/json (the request's type: \(shown))")
         }
     }
 

@@ -35,8 +35,10 @@ final class SessionStore: Sendable {
     let clock: @Sendable () -> Date
     private let sessions = Mutex<[String: Session]>([:])
 
-    init(idleTimeout: TimeInterval, sessionIdleLimit: TimeInterval = SessionStore.defaultSessionIdleLimit,
-         maxSessions: Int = SessionStore.defaultMaxSessions, clock: @escaping @Sendable () -> Date = { Date() }) {
+    init(
+        idleTimeout: TimeInterval, sessionIdleLimit: TimeInterval = SessionStore.defaultSessionIdleLimit,
+        maxSessions: Int = SessionStore.defaultMaxSessions, clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.idleTimeout = idleTimeout
         self.sessionIdleLimit = max(sessionIdleLimit, idleTimeout)
         self.maxSessions = max(1, maxSessions)

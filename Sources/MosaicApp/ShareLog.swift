@@ -24,9 +24,11 @@ final class ShareLog: Sendable {
         }
 
         var json: [String: Any] {
-            ["ticket_id": ticketID, "alloc": allocationID, "path": path, "name": (path as NSString).lastPathComponent,
-             "recipient_id": recipientID, "public": recipientID.isEmpty, "expiration": expiration, "created": created,
-             "url": url, "revoked": revoked]
+            [
+                "ticket_id": ticketID, "alloc": allocationID, "path": path, "name": (path as NSString).lastPathComponent,
+                "recipient_id": recipientID, "public": recipientID.isEmpty, "expiration": expiration, "created": created,
+                "url": url, "revoked": revoked,
+            ]
         }
     }
 

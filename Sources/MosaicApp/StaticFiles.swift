@@ -12,7 +12,9 @@ struct StaticFiles: Sendable {
 
     static func load() throws -> StaticFiles {
         guard let dir = locate() else {
-            throw AppError.startup("the web app's static files were not found next to the mosaic binary (Mosaic_MosaicApp.resources); rebuild with 'swift build'")
+            throw AppError.startup(
+                "the web app's static files were not found next to the mosaic binary (Mosaic_MosaicApp.resources); rebuild with 'swift build'"
+            )
         }
         var files: [String: File] = [:]
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
@@ -36,7 +38,8 @@ struct StaticFiles: Sendable {
             candidates.append(res.appendingPathComponent(bundleName).appendingPathComponent("Static"))
         }
         candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundleName).appendingPathComponent("Static"))
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName).appendingPathComponent("Static"))
+        candidates.append(
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName).appendingPathComponent("Static"))
         // A checkout: Sources/MosaicApp/Static beside this file.
         candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Static"))
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }

@@ -82,16 +82,18 @@ final class UnlockThrottle: Sendable {
             let globalWait = Double(Self.global.wait(afterFailures: s.all.failures))
             if globalWait > 0, now < s.all.last + globalWait {
                 let after = Self.seconds(s.all.last + globalWait - now)
-                throw HTTPError(status: 429, code: "too_many_attempts",
-                                message: "too many wrong passphrases were tried on this app; wait \(after) s before trying again",
-                                headers: ["Retry-After": String(after)])
+                throw HTTPError(
+                    status: 429, code: "too_many_attempts",
+                    message: "too many wrong passphrases were tried on this app; wait \(after) s before trying again",
+                    headers: ["Retry-After": String(after)])
             }
             let wait = Double(Self.perSession.wait(afterFailures: mine.failures))
             if wait > 0, now < mine.last + wait {
                 let after = Self.seconds(mine.last + wait - now)
-                throw HTTPError(status: 429, code: "too_many_attempts",
-                                message: "too many wrong passphrases; wait \(after) s before trying again",
-                                headers: ["Retry-After": String(after)])
+                throw HTTPError(
+                    status: 429, code: "too_many_attempts",
+                    message: "too many wrong passphrases; wait \(after) s before trying again",
+                    headers: ["Retry-After": String(after)])
             }
             let began = Began(at: now, sessionLast: mine.last, globalLast: s.all.last)
             mine.failures += 1

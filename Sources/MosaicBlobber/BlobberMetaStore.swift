@@ -17,7 +17,8 @@ final class BlobberMetaStore {
     init(path: String) throws {
         db = try Database(path: path, synchronous: .full)
         try db.execute("PRAGMA secure_delete=ON")
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS allocations(id TEXT PRIMARY KEY, assignment BLOB NOT NULL, idx INTEGER NOT NULL,
                 root TEXT NOT NULL, size INTEGER NOT NULL, write_marker BLOB) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS files(allocation TEXT NOT NULL, path TEXT NOT NULL, meta BLOB NOT NULL, fragment TEXT,
@@ -41,11 +42,13 @@ final class BlobberMetaStore {
             out[id] = r
         }
         for (allocation, path, meta, fragment) in try db.prepare("SELECT allocation, path, meta, fragment FROM files")
-            .query([], { s in (s.string(0), s.string(1), s.bytes(2), s.optionalString(3)) }) {
+            .query([], { s in (s.string(0), s.string(1), s.bytes(2), s.optionalString(3)) })
+        {
             out[allocation]?.files[path] = .init(meta: try decoder.decode(FileMeta.self, from: Data(meta)), fragment: fragment)
         }
         for (allocation, marker) in try db.prepare("SELECT allocation, marker FROM pending_markers ORDER BY allocation, seq")
-            .query([], { s in (s.string(0), s.bytes(1)) }) {
+            .query([], { s in (s.string(0), s.bytes(1)) })
+        {
             out[allocation]?.pendingMarkers.append(try decoder.decode(WriteMarker.self, from: Data(marker)))
         }
         return out
@@ -54,13 +57,16 @@ final class BlobberMetaStore {
     /// Writes the allocation's own row (assignment, root, size, latest marker).
     func saveAllocation(_ r: AllocationRecord) throws {
         let encoder = JSONEncoder()
-        try db.prepare("""
+        try db.prepare(
+            """
             INSERT INTO allocations(id, assignment, idx, root, size, write_marker) VALUES(?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT(id) DO UPDATE SET assignment = excluded.assignment, idx = excluded.idx, root = excluded.root,
                 size = excluded.size, write_marker = excluded.write_marker
-            """).run(.text(r.assignment.allocationID), .blob(Array(try encoder.encode(r.assignment))), .integer(Int64(r.index)),
-                     .text(r.root), .integer(Int64(clamping: r.size)),
-                     try r.writeMarker.map { .blob(Array(try encoder.encode($0))) } ?? .null)
+            """
+        ).run(
+            .text(r.assignment.allocationID), .blob(Array(try encoder.encode(r.assignment))), .integer(Int64(r.index)),
+            .text(r.root), .integer(Int64(clamping: r.size)),
+            try r.writeMarker.map { .blob(Array(try encoder.encode($0))) } ?? .null)
     }
 
     /// One commit: the allocation row, the changed paths (written, or deleted when absent from
@@ -88,7 +94,8 @@ final class BlobberMetaStore {
     func removePending(_ allocation: String, signatures: Set<String>) throws {
         try db.transaction {
             for signature in signatures {
-                try db.prepare("DELETE FROM pending_markers WHERE allocation = ?1 AND signature = ?2").run(.text(allocation), .text(signature))
+                try db.prepare("DELETE FROM pending_markers WHERE allocation = ?1 AND signature = ?2").run(
+                    .text(allocation), .text(signature))
             }
         }
     }
@@ -96,7 +103,9 @@ final class BlobberMetaStore {
     /// Moves the JSON records of earlier versions (`meta/<allocation>.json`) into the database once,
     /// then deletes them: the import is one transaction, so a crash during it just repeats it.
     func importJSONRecords(from folder: String) throws {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0.hasSuffix(".json") && !$0.hasPrefix(".")
+        }
         guard !names.isEmpty else { return }
         let encoder = JSONEncoder()
         try db.transaction {
@@ -114,17 +123,20 @@ final class BlobberMetaStore {
             }
         }
         for name in names { unlink(folder + "/" + name) }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".") && name.contains(".tmp-") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(".") && name.contains(".tmp-")
+        {
             unlink(folder + "/" + name)  // a JSON replacement cut short by a crash of the earlier version
         }
         rmdir(folder)
     }
 
     private func appendPending(_ allocation: String, _ marker: WriteMarker, encoder: JSONEncoder) throws {
-        try db.prepare("""
+        try db.prepare(
+            """
             INSERT INTO pending_markers(allocation, seq, signature, marker)
             VALUES(?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM pending_markers WHERE allocation = ?1), ?2, ?3)
-            """).run(.text(allocation), .text(marker.signature), .blob(Array(try encoder.encode(marker))))
+            """
+        ).run(.text(allocation), .text(marker.signature), .blob(Array(try encoder.encode(marker))))
     }
 
     func close() { db.close() }

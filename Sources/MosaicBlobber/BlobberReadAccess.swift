@@ -58,7 +58,8 @@ extension BlobberServer {
 
     /// Checks and records the read marker for `blocks` blocks served under `grant`.
     func acceptReadMarker(_ req: HTTPRequest, grant: ReadGrant, blocks: Int) async throws {
-        let r = grant.record, reader = grant.reader
+        let r = grant.record
+        let reader = grant.reader
         let id = r.assignment.allocationID
         guard let text = req.headers["X-Read-Marker"] else {
             if configuration.ledger != nil {
@@ -74,7 +75,8 @@ extension BlobberServer {
             throw StorageRequestError.forbidden("the read marker must name this allocation, this blobber, its owner and the signing reader")
         }
         guard m.ticketID == (grant.ticket?.id ?? "") else {
-            throw StorageRequestError.forbidden("the read marker's ticket_id must be the id of the auth ticket sent with the request (\"\" without one)")
+            throw StorageRequestError.forbidden(
+                "the read marker's ticket_id must be the id of the auth ticket sent with the request (\"\" without one)")
         }
         m.ticket = grant.ticket
         let last = try await readCounter(allocation: id, reader: reader.clientID)
@@ -89,7 +91,8 @@ extension BlobberServer {
             return true
         }
         guard ok else {
-            throw StorageRequestError.conflict("read_counter: the marker's counter \(m.counter) must be at least \(last) + \(blocks); fetch /v1/alloc/\(id)/read-counter")
+            throw StorageRequestError.conflict(
+                "read_counter: the marker's counter \(m.counter) must be at least \(last) + \(blocks); fetch /v1/alloc/\(id)/read-counter")
         }
     }
 

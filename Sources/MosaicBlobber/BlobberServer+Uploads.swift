@@ -11,7 +11,9 @@ extension BlobberServer {
         guard let text = req.headers["X-Offset"], let offset = Int64(text), offset >= 0 else {
             throw .invalid("X-Offset header (the stream offset of the body, an integer in 0…\(Int64.max)) is required")
         }
-        guard let lengthText = req.headers["Content-Length"], let length = Int64(lengthText.trimmingCharacters(in: .whitespaces)), length >= 0 else {
+        guard let lengthText = req.headers["Content-Length"], let length = Int64(lengthText.trimmingCharacters(in: .whitespaces)),
+            length >= 0
+        else {
             throw .invalid("Content-Length (the body's byte count) is required")
         }
         let (end, overflow) = offset.addingReportingOverflow(length)
@@ -37,8 +39,9 @@ extension BlobberServer {
         let r = try authorize(req, allocation: id, write: true, streamed: true, spendNonce: false)
         let extent = try uploadExtent(req)
         try checkFits(extent.end, r)
-        _ = try uploads.begin(allocation: id, upload: try uploadID(req), offset: extent.offset, count: extent.length,
-                              capacity: r.assignment.perBlobberCapacity, reserve: false)
+        _ = try uploads.begin(
+            allocation: id, upload: try uploadID(req), offset: extent.offset, count: extent.length,
+            capacity: r.assignment.perBlobberCapacity, reserve: false)
     }
 
     /// Streams a PUT body into its upload; returns the bytes the upload now holds.
@@ -49,8 +52,11 @@ extension BlobberServer {
         let upload = try uploadID(req)
         let extent = try uploadExtent(req)
         try checkFits(extent.end, r)
-        guard let lease = try uploads.begin(allocation: id, upload: upload, offset: extent.offset, count: extent.length,
-                                            capacity: r.assignment.perBlobberCapacity) else {
+        guard
+            let lease = try uploads.begin(
+                allocation: id, upload: upload, offset: extent.offset, count: extent.length,
+                capacity: r.assignment.perBlobberCapacity)
+        else {
             throw StorageRequestError.invalid("upload \(upload) could not be opened")
         }
         defer { uploads.end(lease) }
@@ -69,7 +75,8 @@ extension BlobberServer {
     /// One fragment never exceeds the allocation's per-blobber size.
     private func checkFits(_ end: Int64, _ r: AllocationRecord) throws(StorageRequestError) {
         guard end <= r.assignment.perBlobberCapacity else {
-            throw .full("this upload would exceed the allocation's \(r.assignment.perBlobberCapacity) bytes on this blobber; grow the allocation")
+            throw .full(
+                "this upload would exceed the allocation's \(r.assignment.perBlobberCapacity) bytes on this blobber; grow the allocation")
         }
     }
 }

@@ -73,10 +73,13 @@ package final class BlobberServer: Sendable {
         key = try Self.loadKey(dir + "/blobber.key")
         store = try FragmentStore(directory: dir + "/fragments")
         store.removeStaleUploads(olderThan: TimeInterval(configuration.uploadExpiry))
-        uploads = UploadTable(store: store, limits: .init(perAllocation: configuration.maxOpenUploads,
-                                                          openFiles: configuration.maxOpenUploadFiles,
-                                                          idleClose: configuration.idleUploadTimeout,
-                                                          expiry: configuration.uploadExpiry))
+        uploads = UploadTable(
+            store: store,
+            limits: .init(
+                perAllocation: configuration.maxOpenUploads,
+                openFiles: configuration.maxOpenUploadFiles,
+                idleClose: configuration.idleUploadTimeout,
+                expiry: configuration.uploadExpiry))
         let metaStore = try BlobberMetaStore(path: dir + "/meta.sqlite")
         try metaStore.importJSONRecords(from: dir + "/meta")  // blobbers from before meta.sqlite
         var loaded = try metaStore.loadAll()
@@ -124,14 +127,18 @@ package final class BlobberServer: Sendable {
                 _ = await self.commitPendingMarkers()
             }
         }
-        markerCommits.withLock { $0?.cancel(); $0 = task }
+        markerCommits.withLock {
+            $0?.cancel()
+            $0 = task
+        }
     }
     package var baseURL: URL { http.baseURL }
     package var port: UInt16 { http.port }
 
     static func loadKey(_ path: String) throws -> Ed25519.SigningKey {
         if let text = try? String(contentsOfFile: path, encoding: .utf8),
-           let seed = Hex.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)), seed.count == 32 {
+            let seed = Hex.decode(text.trimmingCharacters(in: .whitespacesAndNewlines)), seed.count == 32
+        {
             return try Ed25519.SigningKey(seed: SecretBytes(seed))
         }
         let key = Ed25519.SigningKey.generate()
@@ -144,7 +151,8 @@ package final class BlobberServer: Sendable {
 
     func record(_ id: String) throws(StorageRequestError) -> AllocationRecord {
         guard let r = records.withLock({ $0[id] }) else {
-            throw .notFound("allocation \(id) is not assigned to this blobber; send its signed assignment first (POST /v1/alloc/\(id)/assign)")
+            throw .notFound(
+                "allocation \(id) is not assigned to this blobber; send its signed assignment first (POST /v1/alloc/\(id)/assign)")
         }
         return r
     }
@@ -159,7 +167,9 @@ package final class BlobberServer: Sendable {
     @discardableResult
     func ensureRecord(_ id: String) async throws -> AllocationRecord {
         guard let ledger = configuration.ledger else { return try record(id) }
-        let fresh = refreshed.withLock { $0[id].map { ContinuousClock.now - $0 < .milliseconds(Int64(configuration.ledgerRefresh * 1000)) } ?? false }
+        let fresh = refreshed.withLock {
+            $0[id].map { ContinuousClock.now - $0 < .milliseconds(Int64(configuration.ledgerRefresh * 1000)) } ?? false
+        }
         if fresh, let r = records.withLock({ $0[id] }) { return r }
         guard Transaction.isHexID(id) else { throw StorageRequestError.invalid("allocation id must be 64 lowercase hex characters") }
         guard let a = try await ledger.allocation(id) else {
@@ -168,10 +178,13 @@ package final class BlobberServer: Sendable {
         guard let index = a.index(of: blobberID) else {
             throw StorageRequestError.forbidden("this blobber (\(blobberID)) is not one of allocation \(id)'s blobbers")
         }
-        guard let owner = Ed25519.PublicKey(hex: a.ownerPublicKey) else { throw StorageRequestError.invalid("the allocation's owner key is malformed") }
-        let terms = AllocationAssignment(allocationID: a.id, ownerPublicKey: owner, dataShards: a.dataShards, parityShards: a.parityShards,
-                                         size: Int64(clamping: a.size), expiration: a.status == .active ? a.expiration : min(a.expiration, 0),
-                                         blobbers: a.blobbers.map(\.blobberID), signature: "ledger")
+        guard let owner = Ed25519.PublicKey(hex: a.ownerPublicKey) else {
+            throw StorageRequestError.invalid("the allocation's owner key is malformed")
+        }
+        let terms = AllocationAssignment(
+            allocationID: a.id, ownerPublicKey: owner, dataShards: a.dataShards, parityShards: a.parityShards,
+            size: Int64(clamping: a.size), expiration: a.status == .active ? a.expiration : min(a.expiration, 0),
+            blobbers: a.blobbers.map(\.blobberID), signature: "ledger")
         let r = try records.withLock { all -> AllocationRecord in
             var r = all[id] ?? AllocationRecord(assignment: terms, index: index)
             if r.assignment != terms || all[id] == nil {
@@ -199,7 +212,8 @@ package final class BlobberServer: Sendable {
             do {
                 var todo = markers
                 if let a = try await ledger.allocation(id), let i = a.index(of: blobberID),
-                   let done = todo.lastIndex(where: { $0.root == a.blobbers[i].allocationRoot }) {
+                    let done = todo.lastIndex(where: { $0.root == a.blobbers[i].allocationRoot })
+                {
                     todo.removeFirst(done + 1)
                 }
                 for batch in stride(from: 0, to: todo.count, by: 64).map({ Array(todo[$0..<min(todo.count, $0 + 64)]) }) {
@@ -264,24 +278,30 @@ package final class BlobberServer: Sendable {
             length = Int64(req.body.count)
         }
         let hash = streamed ? nil : req.body.withUnsafeBytes { SHA256.hash($0) }
-        return RequestSignature.Target(blobberID: blobberID, allocationID: allocation, method: req.method.rawValue, path: req.path,
-                                       query: req.query, offset: offset, bodyLength: length, bodyHash: hash)
+        return RequestSignature.Target(
+            blobberID: blobberID, allocationID: allocation, method: req.method.rawValue, path: req.path,
+            query: req.query, offset: offset, bodyLength: length, bodyHash: hash)
     }
 
     /// The verified signer of `req` (any key; callers decide what it may do).
-    func verifySignature(_ req: HTTPRequest, allocation: String, streamed: Bool = false) throws(StorageRequestError) -> RequestSignature.Verified {
+    func verifySignature(_ req: HTTPRequest, allocation: String, streamed: Bool = false) throws(StorageRequestError)
+        -> RequestSignature.Verified
+    {
         try RequestSignature.verify(try signatureTarget(req, allocation: allocation, streamed: streamed), headers: { req.headers[$0] })
     }
 
     /// The allocation of an owner-signed request. A request that changes state (any method but
     /// GET) spends its nonce, so the same signed request is refused a second time; `spendNonce`
     /// false only checks it (the upload PUT's precheck, before its handler spends it).
-    func authorize(_ req: HTTPRequest, allocation: String, write: Bool, streamed: Bool = false,
-                   spendNonce: Bool = true) throws -> AllocationRecord {
+    func authorize(
+        _ req: HTTPRequest, allocation: String, write: Bool, streamed: Bool = false,
+        spendNonce: Bool = true
+    ) throws -> AllocationRecord {
         let r = try record(allocation)
         let signed = try verifySignature(req, allocation: allocation, streamed: streamed)
         guard signed.key == r.assignment.ownerPublicKey else {
-            throw StorageRequestError.forbidden(write ? "only the allocation owner may write" : "only the allocation owner may read the allocation state")
+            throw StorageRequestError.forbidden(
+                write ? "only the allocation owner may write" : "only the allocation owner may read the allocation state")
         }
         let now = Int64(Date().timeIntervalSince1970)
         if write, r.assignment.expiration <= now {
@@ -291,7 +311,8 @@ package final class BlobberServer: Sendable {
             if spendNonce {
                 try nonces.use(signed.nonce, allocation: allocation, time: signed.time, now: now)
             } else if nonces.contains(signed.nonce, allocation: allocation) {
-                throw StorageRequestError.unauthorized("this signed request was already used (X-Mosaic-Nonce repeats); sign every request with a new nonce")
+                throw StorageRequestError.unauthorized(
+                    "this signed request was already used (X-Mosaic-Nonce repeats); sign every request with a new nonce")
             }
         }
         return r
@@ -311,12 +332,16 @@ package final class BlobberServer: Sendable {
     var openUploads: Set<String> { uploads.openWriters }
 
     func uploadLength(allocation: String, upload: String) throws -> Int64 {
-        do { try FragmentStore.validate(upload) } catch { throw StorageRequestError.invalid("upload ids are 1–100 of A–Z a–z 0–9 . _ - (not starting with .)") }
+        do { try FragmentStore.validate(upload) } catch {
+            throw StorageRequestError.invalid("upload ids are 1–100 of A–Z a–z 0–9 . _ - (not starting with .)")
+        }
         return uploads.length(allocation: allocation, upload: upload)
     }
 
     func discard(allocation: String, upload: String) throws {
-        do { try FragmentStore.validate(upload) } catch { throw StorageRequestError.invalid("upload ids are 1–100 of A–Z a–z 0–9 . _ - (not starting with .)") }
+        do { try FragmentStore.validate(upload) } catch {
+            throw StorageRequestError.invalid("upload ids are 1–100 of A–Z a–z 0–9 . _ - (not starting with .)")
+        }
         try uploads.discard(allocation: allocation, upload: upload)
     }
 
@@ -328,7 +353,9 @@ package final class BlobberServer: Sendable {
     /// the previous state untouched.
     func apply(_ commit: BlobberWire.Commit, allocation: String) throws -> BlobberWire.AllocationState {
         try records.withLock { all in
-            guard var r = all[allocation] else { throw StorageRequestError.notFound("allocation \(allocation) is not assigned to this blobber") }
+            guard var r = all[allocation] else {
+                throw StorageRequestError.notFound("allocation \(allocation) is not assigned to this blobber")
+            }
             let a = r.assignment
             let owner = a.ownerPublicKey
             let m = commit.writeMarker
@@ -336,10 +363,13 @@ package final class BlobberServer: Sendable {
                 throw StorageRequestError.forbidden("write marker refused: \(error)")
             }
             guard m.allocationID == allocation, m.blobberID == blobberID else {
-                throw StorageRequestError.invalid("the write marker is for allocation \(m.allocationID) on blobber \(m.blobberID), not \(allocation) on \(blobberID)")
+                throw StorageRequestError.invalid(
+                    "the write marker is for allocation \(m.allocationID) on blobber \(m.blobberID), not \(allocation) on \(blobberID)")
             }
             guard m.previousRoot == r.root else {
-                throw StorageRequestError.conflict("write marker previous_root \(m.previousRoot) is not this blobber's root \(r.root); another write landed first, refresh and retry")
+                throw StorageRequestError.conflict(
+                    "write marker previous_root \(m.previousRoot) is not this blobber's root \(r.root); another write landed first, refresh and retry"
+                )
             }
             let now = Int64(Date().timeIntervalSince1970)
             if a.expiration <= now {
@@ -348,15 +378,21 @@ package final class BlobberServer: Sendable {
             // The ledger's rules for a marker (storage.commit_write_markers): a marker it would refuse
             // would block every later one of this blobber, so it is refused here first.
             if let last = r.writeMarker?.timestamp, m.timestamp <= last {
-                throw StorageRequestError.invalid("the write marker's timestamp \(m.timestamp) is not after the previous marker's \(last); write markers' timestamps (milliseconds) must strictly increase: sign it with at least \(last) + 1")
+                throw StorageRequestError.invalid(
+                    "the write marker's timestamp \(m.timestamp) is not after the previous marker's \(last); write markers' timestamps (milliseconds) must strictly increase: sign it with at least \(last) + 1"
+                )
             }
             let nowMillis = Int64(Date().timeIntervalSince1970 * 1000)
             let (latest, overflow) = nowMillis.addingReportingOverflow(Self.markerClockSkew * 1000)
             guard overflow || m.timestamp <= latest else {
-                throw StorageRequestError.invalid("the write marker's timestamp \(m.timestamp) (ms) is more than \(Self.markerClockSkew) s ahead of the blobber's clock \(nowMillis); check your clock")
+                throw StorageRequestError.invalid(
+                    "the write marker's timestamp \(m.timestamp) (ms) is more than \(Self.markerClockSkew) s ahead of the blobber's clock \(nowMillis); check your clock"
+                )
             }
             guard commit.changes.count <= configuration.maxChangesPerCommit else {
-                throw StorageRequestError.invalid("a commit carries at most \(configuration.maxChangesPerCommit) changes, this one \(commit.changes.count); split it into several commits")
+                throw StorageRequestError.invalid(
+                    "a commit carries at most \(configuration.maxChangesPerCommit) changes, this one \(commit.changes.count); split it into several commits"
+                )
             }
             var files = r.files
             var leaves = r.leaves
@@ -368,13 +404,20 @@ package final class BlobberServer: Sendable {
                 case .delete:
                     guard let path = change.path else { throw StorageRequestError.invalid("a delete needs a path") }
                     guard files[path] != nil else { throw StorageRequestError.notFound("\(path) does not exist") }
-                    for p in leaves.removeAll(within: path) { files[p] = nil; touched.insert(p) }
+                    for p in leaves.removeAll(within: path) {
+                        files[p] = nil
+                        touched.insert(p)
+                    }
                 case .put:
                     guard let meta = change.meta else { throw StorageRequestError.invalid("a put needs metadata") }
                     try meta.verify(owner: owner)
-                    guard meta.allocationID == allocation else { throw StorageRequestError.invalid("metadata of \(meta.path) is for another allocation") }
+                    guard meta.allocationID == allocation else {
+                        throw StorageRequestError.invalid("metadata of \(meta.path) is for another allocation")
+                    }
                     if meta.kind == .file, meta.dataShards != a.dataShards || meta.parityShards != a.parityShards {
-                        throw StorageRequestError.invalid("metadata of \(meta.path) uses \(meta.dataShards)+\(meta.parityShards) shards, the allocation \(a.dataShards)+\(a.parityShards)")
+                        throw StorageRequestError.invalid(
+                            "metadata of \(meta.path) uses \(meta.dataShards)+\(meta.parityShards) shards, the allocation \(a.dataShards)+\(a.parityShards)"
+                        )
                     }
                     if let existing = files[meta.path], change.replace != true || existing.meta.kind != meta.kind {
                         throw StorageRequestError.conflict("\(meta.path) already exists; delete it first or upload with replace")
@@ -390,7 +433,8 @@ package final class BlobberServer: Sendable {
                     } else if let source = change.source {
                         guard let src = r.files[source] else { throw StorageRequestError.notFound("\(source) does not exist") }
                         guard src.meta.kind == .file, src.meta.fragmentRoots[safe: r.index] == meta.fragmentRoots[safe: r.index],
-                              src.meta.fragmentLength == meta.fragmentLength else {
+                            src.meta.fragmentLength == meta.fragmentLength
+                        else {
                             throw StorageRequestError.invalid("\(meta.path) must have the same fragments as its source \(source)")
                         }
                         if let f = src.fragment {
@@ -402,20 +446,28 @@ package final class BlobberServer: Sendable {
                         throw StorageRequestError.invalid("\(meta.path) has content: give an upload_id or a source")
                     }
                     files[meta.path] = .init(meta: meta, fragment: fragment)
-                    do { try leaves.set(AllocationRoot.entry(meta, index: r.index)) } catch { throw StorageRequestError.invalid("\(error)") }
+                    do { try leaves.set(AllocationRoot.entry(meta, index: r.index)) } catch {
+                        throw StorageRequestError.invalid("\(error)")
+                    }
                     touched.insert(meta.path)
                 }
             }
             guard files.count <= configuration.maxEntriesPerAllocation || files.count <= r.files.count else {
-                throw StorageRequestError.full("allocation \(allocation) would hold \(files.count) files and folders on this blobber, more than the \(configuration.maxEntriesPerAllocation) it keeps per allocation; delete some first")
+                throw StorageRequestError.full(
+                    "allocation \(allocation) would hold \(files.count) files and folders on this blobber, more than the \(configuration.maxEntriesPerAllocation) it keeps per allocation; delete some first"
+                )
             }
             let root = leaves.root
             let size = AllocationRoot.size(of: files.values.lazy.map(\.meta))
             guard m.root == root, m.size == size else {
-                throw StorageRequestError.invalid("the write marker says root \(m.root) size \(m.size) but the changes give root \(root) size \(size); recompute it from GET /v1/alloc/\(allocation)/files?recursive=1")
+                throw StorageRequestError.invalid(
+                    "the write marker says root \(m.root) size \(m.size) but the changes give root \(root) size \(size); recompute it from GET /v1/alloc/\(allocation)/files?recursive=1"
+                )
             }
             guard size <= UInt64(max(0, a.perBlobberCapacity)) else {
-                throw StorageRequestError.full("allocation \(allocation) is full on this blobber: \(size) bytes needed, \(a.perBlobberCapacity) allowed; grow the allocation or delete files")
+                throw StorageRequestError.full(
+                    "allocation \(allocation) is full on this blobber: \(size) bytes needed, \(a.perBlobberCapacity) allowed; grow the allocation or delete files"
+                )
             }
             // Publish fragments; undo on any failure so nothing partial stays.
             var published: [String] = []
@@ -429,7 +481,8 @@ package final class BlobberServer: Sendable {
                         try w.commit(expectedRoot: root, expectedLength: meta.fragmentLength)
                     } catch let e as StorageError {
                         uploads.remove(allocation: allocation, upload: upload)
-                        throw StorageRequestError.invalid("fragment of \(meta.path) does not match its signed metadata (\(e)); upload it again")
+                        throw StorageRequestError.invalid(
+                            "fragment of \(meta.path) does not match its signed metadata (\(e)); upload it again")
                     }
                     uploads.remove(allocation: allocation, upload: upload)
                     published.append("u-" + upload)
@@ -459,9 +512,10 @@ package final class BlobberServer: Sendable {
     }
 
     func state(_ r: AllocationRecord) -> BlobberWire.AllocationState {
-        BlobberWire.AllocationState(allocationID: r.assignment.allocationID, blobberID: blobberID, index: r.index, root: r.root,
-                                    size: r.size, capacity: r.assignment.perBlobberCapacity, fileCount: r.files.count,
-                                    expiration: r.assignment.expiration, writeMarker: r.writeMarker)
+        BlobberWire.AllocationState(
+            allocationID: r.assignment.allocationID, blobberID: blobberID, index: r.index, root: r.root,
+            size: r.size, capacity: r.assignment.perBlobberCapacity, fileCount: r.files.count,
+            expiration: r.assignment.expiration, writeMarker: r.writeMarker)
     }
 
     // MARK: Reads

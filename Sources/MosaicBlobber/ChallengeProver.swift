@@ -49,18 +49,23 @@ package final class ChallengeProver: Sendable {
     package func proof(for challenge: Challenge) throws -> ChallengeProof {
         remember(allocation: challenge.allocationID)
         let current = try server.record(challenge.allocationID)
-        let snapshot = history.withLock { $0[challenge.allocationID]?.last { $0.root == challenge.allocationRoot } }
+        let snapshot =
+            history.withLock { $0[challenge.allocationID]?.last { $0.root == challenge.allocationRoot } }
             ?? Snapshot(root: current.root, index: current.index, files: current.files)
         let tree = try AllocationRoot.tree(of: snapshot.files.values.map(\.meta), index: snapshot.index)
         let index = snapshot.index
         let store = server.store
         let allocation = challenge.allocationID
         return try ChallengeProof.build(challengeID: challenge.id, tree: tree) { entry, blockIndex in
-            var candidates = current.files.values.filter { $0.meta.kind == .file && $0.meta.fragmentRoots[safe: index] == entry.fragmentRoot }
-                .compactMap(\.fragment)
+            var candidates = current.files.values.filter {
+                $0.meta.kind == .file && $0.meta.fragmentRoots[safe: index] == entry.fragmentRoot
+            }
+            .compactMap(\.fragment)
             if let f = snapshot.files[entry.path]?.fragment { candidates.append(f) }
             for fragment in candidates {
-                if let block = try? store.readBlocks(allocation: allocation, file: fragment, range: Int(blockIndex)..<Int(blockIndex) + 1).first {
+                if let block = try? store.readBlocks(allocation: allocation, file: fragment, range: Int(blockIndex)..<Int(blockIndex) + 1)
+                    .first
+                {
                     return (block.data, block.proof.siblings)
                 }
             }

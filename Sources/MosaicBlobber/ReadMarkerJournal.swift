@@ -11,7 +11,8 @@ final class ReadMarkerJournal {
 
     init(path: String) throws {
         db = try Database(path: path, synchronous: .normal)
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS read_markers(key TEXT PRIMARY KEY, marker BLOB NOT NULL, counter INTEGER NOT NULL,
                 redeemed INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
             """)
@@ -19,10 +20,12 @@ final class ReadMarkerJournal {
 
     /// Keeps `marker` as the latest one of `key` ("allocation|reader").
     func record(_ key: String, _ marker: ReadMarker) throws {
-        try db.prepare("""
+        try db.prepare(
+            """
             INSERT INTO read_markers(key, marker, counter) VALUES(?1, ?2, ?3)
             ON CONFLICT(key) DO UPDATE SET marker = excluded.marker, counter = excluded.counter
-            """).run(.text(key), .blob(Array(try JSONEncoder().encode(marker))), .integer(Int64(clamping: marker.counter)))
+            """
+        ).run(.text(key), .blob(Array(try JSONEncoder().encode(marker))), .integer(Int64(clamping: marker.counter)))
     }
 
     /// Notes that the ledger paid `key` up to `counter`.
@@ -33,7 +36,8 @@ final class ReadMarkerJournal {
 
     /// Every marker with what was redeemed of it, as left by the last run.
     func load() throws -> (latest: [String: ReadMarker], redeemed: [String: UInt64]) {
-        var latest: [String: ReadMarker] = [:], redeemed: [String: UInt64] = [:]
+        var latest: [String: ReadMarker] = [:]
+        var redeemed: [String: UInt64] = [:]
         let rows = try db.prepare("SELECT key, marker, redeemed FROM read_markers").query { s in (s.string(0), s.bytes(1), s.int64(2)) }
         for (key, bytes, paid) in rows {
             latest[key] = try JSONDecoder().decode(ReadMarker.self, from: Data(bytes))

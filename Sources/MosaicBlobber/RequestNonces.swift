@@ -41,7 +41,8 @@ final class RequestNonces: Sendable {
     }
 
     static func key(_ nonce: [UInt8]) -> Key {
-        var high: UInt64 = 0, low: UInt64 = 0
+        var high: UInt64 = 0
+        var low: UInt64 = 0
         for (i, b) in nonce.prefix(16).enumerated() {
             if i < 8 { high = high << 8 | UInt64(b) } else { low = low << 8 | UInt64(b) }
         }
@@ -62,7 +63,8 @@ final class RequestNonces: Sendable {
         try state.withLock { s throws(StorageRequestError) in
             if let until = s.seen[allocation]?[key] {
                 if until >= now {
-                    throw .unauthorized("this signed request was already used (X-Mosaic-Nonce repeats); sign every request with a new nonce")
+                    throw .unauthorized(
+                        "this signed request was already used (X-Mosaic-Nonce repeats); sign every request with a new nonce")
                 }
                 s.seen[allocation]?[key] = nil  // expired: its old request is refused by the time check anyway
                 s.count -= 1
@@ -71,7 +73,8 @@ final class RequestNonces: Sendable {
                 Self.sweep(&s, allocation: s.count >= total ? nil : allocation, now: now)
             }
             guard (s.seen[allocation]?.count ?? 0) < perAllocation, s.count < total else {
-                throw .tooMany("too many signed writes in the last \(2 * RequestSignature.window) s for this blobber to remember; retry in a minute")
+                throw .tooMany(
+                    "too many signed writes in the last \(2 * RequestSignature.window) s for this blobber to remember; retry in a minute")
             }
             s.seen[allocation, default: [:]][key] = until
             s.count += 1

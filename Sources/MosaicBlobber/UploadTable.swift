@@ -83,8 +83,10 @@ final class UploadTable: Sendable {
 
     /// Checks that a PUT of `count` bytes at `offset` may proceed (offset, open-upload count, byte
     /// bound) and, when `reserve`, opens the writer and reserves the bytes it may add.
-    func begin(allocation: String, upload: String, offset: Int64, count: Int64, capacity: Int64,
-               reserve: Bool = true) throws -> Lease? {
+    func begin(
+        allocation: String, upload: String, offset: Int64, count: Int64, capacity: Int64,
+        reserve: Bool = true
+    ) throws -> Lease? {
         let now = Int64(Date().timeIntervalSince1970)
         return try state.withLock { s throws -> Lease? in
             closeIdle(&s)
@@ -93,7 +95,9 @@ final class UploadTable: Sendable {
             if entry == nil, (s.uploads[allocation]?.count ?? 0) >= limits.perAllocation {
                 expire(&s, allocation: allocation, now: now)
                 guard (s.uploads[allocation]?.count ?? 0) < limits.perAllocation else {
-                    throw StorageRequestError.tooMany("allocation \(allocation) has \(limits.perAllocation) uncommitted uploads on this blobber, the most it keeps; commit them or drop them (DELETE /v1/alloc/\(allocation)/uploads/<upload>) before starting another")
+                    throw StorageRequestError.tooMany(
+                        "allocation \(allocation) has \(limits.perAllocation) uncommitted uploads on this blobber, the most it keeps; commit them or drop them (DELETE /v1/alloc/\(allocation)/uploads/<upload>) before starting another"
+                    )
                 }
             }
             let held = entry?.bytes ?? 0
@@ -105,7 +109,9 @@ final class UploadTable: Sendable {
             let pending = (s.uploads[allocation] ?? [:]).values.reduce(Int64(0)) { $0 + $1.bytes + $1.reserved }
             let (total, overflow) = pending.addingReportingOverflow(growth)
             guard !overflow, total <= capacity else {
-                throw StorageRequestError.full("uncommitted uploads of allocation \(allocation) would hold \(overflow ? "more than \(Int64.max)" : "\(total)") bytes on this blobber, more than its \(capacity); commit or drop unfinished uploads, or grow the allocation")
+                throw StorageRequestError.full(
+                    "uncommitted uploads of allocation \(allocation) would hold \(overflow ? "more than \(Int64.max)" : "\(total)") bytes on this blobber, more than its \(capacity); commit or drop unfinished uploads, or grow the allocation"
+                )
             }
             guard reserve else { return nil }
             var e = entry ?? Entry(length: 0, modified: now, used: .now)
@@ -210,7 +216,8 @@ final class UploadTable: Sendable {
             excess -= 1
         }
         if excess > 0 {
-            throw StorageRequestError.tooMany("this blobber has \(limits.openFiles) uploads in progress, the most it keeps open; retry in a moment")
+            throw StorageRequestError.tooMany(
+                "this blobber has \(limits.openFiles) uploads in progress, the most it keeps open; retry in a moment")
         }
     }
 

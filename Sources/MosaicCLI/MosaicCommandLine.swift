@@ -7,8 +7,9 @@ public enum MosaicCommandLine {
     public static let version = "0.1.0"
 
     public static func main() async {
-        let code = await run(arguments: Array(CommandLine.arguments.dropFirst()),
-                             environment: ProcessInfo.processInfo.environment)
+        let code = await run(
+            arguments: Array(CommandLine.arguments.dropFirst()),
+            environment: ProcessInfo.processInfo.environment)
         exit(code)
     }
 
@@ -17,10 +18,10 @@ public enum MosaicCommandLine {
         let wantsJSON = arguments.contains("--json")
         do {
             switch try ArgumentParser(root: root).parse(arguments, environment: environment) {
-            case let .help(path):
+            case .help(let path):
                 Console.out(try HelpPrinter.help(for: path, root: root))
                 return 0
-            case let .run(command, invocation):
+            case .run(let command, let invocation):
                 guard let action = command.action else { return 2 }
                 let output = try await action(invocation)
                 if output.alreadyPrinted {

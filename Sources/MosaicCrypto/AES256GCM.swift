@@ -9,23 +9,30 @@ public enum AES256GCM {
     public static let tagCount = 16
 
     /// Encrypts `plaintext`; returns the ciphertext (same length) and the detached tag.
-    public static func seal(_ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> (ciphertext: [UInt8], tag: [UInt8]) {
+    public static func seal(_ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> (
+        ciphertext: [UInt8], tag: [UInt8]
+    ) {
         try Sealer(key: key).seal(plaintext, nonce: nonce, aad: aad)
     }
 
     /// Decrypts and authenticates; throws `.authenticationFailed` when anything was altered.
-    public static func open(_ ciphertext: [UInt8], tag: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
+    public static func open(_ ciphertext: [UInt8], tag: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError)
+        -> [UInt8]
+    {
         try Opener(key: key).open(ciphertext, tag: tag, nonce: nonce, aad: aad)
     }
 
     /// Combined form: ciphertext ‖ tag.
-    public static func sealCombined(_ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
+    public static func sealCombined(_ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError)
+        -> [UInt8]
+    {
         let (c, t) = try seal(plaintext, key: key, nonce: nonce, aad: aad)
         return c + t
     }
 
     /// Opens the combined form ciphertext ‖ tag.
-    public static func openCombined(_ combined: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8] {
+    public static func openCombined(_ combined: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> [UInt8]
+    {
         guard combined.count >= tagCount else { throw .authenticationFailed }
         let split = combined.count - tagCount
         return try open(Array(combined[..<split]), tag: Array(combined[split...]), key: key, nonce: nonce, aad: aad)
@@ -60,11 +67,15 @@ public enum AES256GCM {
 
         /// Encrypts `plaintext` into `output` (at least as large) and returns the 16-byte tag.
         /// The buffer form lets storage seal 64 KiB segments without allocating per segment.
-        public func seal(_ plaintext: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                         nonce: [UInt8], aad: UnsafeRawBufferPointer) throws(CryptoError) -> [UInt8] {
+        public func seal(
+            _ plaintext: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+            nonce: [UInt8], aad: UnsafeRawBufferPointer
+        ) throws(CryptoError) -> [UInt8] {
             guard nonce.count == AES256GCM.nonceCount else { throw .invalidInput("an AES-GCM nonce must be 12 bytes, got \(nonce.count)") }
             guard output.count >= plaintext.count else { throw .invalidInput("output buffer is smaller than the plaintext") }
-            guard plaintext.count <= Int(Int32.max), aad.count <= Int(Int32.max) else { throw .invalidInput("a segment must be below 2 GiB") }
+            guard plaintext.count <= Int(Int32.max), aad.count <= Int(Int32.max) else {
+                throw .invalidInput("a segment must be below 2 GiB")
+            }
             var len: Int32 = 0
             guard EVP_EncryptInit_ex(ctx, nil, nil, nil, nonce) == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
             if aad.count > 0 {
@@ -73,8 +84,11 @@ public enum AES256GCM {
                 }
             }
             if plaintext.count > 0 {
-                guard EVP_EncryptUpdate(ctx, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &len,
-                                        plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1 else {
+                guard
+                    EVP_EncryptUpdate(
+                        ctx, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &len,
+                        plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1
+                else {
                     throw .libraryUnavailable("OpenSSL AES-256-GCM")
                 }
             }
@@ -88,7 +102,8 @@ public enum AES256GCM {
         }
 
         /// Array convenience: returns ciphertext and detached tag.
-        public func seal(_ plaintext: [UInt8], nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> (ciphertext: [UInt8], tag: [UInt8]) {
+        public func seal(_ plaintext: [UInt8], nonce: [UInt8], aad: [UInt8] = []) throws(CryptoError) -> (ciphertext: [UInt8], tag: [UInt8])
+        {
             var out = [UInt8](repeating: 0, count: plaintext.count)
             // withUnsafeBytes rethrows untyped errors, so carry the typed error out in a Result.
             let result = plaintext.withUnsafeBytes { p in
@@ -121,12 +136,16 @@ public enum AES256GCM {
 
         /// Decrypts `ciphertext` into `output` and checks the tag; on `.authenticationFailed`
         /// the output holds unauthenticated bytes and is zeroed before throwing.
-        public func open(_ ciphertext: UnsafeRawBufferPointer, tag: [UInt8], into output: UnsafeMutableRawBufferPointer,
-                         nonce: [UInt8], aad: UnsafeRawBufferPointer) throws(CryptoError) {
+        public func open(
+            _ ciphertext: UnsafeRawBufferPointer, tag: [UInt8], into output: UnsafeMutableRawBufferPointer,
+            nonce: [UInt8], aad: UnsafeRawBufferPointer
+        ) throws(CryptoError) {
             guard nonce.count == AES256GCM.nonceCount else { throw .invalidInput("an AES-GCM nonce must be 12 bytes, got \(nonce.count)") }
             guard tag.count == AES256GCM.tagCount else { throw .authenticationFailed }
             guard output.count >= ciphertext.count else { throw .invalidInput("output buffer is smaller than the ciphertext") }
-            guard ciphertext.count <= Int(Int32.max), aad.count <= Int(Int32.max) else { throw .invalidInput("a segment must be below 2 GiB") }
+            guard ciphertext.count <= Int(Int32.max), aad.count <= Int(Int32.max) else {
+                throw .invalidInput("a segment must be below 2 GiB")
+            }
             var len: Int32 = 0
             guard EVP_DecryptInit_ex(ctx, nil, nil, nil, nonce) == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
             if aad.count > 0 {
@@ -135,8 +154,11 @@ public enum AES256GCM {
                 }
             }
             if ciphertext.count > 0 {
-                guard EVP_DecryptUpdate(ctx, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &len,
-                                        ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(ciphertext.count)) == 1 else {
+                guard
+                    EVP_DecryptUpdate(
+                        ctx, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &len,
+                        ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(ciphertext.count)) == 1
+                else {
                     throw .libraryUnavailable("OpenSSL AES-256-GCM")
                 }
             }

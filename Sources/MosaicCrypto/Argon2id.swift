@@ -29,28 +29,38 @@ public enum Argon2id {
     }
 
     /// Derives `count` key bytes from `password` and a 16-byte `salt`.
-    public static func deriveKey(password: SecretBytes, salt: [UInt8], parameters: Parameters, count: Int = 32) throws(CryptoError) -> SecretBytes {
+    public static func deriveKey(password: SecretBytes, salt: [UInt8], parameters: Parameters, count: Int = 32) throws(CryptoError)
+        -> SecretBytes
+    {
         guard Ed25519.ready else { throw .libraryUnavailable("libsodium") }
         guard salt.count == saltCount else { throw .invalidInput("an Argon2id salt must be \(saltCount) bytes, got \(salt.count)") }
         guard count >= 16 else { throw .invalidInput("an Argon2id output must be at least 16 bytes") }
         guard parameters.opsLimit >= 1, parameters.opsLimit <= 64,
-              parameters.memLimitBytes >= 8192, parameters.memLimitBytes <= 4 << 30 else {
-            throw .invalidInput("Argon2id parameters out of range (ops 1…64, memory 8 KiB…4 GiB): ops \(parameters.opsLimit), memory \(parameters.memLimitBytes)")
+            parameters.memLimitBytes >= 8192, parameters.memLimitBytes <= 4 << 30
+        else {
+            throw .invalidInput(
+                "Argon2id parameters out of range (ops 1…64, memory 8 KiB…4 GiB): ops \(parameters.opsLimit), memory \(parameters.memLimitBytes)"
+            )
         }
         var out = [UInt8](repeating: 0, count: count)
         defer { SecretBytes.wipe(&out) }
         let rc = password.withUnsafeBytes { p -> Int32 in
             let ptr = p.baseAddress!.assumingMemoryBound(to: CChar.self)
-            return crypto_pwhash(&out, UInt64(count), ptr, UInt64(password.count), salt,
-                                 parameters.opsLimit, Int(parameters.memLimitBytes), crypto_pwhash_alg_argon2id13())
+            return crypto_pwhash(
+                &out, UInt64(count), ptr, UInt64(password.count), salt,
+                parameters.opsLimit, Int(parameters.memLimitBytes), crypto_pwhash_alg_argon2id13())
         }
         // libsodium fails only when it cannot allocate the requested memory.
-        guard rc == 0 else { throw .invalidInput("Argon2id could not allocate \(parameters.memLimitBytes >> 20) MiB; free memory or lower the cost") }
+        guard rc == 0 else {
+            throw .invalidInput("Argon2id could not allocate \(parameters.memLimitBytes >> 20) MiB; free memory or lower the cost")
+        }
         return SecretBytes(out)
     }
 
     /// Convenience for a passphrase held in a String (NFC-normalised is the caller's choice).
-    public static func deriveKey(password: String, salt: [UInt8], parameters: Parameters, count: Int = 32) throws(CryptoError) -> SecretBytes {
+    public static func deriveKey(password: String, salt: [UInt8], parameters: Parameters, count: Int = 32) throws(CryptoError)
+        -> SecretBytes
+    {
         try deriveKey(password: SecretBytes(Array(password.utf8)), salt: salt, parameters: parameters, count: count)
     }
 }

@@ -7,10 +7,10 @@ public enum CryptoError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .invalidKeyLength(expected, got): return "key must be \(expected) bytes, got \(got)"
-        case let .libraryUnavailable(name): return "\(name) could not be initialised; reinstall it with scripts/setup"
+        case .invalidKeyLength(let expected, let got): return "key must be \(expected) bytes, got \(got)"
+        case .libraryUnavailable(let name): return "\(name) could not be initialised; reinstall it with scripts/setup"
         case .authenticationFailed: return "authentication failed: the data was altered or the key is wrong"
-        case let .invalidInput(why): return why
+        case .invalidInput(let why): return why
         }
     }
 }

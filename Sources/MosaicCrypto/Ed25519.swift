@@ -38,8 +38,10 @@ public enum Ed25519 {
         public init(from decoder: any Decoder) throws {
             let text = try decoder.singleValueContainer().decode(String.self)
             guard let key = PublicKey(hex: text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                    debugDescription: "public key must be 64 hex characters (32 bytes)"))
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "public key must be 64 hex characters (32 bytes)"))
             }
             self = key
         }
@@ -83,8 +85,9 @@ public enum Ed25519 {
         public func signature(for message: [UInt8]) -> [UInt8] {
             var sig = [UInt8](repeating: 0, count: Ed25519.signatureCount)
             secret.withUnsafeBytes { sk in
-                _ = crypto_sign_detached(&sig, nil, message, UInt64(message.count),
-                                         sk.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                _ = crypto_sign_detached(
+                    &sig, nil, message, UInt64(message.count),
+                    sk.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
             return sig
         }

@@ -4,7 +4,9 @@ import CCrypto
 /// (per-file, per-purpose) from one secret with a distinct `info` label each.
 public enum HKDF {
     /// Derives `count` bytes (at most 255 × 32) from `key`, an optional `salt`, and `info`.
-    public static func deriveKey(from key: SecretBytes, salt: [UInt8] = [], info: [UInt8], count: Int = 32) throws(CryptoError) -> SecretBytes {
+    public static func deriveKey(from key: SecretBytes, salt: [UInt8] = [], info: [UInt8], count: Int = 32) throws(CryptoError)
+        -> SecretBytes
+    {
         guard key.count > 0 else { throw .invalidInput("HKDF needs a non-empty input key") }
         guard count > 0, count <= 255 * 32 else { throw .invalidInput("HKDF-SHA256 output must be 1…8160 bytes, got \(count)") }
         var out = [UInt8](repeating: 0, count: count)
@@ -12,8 +14,9 @@ public enum HKDF {
         let s = salt.isEmpty ? [0] : salt
         let i = info.isEmpty ? [0] : info
         let ok = key.withUnsafeBytes { k in
-            ccrypto_hkdf_sha256(k.baseAddress!.assumingMemoryBound(to: UInt8.self), key.count,
-                                s, salt.count, i, info.count, &out, count)
+            ccrypto_hkdf_sha256(
+                k.baseAddress!.assumingMemoryBound(to: UInt8.self), key.count,
+                s, salt.count, i, info.count, &out, count)
         }
         guard ok == 1 else { throw .libraryUnavailable("OpenSSL HKDF") }
         return SecretBytes(out)

@@ -11,14 +11,14 @@ public enum MnemonicError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .wrongWordCount(n):
+        case .wrongWordCount(let n):
             return "a recovery phrase has 12, 15, 18, 21 or 24 words, but this one has \(n); check for missing or extra words"
-        case let .unknownWord(position, word, suggestions):
+        case .unknownWord(let position, let word, let suggestions):
             let hint = suggestions.isEmpty ? "" : "; did you mean " + suggestions.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
             return "word \(position) \"\(word)\" is not in the BIP-39 English list\(hint)"
         case .checksumMismatch:
             return "the words are valid but the checksum fails: a word is probably wrong or out of order"
-        case let .invalidEntropyLength(n):
+        case .invalidEntropyLength(let n):
             return "mnemonic entropy must be 16, 20, 24, 28 or 32 bytes, got \(n)"
         }
     }

@@ -32,8 +32,9 @@ public enum SealedBox {
         var out = [UInt8](repeating: 0, count: max(box.count - overhead, 1))
         defer { SecretBytes.wipe(&out) }
         let rc = keyPair.secretKey.withUnsafeBytes { sk in
-            crypto_box_seal_open(&out, box, UInt64(box.count), keyPair.publicKey.bytes,
-                                 sk.baseAddress!.assumingMemoryBound(to: UInt8.self))
+            crypto_box_seal_open(
+                &out, box, UInt64(box.count), keyPair.publicKey.bytes,
+                sk.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
         guard rc == 0 else { throw .authenticationFailed }
         return SecretBytes(Array(out.prefix(box.count - overhead)))

@@ -31,7 +31,9 @@ public final class Database {
         handle = db
         sqlite3_busy_timeout(db, 5000)
         do {
-            try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=\(synchronous.rawValue); PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;")
+            try execute(
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=\(synchronous.rawValue); PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;"
+            )
         } catch {
             close()
             throw .open(path: path, message: error.description)

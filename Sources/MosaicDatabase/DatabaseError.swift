@@ -17,12 +17,12 @@ public enum DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .open(path, message): return "cannot open database at \(path): \(message)"
-        case let .prepare(sql, message): return "invalid SQL (\(message)): \(sql)"
-        case let .constraint(message): return "constraint violated: \(message)"
-        case let .busy(message): return "database is busy (another process holds a lock): \(message)"
-        case let .execute(code, message): return "database error \(code): \(message)"
-        case let .typeMismatch(column, expected): return "column \(column) does not hold \(expected)"
+        case .open(let path, let message): return "cannot open database at \(path): \(message)"
+        case .prepare(let sql, let message): return "invalid SQL (\(message)): \(sql)"
+        case .constraint(let message): return "constraint violated: \(message)"
+        case .busy(let message): return "database is busy (another process holds a lock): \(message)"
+        case .execute(let code, let message): return "database error \(code): \(message)"
+        case .typeMismatch(let column, let expected): return "column \(column) does not hold \(expected)"
         case .closed: return "database is closed"
         }
     }

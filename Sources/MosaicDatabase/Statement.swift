@@ -31,8 +31,9 @@ public final class Statement {
                 rc = b.withUnsafeBytes { raw in
                     // An empty array has no base address; SQLite needs a non-null pointer for a
                     // zero-length blob (a null pointer would bind NULL instead).
-                    sqlite3_bind_blob(handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
-                                      Int32(b.count), csqlite_transient())
+                    sqlite3_bind_blob(
+                        handle, index, raw.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                        Int32(b.count), csqlite_transient())
                 }
             case .null: rc = sqlite3_bind_null(handle, index)
             }
@@ -119,7 +120,7 @@ public final class Statement {
     public func uint64(_ column: Int) throws(DatabaseError) -> UInt64 {
         let n = Int(sqlite3_column_bytes(handle, Int32(column)))
         guard n == 8, let p = sqlite3_column_blob(handle, Int32(column)),
-              let v = DatabaseValue.uint64(fromBigEndian: UnsafeRawBufferPointer(start: p, count: 8))
+            let v = DatabaseValue.uint64(fromBigEndian: UnsafeRawBufferPointer(start: p, count: 8))
         else { throw .typeMismatch(column: column, expected: "an 8-byte unsigned integer") }
         return v
     }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One plain-HTTP/1.1 keep-alive connection for large request bodies sent straight from memory.
@@ -32,7 +33,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
     ///   (the same idle semantics as URLSession's request timeout).
     public init?(baseURL: URL, timeout: TimeInterval) {
         guard baseURL.scheme?.lowercased() == "http", let host = baseURL.host, !host.isEmpty,
-              !Self.proxied(host: host, environment: ProcessInfo.processInfo.environment) else { return nil }
+            !Self.proxied(host: host, environment: ProcessInfo.processInfo.environment)
+        else { return nil }
         self.host = host
         port = UInt16(exactly: baseURL.port ?? 80) ?? 80
         let path = baseURL.path
@@ -59,10 +61,12 @@ public final class BulkHTTPConnection: @unchecked Sendable {
     /// is sent once more on a new one.
     ///
     /// - Parameter path: the percent-encoded path (appended to the base URL's path).
-    public func send<Body: ContiguousBytes & Sendable>(_ method: HTTPMethod, _ path: String, query: [String: String] = [:],
-                                                       headers: [String: String] = [:],
-                                                       contentType: String = "application/octet-stream",
-                                                       body: Body) async throws -> HTTPClientResponse {
+    public func send<Body: ContiguousBytes & Sendable>(
+        _ method: HTTPMethod, _ path: String, query: [String: String] = [:],
+        headers: [String: String] = [:],
+        contentType: String = "application/octet-stream",
+        body: Body
+    ) async throws -> HTTPClientResponse {
         var comps = URLComponents()
         comps.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         // URLComponents leaves "+" as is, which servers (libmicrohttpd too) read as a space.
@@ -96,8 +100,10 @@ public final class BulkHTTPConnection: @unchecked Sendable {
     /// Marks a failure after which a retry on a fresh connection is safe: nothing of the response arrived.
     private struct Stale: Error { let underlying: HTTPClientError }
 
-    private func exchange(_ method: HTTPMethod, _ path: String, _ headers: [String: String], _ contentType: String,
-                          _ body: UnsafeRawBufferPointer) throws -> HTTPClientResponse {
+    private func exchange(
+        _ method: HTTPMethod, _ path: String, _ headers: [String: String], _ contentType: String,
+        _ body: UnsafeRawBufferPointer
+    ) throws -> HTTPClientResponse {
         // The target goes on the request line as is: encoded, it can hold no space or line break.
         let target = URLPath.target(basePath + (path.hasPrefix("/") ? path : "/" + path))
         var head = "\(method.rawValue) \(target) HTTP/1.1\r\n"
@@ -157,7 +163,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
         var list: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &list)
         guard rc == 0, let first = list else {
-            throw HTTPClientError(status: 0, code: "connection_failed", message: "cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
+            throw HTTPClientError(
+                status: 0, code: "connection_failed", message: "cannot resolve \(host): \(String(cString: gai_strerror(rc)))")
         }
         defer { freeaddrinfo(first) }
         var lastErrno: Int32 = 0
@@ -165,7 +172,10 @@ public final class BulkHTTPConnection: @unchecked Sendable {
         while let ai = cursor {
             cursor = ai.pointee.ai_next
             let s = socket(ai.pointee.ai_family, ai.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), ai.pointee.ai_protocol)
-            guard s >= 0 else { lastErrno = errno; continue }
+            guard s >= 0 else {
+                lastErrno = errno
+                continue
+            }
             var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
             var one: Int32 = 1
             // On Linux SO_SNDTIMEO also bounds connect().
@@ -199,7 +209,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
                 if errno == EAGAIN || errno == EWOULDBLOCK {
                     throw HTTPClientError(status: 0, code: "timeout", message: "\(host):\(port) accepted no bytes for \(Int(timeout)) s")
                 }
-                throw HTTPClientError(status: 0, code: "connection_failed", message: "sending to \(host):\(port): \(String(cString: strerror(errno)))")
+                throw HTTPClientError(
+                    status: 0, code: "connection_failed", message: "sending to \(host):\(port): \(String(cString: strerror(errno)))")
             }
             done += n
         }
@@ -215,12 +226,14 @@ public final class BulkHTTPConnection: @unchecked Sendable {
                 if errno == EAGAIN || errno == EWOULDBLOCK {
                     throw HTTPClientError(status: 0, code: "timeout", message: "no answer from \(host):\(port) within \(Int(timeout)) s")
                 }
-                throw HTTPClientError(status: 0, code: "connection_failed", message: "reading from \(host):\(port): \(String(cString: strerror(errno)))")
+                throw HTTPClientError(
+                    status: 0, code: "connection_failed", message: "reading from \(host):\(port): \(String(cString: strerror(errno)))")
             }
             if n == 0 { return false }
             buffer.append(contentsOf: chunk[0..<n])
             if buffer.count > Self.maxResponseBytes + 64 * 1024 {
-                throw HTTPClientError(status: 0, code: "invalid_response", message: "\(host):\(port) sent a response over \(Self.maxResponseBytes) bytes")
+                throw HTTPClientError(
+                    status: 0, code: "invalid_response", message: "\(host):\(port) sent a response over \(Self.maxResponseBytes) bytes")
             }
             return true
         }
@@ -238,7 +251,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
                 throw Stale(underlying: e)
             }
             guard more else {
-                let e = HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection without an answer")
+                let e = HTTPClientError(
+                    status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection without an answer")
                 if buffer.isEmpty { throw Stale(underlying: e) }
                 throw e
             }
@@ -256,13 +270,15 @@ public final class BulkHTTPConnection: @unchecked Sendable {
         let statusLine = lines.removeFirst()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
-            throw HTTPClientError(status: 0, code: "invalid_response", message: "bad status line from \(host):\(port): \(statusLine.prefix(100))")
+            throw HTTPClientError(
+                status: 0, code: "invalid_response", message: "bad status line from \(host):\(port): \(statusLine.prefix(100))")
         }
         var headers = HTTPHeaders()
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.add(String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            headers.add(
+                String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
         }
         var keepAlive = parts[0] == "HTTP/1.1"
         if let c = headers["Connection"]?.lowercased() { keepAlive = c.contains("keep-alive") || (keepAlive && !c.contains("close")) }
@@ -286,12 +302,16 @@ public final class BulkHTTPConnection: @unchecked Sendable {
                     if n < 0 {
                         if errno == EINTR { continue }
                         if errno == EAGAIN || errno == EWOULDBLOCK {
-                            throw HTTPClientError(status: 0, code: "timeout", message: "no answer from \(host):\(port) within \(Int(timeout)) s")
+                            throw HTTPClientError(
+                                status: 0, code: "timeout", message: "no answer from \(host):\(port) within \(Int(timeout)) s")
                         }
-                        throw HTTPClientError(status: 0, code: "connection_failed", message: "reading from \(host):\(port): \(String(cString: strerror(errno)))")
+                        throw HTTPClientError(
+                            status: 0, code: "connection_failed",
+                            message: "reading from \(host):\(port): \(String(cString: strerror(errno)))")
                     }
                     if n == 0 {
-                        throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
+                        throw HTTPClientError(
+                            status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
                     }
                     got += n
                 }
@@ -316,7 +336,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
                     return s
                 }
                 guard try fill(&rest) else {
-                    throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
+                    throw HTTPClientError(
+                        status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
                 }
             }
         }
@@ -332,7 +353,8 @@ public final class BulkHTTPConnection: @unchecked Sendable {
             }
             while rest.count < at + size + 2 {
                 guard try fill(&rest) else {
-                    throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
+                    throw HTTPClientError(
+                        status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
                 }
             }
             body.append(contentsOf: rest[at..<(at + size)])

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// JSON and bulk-data client over URLSession, speaking the Mosaic error format.
@@ -66,8 +67,10 @@ public final class HTTPClient: Sendable {
     // MARK: raw calls
 
     /// One request with a buffered body; a status >= 400 throws `HTTPClientError` with the server's message.
-    public func send(_ method: HTTPMethod, _ path: String, query: [String: String] = [:], headers: [String: String] = [:],
-                     body: Data? = nil, contentType: String? = nil) async throws -> HTTPClientResponse {
+    public func send(
+        _ method: HTTPMethod, _ path: String, query: [String: String] = [:], headers: [String: String] = [:],
+        body: Data? = nil, contentType: String? = nil
+    ) async throws -> HTTPClientResponse {
         var req = try request(method, path, query: query, headers: headers)
         let body = body ?? Data()
         if method != .get, method != .head {
@@ -83,9 +86,11 @@ public final class HTTPClient: Sendable {
 
     /// Streams a generated body of exactly `length` bytes (e.g. encrypted fragments) with a
     /// Content-Length the server checks; memory stays bounded. Not retried: the body is consumed.
-    public func upload(_ method: HTTPMethod = .put, _ path: String, length: Int64, query: [String: String] = [:],
-                       headers: [String: String] = [:], contentType: String = "application/octet-stream",
-                       producer: @escaping @Sendable (_ maxBytes: Int) throws -> Data?) async throws -> HTTPClientResponse {
+    public func upload(
+        _ method: HTTPMethod = .put, _ path: String, length: Int64, query: [String: String] = [:],
+        headers: [String: String] = [:], contentType: String = "application/octet-stream",
+        producer: @escaping @Sendable (_ maxBytes: Int) throws -> Data?
+    ) async throws -> HTTPClientResponse {
         var req = try request(method, path, query: query, headers: headers)
         let body = ProducerInputStream(length: length, producer: producer)
         req.httpBodyStream = body
@@ -103,8 +108,10 @@ public final class HTTPClient: Sendable {
     }
 
     /// Streams a file as the body; retried like `send` because the file can be re-read.
-    public func upload(_ method: HTTPMethod = .put, _ path: String, file: URL, query: [String: String] = [:],
-                       headers: [String: String] = [:], contentType: String = "application/octet-stream") async throws -> HTTPClientResponse {
+    public func upload(
+        _ method: HTTPMethod = .put, _ path: String, file: URL, query: [String: String] = [:],
+        headers: [String: String] = [:], contentType: String = "application/octet-stream"
+    ) async throws -> HTTPClientResponse {
         let size: Int64
         do {
             size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
@@ -128,8 +135,10 @@ public final class HTTPClient: Sendable {
     /// Downloads the body to `destination` (replacing it) without holding it in memory.
     /// Pass a `Range` header to fetch a part; the returned response has an empty body.
     @discardableResult
-    public func download(_ path: String, to destination: URL, query: [String: String] = [:],
-                         headers: [String: String] = [:]) async throws -> HTTPClientResponse {
+    public func download(
+        _ path: String, to destination: URL, query: [String: String] = [:],
+        headers: [String: String] = [:]
+    ) async throws -> HTTPClientResponse {
         let req = try request(.get, path, query: query, headers: headers)
         let (tmp, response) = try await withRetriesRaw(.get) { try await self.session.cancellableDownload(for: req) }
         defer { try? FileManager.default.removeItem(at: tmp) }
@@ -149,7 +158,8 @@ public final class HTTPClient: Sendable {
     /// Streams a download chunk by chunk. Linux URLSession has no receive backpressure, so a
     /// consumer slower than the network buffers the rest in memory; prefer `download(_:to:)` for large bodies.
     public func stream(_ path: String, query: [String: String] = [:], headers: [String: String] = [:]) async throws
-        -> (response: HTTPClientResponse, body: AsyncThrowingStream<Data, Error>) {
+        -> (response: HTTPClientResponse, body: AsyncThrowingStream<Data, Error>)
+    {
         let req = try request(.get, path, query: query, headers: headers)
         let delegate = StreamingDelegate()
         let c = URLSessionConfiguration.ephemeral
@@ -161,7 +171,10 @@ public final class HTTPClient: Sendable {
         let hdrs = self.head(head).1
         if status >= 400 {
             var data = Data()
-            for try await chunk in body { data.append(chunk); if data.count > 64 * 1024 { break } }
+            for try await chunk in body {
+                data.append(chunk)
+                if data.count > 64 * 1024 { break }
+            }
             throw HTTPClientError.from(status: status, body: data)
         }
         return (HTTPClientResponse(status: status, headers: hdrs, body: Data()), body)
@@ -204,12 +217,16 @@ public final class HTTPClient: Sendable {
         return HTTPClientResponse(status: status, headers: hdrs, body: result.0)
     }
 
-    private func withRetries(_ method: HTTPMethod, _ op: @escaping @Sendable () async throws -> (Data, URLResponse)) async throws -> HTTPClientResponse {
+    private func withRetries(_ method: HTTPMethod, _ op: @escaping @Sendable () async throws -> (Data, URLResponse)) async throws
+        -> HTTPClientResponse
+    {
         try checked(try await withRetriesRaw(method, op))
     }
 
     /// Retries idempotent calls on connection failures and 502/503, doubling the pause each time.
-    private func withRetriesRaw<T: Sendable>(_ method: HTTPMethod, _ op: @escaping @Sendable () async throws -> (T, URLResponse)) async throws -> (T, URLResponse) {
+    private func withRetriesRaw<T: Sendable>(_ method: HTTPMethod, _ op: @escaping @Sendable () async throws -> (T, URLResponse))
+        async throws -> (T, URLResponse)
+    {
         let attempts = method.isIdempotent ? max(0, configuration.retries) + 1 : 1
         var pause = configuration.retryBackoff
         for attempt in 1...attempts {

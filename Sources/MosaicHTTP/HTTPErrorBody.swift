@@ -35,13 +35,13 @@ extension DecodingError {
             p.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
         }
         switch self {
-        case let .keyNotFound(key, ctx):
+        case .keyNotFound(let key, let ctx):
             return "missing field '\(path(ctx.codingPath + [key]))'"
-        case let .typeMismatch(type, ctx):
+        case .typeMismatch(let type, let ctx):
             return "field '\(path(ctx.codingPath))' has the wrong type (expected \(type))"
-        case let .valueNotFound(type, ctx):
+        case .valueNotFound(let type, let ctx):
             return "field '\(path(ctx.codingPath))' is null (expected \(type))"
-        case let .dataCorrupted(ctx):
+        case .dataCorrupted(let ctx):
             if ctx.codingPath.isEmpty { return "malformed JSON" }
             return "invalid value for field '\(path(ctx.codingPath))': \(ctx.debugDescription)"
         @unknown default:

@@ -1,6 +1,12 @@
 /// The HTTP methods Mosaic's servers route on; anything else is answered with 405.
 public enum HTTPMethod: String, Sendable, CaseIterable, Codable {
-    case get = "GET", head = "HEAD", post = "POST", put = "PUT", patch = "PATCH", delete = "DELETE", options = "OPTIONS"
+    case get = "GET"
+    case head = "HEAD"
+    case post = "POST"
+    case put = "PUT"
+    case patch = "PATCH"
+    case delete = "DELETE"
+    case options = "OPTIONS"
 
     /// Methods that may be retried after a connection failure without changing the outcome.
     public var isIdempotent: Bool {

@@ -24,7 +24,9 @@ final class ProducerInputStream: InputStream {
     override var streamStatus: Stream.Status { status }
     override var streamError: Error? { failure }
     override var hasBytesAvailable: Bool { status == .open || status == .notOpen || status == .reading }
-    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>) -> Bool { false }
+    override func getBuffer(_ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>) -> Bool {
+        false
+    }
 
     override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
         guard status == .open || status == .reading else { return status == .atEnd ? 0 : -1 }
@@ -32,7 +34,8 @@ final class ProducerInputStream: InputStream {
             while offset >= pending.count {
                 guard let next = try producer(len) else {
                     guard sent == length else {
-                        throw HTTPClientError(status: 0, code: "body_truncated", message: "upload producer ended after \(sent) of \(length) bytes")
+                        throw HTTPClientError(
+                            status: 0, code: "body_truncated", message: "upload producer ended after \(sent) of \(length) bytes")
                     }
                     status = .atEnd
                     return 0

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Bridges URLSession's data delegate to an AsyncThrowingStream.
@@ -24,8 +25,10 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         return (head, stream)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         let c = lock.withLock { () -> CheckedContinuation<HTTPURLResponse, Error>? in
             defer { headContinuation = nil }
             return headContinuation
@@ -44,7 +47,10 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         let (h, c) = lock.withLock { () -> (CheckedContinuation<HTTPURLResponse, Error>?, AsyncThrowingStream<Data, Error>.Continuation?) in
-            defer { headContinuation = nil; continuation = nil }
+            defer {
+                headContinuation = nil
+                continuation = nil
+            }
             return (headContinuation, continuation)
         }
         let failure = error.map { HTTPClientError(status: 0, code: "transport", message: $0.localizedDescription) }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// URLSession calls whose Swift-task cancellation cannot deadlock.
@@ -16,9 +17,13 @@ extension URLSession {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<(Data, URLResponse), any Error>) in
                 let task = dataTask(with: request) { data, response, error in
-                    if let error { c.resume(throwing: URLSession.urlError(error)) }
-                    else if let response { c.resume(returning: (data ?? Data(), response)) }
-                    else { c.resume(throwing: URLError(.badServerResponse)) }
+                    if let error {
+                        c.resume(throwing: URLSession.urlError(error))
+                    } else if let response {
+                        c.resume(returning: (data ?? Data(), response))
+                    } else {
+                        c.resume(throwing: URLError(.badServerResponse))
+                    }
                 }
                 box.start(task)
             }

@@ -2,7 +2,7 @@ import Foundation
 import MosaicHTTP
 
 /// An open file handed to the server for a download; closed by the server after sending, or on deinit.
-public final class FileBody: @unchecked Sendable { // the descriptor is handed to exactly one response; state guarded by `lock`
+public final class FileBody: @unchecked Sendable {  // the descriptor is handed to exactly one response; state guarded by `lock`
     private let lock = NSLock()
     private var fd: Int32
     /// Size of the whole file.
@@ -25,7 +25,8 @@ public final class FileBody: @unchecked Sendable { // the descriptor is handed t
 
     /// Gives the descriptor away (MHD then owns and closes it); -1 if already taken.
     func take() -> Int32 {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let f = fd
         fd = -1
         return f

@@ -18,9 +18,11 @@ public struct HTTPRequest: Sendable {
     /// source (the node's free transactions), never for authentication.
     public let remoteAddress: String
 
-    public init(method: HTTPMethod, path: String, params: [String: String] = [:], query: [String: String] = [:],
-                headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), values: [String: ParameterValue] = [:],
-                remoteAddress: String = "") {
+    public init(
+        method: HTTPMethod, path: String, params: [String: String] = [:], query: [String: String] = [:],
+        headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), values: [String: ParameterValue] = [:],
+        remoteAddress: String = ""
+    ) {
         self.method = method
         self.path = path
         self.params = params
@@ -54,8 +56,9 @@ public struct HTTPRequest: Sendable {
                 value = try spec.check(raw(spec))
             }
             guard let out = p.convert(value) else {
-                throw HTTPError.badRequest("\(spec.location.rawValue) parameter '\(spec.name)' is required: send \(spec.type.expectation)",
-                                           code: "invalid_parameter")
+                throw HTTPError.badRequest(
+                    "\(spec.location.rawValue) parameter '\(spec.name)' is required: send \(spec.type.expectation)",
+                    code: "invalid_parameter")
             }
             return out
         }

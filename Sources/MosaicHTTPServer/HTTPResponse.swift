@@ -51,8 +51,10 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A body produced piece by piece (e.g. fragments read from disk), never held whole in memory.
-    public static func stream(status: Int = 200, contentType: String = "application/octet-stream", length: Int64? = nil,
-                              producer: @escaping @Sendable (_ maxBytes: Int) throws -> Data?) -> HTTPResponse {
+    public static func stream(
+        status: Int = 200, contentType: String = "application/octet-stream", length: Int64? = nil,
+        producer: @escaping @Sendable (_ maxBytes: Int) throws -> Data?
+    ) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": contentType], body: .stream(length: length, producer: producer))
     }
 
@@ -66,7 +68,8 @@ public struct HTTPResponse: Sendable {
             return HTTPResponse(status: 200, headers: headers, body: .file(file))
         }
         guard let (start, end) = ByteRange.parse(range, size: file.size) else {
-            var e = HTTPError(status: 416, code: "range_not_satisfiable", message: "range '\(range)' not satisfiable for \(file.size) bytes")
+            var e = HTTPError(
+                status: 416, code: "range_not_satisfiable", message: "range '\(range)' not satisfiable for \(file.size) bytes")
             e.headers["Content-Range"] = "bytes */\(file.size)"
             throw e
         }

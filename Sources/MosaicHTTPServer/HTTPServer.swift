@@ -77,16 +77,21 @@ public final class HTTPServer: @unchecked Sendable {
     /// handler runs (a bad value is a 400 naming it and its bounds) and read with `request[p]`.
     /// `body`, `statuses` (the success statuses really returned), `response` and `errors` (client
     /// errors beyond 400/404/405/413) feed `/openapi.json`.
-    public func route(_ method: HTTPMethod, _ path: String, summary: String, description: String? = nil,
-                      parameters: [any RouteParameter] = [], body: RequestBody? = nil,
-                      statuses: [Int] = [200], response: String? = nil, errors: [Int] = [],
-                      bodyLimit: Int64 = HTTPServer.defaultBodyLimit,
-                      handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+    public func route(
+        _ method: HTTPMethod, _ path: String, summary: String, description: String? = nil,
+        parameters: [any RouteParameter] = [], body: RequestBody? = nil,
+        statuses: [Int] = [200], response: String? = nil, errors: [Int] = [],
+        bodyLimit: Int64 = HTTPServer.defaultBodyLimit,
+        handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
+    ) {
         let segments = Route.parse(path)
-        let docs = RouteDocs(summary: summary, description: description, parameters: Route.parameters(parameters, segments: segments),
-                             body: body, statuses: statuses, response: response, errors: errors)
-        add(Route(method: method, pattern: path, segments: segments, docs: docs,
-                  body: .buffered(limit: bodyLimit), precheck: nil, handler: { req, _ in try await handler(req) }))
+        let docs = RouteDocs(
+            summary: summary, description: description, parameters: Route.parameters(parameters, segments: segments),
+            body: body, statuses: statuses, response: response, errors: errors)
+        add(
+            Route(
+                method: method, pattern: path, segments: segments, docs: docs,
+                body: .buffered(limit: bodyLimit), precheck: nil, handler: { req, _ in try await handler(req) }))
     }
 
     /// Registers a handler that receives the body in chunks while it arrives (bounded memory);
@@ -95,20 +100,26 @@ public final class HTTPServer: @unchecked Sendable {
     /// it throws is answered before any body byte is read. MHD cannot answer in the middle of a
     /// body, so when the handler itself fails early the rest of the body is read and discarded first.
     /// Parameters are declared and checked as for `route`.
-    public func streamingRoute(_ method: HTTPMethod, _ path: String, summary: String, description: String? = nil,
-                               parameters: [any RouteParameter] = [], body: RequestBody = .binary(),
-                               statuses: [Int] = [200], response: String? = nil, errors: [Int] = [],
-                               bodyLimit: Int64? = nil,
-                               precheck: (@Sendable (HTTPRequest) throws -> Void)? = nil,
-                               handler: @escaping @Sendable (HTTPRequest, RequestBodyStream) async throws -> HTTPResponse) {
+    public func streamingRoute(
+        _ method: HTTPMethod, _ path: String, summary: String, description: String? = nil,
+        parameters: [any RouteParameter] = [], body: RequestBody = .binary(),
+        statuses: [Int] = [200], response: String? = nil, errors: [Int] = [],
+        bodyLimit: Int64? = nil,
+        precheck: (@Sendable (HTTPRequest) throws -> Void)? = nil,
+        handler: @escaping @Sendable (HTTPRequest, RequestBodyStream) async throws -> HTTPResponse
+    ) {
         let segments = Route.parse(path)
-        let docs = RouteDocs(summary: summary, description: description, parameters: Route.parameters(parameters, segments: segments),
-                             body: body, statuses: statuses, response: response, errors: errors)
-        add(Route(method: method, pattern: path, segments: segments, docs: docs,
-                  body: .streaming(limit: bodyLimit), precheck: precheck, handler: { req, stream in
-                      guard let stream else { throw HTTPError.internalError("missing body stream") }
-                      return try await handler(req, stream)
-                  }))
+        let docs = RouteDocs(
+            summary: summary, description: description, parameters: Route.parameters(parameters, segments: segments),
+            body: body, statuses: statuses, response: response, errors: errors)
+        add(
+            Route(
+                method: method, pattern: path, segments: segments, docs: docs,
+                body: .streaming(limit: bodyLimit), precheck: precheck,
+                handler: { req, stream in
+                    guard let stream else { throw HTTPError.internalError("missing body stream") }
+                    return try await handler(req, stream)
+                }))
     }
 
     private func add(_ r: Route) {
@@ -205,30 +216,37 @@ public final class HTTPServer: @unchecked Sendable {
     private func values(_ conn: OpaquePointer) -> Collector {
         let c = Collector()
         let p = Unmanaged.passUnretained(c).toOpaque()
-        _ = MHD_get_connection_values(conn, .HEADER_KIND, { cls, _, key, value in
-            guard let cls, let key else { return .YES }
-            let c = Unmanaged<Collector>.fromOpaque(cls).takeUnretainedValue()
-            c.headers.add(String(cString: key), value.map { String(cString: $0) } ?? "")
-            return .YES
-        }, p)
-        _ = MHD_get_connection_values(conn, .GET_ARGUMENT_KIND, { cls, _, key, value in
-            guard let cls, let key else { return .YES }
-            let c = Unmanaged<Collector>.fromOpaque(cls).takeUnretainedValue()
-            c.query[String(cString: key)] = value.map { String(cString: $0) } ?? ""
-            return .YES
-        }, p)
+        _ = MHD_get_connection_values(
+            conn, .HEADER_KIND,
+            { cls, _, key, value in
+                guard let cls, let key else { return .YES }
+                let c = Unmanaged<Collector>.fromOpaque(cls).takeUnretainedValue()
+                c.headers.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+                return .YES
+            }, p)
+        _ = MHD_get_connection_values(
+            conn, .GET_ARGUMENT_KIND,
+            { cls, _, key, value in
+                guard let cls, let key else { return .YES }
+                let c = Unmanaged<Collector>.fromOpaque(cls).takeUnretainedValue()
+                c.query[String(cString: key)] = value.map { String(cString: $0) } ?? ""
+                return .YES
+            }, p)
         return c
     }
 
-    fileprivate func access(_ conn: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
-                            _ upload: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>?,
-                            _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+    fileprivate func access(
+        _ conn: OpaquePointer, _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+        _ upload: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>?,
+        _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
         if let p = conCls.pointee {
             let ctx = Unmanaged<RequestContext>.fromOpaque(p).takeUnretainedValue()
             return proceed(ctx, upload, uploadSize)
         }
-        let ctx = RequestContext(connection: conn, method: method.map { String(cString: $0) } ?? "",
-                                 path: url.map { String(cString: $0) } ?? "/")
+        let ctx = RequestContext(
+            connection: conn, method: method.map { String(cString: $0) } ?? "",
+            path: url.map { String(cString: $0) } ?? "/")
         conCls.pointee = Unmanaged.passRetained(ctx).toOpaque()
         active.withLock { $0[ObjectIdentifier(ctx)] = ctx }
         if running.withLock({ $0.stopping }) {
@@ -239,7 +257,8 @@ public final class HTTPServer: @unchecked Sendable {
         if let admit = configuration.admit {
             let v = values(conn)
             do {
-                try admit(HTTPRequest(method: HTTPMethod(rawValue: ctx.method) ?? .options, path: ctx.path, query: v.query, headers: v.headers))
+                try admit(
+                    HTTPRequest(method: HTTPMethod(rawValue: ctx.method) ?? .options, path: ctx.path, query: v.query, headers: v.headers))
             } catch let e as HTTPError {
                 return queue(ctx, e.response)
             } catch {
@@ -248,19 +267,21 @@ public final class HTTPServer: @unchecked Sendable {
         }
         let table = routes.withLock { $0 }
         guard let m = HTTPMethod(rawValue: ctx.method) else {
-            if case let .methodNotAllowed(allowed) = table.lookup(method: .options, path: ctx.path) {
+            if case .methodNotAllowed(let allowed) = table.lookup(method: .options, path: ctx.path) {
                 return queue(ctx, HTTPError.methodNotAllowed(allowed: allowed).response)
             }
-            return queue(ctx, table.lookup(method: .get, path: ctx.path).isNotFound
-                ? HTTPError.notFound("no route for \(ctx.path)").response
-                : HTTPError(status: 405, code: "method_not_allowed", message: "method \(ctx.method) not allowed").response)
+            return queue(
+                ctx,
+                table.lookup(method: .get, path: ctx.path).isNotFound
+                    ? HTTPError.notFound("no route for \(ctx.path)").response
+                    : HTTPError(status: 405, code: "method_not_allowed", message: "method \(ctx.method) not allowed").response)
         }
         switch table.lookup(method: m, path: ctx.path) {
         case .notFound:
             return queue(ctx, HTTPError.notFound("no route for \(ctx.path)").response)
-        case let .methodNotAllowed(allowed):
+        case .methodNotAllowed(let allowed):
             return queue(ctx, HTTPError.methodNotAllowed(allowed: allowed).response)
-        case let .found(route, params):
+        case .found(let route, let params):
             let v = values(conn)
             var declared: Int64?
             if let cl = v.headers["Content-Length"] {
@@ -283,16 +304,17 @@ public final class HTTPServer: @unchecked Sendable {
                     return queue(ctx, error.response)
                 }
             }
-            let request = HTTPRequest(method: m, path: ctx.path, params: params, query: v.query, headers: v.headers, values: checked,
-                                      remoteAddress: remoteAddress)
+            let request = HTTPRequest(
+                method: m, path: ctx.path, params: params, query: v.query, headers: v.headers, values: checked,
+                remoteAddress: remoteAddress)
             ctx.route = route
             ctx.request = request
             switch route.body {
-            case let .buffered(limit):
+            case .buffered(let limit):
                 if let declared, declared > limit { return queue(ctx, HTTPError.payloadTooLarge(limit: limit).response) }
                 ctx.bodyLimit = limit
                 if let declared, declared > 0, let n = Int(exactly: declared) { ctx.body.reserveCapacity(n) }
-            case let .streaming(limit):
+            case .streaming(let limit):
                 if let declared, let limit, declared > limit { return queue(ctx, HTTPError.payloadTooLarge(limit: limit).response) }
                 if let precheck = route.precheck {
                     do {
@@ -349,8 +371,9 @@ public final class HTTPServer: @unchecked Sendable {
                     return queue(ctx, HTTPError.internalError().response)
                 }
                 s.taskStarted = true
-                let full = HTTPRequest(method: req.method, path: req.path, params: req.params, query: req.query,
-                                       headers: req.headers, body: ctx.body, values: req.values, remoteAddress: req.remoteAddress)
+                let full = HTTPRequest(
+                    method: req.method, path: req.path, params: req.params, query: req.query,
+                    headers: req.headers, body: ctx.body, values: req.values, remoteAddress: req.remoteAddress)
                 ctx.body = Data()
                 startHandler(ctx, route, full, nil)
             }
@@ -383,7 +406,7 @@ public final class HTTPServer: @unchecked Sendable {
         let response = redaction.apply(unredacted)
         let mhd: OpaquePointer?
         switch response.body {
-        case let .data(data):
+        case .data(let data):
             ctx.bytes = Int64(data.count)
             mhd = data.withUnsafeBytes { raw -> OpaquePointer? in
                 var empty: UInt8 = 0
@@ -392,7 +415,7 @@ public final class HTTPServer: @unchecked Sendable {
                 }
                 return MHD_create_response_from_buffer(data.count, UnsafeMutableRawPointer(mutating: base), .RESPMEM_MUST_COPY)
             }
-        case let .stream(length, producer):
+        case .stream(let length, let producer):
             let box = StreamProducer(producer)
             let logger = configuration.logger
             let what = "\(ctx.method) \(ctx.path)"
@@ -406,7 +429,7 @@ public final class HTTPServer: @unchecked Sendable {
                 },
                 Unmanaged.passRetained(box).toOpaque(),
                 { cls in if let cls { Unmanaged<StreamProducer>.fromOpaque(cls).release() } })
-        case let .file(file):
+        case .file(let file):
             let fd = file.take()
             ctx.bytes = file.length
             if fd >= 0, let length = UInt64(exactly: file.length), let offset = UInt64(exactly: file.offset) {

@@ -31,29 +31,29 @@ public indirect enum JSONSchema: Sendable {
 
     var openAPI: [String: Any] {
         switch self {
-        case let .string(maxLength, pattern, choices):
+        case .string(let maxLength, let pattern, let choices):
             var s: [String: Any] = ["type": "string"]
             if let maxLength { s["maxLength"] = maxLength }
             if let pattern { s["pattern"] = pattern }
             if let choices { s["enum"] = choices }
             return s
-        case let .integer(r): return ["type": "integer", "format": "int64", "minimum": r.lowerBound, "maximum": r.upperBound]
+        case .integer(let r): return ["type": "integer", "format": "int64", "minimum": r.lowerBound, "maximum": r.upperBound]
         case .unsigned: return ["type": "integer", "minimum": 0, "maximum": UInt64.max]
         case .number: return ["type": "number"]
         case .boolean: return ["type": "boolean"]
-        case let .array(items, maxItems):
+        case .array(let items, let maxItems):
             var s: [String: Any] = ["type": "array", "items": items.openAPI]
             if let maxItems { s["maxItems"] = maxItems }
             return s
-        case let .object(fields, required, additional):
+        case .object(let fields, let required, let additional):
             var props: [String: Any] = [:]
             for (name, schema) in fields { props[name] = schema.openAPI }
             var s: [String: Any] = ["type": "object", "properties": props, "additionalProperties": additional]
             if !required.isEmpty { s["required"] = required }
             return s
         case .any: return [:]
-        case let .either(a, b): return ["anyOf": [a.openAPI, b.openAPI]]
-        case let .described(s, text):
+        case .either(let a, let b): return ["anyOf": [a.openAPI, b.openAPI]]
+        case .described(let s, let text):
             var out = s.openAPI
             out["description"] = text
             return out

@@ -23,7 +23,9 @@ enum OpenAPIDocument {
             if !r.docs.parameters.isEmpty || r.docs.body != nil { errors.insert(400) }
             if r.docs.body != nil { errors.insert(413) }
             for status in errors.sorted() {
-                responses[String(status)] = ["description": reason(status), "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+                responses[String(status)] = [
+                    "description": reason(status), "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]],
+                ]
             }
             op["responses"] = responses
             paths[r.openAPIPath, default: [:]][r.method.rawValue.lowercased()] = op
@@ -33,16 +35,23 @@ enum OpenAPIDocument {
             "info": ["title": title, "version": version],
             "paths": paths,
             "components": [
-                "responses": ["Error": ["description": "error", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]],
-                "schemas": ["Error": [
-                "type": "object",
-                "required": ["error"],
-                "properties": ["error": [
-                    "type": "object",
-                    "required": ["code", "message"],
-                    "properties": ["code": ["type": "string"], "message": ["type": "string"]],
-                ]],
-            ]]],
+                "responses": [
+                    "Error": ["description": "error", "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
+                ],
+                "schemas": [
+                    "Error": [
+                        "type": "object",
+                        "required": ["error"],
+                        "properties": [
+                            "error": [
+                                "type": "object",
+                                "required": ["code", "message"],
+                                "properties": ["code": ["type": "string"], "message": ["type": "string"]],
+                            ]
+                        ],
+                    ]
+                ],
+            ],
         ]
         return (try? JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
     }
@@ -73,8 +82,8 @@ enum OpenAPIDocument {
     static func operationId(_ r: Route) -> String {
         let words = r.segments.map { seg -> String in
             switch seg {
-            case let .literal(l): return l
-            case let .param(p): return "by_" + p
+            case .literal(let l): return l
+            case .param(let p): return "by_" + p
             }
         }
         return ([r.method.rawValue.lowercased()] + words).joined(separator: "_")

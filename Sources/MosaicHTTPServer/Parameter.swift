@@ -17,8 +17,10 @@ public struct ParameterSpec: Sendable {
     public let defaultValue: ParameterValue?
     public let description: String
 
-    public init(name: String, location: ParameterLocation, type: ParameterType, required: Bool,
-                defaultValue: ParameterValue? = nil, description: String) {
+    public init(
+        name: String, location: ParameterLocation, type: ParameterType, required: Bool,
+        defaultValue: ParameterValue? = nil, description: String
+    ) {
         self.name = name
         self.location = location
         self.type = type
@@ -33,13 +35,15 @@ public struct ParameterSpec: Sendable {
         guard let text, !(text.isEmpty && location != .path) else {
             if let defaultValue { return defaultValue }
             if required {
-                throw HTTPError.badRequest("\(location.rawValue) parameter '\(name)' is required: send \(type.expectation)", code: errorCode)
+                throw HTTPError.badRequest(
+                    "\(location.rawValue) parameter '\(name)' is required: send \(type.expectation)", code: errorCode)
             }
             return nil
         }
         guard let v = type.parse(text) else {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            throw HTTPError.badRequest("\(location.rawValue) parameter '\(name)' must be \(type.expectation); got \"\(shown)\"", code: errorCode)
+            throw HTTPError.badRequest(
+                "\(location.rawValue) parameter '\(name)' must be \(type.expectation); got \"\(shown)\"", code: errorCode)
         }
         return v
     }
@@ -55,17 +59,29 @@ public struct ParameterSpec: Sendable {
 extension ParameterValue {
     var json: Any {
         switch self {
-        case let .integer(v): return v
-        case let .number(v): return v
-        case let .string(v): return v
-        case let .boolean(v): return v
+        case .integer(let v): return v
+        case .number(let v): return v
+        case .string(let v): return v
+        case .boolean(let v): return v
         }
     }
 
-    var integer: Int64? { if case let .integer(v) = self { return v }; return nil }
-    var number: Double? { if case let .number(v) = self { return v }; return nil }
-    var string: String? { if case let .string(v) = self { return v }; return nil }
-    var boolean: Bool? { if case let .boolean(v) = self { return v }; return nil }
+    var integer: Int64? {
+        if case .integer(let v) = self { return v }
+        return nil
+    }
+    var number: Double? {
+        if case .number(let v) = self { return v }
+        return nil
+    }
+    var string: String? {
+        if case .string(let v) = self { return v }
+        return nil
+    }
+    var boolean: Bool? {
+        if case .boolean(let v) = self { return v }
+        return nil
+    }
 }
 
 /// Anything a route can declare as a parameter.
@@ -88,7 +104,9 @@ public struct Parameter<Value: Sendable>: RouteParameter {
 
 /// Builders of path parameters (always required).
 public enum Path {
-    public static func integer<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String) -> Parameter<I> {
+    public static func integer<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String)
+        -> Parameter<I>
+    {
         Parameter(ParameterSpec(name: name, location: .path, type: .integer(int64(range)), required: true, description: description)) {
             $0?.integer.flatMap { I(exactly: $0) }
         }
@@ -101,8 +119,11 @@ public enum Path {
 
 /// Builders of request-header parameters.
 public enum Header {
-    public static func integer<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String) -> Parameter<I?> {
-        Parameter(ParameterSpec(name: name, location: .header, type: .integer(int64(range)), required: false, description: description)) { v in
+    public static func integer<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String)
+        -> Parameter<I?>
+    {
+        Parameter(ParameterSpec(name: name, location: .header, type: .integer(int64(range)), required: false, description: description)) {
+            v in
             guard let v else { return .some(nil) }
             return v.integer.flatMap { I(exactly: $0) }.map { .some($0) }
         }
@@ -115,7 +136,9 @@ public enum Header {
         }
     }
 
-    public static func requiredInteger<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String) -> Parameter<I> {
+    public static func requiredInteger<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String)
+        -> Parameter<I>
+    {
         Parameter(ParameterSpec(name: name, location: .header, type: .integer(int64(range)), required: true, description: description)) {
             $0?.integer.flatMap { I(exactly: $0) }
         }
@@ -124,36 +147,56 @@ public enum Header {
 
 /// Builders of query parameters: with a default, optional (a `Value?`) or required.
 public enum Query {
-    public static func integer<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, default value: I,
-                                                                 _ description: String) -> Parameter<I> {
-        Parameter(ParameterSpec(name: name, location: .query, type: .integer(int64(range)), required: false,
-                                defaultValue: .integer(Int64(clamping: value)), description: description)) {
+    public static func integer<I: FixedWidthInteger & Sendable>(
+        _ name: String, in range: ClosedRange<I>, default value: I,
+        _ description: String
+    ) -> Parameter<I> {
+        Parameter(
+            ParameterSpec(
+                name: name, location: .query, type: .integer(int64(range)), required: false,
+                defaultValue: .integer(Int64(clamping: value)), description: description)
+        ) {
             $0?.integer.flatMap { I(exactly: $0) }
         }
     }
 
-    public static func integer<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String) -> Parameter<I?> {
-        Parameter(ParameterSpec(name: name, location: .query, type: .integer(int64(range)), required: false, description: description)) { v in
+    public static func integer<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String)
+        -> Parameter<I?>
+    {
+        Parameter(ParameterSpec(name: name, location: .query, type: .integer(int64(range)), required: false, description: description)) {
+            v in
             guard let v else { return .some(nil) }
             return v.integer.flatMap { I(exactly: $0) }.map { .some($0) }
         }
     }
 
-    public static func requiredInteger<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String) -> Parameter<I> {
+    public static func requiredInteger<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String)
+        -> Parameter<I>
+    {
         Parameter(ParameterSpec(name: name, location: .query, type: .integer(int64(range)), required: true, description: description)) {
             $0?.integer.flatMap { I(exactly: $0) }
         }
     }
 
-    public static func number(_ name: String, in range: ClosedRange<Double>, default value: Double, _ description: String) -> Parameter<Double> {
-        Parameter(ParameterSpec(name: name, location: .query, type: .number(range), required: false, defaultValue: .number(value),
-                                description: description)) { $0?.number }
+    public static func number(_ name: String, in range: ClosedRange<Double>, default value: Double, _ description: String) -> Parameter<
+        Double
+    > {
+        Parameter(
+            ParameterSpec(
+                name: name, location: .query, type: .number(range), required: false, defaultValue: .number(value),
+                description: description)
+        ) { $0?.number }
     }
 
-    public static func string(_ name: String, _ type: ParameterType, default value: String,
-                              _ description: String) -> Parameter<String> {
-        Parameter(ParameterSpec(name: name, location: .query, type: type, required: false, defaultValue: .string(value),
-                                description: description)) { $0?.string }
+    public static func string(
+        _ name: String, _ type: ParameterType, default value: String,
+        _ description: String
+    ) -> Parameter<String> {
+        Parameter(
+            ParameterSpec(
+                name: name, location: .query, type: type, required: false, defaultValue: .string(value),
+                description: description)
+        ) { $0?.string }
     }
 
     public static func string(_ name: String, _ type: ParameterType, _ description: String) -> Parameter<String?> {
@@ -168,21 +211,32 @@ public enum Query {
     }
 
     public static func boolean(_ name: String, default value: Bool = false, _ description: String) -> Parameter<Bool> {
-        Parameter(ParameterSpec(name: name, location: .query, type: .boolean, required: false, defaultValue: .boolean(value),
-                                description: description)) { $0?.boolean }
+        Parameter(
+            ParameterSpec(
+                name: name, location: .query, type: .boolean, required: false, defaultValue: .boolean(value),
+                description: description)
+        ) { $0?.boolean }
     }
 
     /// One of the given cases of a string enum, by raw value.
-    public static func choice<E: RawRepresentable & Sendable>(_ name: String, _ cases: [E], default value: E,
-                                                               _ description: String) -> Parameter<E> where E.RawValue == String {
-        Parameter(ParameterSpec(name: name, location: .query, type: .choice(cases.map(\.rawValue)), required: false,
-                                defaultValue: .string(value.rawValue), description: description)) { $0?.string.flatMap(E.init(rawValue:)) }
+    public static func choice<E: RawRepresentable & Sendable>(
+        _ name: String, _ cases: [E], default value: E,
+        _ description: String
+    ) -> Parameter<E> where E.RawValue == String {
+        Parameter(
+            ParameterSpec(
+                name: name, location: .query, type: .choice(cases.map(\.rawValue)), required: false,
+                defaultValue: .string(value.rawValue), description: description)
+        ) { $0?.string.flatMap(E.init(rawValue:)) }
     }
 
     public static func choice<E: RawRepresentable & Sendable>(_ name: String, _ cases: [E], _ description: String) -> Parameter<E?>
-        where E.RawValue == String {
-        Parameter(ParameterSpec(name: name, location: .query, type: .choice(cases.map(\.rawValue)), required: false,
-                                description: description)) { v in
+    where E.RawValue == String {
+        Parameter(
+            ParameterSpec(
+                name: name, location: .query, type: .choice(cases.map(\.rawValue)), required: false,
+                description: description)
+        ) { v in
             guard let v else { return .some(nil) }
             return v.string.flatMap(E.init(rawValue:)).map { .some($0) }
         }

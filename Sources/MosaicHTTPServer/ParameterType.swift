@@ -27,20 +27,21 @@ public indirect enum ParameterType: Sendable {
     /// The checked value of `text`, or nil when it does not fit this type.
     public func parse(_ text: String) -> ParameterValue? {
         switch self {
-        case let .integer(range):
+        case .integer(let range):
             guard let v = Int64(text), range.contains(v) else { return nil }
             return .integer(v)
-        case let .number(range):
+        case .number(let range):
             // Only plain decimals: Double("nan"), "inf" and hex floats are refused by the isFinite check
             // and the character filter.
             guard text.utf8.count <= 32, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }),
-                  let v = Double(text), v.isFinite, range.contains(v) else { return nil }
+                let v = Double(text), v.isFinite, range.contains(v)
+            else { return nil }
             return .number(v)
-        case let .string(maxLength, pattern, _):
+        case .string(let maxLength, let pattern, _):
             guard text.utf8.count <= maxLength else { return nil }
             if let pattern, !Self.matches(text, pattern) { return nil }
             return .string(text)
-        case let .choice(words):
+        case .choice(let words):
             return words.contains(text) ? .string(text) : nil
         case .boolean:
             switch text {
@@ -48,7 +49,7 @@ public indirect enum ParameterType: Sendable {
             case "false", "0": return .boolean(false)
             default: return nil
             }
-        case let .either(a, b):
+        case .either(let a, let b):
             return a.parse(text) ?? b.parse(text)
         }
     }
@@ -56,30 +57,30 @@ public indirect enum ParameterType: Sendable {
     /// What an acceptable value looks like, in words, for error messages.
     public var expectation: String {
         switch self {
-        case let .integer(r): return "an integer from \(r.lowerBound) to \(r.upperBound)"
-        case let .number(r): return "a number from \(Self.format(r.lowerBound)) to \(Self.format(r.upperBound))"
-        case let .string(maxLength, pattern, hint):
+        case .integer(let r): return "an integer from \(r.lowerBound) to \(r.upperBound)"
+        case .number(let r): return "a number from \(Self.format(r.lowerBound)) to \(Self.format(r.upperBound))"
+        case .string(let maxLength, let pattern, let hint):
             if let hint { return hint }
             if let pattern { return "text matching \(pattern) (at most \(maxLength) bytes)" }
             return "text of at most \(maxLength) bytes"
-        case let .choice(words): return "one of \(words.joined(separator: ", "))"
+        case .choice(let words): return "one of \(words.joined(separator: ", "))"
         case .boolean: return "true or false"
-        case let .either(a, b): return "\(a.expectation), or \(b.expectation)"
+        case .either(let a, let b): return "\(a.expectation), or \(b.expectation)"
         }
     }
 
     /// The OpenAPI 3.1 schema of this type.
     var schema: [String: Any] {
         switch self {
-        case let .integer(r): return ["type": "integer", "format": "int64", "minimum": r.lowerBound, "maximum": r.upperBound]
-        case let .number(r): return ["type": "number", "minimum": r.lowerBound, "maximum": r.upperBound]
-        case let .string(maxLength, pattern, _):
+        case .integer(let r): return ["type": "integer", "format": "int64", "minimum": r.lowerBound, "maximum": r.upperBound]
+        case .number(let r): return ["type": "number", "minimum": r.lowerBound, "maximum": r.upperBound]
+        case .string(let maxLength, let pattern, _):
             var s: [String: Any] = ["type": "string", "maxLength": maxLength]
             if let pattern { s["pattern"] = pattern }
             return s
-        case let .choice(words): return ["type": "string", "enum": words]
+        case .choice(let words): return ["type": "string", "enum": words]
         case .boolean: return ["type": "boolean"]
-        case let .either(a, b): return ["anyOf": [a.schema, b.schema]]
+        case .either(let a, let b): return ["anyOf": [a.schema, b.schema]]
         }
     }
 

@@ -39,8 +39,9 @@ struct PathRedaction: Sendable {
     }
 
     func apply(_ response: HTTPResponse) -> HTTPResponse {
-        guard !pairs.isEmpty, response.status >= 400, case let .data(data) = response.body, data.count <= Self.maxBody,
-              var text = String(data: data, encoding: .utf8) else { return response }
+        guard !pairs.isEmpty, response.status >= 400, case .data(let data) = response.body, data.count <= Self.maxBody,
+            var text = String(data: data, encoding: .utf8)
+        else { return response }
         var changed = false
         for (path, name) in pairs where text.contains(path) {
             text = text.replacingOccurrences(of: path, with: name)

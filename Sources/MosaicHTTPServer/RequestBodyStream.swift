@@ -29,8 +29,10 @@ public final class RequestBodyStream: AsyncSequence, Sendable {
     private let pause: @Sendable () -> Void
     private let unpause: @Sendable () -> Void
 
-    init(expectedLength: Int64?, limit: Int64?, highWater: Int = 1 << 20,
-         pause: @escaping @Sendable () -> Void, unpause: @escaping @Sendable () -> Void) {
+    init(
+        expectedLength: Int64?, limit: Int64?, highWater: Int = 1 << 20,
+        pause: @escaping @Sendable () -> Void, unpause: @escaping @Sendable () -> Void
+    ) {
         self.expectedLength = expectedLength
         self.limit = limit
         self.highWater = highWater

@@ -29,8 +29,8 @@ struct Route: Sendable {
         var params: [String: String] = [:]
         for (seg, part) in zip(segments, parts) {
             switch seg {
-            case let .literal(l): if l != part { return nil }
-            case let .param(name): params[name] = String(part)
+            case .literal(let l): if l != part { return nil }
+            case .param(let name): params[name] = String(part)
             }
         }
         return params
@@ -39,17 +39,27 @@ struct Route: Sendable {
     /// Declared parameters, plus a plain string for any `:name` segment left undeclared.
     static func parameters(_ declared: [any RouteParameter], segments: [Segment]) -> [ParameterSpec] {
         var specs = declared.map(\.spec)
-        for case let .param(name) in segments where !specs.contains(where: { $0.location == .path && $0.name == name }) {
+        for case .param(let name) in segments where !specs.contains(where: { $0.location == .path && $0.name == name }) {
             specs.append(ParameterSpec(name: name, location: .path, type: .string(maxLength: 256), required: true, description: name))
         }
         return specs
     }
 
-    var literalCount: Int { segments.reduce(0) { if case .literal = $1 { return $0 + 1 }; return $0 } }
+    var literalCount: Int {
+        segments.reduce(0) {
+            if case .literal = $1 { return $0 + 1 }
+            return $0
+        }
+    }
 
     /// `/v1/tx/:hash` → `/v1/tx/{hash}`.
     var openAPIPath: String {
-        "/" + segments.map { if case let .param(n) = $0 { return "{\(n)}" }; if case let .literal(l) = $0 { return l }; return "" }
+        "/"
+            + segments.map {
+                if case .param(let n) = $0 { return "{\(n)}" }
+                if case .literal(let l) = $0 { return l }
+                return ""
+            }
             .joined(separator: "/")
     }
 }

@@ -1,4 +1,5 @@
 import MosaicHTTP
+
 /// What a route declares besides its handler: the parameters the server checks before the
 /// handler runs, and what `/openapi.json` says about the route.
 struct RouteDocs: Sendable {

@@ -1,4 +1,5 @@
 import MosaicHTTP
+
 /// The outcome of looking a request up.
 enum RouteMatch {
     case found(Route, [String: String])
@@ -28,5 +29,8 @@ extension Array where Element == Route {
 }
 
 extension RouteMatch {
-    var isNotFound: Bool { if case .notFound = self { return true }; return false }
+    var isNotFound: Bool {
+        if case .notFound = self { return true }
+        return false
+    }
 }

@@ -10,8 +10,10 @@ final class BlockState {
     /// Keyed by contract, then key; nil values are deletions.
     private(set) var contractValues: [String: [String: [UInt8]?]] = [:]
 
-    init(loadAccount: @escaping (String) throws -> AccountState, loadContract: @escaping (String, String) throws -> [UInt8]?,
-         scanContract: @escaping (String, KeyRange, Int) throws -> [ContractEntry]) {
+    init(
+        loadAccount: @escaping (String) throws -> AccountState, loadContract: @escaping (String, String) throws -> [UInt8]?,
+        scanContract: @escaping (String, KeyRange, Int) throws -> [ContractEntry]
+    ) {
         self.loadAccount = loadAccount
         self.loadContract = loadContract
         self.scanContract = scanContract

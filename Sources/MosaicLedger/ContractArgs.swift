@@ -28,7 +28,9 @@ struct ContractArgs {
     /// A client id or another 64-hex id (allocation, transaction).
     func id(_ key: String) throws(ContractError) -> String {
         let s = try string(key)
-        guard Transaction.isHexID(s) else { throw .invalidArguments("\"\(key)\" must be 64 lowercase hex characters, not \"\(s.prefix(80))\"") }
+        guard Transaction.isHexID(s) else {
+            throw .invalidArguments("\"\(key)\" must be 64 lowercase hex characters, not \"\(s.prefix(80))\"")
+        }
         return s
     }
 

@@ -20,8 +20,11 @@ public final class ContractContext {
     private let contractName: String
     private(set) var events: [TransactionEvent] = []
 
-    init(caller: String, callerPublicKey: String = "", transactionHash: String, value: UInt64, now: Int64, round: UInt64, contractName: String,
-         gasLimit: UInt64, scratch: TransactionScratch) {
+    init(
+        caller: String, callerPublicKey: String = "", transactionHash: String, value: UInt64, now: Int64, round: UInt64,
+        contractName: String,
+        gasLimit: UInt64, scratch: TransactionScratch
+    ) {
         self.caller = caller
         self.callerPublicKey = callerPublicKey
         self.transactionHash = transactionHash
@@ -37,7 +40,10 @@ public final class ContractContext {
     /// Charges `amount` gas; throws once the budget is spent.
     public func consumeGas(_ amount: UInt64) throws(ContractError) {
         let (sum, overflow) = gasUsed.addingReportingOverflow(amount)
-        guard !overflow, sum <= gasLimit else { gasUsed = gasLimit; throw .outOfGas(limit: gasLimit) }
+        guard !overflow, sum <= gasLimit else {
+            gasUsed = gasLimit
+            throw .outOfGas(limit: gasLimit)
+        }
         gasUsed = sum
     }
 

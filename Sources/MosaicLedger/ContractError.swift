@@ -14,9 +14,9 @@ public enum ContractError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .outOfGas(let limit): return "out of gas (limit \(limit))"
         case .invalidArguments(let why): return "invalid arguments: \(why)"
-        case let .unknownMethod(contract, method): return "contract \(contract) has no method \(method)"
-        case let .unknownView(contract, view): return "contract \(contract) has no view \(view)"
-        case let .insufficientFunds(needed, available):
+        case .unknownMethod(let contract, let method): return "contract \(contract) has no method \(method)"
+        case .unknownView(let contract, let view): return "contract \(contract) has no view \(view)"
+        case .insufficientFunds(let needed, let available):
             return "contract has \(TokenAmount(baseUnits: available)) but needs \(TokenAmount(baseUnits: needed))"
         case .refused(let message): return message
         }

@@ -44,7 +44,8 @@ public struct ContractRegistry: Sendable {
         var out: [String: any Contract] = [:]
         for name in genesis.contracts {
             guard let build = builders[name] else {
-                throw .malformed("genesis names contract \"\(name)\", which this node does not have (it has: \(names.joined(separator: ", ")))")
+                throw .malformed(
+                    "genesis names contract \"\(name)\", which this node does not have (it has: \(names.joined(separator: ", ")))")
             }
             let contract = build(genesis)
             guard contract.name == name else {

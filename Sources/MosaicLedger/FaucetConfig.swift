@@ -21,9 +21,11 @@ public struct FaucetConfig: Sendable, Hashable, Codable {
         case supply
     }
 
-    public init(pourAmount: UInt64 = TokenAmount.unitsPerToken, accountLimit: UInt64 = 10 * TokenAmount.unitsPerToken,
-                accountWindowSeconds: Int64 = 3600, globalLimit: UInt64 = 100_000 * TokenAmount.unitsPerToken,
-                globalWindowSeconds: Int64 = 86_400, supply: UInt64 = 1_000_000_000 * TokenAmount.unitsPerToken) {
+    public init(
+        pourAmount: UInt64 = TokenAmount.unitsPerToken, accountLimit: UInt64 = 10 * TokenAmount.unitsPerToken,
+        accountWindowSeconds: Int64 = 3600, globalLimit: UInt64 = 100_000 * TokenAmount.unitsPerToken,
+        globalWindowSeconds: Int64 = 86_400, supply: UInt64 = 1_000_000_000 * TokenAmount.unitsPerToken
+    ) {
         self.pourAmount = pourAmount
         self.accountLimit = accountLimit
         self.accountWindowSeconds = accountWindowSeconds

@@ -20,9 +20,11 @@ struct FaucetContract: Contract {
         }
         var mine = Window(try state.get("account:\(id)"))
         mine.roll(now: state.now, length: config.accountWindowSeconds)
-        return .object(["client_id": .string(id), "poured_in_window": .integer(Int64(clamping: mine.amount)),
-                        "account_limit": .integer(Int64(clamping: config.accountLimit)),
-                        "window_start": .integer(mine.amount == 0 ? 0 : mine.start)])
+        return .object([
+            "client_id": .string(id), "poured_in_window": .integer(Int64(clamping: mine.amount)),
+            "account_limit": .integer(Int64(clamping: config.accountLimit)),
+            "window_start": .integer(mine.amount == 0 ? 0 : mine.start),
+        ])
     }
 
     func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
@@ -34,15 +36,19 @@ struct FaucetContract: Contract {
 
         var mine = Window(try context.get("account:\(context.caller)"))
         mine.roll(now: now, length: config.accountWindowSeconds)
-        guard case let (mineAfter, false) = mine.amount.addingReportingOverflow(amount), mineAfter <= config.accountLimit else {
+        guard case (let mineAfter, false) = mine.amount.addingReportingOverflow(amount), mineAfter <= config.accountLimit else {
             let at = saturatingAdd(mine.start, config.accountWindowSeconds)
-            throw .refused("faucet limit reached for this account; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)")
+            throw .refused(
+                "faucet limit reached for this account; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)"
+            )
         }
         var all = Window(try context.get("global"))
         all.roll(now: now, length: config.globalWindowSeconds)
-        guard case let (allAfter, false) = all.amount.addingReportingOverflow(amount), allAfter <= config.globalLimit else {
+        guard case (let allAfter, false) = all.amount.addingReportingOverflow(amount), allAfter <= config.globalLimit else {
             let at = saturatingAdd(all.start, config.globalWindowSeconds)
-            throw .refused("faucet global limit reached; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)")
+            throw .refused(
+                "faucet global limit reached; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)"
+            )
         }
         let left = try context.balance(of: context.address)
         guard left >= amount else { throw .refused("faucet is empty (\(TokenAmount(baseUnits: left)) left)") }

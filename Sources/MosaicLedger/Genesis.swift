@@ -72,8 +72,10 @@ public struct Genesis: Sendable, Hashable, Codable {
 
     /// Devnet defaults: 1 s blocks, 3 confirmations, 0.0001 token minimum fee, $0.10 per token,
     /// a faucet of 1 billion tokens pouring 1 token, 10 per account per hour, 100,000 per day overall.
-    public init(chainID: String = "mosaic-devnet", genesisTime: Int64 = Int64(Date().timeIntervalSince1970),
-                allocations: [String: UInt64] = [:]) {
+    public init(
+        chainID: String = "mosaic-devnet", genesisTime: Int64 = Int64(Date().timeIntervalSince1970),
+        allocations: [String: UInt64] = [:]
+    ) {
         self.chainID = chainID
         symbol = "MSC"
         decimals = TokenAmount.decimals
@@ -102,7 +104,8 @@ public struct Genesis: Sendable, Hashable, Codable {
     /// existing ledger keeps opening.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = Genesis(chainID: try c.decode(String.self, forKey: .chainID), genesisTime: try c.decode(Int64.self, forKey: .genesisTime))
+        let defaults = Genesis(
+            chainID: try c.decode(String.self, forKey: .chainID), genesisTime: try c.decode(Int64.self, forKey: .genesisTime))
         self = defaults
         symbol = try c.decode(String.self, forKey: .symbol)
         decimals = try c.decode(Int.self, forKey: .decimals)
@@ -118,8 +121,10 @@ public struct Genesis: Sendable, Hashable, Codable {
         maxTransferDataBytes = try c.decodeIfPresent(Int.self, forKey: .maxTransferDataBytes) ?? defaults.maxTransferDataBytes
         maxCallDataBytes = try c.decodeIfPresent(Int.self, forKey: .maxCallDataBytes) ?? defaults.maxCallDataBytes
         maxFreeDataBytes = try c.decodeIfPresent(Int.self, forKey: .maxFreeDataBytes) ?? defaults.maxFreeDataBytes
-        creationDateMaxAgeSeconds = try c.decodeIfPresent(Int64.self, forKey: .creationDateMaxAgeSeconds) ?? defaults.creationDateMaxAgeSeconds
-        creationDateMaxAheadSeconds = try c.decodeIfPresent(Int64.self, forKey: .creationDateMaxAheadSeconds) ?? defaults.creationDateMaxAheadSeconds
+        creationDateMaxAgeSeconds =
+            try c.decodeIfPresent(Int64.self, forKey: .creationDateMaxAgeSeconds) ?? defaults.creationDateMaxAgeSeconds
+        creationDateMaxAheadSeconds =
+            try c.decodeIfPresent(Int64.self, forKey: .creationDateMaxAheadSeconds) ?? defaults.creationDateMaxAheadSeconds
         nodeID = try c.decode(String.self, forKey: .nodeID)
         faucet = try c.decode(FaucetConfig.self, forKey: .faucet)
         allocations = try c.decode([String: UInt64].self, forKey: .allocations)
@@ -167,28 +172,36 @@ public struct Genesis: Sendable, Hashable, Codable {
         }
         // Upper bounds keep every sum the engine makes with these values far from overflow.
         guard maxBlockTransactions <= 1_000_000, poolCapacity <= 100_000_000, expiryBlocks <= 100_000_000,
-              confirmations <= 1_000_000, maxNonceAhead <= 1_000_000 else {
-            throw .malformed("genesis max_block_transactions, pool_capacity (≤ 10^8), expiry_blocks (≤ 10^8), confirmations and max_nonce_ahead (≤ 10^6) are too large")
+            confirmations <= 1_000_000, maxNonceAhead <= 1_000_000
+        else {
+            throw .malformed(
+                "genesis max_block_transactions, pool_capacity (≤ 10^8), expiry_blocks (≤ 10^8), confirmations and max_nonce_ahead (≤ 10^6) are too large"
+            )
         }
         guard (0...86_400_000).contains(blockTimeMillis) else { throw .malformed("genesis block_time_ms must be 0 to 86400000") }
-        for (name, limit) in [("max_transfer_data_bytes", maxTransferDataBytes), ("max_call_data_bytes", maxCallDataBytes),
-                              ("max_free_data_bytes", maxFreeDataBytes)] where !(0...Transaction.maxDataBytes).contains(limit) {
+        for (name, limit) in [
+            ("max_transfer_data_bytes", maxTransferDataBytes), ("max_call_data_bytes", maxCallDataBytes),
+            ("max_free_data_bytes", maxFreeDataBytes),
+        ] where !(0...Transaction.maxDataBytes).contains(limit) {
             throw .malformed("genesis \(name) must be 0 to \(Transaction.maxDataBytes)")
         }
         let tenYears: Int64 = 10 * 366 * 86_400
         guard (1...tenYears).contains(creationDateMaxAgeSeconds), (0...tenYears).contains(creationDateMaxAheadSeconds) else {
-            throw .malformed("genesis creation_date_max_age_seconds must be 1 to \(tenYears) and creation_date_max_ahead_seconds 0 to \(tenYears)")
+            throw .malformed(
+                "genesis creation_date_max_age_seconds must be 1 to \(tenYears) and creation_date_max_ahead_seconds 0 to \(tenYears)")
         }
         guard Transaction.isHexID(nodeID) else { throw .malformed("genesis node_id must be 64 lowercase hex characters") }
         for id in allocations.keys where !Transaction.isHexID(id) {
             throw .malformed("genesis allocation key \(id) is not a client id")
         }
         guard contracts.count <= 64, Set(contracts).count == contracts.count,
-              contracts.allSatisfy(Genesis.isContractName) else {
+            contracts.allSatisfy(Genesis.isContractName)
+        else {
             throw .malformed("genesis contracts must be at most 64 distinct names of 1–64 characters a-z, 0-9, _ starting with a letter")
         }
         guard faucet.accountWindowSeconds > 0, faucet.globalWindowSeconds > 0,
-              faucet.accountWindowSeconds <= tenYears, faucet.globalWindowSeconds <= tenYears else {
+            faucet.accountWindowSeconds <= tenYears, faucet.globalWindowSeconds <= tenYears
+        else {
             throw .malformed("genesis faucet windows must be 1 to \(tenYears) seconds")
         }
     }
@@ -196,7 +209,12 @@ public struct Genesis: Sendable, Hashable, Codable {
     /// A contract name as transactions and the node's routes spell it: `^[a-z][a-z0-9_]{0,63}$`.
     static func isContractName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        guard (1...64).contains(bytes.count), let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
-        return bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
+        guard (1...64).contains(bytes.count), let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else {
+            return false
+        }
+        return bytes.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "_")
+        }
     }
 }

@@ -107,7 +107,9 @@ extension Ledger {
         let events: [TransactionEvent]
     }
 
-    func produceLocked(_ s: inout LedgerState, _ store: LedgerStore, resumes: inout [(Waiter, TransactionStatus?)]) throws(LedgerError) -> Block {
+    func produceLocked(_ s: inout LedgerState, _ store: LedgerStore, resumes: inout [(Waiter, TransactionStatus?)]) throws(LedgerError)
+        -> Block
+    {
         let (round, lastRound) = s.latest.round.addingReportingOverflow(1)
         guard !lastRound else { throw .storage("the ledger has reached the last round a 64-bit counter holds") }
         let now = max(clock.now, s.latest.timestamp)
@@ -121,8 +123,9 @@ extension Ledger {
 
         // Durable before anything runs: if the process dies in this block, the next start knows
         // which transactions were running (Ledger+Recovery.swift).
-        let record = ExecutionRecord(round: round, hashes: ready.map(\.hash), bisecting: plan.bisecting,
-                                     phase: plan.setAside.isEmpty ? .transactions : .setAside, hook: nil)
+        let record = ExecutionRecord(
+            round: round, hashes: ready.map(\.hash), bisecting: plan.bisecting,
+            phase: plan.setAside.isEmpty ? .transactions : .setAside, hook: nil)
         try writeExecutionRecord(record, store)
 
         var executed: [Executed] = []
@@ -140,18 +143,21 @@ extension Ledger {
         if !plan.setAside.isEmpty { nextRecovery.setAside = [] }
         nextRecovery.skippedHooks = nextRecovery.skippedHooks.filter { $0.value > round }
         let included = Set(ready.map(\.hash))
-        let expired = s.pool.expired(atRound: round, expiryBlocks: genesis.expiryBlocks, excluded: nextRecovery.suspects)
+        let expired =
+            s.pool.expired(atRound: round, expiryBlocks: genesis.expiryBlocks, excluded: nextRecovery.suspects)
             .filter { !included.contains($0.tx.hash) } + plan.dropped
         let stateRoot = Ledger.stateRoot(previous: s.latest.stateRoot, state: state)
-        let block = Block(round: round, previousHash: s.latest.hash, timestamp: now, transactionRoot: Block.merkleRoot(ready.map(\.hash)),
-                          stateRoot: stateRoot, transactionCount: ready.count, minerID: genesis.nodeID)
+        let block = Block(
+            round: round, previousHash: s.latest.hash, timestamp: now, transactionRoot: Block.merkleRoot(ready.map(\.hash)),
+            stateRoot: stateRoot, transactionCount: ready.count, minerID: genesis.nodeID)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         do {
             try store.db.transaction {
                 try store.insert(block: block)
                 for (i, e) in executed.enumerated() {
-                    let receipt = Ledger.receipt(e.tx, block: block, index: i, outcome: e.outcome, error: e.error, output: e.output, events: e.events)
+                    let receipt = Ledger.receipt(
+                        e.tx, block: block, index: i, outcome: e.outcome, error: e.error, output: e.output, events: e.events)
                     let events = e.events.isEmpty ? nil : String(decoding: try encoder.encode(e.events), as: UTF8.self)
                     try store.insert(transaction: e.tx, receipt: receipt, eventsJSON: events)
                 }
@@ -232,7 +238,8 @@ extension Ledger {
         case .transfer:
             var from = try state.account(tx.clientID)
             guard from.balance >= tx.value else {
-                return failed("insufficient balance: has \(TokenAmount(baseUnits: from.balance)), needs \(TokenAmount(baseUnits: tx.value))")
+                return failed(
+                    "insufficient balance: has \(TokenAmount(baseUnits: from.balance)), needs \(TokenAmount(baseUnits: tx.value))")
             }
             // To oneself it moves nothing (reading `to` before writing `from` would mint it).
             if tx.toClientID != tx.clientID {
@@ -261,9 +268,10 @@ extension Ledger {
                 to.balance = credited
                 scratch.setAccount(tx.toClientID, to)
             }
-            let context = ContractContext(caller: tx.clientID, callerPublicKey: tx.publicKey, transactionHash: tx.hash, value: tx.value, now: now, round: round,
-                                          contractName: call.contract, gasLimit: min(call.gas ?? genesis.contractGasLimit, genesis.contractGasLimit),
-                                          scratch: scratch)
+            let context = ContractContext(
+                caller: tx.clientID, callerPublicKey: tx.publicKey, transactionHash: tx.hash, value: tx.value, now: now, round: round,
+                contractName: call.contract, gasLimit: min(call.gas ?? genesis.contractGasLimit, genesis.contractGasLimit),
+                scratch: scratch)
             do {
                 let output = try contract.execute(context, method: call.method, args: call.args)
                 state.merge(scratch)
@@ -276,8 +284,10 @@ extension Ledger {
 
     /// Gives every contract (in name order) its end-of-block turn, each in its own scratch layer,
     /// each recorded first so that a hook which stops the process is skipped a while instead.
-    private func runEndBlockHooks(state: BlockState, round: UInt64, now: Int64, seed: String, skipped: [String: UInt64],
-                                  _ store: LedgerStore) throws(LedgerError) {
+    private func runEndBlockHooks(
+        state: BlockState, round: UInt64, now: Int64, seed: String, skipped: [String: UInt64],
+        _ store: LedgerStore
+    ) throws(LedgerError) {
         for (name, contract) in contractOrder {
             if let until = skipped[name], round <= until { continue }
             // A few bytes (not the whole record again): which hook is running in which round.
@@ -285,8 +295,9 @@ extension Ledger {
                 throw .storage("recording the end-of-block hook of \(name): \(error)")
             }
             let scratch = TransactionScratch(base: state)
-            let context = ContractContext(caller: "", transactionHash: seed, value: 0, now: now, round: round,
-                                          contractName: name, gasLimit: Ledger.endBlockGasLimit, scratch: scratch)
+            let context = ContractContext(
+                caller: "", transactionHash: seed, value: 0, now: now, round: round,
+                contractName: name, gasLimit: Ledger.endBlockGasLimit, scratch: scratch)
             do {
                 try contract.endBlock(context, seed: seed)
                 state.merge(scratch)
@@ -320,16 +331,24 @@ extension Ledger {
             for key in values.keys.sorted() {
                 w.append(string: contract)
                 w.append(string: key)
-                if case .some(.some(let v)) = values[key] { w.append(uint8: 1); w.append(bytes: v) } else { w.append(uint8: 0) }
+                if case .some(.some(let v)) = values[key] {
+                    w.append(uint8: 1)
+                    w.append(bytes: v)
+                } else {
+                    w.append(uint8: 0)
+                }
             }
         }
         return Hex.encode(SHA256.hash(w.bytes))
     }
 
-    static func receipt(_ tx: Transaction, block: Block, index: Int, outcome: ExecutionOutcome, error: String?,
-                        output: String, events: [TransactionEvent]) -> TransactionReceipt {
-        TransactionReceipt(transactionHash: tx.hash, blockHash: block.hash, round: block.round, index: index, outcome: outcome,
-                           error: error, output: output, outputHash: outputHash(tx.hash, outcome, error, output), events: events)
+    static func receipt(
+        _ tx: Transaction, block: Block, index: Int, outcome: ExecutionOutcome, error: String?,
+        output: String, events: [TransactionEvent]
+    ) -> TransactionReceipt {
+        TransactionReceipt(
+            transactionHash: tx.hash, blockHash: block.hash, round: block.round, index: index, outcome: outcome,
+            error: error, output: output, outputHash: outputHash(tx.hash, outcome, error, output), events: events)
     }
 
     /// SHA-256 of "mosaic-output-v1" ‖ tx hash ‖ outcome byte (0 success, 1 failure) ‖ error ‖ output.

@@ -1,6 +1,6 @@
 import Foundation
-import MosaicProtocol
 import MosaicDatabase
+import MosaicProtocol
 import Synchronization
 
 // Committed history (accounts, transactions, blocks) is read on the view connections
@@ -40,7 +40,9 @@ extension Ledger {
         }
         return try committed { store, round in
             if let (tx, receipt) = try store.transaction(hash, chainID: genesis.chainID) { return record(tx, receipt, latest: round) }
-            if let tx = try store.expired(hash) { return TransactionRecord(transaction: tx, status: .expired, receipt: nil, confirmations: 0) }
+            if let tx = try store.expired(hash) {
+                return TransactionRecord(transaction: tx, status: .expired, receipt: nil, confirmations: 0)
+            }
             return nil
         }
     }
@@ -68,8 +70,9 @@ extension Ledger {
 
     private func record(_ tx: Transaction, _ receipt: TransactionReceipt, latest: UInt64) -> TransactionRecord {
         let confirmations = latest >= receipt.round ? latest - receipt.round : 0
-        return TransactionRecord(transaction: tx, status: confirmations >= genesis.confirmations ? .sealed : .finalized,
-                                 receipt: receipt, confirmations: confirmations)
+        return TransactionRecord(
+            transaction: tx, status: confirmations >= genesis.confirmations ? .sealed : .finalized,
+            receipt: receipt, confirmations: confirmations)
     }
 
     public func block(round: UInt64) throws(LedgerError) -> Block? {
@@ -82,7 +85,9 @@ extension Ledger {
 
     /// Blocks newest first, starting below `round` (default: from the latest); `limit` capped at 1000.
     public func blocks(before round: UInt64? = nil, limit: Int = 20) throws(LedgerError) -> [Block] {
-        try committed { store, latest in try store.blocks(before: round ?? (latest < .max ? latest + 1 : latest), limit: min(max(limit, 0), 1000)) }
+        try committed { store, latest in
+            try store.blocks(before: round ?? (latest < .max ? latest + 1 : latest), limit: min(max(limit, 0), 1000))
+        }
     }
 
     /// The last committed block.
@@ -93,12 +98,13 @@ extension Ledger {
 
     public var networkInfo: NetworkInfo {
         let block = latestBlock
-        return NetworkInfo(chainID: genesis.chainID, symbol: genesis.symbol, decimals: genesis.decimals,
-                           blockTimeMillis: genesis.blockTimeMillis, confirmations: genesis.confirmations,
-                           expiryBlocks: genesis.expiryBlocks, minimumFee: genesis.minimumFee,
-                           usdMicrosPerToken: genesis.usdMicrosPerToken, latestRound: block.round, latestBlockHash: block.hash,
-                           faucetAddress: faucetAddress, faucetPourAmount: genesis.faucet.pourAmount,
-                           maxNonceAhead: genesis.maxNonceAhead, time: clock.now)
+        return NetworkInfo(
+            chainID: genesis.chainID, symbol: genesis.symbol, decimals: genesis.decimals,
+            blockTimeMillis: genesis.blockTimeMillis, confirmations: genesis.confirmations,
+            expiryBlocks: genesis.expiryBlocks, minimumFee: genesis.minimumFee,
+            usdMicrosPerToken: genesis.usdMicrosPerToken, latestRound: block.round, latestBlockHash: block.hash,
+            faucetAddress: faucetAddress, faucetPourAmount: genesis.faucet.pourAmount,
+            maxNonceAhead: genesis.maxNonceAhead, time: clock.now)
     }
 
     /// A committed value from a contract's key-value store, for free read-only queries.
@@ -131,8 +137,9 @@ extension Ledger {
                 }
                 if full(mine, config.accountLimit) { next = end(mine, config.accountWindowSeconds) }
                 if full(all, config.globalLimit) { next = max(next ?? 0, end(all, config.globalWindowSeconds)) }
-                return FaucetStatus(pourAmount: config.pourAmount, pouredInWindow: mine.amount, accountLimit: config.accountLimit,
-                                    nextPourAt: next, remainingSupply: remaining)
+                return FaucetStatus(
+                    pourAmount: config.pourAmount, pouredInWindow: mine.amount, accountLimit: config.accountLimit,
+                    nextPourAt: next, remainingSupply: remaining)
             } catch { throw .storage("\(error)") }
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import MosaicProtocol
 import MosaicDatabase
+import MosaicProtocol
 
 // Defence in depth against a transaction that kills the process while it executes (a contract
 // bug that traps): the node must not die again on every start. See `RecoveryState`.
@@ -18,7 +18,9 @@ extension Ledger {
     /// failed), else the next suspect group; otherwise the ready pool. A suspect whose nonce is
     /// no longer next is left in the pool; a set-aside one that cannot be included is dropped
     /// (recorded as expired) so it never runs.
-    func planBlock(_ s: inout LedgerState, _ store: LedgerStore) -> (setAside: [Transaction], run: [Transaction], bisecting: Bool, dropped: [TransactionPool.Entry]) {
+    func planBlock(_ s: inout LedgerState, _ store: LedgerStore) -> (
+        setAside: [Transaction], run: [Transaction], bisecting: Bool, dropped: [TransactionPool.Entry]
+    ) {
         var nonces: [String: UInt64] = [:]
         func runnable(_ tx: Transaction) -> Bool {
             let current = nonces[tx.clientID] ?? ((try? committedAccount(&s, tx.clientID, store).nonce) ?? 0)
@@ -83,25 +85,33 @@ extension Ledger {
             switch record.phase {
             case .transactions where record.hashes.count == 1:
                 next.setAside.append(record.hashes[0])
-                log("block \(record.round): the process stopped while executing transaction \(record.hashes[0]) alone; it is set aside and will be included as failed (\"\(Ledger.setAsideReason)\")")
+                log(
+                    "block \(record.round): the process stopped while executing transaction \(record.hashes[0]) alone; it is set aside and will be included as failed (\"\(Ledger.setAsideReason)\")"
+                )
             case .transactions where record.hashes.count > 1:
                 let half = record.hashes.count / 2
                 next.groups.insert(contentsOf: [Array(record.hashes[..<half]), Array(record.hashes[half...])], at: 0)
-                log("block \(record.round): the process stopped while executing its \(record.hashes.count) transactions; they run again in halves (\(half) and \(record.hashes.count - half)), each in its own block, to find the one at fault")
+                log(
+                    "block \(record.round): the process stopped while executing its \(record.hashes.count) transactions; they run again in halves (\(half) and \(record.hashes.count - half)), each in its own block, to find the one at fault"
+                )
             case .transactions:
                 break
             case .setAside:
                 // Not even its fee could be taken: it leaves the pool and never runs.
                 for h in record.hashes { if let e = s.pool.entry(h) { dropped.append(e) } }
                 next.setAside.removeAll { record.hashes.contains($0) }
-                log("block \(record.round): the process stopped while including set-aside transactions as failed; \(dropped.count) dropped from the pool (recorded as expired)")
+                log(
+                    "block \(record.round): the process stopped while including set-aside transactions as failed; \(dropped.count) dropped from the pool (recorded as expired)"
+                )
             case .hook:
                 // The transactions ran to the end: not at fault. A bisected group runs again as it was.
                 if record.bisecting, !record.hashes.isEmpty { next.groups.insert(record.hashes, at: 0) }
                 if let name = record.hook {
                     let (until, overflow) = record.round.addingReportingOverflow(Ledger.hookSkipRounds)
                     next.skippedHooks[name] = overflow ? .max : until
-                    log("block \(record.round): the process stopped in the end-of-block hook of contract \(name); the hook is skipped up to round \(next.skippedHooks[name] ?? 0)")
+                    log(
+                        "block \(record.round): the process stopped in the end-of-block hook of contract \(name); the hook is skipped up to round \(next.skippedHooks[name] ?? 0)"
+                    )
                 }
             }
             let round = s.latest.round

@@ -1,8 +1,8 @@
 import Foundation
-import MosaicParallel
 import MosaicCrypto
-import MosaicProtocol
 import MosaicDatabase
+import MosaicParallel
+import MosaicProtocol
 import Synchronization
 
 extension Ledger {
@@ -65,7 +65,8 @@ extension Ledger {
     /// free transactions per source address.
     public func isFeeExempt(_ tx: Transaction) -> Bool {
         guard tx.transactionType == .contractCall, let call = try? ContractCall.parse(tx.transactionData),
-              tx.toClientID == ContractCall.address(of: call.contract) else { return false }
+            tx.toClientID == ContractCall.address(of: call.contract)
+        else { return false }
         return feePolicy(call) == .exempt
     }
 
@@ -95,10 +96,12 @@ extension Ledger {
             let call = try ContractCall.parse(tx.transactionData)
             guard let contract = contracts[call.contract] else { throw .unknownContract("no contract named \"\(call.contract)\"") }
             guard contract.methods.contains(call.method) else {
-                throw .unknownContract("contract \(call.contract) has no method \"\(call.method)\" (methods: \(contract.methods.joined(separator: ", ")))")
+                throw .unknownContract(
+                    "contract \(call.contract) has no method \"\(call.method)\" (methods: \(contract.methods.joined(separator: ", ")))")
             }
             guard tx.toClientID == ContractCall.address(of: call.contract) else {
-                throw .malformed("to_client_id of a call to \(call.contract) must be its address \(ContractCall.address(of: call.contract))")
+                throw .malformed(
+                    "to_client_id of a call to \(call.contract) must be its address \(ContractCall.address(of: call.contract))")
             }
             // A method its contract declares free (a faucet pour: a new account has nothing to pay
             // a fee with) pays none and, being free, carries only the little data such a call needs.
@@ -108,7 +111,8 @@ extension Ledger {
             }
             let limit = genesis.maxDataBytes(type: .contractCall, feeExempt: free)
             guard dataBytes <= limit else {
-                throw .dataTooLarge(kind: free ? "fee-exempt call (\(call.contract) \(call.method))" : "contract call", bytes: dataBytes, limit: limit)
+                throw .dataTooLarge(
+                    kind: free ? "fee-exempt call (\(call.contract) \(call.method))" : "contract call", bytes: dataBytes, limit: limit)
             }
         }
         guard tx.fee >= minimumFee else { throw .feeTooLow(minimum: minimumFee, got: tx.fee) }
@@ -121,8 +125,10 @@ extension Ledger {
     /// Admits `tx` into the pool and its `pending` row. `restoring` re-admits a row read at start
     /// (keeping the round it was first accepted at, writing nothing; its `creation_date` was
     /// judged when it was first accepted).
-    func admit(_ s: inout LedgerState, _ tx: Transaction, _ checked: Prechecked, _ store: LedgerStore,
-               restoring round: UInt64? = nil) throws(LedgerError) {
+    func admit(
+        _ s: inout LedgerState, _ tx: Transaction, _ checked: Prechecked, _ store: LedgerStore,
+        restoring round: UInt64? = nil
+    ) throws(LedgerError) {
         guard s.pool.count < genesis.poolCapacity else { throw .poolFull(capacity: genesis.poolCapacity) }
         let (poolBytes, bytesOverflow) = s.pool.totalBytes.addingReportingOverflow(checked.bytes)
         guard !bytesOverflow, poolBytes <= limits.poolBytes else { throw .poolBytesFull(limitBytes: limits.poolBytes) }
@@ -139,9 +145,10 @@ extension Ledger {
             let now = max(clock.now, s.latest.timestamp)
             let (earliest, o1) = now.subtractingReportingOverflow(genesis.creationDateMaxAgeSeconds)
             let (latestAllowed, o2) = now.addingReportingOverflow(genesis.creationDateMaxAheadSeconds)
-            guard (o1 || tx.creationDate >= earliest), (o2 || tx.creationDate <= latestAllowed) else {
-                throw .creationDateOutOfWindow(creationDate: tx.creationDate, now: now, maxAgeSeconds: genesis.creationDateMaxAgeSeconds,
-                                               maxAheadSeconds: genesis.creationDateMaxAheadSeconds)
+            guard o1 || tx.creationDate >= earliest, o2 || tx.creationDate <= latestAllowed else {
+                throw .creationDateOutOfWindow(
+                    creationDate: tx.creationDate, now: now, maxAgeSeconds: genesis.creationDateMaxAgeSeconds,
+                    maxAheadSeconds: genesis.creationDateMaxAheadSeconds)
             }
         }
         let account = try committedAccount(&s, tx.clientID, store)
@@ -154,15 +161,19 @@ extension Ledger {
             throw .nonceTooFarAhead(nonce: tx.nonce, next: next, maxAhead: genesis.maxNonceAhead)
         }
         let mine = s.pool.sender(tx.clientID)
-        let pendingCount = mine?.byNonce.count ?? 0, pendingBytes = mine?.bytes ?? 0
+        let pendingCount = mine?.byNonce.count ?? 0
+        let pendingBytes = mine?.bytes ?? 0
         let (senderBytes, senderOverflow) = pendingBytes.addingReportingOverflow(checked.bytes)
         guard pendingCount < limits.senderPendingCount, !senderOverflow, senderBytes <= limits.senderPendingBytes else {
-            throw .senderPoolFull(pending: pendingCount, pendingBytes: pendingBytes, maxCount: limits.senderPendingCount,
-                                  maxBytes: limits.senderPendingBytes)
+            throw .senderPoolFull(
+                pending: pendingCount, pendingBytes: pendingBytes, maxCount: limits.senderPendingCount,
+                maxBytes: limits.senderPendingBytes)
         }
         if checked.free {
             guard (mine?.free ?? 0) < limits.freePendingPerSender else {
-                throw .freeLimited("this account already has \(mine?.free ?? 0) fee-exempt transaction(s) waiting (at most \(limits.freePendingPerSender)); wait until they are included")
+                throw .freeLimited(
+                    "this account already has \(mine?.free ?? 0) fee-exempt transaction(s) waiting (at most \(limits.freePendingPerSender)); wait until they are included"
+                )
             }
             // Free transactions never wait on a gap: a gapped one would expire and cost nothing.
             guard tx.nonce == next else {
@@ -172,7 +183,8 @@ extension Ledger {
         let reserved = s.pool.reserved(by: tx.clientID)
         let available = account.balance > reserved ? account.balance - reserved : 0
         guard checked.cost <= available else { throw .insufficientBalance(needed: checked.cost, available: available) }
-        guard let seq = s.pool.insert(tx, cost: checked.cost, round: round ?? s.latest.round, bytes: checked.bytes, free: checked.free) else {
+        guard let seq = s.pool.insert(tx, cost: checked.cost, round: round ?? s.latest.round, bytes: checked.bytes, free: checked.free)
+        else {
             throw .storage("the pool's totals for \(tx.clientID) would overflow")
         }
         guard round == nil else { return }

@@ -1,13 +1,15 @@
 import Foundation
-import MosaicProtocol
 import MosaicDatabase
+import MosaicProtocol
 import Synchronization
 
 extension Ledger {
     /// Runs the free, unsigned view `name` of `contract` against the state at the end of `round`
     /// (default: the latest sealed round). Views run on their own read connections, so they
     /// neither wait for nor delay block production.
-    public func view(contract: String, name: String, args: [String: JSONValue] = [:], round: UInt64? = nil) throws(LedgerError) -> ContractViewResult {
+    public func view(contract: String, name: String, args: [String: JSONValue] = [:], round: UInt64? = nil) throws(LedgerError)
+        -> ContractViewResult
+    {
         guard let c = contracts[contract] else {
             throw .notFound("no contract named \"\(contract)\"; contracts: \(contracts.keys.sorted().joined(separator: ", "))")
         }
@@ -49,17 +51,21 @@ extension Ledger {
     /// the latest round, on a read connection: the node's contract-specific routes (`/v1/storage/…`)
     /// answer with it. Such a read has no row budget: it answers whole lists, as those routes do.
     /// A contract error (an unreadable record) is a storage error.
-    public func read<C: Contract, R>(_ name: String, as type: C.Type,
-                                     _ body: (C, ContractView) throws(ContractError) -> R) throws(LedgerError) -> R {
+    public func read<C: Contract, R>(
+        _ name: String, as type: C.Type,
+        _ body: (C, ContractView) throws(ContractError) -> R
+    ) throws(LedgerError) -> R {
         guard let contract = contracts[name] as? C else {
-            throw .notFound("no contract named \"\(name)\" of type \(C.self); contracts: \(contracts.keys.sorted().joined(separator: ", "))")
+            throw .notFound(
+                "no contract named \"\(name)\" of type \(C.self); contracts: \(contracts.keys.sorted().joined(separator: ", "))")
         }
         let reader = try readers.take(ledgerPath: storePath)
         defer { readers.put(reader) }
         do {
             return try reader.db.readTransaction { () throws -> R in
                 guard let block = try reader.latestBlock() else { throw LedgerError.storage("the ledger has no blocks") }
-                let state = ContractView(contract: name, round: block.round, now: block.timestamp, store: reader, budget: .max, isLatest: true)
+                let state = ContractView(
+                    contract: name, round: block.round, now: block.timestamp, store: reader, budget: .max, isLatest: true)
                 do { return try body(contract, state) } catch { throw LedgerError.storage("reading \(name): \(error)") }
             }
         } catch let e as LedgerError {
@@ -109,7 +115,11 @@ final class ReaderPool: @unchecked Sendable {
     func put(_ store: LedgerStore) {
         condition.lock()
         defer { condition.unlock() }
-        if closed { store.close(); open -= 1; return }
+        if closed {
+            store.close()
+            open -= 1
+            return
+        }
         idle.append(store)
         condition.signal()
     }

@@ -12,8 +12,10 @@ extension Ledger {
                 guard s.store != nil, let current = try? statusLocked(s, hash) else { return (0, .some(nil)) }
                 if current.status.satisfies(target) { return (0, .some(current.status)) }
                 s.nextWaiterID += 1
-                s.waiters[hash, default: []].append(Waiter(id: s.nextWaiterID, target: target, continuation: continuation,
-                                                           timeout: nil, round: current.round))
+                s.waiters[hash, default: []].append(
+                    Waiter(
+                        id: s.nextWaiterID, target: target, continuation: continuation,
+                        timeout: nil, round: current.round))
                 return (s.nextWaiterID, nil)
             }
             if let immediate = registered.immediate {
@@ -46,7 +48,9 @@ extension Ledger {
     }
 
     /// After a commit: note inclusion rounds and pick the waiters whose target is now reached.
-    func collectWaiters(_ s: inout LedgerState, included: Set<String>, expired: Set<String>, round: UInt64, into out: inout [(Waiter, TransactionStatus?)]) {
+    func collectWaiters(
+        _ s: inout LedgerState, included: Set<String>, expired: Set<String>, round: UInt64, into out: inout [(Waiter, TransactionStatus?)]
+    ) {
         guard !s.waiters.isEmpty else { return }
         for hash in Array(s.waiters.keys) {
             guard var list = s.waiters[hash] else { continue }
@@ -59,7 +63,10 @@ extension Ledger {
             } else {
                 status = nil
             }
-            guard let status else { s.waiters[hash] = list; continue }
+            guard let status else {
+                s.waiters[hash] = list
+                continue
+            }
             var keep: [Waiter] = []
             for w in list {
                 if status.satisfies(w.target) { out.append((w, status)) } else { keep.append(w) }

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import MosaicCrypto
 import MosaicDatabase
 import MosaicProtocol
+import Synchronization
 
 /// The ledger engine: accepts signed transactions into a pool, produces blocks that execute them,
 /// and answers reads, all over one SQLite database (WAL) in `directory`.
@@ -42,9 +42,11 @@ public final class Ledger: Sendable {
     /// `registry` (a name it cannot build fails the open); tests register contracts with test
     /// rules, or test-only ones, in it.
     /// `log` receives the few lines an operator must see (by default on standard error).
-    public init(directory: String, genesis given: Genesis? = nil, clock: LedgerClock = LedgerClock(),
-                registry: ContractRegistry = .standard, limits: LedgerLimits = LedgerLimits(),
-                log: @escaping @Sendable (String) -> Void = Ledger.standardErrorLog) throws(LedgerError) {
+    public init(
+        directory: String, genesis given: Genesis? = nil, clock: LedgerClock = LedgerClock(),
+        registry: ContractRegistry = .standard, limits: LedgerLimits = LedgerLimits(),
+        log: @escaping @Sendable (String) -> Void = Ledger.standardErrorLog
+    ) throws(LedgerError) {
         self.directory = directory
         self.clock = clock
         self.limits = limits
@@ -69,9 +71,13 @@ public final class Ledger: Sendable {
                 }
                 all = try registry.build(for: genesis)
             } else {
-                if let given { genesis = given }
-                else if FileManager.default.fileExists(atPath: genesisPath) { genesis = try Genesis.load(from: genesisPath) }
-                else { genesis = Genesis() }
+                if let given {
+                    genesis = given
+                } else if FileManager.default.fileExists(atPath: genesisPath) {
+                    genesis = try Genesis.load(from: genesisPath)
+                } else {
+                    genesis = Genesis()
+                }
                 try genesis.validate()
                 // Before the genesis is written: a chain this node cannot run is not started.
                 all = try registry.build(for: genesis)
@@ -86,7 +92,8 @@ public final class Ledger: Sendable {
             latestBlock = block
             committedRound.store(block.round, ordering: .releasing)
             if try store.meta("state_history_from") == nil { try store.setMeta("state_history_from", String(block.round)) }
-            lastNonEmpty = try store.db.prepare("SELECT MAX(round) FROM blocks WHERE tx_count > 0")
+            lastNonEmpty =
+                try store.db.prepare("SELECT MAX(round) FROM blocks WHERE tx_count > 0")
                 .queryOne { $0.isNull(0) ? nil : UInt64(clamping: $0.int64(0)) } ?? nil
         } catch let e as LedgerError {
             store.close()
@@ -136,8 +143,9 @@ public final class Ledger: Sendable {
             root.append(uint64: accounts[id] ?? 0)
             root.append(uint64: 0)
         }
-        let block = Block(round: 0, previousHash: zero, timestamp: g.genesisTime, transactionRoot: Block.merkleRoot([]),
-                          stateRoot: Hex.encode(SHA256.hash(root.bytes)), transactionCount: 0, minerID: g.nodeID)
+        let block = Block(
+            round: 0, previousHash: zero, timestamp: g.genesisTime, transactionRoot: Block.merkleRoot([]),
+            stateRoot: Hex.encode(SHA256.hash(root.bytes)), transactionCount: 0, minerID: g.nodeID)
         try store.db.transaction {
             try store.setMeta("genesis", json)
             try store.setMeta("chain_id", g.chainID)
@@ -163,7 +171,10 @@ public final class Ledger: Sendable {
             return out
         }
         readers.close()
-        for (w, s) in resumes { w.timeout?.cancel(); w.continuation.resume(returning: s) }
+        for (w, s) in resumes {
+            w.timeout?.cancel()
+            w.continuation.resume(returning: s)
+        }
     }
 
     /// Runs `body` holding `state`, with the open store.
@@ -215,7 +226,9 @@ public final class Ledger: Sendable {
         try locked { _, store throws(LedgerError) in
             let (offset, overflow) = clock.offsetSeconds.addingReportingOverflow(seconds)
             guard !overflow, LedgerClock.validOffsets.contains(offset) else {
-                throw .invalidRequest("the ledger clock may be moved at most \(LedgerClock.validOffsets.upperBound) seconds from the system clock in total; moving by \(seconds) s from an offset of \(clock.offsetSeconds) s is out of range")
+                throw .invalidRequest(
+                    "the ledger clock may be moved at most \(LedgerClock.validOffsets.upperBound) seconds from the system clock in total; moving by \(seconds) s from an offset of \(clock.offsetSeconds) s is out of range"
+                )
             }
             do { try store.setMeta("clock_offset", String(offset)) } catch { throw .storage("\(error)") }
             clock.offsetSeconds = offset

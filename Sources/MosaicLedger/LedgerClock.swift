@@ -8,8 +8,10 @@ public final class LedgerClock: Sendable {
     private let source: @Sendable () -> Int64
 
     /// `source` returns unix milliseconds; the system clock by default.
-    public init(offsetSeconds: Int64 = 0,
-                source: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }) {
+    public init(
+        offsetSeconds: Int64 = 0,
+        source: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) {
         offset = Mutex(offsetSeconds)
         self.source = source
     }

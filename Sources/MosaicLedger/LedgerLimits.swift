@@ -16,8 +16,10 @@ public struct LedgerLimits: Sendable, Hashable {
     /// Committed accounts kept in memory; past this the cache starts over (it only mirrors SQLite).
     public var accountCacheEntries: Int
 
-    public init(poolBytes: Int = 128 << 20, senderPendingCount: Int = 1000, senderPendingBytes: Int = 16 << 20,
-                freePendingPerSender: Int = 10, accountCacheEntries: Int = 100_000) {
+    public init(
+        poolBytes: Int = 128 << 20, senderPendingCount: Int = 1000, senderPendingBytes: Int = 16 << 20,
+        freePendingPerSender: Int = 10, accountCacheEntries: Int = 100_000
+    ) {
         self.poolBytes = poolBytes
         self.senderPendingCount = senderPendingCount
         self.senderPendingBytes = senderPendingBytes

@@ -10,7 +10,8 @@ final class LedgerStore {
     init(path: String, reader: Bool = false) throws(DatabaseError) {
         db = try Database(path: path, synchronous: .normal)
         if reader { return }
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS accounts(client_id TEXT PRIMARY KEY, balance BLOB NOT NULL, nonce INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS blocks(round INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, previous_hash TEXT NOT NULL,
@@ -83,7 +84,8 @@ final class LedgerStore {
         // One lower and one upper bound only: given `key >= prefix AND key > after`, SQLite seeks
         // to the prefix and filters every row up to `after`, so a page deep in a large range cost
         // a walk over all rows before it. The tighter bound is chosen here instead.
-        var low = range.prefix, lowInclusive = true
+        var low = range.prefix
+        var lowInclusive = true
         var high = range.upperBound
         if let after = range.after {
             if range.reverse {
@@ -93,7 +95,8 @@ final class LedgerStore {
                 lowInclusive = false
             }
         }
-        let sql = "SELECT key, value FROM contract_state WHERE contract = ?1 AND key \(lowInclusive ? ">=" : ">") ?2 AND key < ?3 ORDER BY key\(range.reverse ? " DESC" : "") LIMIT ?4"
+        let sql =
+            "SELECT key, value FROM contract_state WHERE contract = ?1 AND key \(lowInclusive ? ">=" : ">") ?2 AND key < ?3 ORDER BY key\(range.reverse ? " DESC" : "") LIMIT ?4"
         return try db.prepare(sql).query([.text(contract), .text(low), .text(high), .integer(Int64(limit))]) {
             ContractEntry(key: $0.string(0), value: $0.bytes(1))
         }
@@ -102,9 +105,11 @@ final class LedgerStore {
     /// What `key` held at the end of `round`, when it changed after that round: `.some(old)`
     /// (old nil if it did not exist then); nil when it has not changed since.
     func valueBeforeChanges(_ contract: String, _ key: String, after round: UInt64) throws(DatabaseError) -> [UInt8]?? {
-        try db.prepare("""
+        try db.prepare(
+            """
             SELECT old FROM contract_undo INDEXED BY contract_undo_key WHERE contract = ?1 AND key = ?2 AND round > ?3 ORDER BY round LIMIT 1
-            """).queryOne([.text(contract), .text(key), .integer(Int64(clamping: round))]) { $0.isNull(0) ? nil : $0.bytes(0) }
+            """
+        ).queryOne([.text(contract), .text(key), .integer(Int64(clamping: round))]) { $0.isNull(0) ? nil : $0.bytes(0) }
     }
 
     /// Whether any key of `contract` changed after `round` (if not, current state is that round's).
@@ -116,12 +121,16 @@ final class LedgerStore {
     /// For every key of `range` between `low` and `high` (inclusive) changed after `round`, its
     /// value at the end of `round` (nil: absent). Walks the key index, so the cost follows the
     /// keys in the interval, not how busy the contract was lately.
-    func undoOverlay(_ contract: String, _ range: KeyRange, after round: UInt64, low: String, high: String) throws(DatabaseError) -> [String: [UInt8]?] {
+    func undoOverlay(_ contract: String, _ range: KeyRange, after round: UInt64, low: String, high: String) throws(DatabaseError)
+        -> [String: [UInt8]?]
+    {
         // Per key, the earliest change after `round` holds the value as of `round`.
-        let rows = try db.prepare("""
+        let rows = try db.prepare(
+            """
             SELECT key, old FROM contract_undo INDEXED BY contract_undo_key
             WHERE contract = ?1 AND key >= ?2 AND key <= ?3 AND round > ?4 ORDER BY key, round DESC
-            """).query([.text(contract), .text(low), .text(high), .integer(Int64(clamping: round))]) { s -> (String, [UInt8]?) in
+            """
+        ).query([.text(contract), .text(low), .text(high), .integer(Int64(clamping: round))]) { s -> (String, [UInt8]?) in
             (s.string(0), s.isNull(1) ? nil : s.bytes(1))
         }
         var out: [String: [UInt8]?] = [:]
@@ -162,8 +171,9 @@ final class LedgerStore {
     private static let blockColumns = "round, hash, previous_hash, timestamp, tx_root, state_root, tx_count, miner_id"
 
     private static func block(_ s: Statement) -> Block {
-        var b = Block(round: UInt64(clamping: s.int64(0)), previousHash: s.string(2), timestamp: s.int64(3), transactionRoot: s.string(4),
-                      stateRoot: s.string(5), transactionCount: Int(clamping: s.int64(6)), minerID: s.string(7))
+        var b = Block(
+            round: UInt64(clamping: s.int64(0)), previousHash: s.string(2), timestamp: s.int64(3), transactionRoot: s.string(4),
+            stateRoot: s.string(5), transactionCount: Int(clamping: s.int64(6)), minerID: s.string(7))
         b.hash = s.string(1)
         return b
     }
@@ -199,17 +209,19 @@ final class LedgerStore {
     }
 
     private func stored(_ s: Statement, chainID: String) throws(DatabaseError) -> (Transaction, TransactionReceipt) {
-        let tx = Transaction(hash: s.string(0), clientID: s.string(3), publicKey: s.string(4), toClientID: s.string(5),
-                             value: try s.uint64(6), fee: try s.uint64(7), nonce: UInt64(clamping: s.int64(8)),
-                             transactionType: TransactionType(rawValue: s.string(9)) ?? .transfer, transactionData: s.string(10),
-                             creationDate: s.int64(11), chainID: chainID, signature: s.string(12))
+        let tx = Transaction(
+            hash: s.string(0), clientID: s.string(3), publicKey: s.string(4), toClientID: s.string(5),
+            value: try s.uint64(6), fee: try s.uint64(7), nonce: UInt64(clamping: s.int64(8)),
+            transactionType: TransactionType(rawValue: s.string(9)) ?? .transfer, transactionData: s.string(10),
+            creationDate: s.int64(11), chainID: chainID, signature: s.string(12))
         var events: [TransactionEvent] = []
         if let text = s.optionalString(17), let decoded = try? JSONDecoder().decode([TransactionEvent].self, from: Data(text.utf8)) {
             events = decoded
         }
-        let receipt = TransactionReceipt(transactionHash: tx.hash, blockHash: s.string(18), round: UInt64(clamping: s.int64(1)),
-                                         index: Int(clamping: s.int64(2)), outcome: ExecutionOutcome(rawValue: s.string(13)) ?? .failure,
-                                         error: s.optionalString(14), output: s.string(15), outputHash: s.string(16), events: events)
+        let receipt = TransactionReceipt(
+            transactionHash: tx.hash, blockHash: s.string(18), round: UInt64(clamping: s.int64(1)),
+            index: Int(clamping: s.int64(2)), outcome: ExecutionOutcome(rawValue: s.string(13)) ?? .failure,
+            error: s.optionalString(14), output: s.string(15), outputHash: s.string(16), events: events)
         return (tx, receipt)
     }
 
@@ -226,25 +238,35 @@ final class LedgerStore {
         try db.prepare("SELECT round FROM transactions WHERE hash = ?1").queryOne([.text(hash)]) { UInt64(clamping: $0.int64(0)) }
     }
 
-    func transactions(of clientID: String, limit: Int, offset: Int, chainID: String) throws(DatabaseError) -> [(Transaction, TransactionReceipt)] {
-        let st = try db.prepare("""
+    func transactions(of clientID: String, limit: Int, offset: Int, chainID: String) throws(DatabaseError) -> [(
+        Transaction, TransactionReceipt
+    )] {
+        let st = try db.prepare(
+            """
             SELECT \(Self.txColumns) FROM transactions t JOIN blocks b ON b.round = t.round
             WHERE t.seq IN (SELECT seq FROM transactions WHERE client_id = ?1 UNION SELECT seq FROM transactions WHERE to_client_id = ?1)
             ORDER BY t.seq DESC LIMIT ?2 OFFSET ?3
             """)
-        return try rows(st, [.text(clientID), .integer(Int64(clamping: max(limit, 0))), .integer(Int64(clamping: max(offset, 0)))], chainID: chainID)
+        return try rows(
+            st, [.text(clientID), .integer(Int64(clamping: max(limit, 0))), .integer(Int64(clamping: max(offset, 0)))], chainID: chainID)
     }
 
-    func transactions(inRound round: UInt64, limit: Int, offset: Int, chainID: String) throws(DatabaseError) -> [(Transaction, TransactionReceipt)] {
+    func transactions(inRound round: UInt64, limit: Int, offset: Int, chainID: String) throws(DatabaseError) -> [(
+        Transaction, TransactionReceipt
+    )] {
         guard let r = Int64(exactly: round) else { return [] }
-        let st = try db.prepare("""
+        let st = try db.prepare(
+            """
             SELECT \(Self.txColumns) FROM transactions t JOIN blocks b ON b.round = t.round
             WHERE t.round = ?1 ORDER BY t.idx LIMIT ?2 OFFSET ?3
             """)
-        return try rows(st, [.integer(r), .integer(Int64(clamping: max(limit, 0))), .integer(Int64(clamping: max(offset, 0)))], chainID: chainID)
+        return try rows(
+            st, [.integer(r), .integer(Int64(clamping: max(limit, 0))), .integer(Int64(clamping: max(offset, 0)))], chainID: chainID)
     }
 
-    private func rows(_ st: Statement, _ values: [DatabaseValue], chainID: String) throws(DatabaseError) -> [(Transaction, TransactionReceipt)] {
+    private func rows(_ st: Statement, _ values: [DatabaseValue], chainID: String) throws(DatabaseError) -> [(
+        Transaction, TransactionReceipt
+    )] {
         try st.bind(values)
         defer { st.reset() }
         var out: [(Transaction, TransactionReceipt)] = []
@@ -271,11 +293,13 @@ final class LedgerStore {
     }
 
     func insert(transaction tx: Transaction, receipt r: TransactionReceipt, eventsJSON: String?) throws(DatabaseError) {
-        try db.prepare("""
+        try db.prepare(
+            """
             INSERT INTO transactions(hash, round, idx, client_id, public_key, to_client_id, value, fee, nonce, type, data,
                 creation_date, signature, outcome, error, output, output_hash, events)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
-            """).run(
+            """
+        ).run(
             .text(tx.hash), try Self.integer(r.round), .integer(Int64(r.index)), .text(tx.clientID), .text(tx.publicKey),
             .text(tx.toClientID), .uint64(tx.value), .uint64(tx.fee), try Self.integer(tx.nonce), .text(tx.transactionType.rawValue),
             .text(tx.transactionData), .integer(tx.creationDate), .text(tx.signature), .text(r.outcome.rawValue),
@@ -283,18 +307,22 @@ final class LedgerStore {
     }
 
     func upsert(account id: String, _ a: AccountState) throws(DatabaseError) {
-        try db.prepare("""
+        try db.prepare(
+            """
             INSERT INTO accounts(client_id, balance, nonce) VALUES(?1, ?2, ?3)
             ON CONFLICT(client_id) DO UPDATE SET balance = excluded.balance, nonce = excluded.nonce
-            """).run(.text(id), .uint64(a.balance), try Self.integer(a.nonce))
+            """
+        ).run(.text(id), .uint64(a.balance), try Self.integer(a.nonce))
     }
 
     func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) throws(DatabaseError) {
         if let value {
-            try db.prepare("""
+            try db.prepare(
+                """
                 INSERT INTO contract_state(contract, key, value) VALUES(?1, ?2, ?3)
                 ON CONFLICT(contract, key) DO UPDATE SET value = excluded.value
-                """).run(.text(contract), .text(key), .blob(value))
+                """
+            ).run(.text(contract), .text(key), .blob(value))
         } else {
             try db.prepare("DELETE FROM contract_state WHERE contract = ?1 AND key = ?2").run(.text(contract), .text(key))
         }
@@ -314,7 +342,9 @@ final class LedgerStore {
 
     /// Pending transactions in arrival order with the round each was accepted at.
     func pendingTransactions() throws(DatabaseError) -> [(hash: String, round: UInt64, bytes: [UInt8])] {
-        try db.prepare("SELECT hash, round, tx FROM pending ORDER BY seq").query { s in (s.string(0), UInt64(clamping: s.int64(1)), s.bytes(2)) }
+        try db.prepare("SELECT hash, round, tx FROM pending ORDER BY seq").query { s in
+            (s.string(0), UInt64(clamping: s.int64(1)), s.bytes(2))
+        }
     }
 
     func insertExpired(_ tx: Transaction, round: UInt64) throws(DatabaseError) {

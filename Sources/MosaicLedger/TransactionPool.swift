@@ -86,7 +86,8 @@ struct TransactionPool {
     @discardableResult
     mutating func remove(_ hash: String) -> Entry? {
         guard let (s, n) = hashes.removeValue(forKey: hash), var sender = senders[s],
-              let e = sender.byNonce.removeValue(forKey: n) else { return nil }
+            let e = sender.byNonce.removeValue(forKey: n)
+        else { return nil }
         // Totals are sums of the entries, so these never go below zero; saturate all the same.
         sender.reserved = sender.reserved >= e.cost ? sender.reserved - e.cost : 0
         sender.bytes = max(0, sender.bytes - e.bytes)
@@ -120,8 +121,10 @@ struct TransactionPool {
     func expired(atRound round: UInt64, expiryBlocks: UInt64, excluded: Set<String> = []) -> [Entry] {
         var out: [Entry] = []
         for s in senders.values {
-            for e in s.byNonce.values where round >= e.submittedRound && round - e.submittedRound >= expiryBlocks
-                && !excluded.contains(e.tx.hash) {
+            for e in s.byNonce.values
+            where round >= e.submittedRound && round - e.submittedRound >= expiryBlocks
+                && !excluded.contains(e.tx.hash)
+            {
                 out.append(e)
             }
         }

@@ -28,8 +28,10 @@ package struct NodeConfiguration: Sendable {
     /// Fee-exempt transactions (faucet pours) one source address may submit per minute.
     package var freeSubmissionsPerMinute = 60
 
-    package init(directory: String, genesis: Genesis? = nil, port: UInt16 = 0, blockTime: Duration? = nil,
-                allowTimeTravel: Bool = false, logger: HTTPLogger? = nil) {
+    package init(
+        directory: String, genesis: Genesis? = nil, port: UInt16 = 0, blockTime: Duration? = nil,
+        allowTimeTravel: Bool = false, logger: HTTPLogger? = nil
+    ) {
         self.directory = directory
         self.genesis = genesis
         self.port = port

@@ -17,18 +17,21 @@ enum NodeParameters {
     static let challengeID = Path.string("id", .hex64, "challenge id (64 hex)")
     static let ticketID = Path.string("id", .hex64, "ticket id (64 hex)")
     static let block = Parameter<BlockReference>(
-        ParameterSpec(name: "id", location: .path, type: .either(.round, .hex64), required: true, description: "round number or block hash")) {
-            switch $0 {
-            case let .integer(r)?: return UInt64(exactly: r).map(BlockReference.round)
-            case let .string(h)?: return .hash(h)
-            default: return nil
-            }
+        ParameterSpec(name: "id", location: .path, type: .either(.round, .hex64), required: true, description: "round number or block hash")
+    ) {
+        switch $0 {
+        case .integer(let r)?: return UInt64(exactly: r).map(BlockReference.round)
+        case .string(let h)?: return .hash(h)
+        default: return nil
         }
+    }
 
-    static let wait = Query.choice("wait", [TransactionStatus.pending, .finalized, .sealed],
-                                   "answer as soon as this status (or a later one) is reached")
-    static let timeout = Query.number("timeout", in: 0...NodeServer.maxWaitSeconds, default: 30,
-                                      "seconds to wait with `wait` (at most 60); on timeout the current status is returned")
+    static let wait = Query.choice(
+        "wait", [TransactionStatus.pending, .finalized, .sealed],
+        "answer as soon as this status (or a later one) is reached")
+    static let timeout = Query.number(
+        "timeout", in: 0...NodeServer.maxWaitSeconds, default: 30,
+        "seconds to wait with `wait` (at most 60); on timeout the current status is returned")
     static let historyLimit = Query.integer("limit", in: 0...1000, default: 20, "page size")
     static let offset = Query.integer("offset", in: 0...maxOffset, default: 0, "transactions to skip")
     static let blocksLimit = Query.integer("limit", in: 0...100, default: 20, "at most this many blocks")

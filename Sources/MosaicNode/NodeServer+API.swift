@@ -26,16 +26,20 @@ extension NodeServer {
         let blockTimeMillis = self.blockTimeMillis
         let freeLimiter = self.freeLimiter
 
-        http.route(.get, "/v1/network", summary: "Network parameters: chain id, symbol, decimals, fees, block time, USD rate",
-                   response: "NetworkInfo") { _ in
+        http.route(
+            .get, "/v1/network", summary: "Network parameters: chain id, symbol, decimals, fees, block time, USD rate",
+            response: "NetworkInfo"
+        ) { _ in
             var info = ledger.networkInfo
             info.blockTimeMillis = blockTimeMillis
             return try .json(info)
         }
 
-        http.route(.post, "/v1/transactions", summary: "Submit one signed transaction",
-                   description: "202 {hash, status: pending} when accepted into the pool; a rejection changes no state.",
-                   body: .json(NodeServer.transactionSchema), statuses: [202], response: "SubmissionResult", errors: [409, 429]) { req in
+        http.route(
+            .post, "/v1/transactions", summary: "Submit one signed transaction",
+            description: "202 {hash, status: pending} when accepted into the pool; a rejection changes no state.",
+            body: .json(NodeServer.transactionSchema), statuses: [202], response: "SubmissionResult", errors: [409, 429]
+        ) { req in
             let tx = try NodeServer.decodeBody(req, Transaction.self)
             try NodeServer.mapped { () throws(LedgerError) in
                 if ledger.isFeeExempt(tx) { try freeLimiter.admit(req.remoteAddress) }
@@ -44,17 +48,19 @@ extension NodeServer {
             return try .json(SubmissionResult(hash: tx.hash), status: 202)
         }
 
-        http.route(.post, "/v1/transactions/batch", summary: "Submit up to 5000 signed transactions in one request",
-                   description: """
-                       JSON {"transactions":[…]} answers one result per transaction in order. With Content-Type \
-                       application/octet-stream the body is binary (per transaction: u32 length, canonical signing \
-                       bytes, 64 signature bytes) and the answer lists only the rejected ones. Signatures verify on all cores.
-                       """,
-                   body: RequestBody(content: [
-                       ("application/json", .object([("transactions", .array(NodeServer.transactionSchema, maxItems: BatchSubmission.maxCount))])),
-                       (BinaryBatch.contentType, .string()),
-                   ]),
-                   statuses: [202], response: "BatchSubmissionResult or CompactBatchResult", bodyLimit: 32 << 20) { req in
+        http.route(
+            .post, "/v1/transactions/batch", summary: "Submit up to 5000 signed transactions in one request",
+            description: """
+                JSON {"transactions":[…]} answers one result per transaction in order. With Content-Type \
+                application/octet-stream the body is binary (per transaction: u32 length, canonical signing \
+                bytes, 64 signature bytes) and the answer lists only the rejected ones. Signatures verify on all cores.
+                """,
+            body: RequestBody(content: [
+                ("application/json", .object([("transactions", .array(NodeServer.transactionSchema, maxItems: BatchSubmission.maxCount))])),
+                (BinaryBatch.contentType, .string()),
+            ]),
+            statuses: [202], response: "BatchSubmissionResult or CompactBatchResult", bodyLimit: 32 << 20
+        ) { req in
             let binary = (req.headers["Content-Type"] ?? "").hasPrefix(BinaryBatch.contentType)
             let txs: [Transaction]
             if binary {
@@ -63,7 +69,8 @@ extension NodeServer {
                 txs = try NodeServer.decodeBody(req, BatchSubmission.self).transactions
             }
             guard txs.count <= BatchSubmission.maxCount else {
-                throw HTTPError.badRequest("a batch holds at most \(BatchSubmission.maxCount) transactions; got \(txs.count)", code: "malformed")
+                throw HTTPError.badRequest(
+                    "a batch holds at most \(BatchSubmission.maxCount) transactions; got \(txs.count)", code: "malformed")
             }
             let free = txs.count(where: ledger.isFeeExempt)
             try NodeServer.mapped { () throws(LedgerError) in try freeLimiter.admit(req.remoteAddress, count: free) }
@@ -82,9 +89,11 @@ extension NodeServer {
             return try .json(BatchSubmissionResult(results: results), status: 202)
         }
 
-        http.route(.get, "/v1/transactions/:hash", summary: "A transaction with its status and receipt; optionally a long poll",
-                   parameters: [NodeParameters.transactionHash, NodeParameters.wait, NodeParameters.timeout],
-                   response: "TransactionView", errors: [404]) { req in
+        http.route(
+            .get, "/v1/transactions/:hash", summary: "A transaction with its status and receipt; optionally a long poll",
+            parameters: [NodeParameters.transactionHash, NodeParameters.wait, NodeParameters.timeout],
+            response: "TransactionView", errors: [404]
+        ) { req in
             let hash = try req[NodeParameters.transactionHash]
             if let status = try req[NodeParameters.wait] {
                 // Declared within 0…60 s, so the milliseconds always fit.
@@ -97,39 +106,54 @@ extension NodeServer {
             return try .json(TransactionView(record))
         }
 
-        http.route(.get, "/v1/accounts/:client_id", summary: "Balance, nonce and next nonce of an account",
-                   parameters: [NodeParameters.clientID], response: "AccountView") { req in
+        http.route(
+            .get, "/v1/accounts/:client_id", summary: "Balance, nonce and next nonce of an account",
+            parameters: [NodeParameters.clientID], response: "AccountView"
+        ) { req in
             let id = try req[NodeParameters.clientID]
             return try .json(try NodeServer.mapped { () throws(LedgerError) in try NodeServer.accountView(ledger, id) })
         }
 
-        http.route(.get, "/v1/accounts/:client_id/transactions", summary: "An account's transactions, sent and received, newest first",
-                   parameters: [NodeParameters.clientID, NodeParameters.historyLimit, NodeParameters.offset],
-                   response: "TransactionPage") { req in
+        http.route(
+            .get, "/v1/accounts/:client_id/transactions", summary: "An account's transactions, sent and received, newest first",
+            parameters: [NodeParameters.clientID, NodeParameters.historyLimit, NodeParameters.offset],
+            response: "TransactionPage"
+        ) { req in
             let id = try req[NodeParameters.clientID]
             let limit = try req[NodeParameters.historyLimit]
             let offset = try req[NodeParameters.offset]
-            return try .json(try NodeServer.mapped { () throws(LedgerError) in
-                try NodeServer.history(ledger, id, limit: limit, offset: offset)
-            })
+            return try .json(
+                try NodeServer.mapped { () throws(LedgerError) in
+                    try NodeServer.history(ledger, id, limit: limit, offset: offset)
+                })
         }
 
-        http.route(.get, "/v1/faucet/:client_id", summary: "Whether an account can pour from the faucet now, and if not when",
-                   parameters: [NodeParameters.clientID], response: "FaucetView") { req in
+        http.route(
+            .get, "/v1/faucet/:client_id", summary: "Whether an account can pour from the faucet now, and if not when",
+            parameters: [NodeParameters.clientID], response: "FaucetView"
+        ) { req in
             let id = try req[NodeParameters.clientID]
             let s = try NodeServer.mapped { () throws(LedgerError) in try ledger.faucetStatus(for: id) }
-            return try .json(FaucetView(clientID: id, pourAmount: s.pourAmount, pouredInWindow: s.pouredInWindow, accountLimit: s.accountLimit,
-                                        nextPourAt: s.nextPourAt, remainingSupply: s.remainingSupply, now: ledger.clock.now))
+            return try .json(
+                FaucetView(
+                    clientID: id, pourAmount: s.pourAmount, pouredInWindow: s.pouredInWindow, accountLimit: s.accountLimit,
+                    nextPourAt: s.nextPourAt, remainingSupply: s.remainingSupply, now: ledger.clock.now))
         }
 
-        http.route(.get, "/v1/blocks", summary: "Recent blocks, newest first",
-                   parameters: [NodeParameters.before, NodeParameters.blocksLimit],
-                   response: "{\"blocks\":[BlockView…]}") { req in
+        http.route(
+            .get, "/v1/blocks", summary: "Recent blocks, newest first",
+            parameters: [NodeParameters.before, NodeParameters.blocksLimit],
+            response: "{\"blocks\":[BlockView…]}"
+        ) { req in
             let limit = try req[NodeParameters.blocksLimit]
             let before = try req[NodeParameters.before]
             let latest = ledger.latestBlock.round
             let blocks = try NodeServer.mapped { () throws(LedgerError) in try ledger.blocks(before: before, limit: limit) }
-            return try .json(["blocks": blocks.map { BlockView(block: $0, transactions: nil, confirmations: NodeServer.blocksAfter($0.round, latest: latest)) }])
+            return try .json([
+                "blocks": blocks.map {
+                    BlockView(block: $0, transactions: nil, confirmations: NodeServer.blocksAfter($0.round, latest: latest))
+                }
+            ])
         }
 
         http.route(.get, "/v1/blocks/latest", summary: "The last committed block", response: "BlockView") { _ in
@@ -137,8 +161,10 @@ extension NodeServer {
             return try .json(try NodeServer.blockView(ledger, b))
         }
 
-        http.route(.get, "/v1/blocks/:id", summary: "A block by round or hash, with its transaction hashes",
-                   parameters: [NodeParameters.block], response: "BlockView", errors: [404]) { req in
+        http.route(
+            .get, "/v1/blocks/:id", summary: "A block by round or hash, with its transaction hashes",
+            parameters: [NodeParameters.block], response: "BlockView", errors: [404]
+        ) { req in
             let id = try req[NodeParameters.block]
             guard let b = try NodeServer.mapped({ () throws(LedgerError) in try NodeServer.findBlock(ledger, id) }) else {
                 throw HTTPError.notFound("block \(try req.param("id")) not found")
@@ -146,23 +172,29 @@ extension NodeServer {
             return try .json(try NodeServer.blockView(ledger, b))
         }
 
-        http.route(.get, "/v1/supply", summary: "Total supply and the sum of all balances (they are always equal)",
-                   response: "SupplyReport") { _ in
+        http.route(
+            .get, "/v1/supply", summary: "Total supply and the sum of all balances (they are always equal)",
+            response: "SupplyReport"
+        ) { _ in
             let s = try NodeServer.mapped { () throws(LedgerError) in try ledger.supply() }
             return try .json(SupplyView(totalSupply: s.totalSupply, balanceSum: s.balanceSum, faucetRemaining: s.faucetRemaining))
         }
 
         http.route(.get, "/health", summary: "Liveness: latest round and pool size") { _ in
             let b = ledger.latestBlock
-            return try .json(HealthView(latestRound: b.round, pending: ledger.pendingCount,
-                                        productionError: ledger.lastProductionError?.description))
+            return try .json(
+                HealthView(
+                    latestRound: b.round, pending: ledger.pendingCount,
+                    productionError: ledger.lastProductionError?.description))
         }
 
         if configuration.allowTimeTravel {
-            http.route(.post, "/v1/devnet/time", summary: "Devnet only: move the ledger clock forward",
-                       description: "For trying time windows (faucet limits, expirations) without waiting. Absent on real networks.",
-                       body: .json(.object([("advance_seconds", .integer(0...NodeServer.maxClockAdvance))])),
-                       response: "{\"time\",\"offset_seconds\"}") { req in
+            http.route(
+                .post, "/v1/devnet/time", summary: "Devnet only: move the ledger clock forward",
+                description: "For trying time windows (faucet limits, expirations) without waiting. Absent on real networks.",
+                body: .json(.object([("advance_seconds", .integer(0...NodeServer.maxClockAdvance))])),
+                response: "{\"time\",\"offset_seconds\"}"
+            ) { req in
                 let body = try req.decodeJSON(ClockAdvance.self)
                 guard body.advanceSeconds >= 0, body.advanceSeconds <= NodeServer.maxClockAdvance else {
                     throw HTTPError.badRequest("advance_seconds must be between 0 and 100 years", code: "malformed")
@@ -202,7 +234,8 @@ extension NodeServer {
     /// Pending transactions of the sender first (newest nonce first), then included ones newest first.
     /// Safe for any `limit` and `offset` (negative ones count as 0; no sum overflows).
     static func history(_ ledger: Ledger, _ id: String, limit asked: Int, offset skipped: Int) throws(LedgerError) -> TransactionPage {
-        let limit = max(0, asked), offset = max(0, skipped)
+        let limit = max(0, asked)
+        let offset = max(0, skipped)
         let pending = try ledger.pendingTransactions(of: id).reversed().map { TransactionView(transaction: $0, status: .pending) }
         let included = try ledger.transactionCount(of: id)
         var page: [TransactionView] = []
@@ -217,13 +250,14 @@ extension NodeServer {
 
     static func findBlock(_ ledger: Ledger, _ id: BlockReference) throws(LedgerError) -> Block? {
         switch id {
-        case let .round(round): return try ledger.block(round: round)
-        case let .hash(hash): return try ledger.block(hash: hash)
+        case .round(let round): return try ledger.block(round: round)
+        case .hash(let hash): return try ledger.block(hash: hash)
         }
     }
 
     static func blockView(_ ledger: Ledger, _ b: Block) throws(HTTPError) -> BlockView {
         let txs = try mapped { () throws(LedgerError) in try ledger.transactions(inRound: b.round, limit: 5000) }
-        return BlockView(block: b, transactions: txs.map(\.transaction.hash), confirmations: blocksAfter(b.round, latest: ledger.latestBlock.round))
+        return BlockView(
+            block: b, transactions: txs.map(\.transaction.hash), confirmations: blocksAfter(b.round, latest: ledger.latestBlock.round))
     }
 }

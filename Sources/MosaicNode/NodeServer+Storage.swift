@@ -11,14 +11,18 @@ extension NodeServer {
     func registerStorageAPI() {
         let ledger = self.ledger
 
-        http.route(.get, "/v1/storage/blobbers", summary: "Registered blobbers in registration order",
-                   response: "{\"blobbers\":[BlobberInfo…]}") { _ in
+        http.route(
+            .get, "/v1/storage/blobbers", summary: "Registered blobbers in registration order",
+            response: "{\"blobbers\":[BlobberInfo…]}"
+        ) { _ in
             let list = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.blobbers(v) }
             return try .json(BlobberList(blobbers: list))
         }
 
-        http.route(.get, "/v1/storage/blobbers/:id", summary: "One blobber",
-                   parameters: [NodeParameters.blobberID], response: "BlobberInfo", errors: [404]) { req in
+        http.route(
+            .get, "/v1/storage/blobbers/:id", summary: "One blobber",
+            parameters: [NodeParameters.blobberID], response: "BlobberInfo", errors: [404]
+        ) { req in
             let id = try req[NodeParameters.blobberID]
             guard let b = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.blobber(v, id: id) }) else {
                 throw HTTPError.notFound("blobber \(id) is not registered")
@@ -26,22 +30,28 @@ extension NodeServer {
             return try .json(b)
         }
 
-        http.route(.get, "/v1/storage/blobbers/:id/challenges", summary: "A blobber's open challenges, oldest first",
-                   parameters: [NodeParameters.blobberID], response: "{\"challenges\":[Challenge…]}") { req in
+        http.route(
+            .get, "/v1/storage/blobbers/:id/challenges", summary: "A blobber's open challenges, oldest first",
+            parameters: [NodeParameters.blobberID], response: "{\"challenges\":[Challenge…]}"
+        ) { req in
             let id = try req[NodeParameters.blobberID]
             let list = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.openChallenges(v, blobber: id) }
             return try .json(ChallengeList(challenges: list))
         }
 
-        http.route(.get, "/v1/storage/allocations", summary: "An owner's allocations, oldest first (every status)",
-                   parameters: [NodeParameters.owner], response: "{\"allocations\":[Allocation…]}") { req in
+        http.route(
+            .get, "/v1/storage/allocations", summary: "An owner's allocations, oldest first (every status)",
+            parameters: [NodeParameters.owner], response: "{\"allocations\":[Allocation…]}"
+        ) { req in
             let owner = try req[NodeParameters.owner]
             let list = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.allocations(v, owner: owner) }
             return try .json(AllocationList(allocations: list))
         }
 
-        http.route(.get, "/v1/storage/allocations/:id", summary: "One allocation with its blobbers and counters",
-                   parameters: [NodeParameters.allocationID], response: "Allocation", errors: [404]) { req in
+        http.route(
+            .get, "/v1/storage/allocations/:id", summary: "One allocation with its blobbers and counters",
+            parameters: [NodeParameters.allocationID], response: "Allocation", errors: [404]
+        ) { req in
             let id = try req[NodeParameters.allocationID]
             guard let a = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.allocation(v, id: id) }) else {
                 throw HTTPError.notFound("allocation \(id) does not exist")
@@ -49,8 +59,10 @@ extension NodeServer {
             return try .json(a)
         }
 
-        http.route(.get, "/v1/storage/challenges/:id", summary: "One challenge, open or closed",
-                   parameters: [NodeParameters.challengeID], response: "Challenge", errors: [404]) { req in
+        http.route(
+            .get, "/v1/storage/challenges/:id", summary: "One challenge, open or closed",
+            parameters: [NodeParameters.challengeID], response: "Challenge", errors: [404]
+        ) { req in
             let id = try req[NodeParameters.challengeID]
             guard let c = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.challenge(v, id: id) }) else {
                 throw HTTPError.notFound("challenge \(id) does not exist")
@@ -58,36 +70,48 @@ extension NodeServer {
             return try .json(c)
         }
 
-        http.route(.get, "/v1/storage/tickets/:id/revoked", summary: "Whether the owner revoked an auth ticket",
-                   parameters: [NodeParameters.ticketID, NodeParameters.owner],
-                   response: "{\"ticket_id\",\"owner\",\"revoked\"}") { req in
+        http.route(
+            .get, "/v1/storage/tickets/:id/revoked", summary: "Whether the owner revoked an auth ticket",
+            parameters: [NodeParameters.ticketID, NodeParameters.owner],
+            response: "{\"ticket_id\",\"owner\",\"revoked\"}"
+        ) { req in
             let id = try req[NodeParameters.ticketID]
             let owner = try req[NodeParameters.owner]
-            let revoked = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.isTicketRevoked(v, ticketID: id, owner: owner) }
+            let revoked = try NodeServer.storage(ledger) { s, v throws(ContractError) in
+                try s.isTicketRevoked(v, ticketID: id, owner: owner)
+            }
             return try .json(TicketRevocationView(ticketID: id, owner: owner, revoked: revoked))
         }
 
-        http.route(.get, "/v1/storage/read-pools/:client_id", summary: "Tokens a reader has locked to pay blobbers for reads",
-                   parameters: [NodeParameters.clientID], response: "{\"client_id\",\"balance\"}") { req in
+        http.route(
+            .get, "/v1/storage/read-pools/:client_id", summary: "Tokens a reader has locked to pay blobbers for reads",
+            parameters: [NodeParameters.clientID], response: "{\"client_id\",\"balance\"}"
+        ) { req in
             let id = try req[NodeParameters.clientID]
             let pool = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.readPool(v, clientID: id) }
             return try .json(ReadPoolView(clientID: id, balance: pool))
         }
 
-        http.route(.get, "/v1/storage/read-counter", summary: "Highest redeemed read-marker counter",
-                   parameters: [NodeParameters.allocation, NodeParameters.blobber, NodeParameters.reader],
-                   response: "{\"counter\"}") { req in
+        http.route(
+            .get, "/v1/storage/read-counter", summary: "Highest redeemed read-marker counter",
+            parameters: [NodeParameters.allocation, NodeParameters.blobber, NodeParameters.reader],
+            response: "{\"counter\"}"
+        ) { req in
             let a = try req[NodeParameters.allocation]
             let b = try req[NodeParameters.blobber]
             let r = try req[NodeParameters.reader]
-            let c = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.readCounter(v, allocation: a, blobber: b, reader: r) }
+            let c = try NodeServer.storage(ledger) { s, v throws(ContractError) in
+                try s.readCounter(v, allocation: a, blobber: b, reader: r)
+            }
             return try .json(ReadCounterView(counter: c))
         }
 
-        http.route(.get, "/v1/storage/quote", summary: "Tokens a new allocation must lock (base units)",
-                   description: "Covers the d + p most expensive blobbers with room; 409 not_enough_blobbers when fewer than d + p have room.",
-                   parameters: [NodeParameters.size, NodeParameters.dataShards, NodeParameters.parityShards, NodeParameters.expire],
-                   response: "StorageQuoteView", errors: [409]) { req in
+        http.route(
+            .get, "/v1/storage/quote", summary: "Tokens a new allocation must lock (base units)",
+            description: "Covers the d + p most expensive blobbers with room; 409 not_enough_blobbers when fewer than d + p have room.",
+            parameters: [NodeParameters.size, NodeParameters.dataShards, NodeParameters.parityShards, NodeParameters.expire],
+            response: "StorageQuoteView", errors: [409]
+        ) { req in
             let size = try req[NodeParameters.size]
             let data = try req[NodeParameters.dataShards]
             let parity = try req[NodeParameters.parityShards]
@@ -97,8 +121,9 @@ extension NodeServer {
             }
             guard let quote else {
                 let count = (try? NodeServer.storage(ledger) { s, v throws(ContractError) in try s.blobbers(v).count }) ?? 0
-                throw HTTPError(status: 409, code: "not_enough_blobbers",
-                                message: "not enough blobbers: \(data)+\(parity) shards need \(data + parity) blobbers with room, \(count) registered")
+                throw HTTPError(
+                    status: 409, code: "not_enough_blobbers",
+                    message: "not enough blobbers: \(data)+\(parity) shards need \(data + parity) blobbers with room, \(count) registered")
             }
             return try .json(StorageQuoteView(size: size, dataShards: data, parityShards: parity, seconds: seconds, lock: quote))
         }

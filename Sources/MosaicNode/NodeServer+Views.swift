@@ -25,13 +25,19 @@ extension NodeServer {
             return HTTPResponse(status: 200, body: body, contentType: "application/json")
         }
 
-        http.route(.post, "/v1/contracts/:contract/views/:view", summary: "Run a contract view (free, unsigned)",
-                   description: "Body {\"args\":{…},\"round\":N}; round defaults to the latest sealed round. 404 for an unknown contract, view or round; 400 with the contract's message for bad args.",
-                   parameters: [NodeServer.contractName, NodeServer.viewName],
-                   body: .json(.object([("args", .object([], required: [], additional: true)), ("round", .integer(NodeParameters.roundRange))],
-                                       required: []), required: false),
-                   response: "ContractViewResult", errors: [404]) { req in
-            let contract = try req[NodeServer.contractName], view = try req[NodeServer.viewName]
+        http.route(
+            .post, "/v1/contracts/:contract/views/:view", summary: "Run a contract view (free, unsigned)",
+            description:
+                "Body {\"args\":{…},\"round\":N}; round defaults to the latest sealed round. 404 for an unknown contract, view or round; 400 with the contract's message for bad args.",
+            parameters: [NodeServer.contractName, NodeServer.viewName],
+            body: .json(
+                .object(
+                    [("args", .object([], required: [], additional: true)), ("round", .integer(NodeParameters.roundRange))],
+                    required: []), required: false),
+            response: "ContractViewResult", errors: [404]
+        ) { req in
+            let contract = try req[NodeServer.contractName]
+            let view = try req[NodeServer.viewName]
             let body: ContractViewRequest = req.body.isEmpty ? ContractViewRequest() : try NodeServer.decodeView(req)
             if let round = body.round, round > UInt64(Int64.max) {
                 throw HTTPError.badRequest("round must be from 0 to \(Int64.max); got \(round)", code: "malformed")
@@ -39,20 +45,25 @@ extension NodeServer {
             return try answer(contract, view, body.args, body.round)
         }
 
-        http.route(.get, "/v1/contracts/:contract/views/:view", summary: "Run a contract view with string arguments",
-                   description: "Every query parameter except round becomes a string argument.",
-                   parameters: [NodeServer.contractName, NodeServer.viewName, NodeParameters.round],
-                   response: "ContractViewResult", errors: [404]) { req in
-            let contract = try req[NodeServer.contractName], view = try req[NodeServer.viewName]
+        http.route(
+            .get, "/v1/contracts/:contract/views/:view", summary: "Run a contract view with string arguments",
+            description: "Every query parameter except round becomes a string argument.",
+            parameters: [NodeServer.contractName, NodeServer.viewName, NodeParameters.round],
+            response: "ContractViewResult", errors: [404]
+        ) { req in
+            let contract = try req[NodeServer.contractName]
+            let view = try req[NodeServer.viewName]
             var args: [String: JSONValue] = [:]
             for (k, v) in req.query where k != "round" { args[k] = .string(v) }
             return try answer(contract, view, args, try req[NodeParameters.round])
         }
     }
 
-    static let contractName = Path.string("contract", .string(maxLength: 64, pattern: "^[a-z][a-z0-9_]*$", hint: "a contract name (a-z, 0-9, _)"),
-                                          "contract name")
-    static let viewName = Path.string("view", .string(maxLength: 64, pattern: "^[a-z][a-z0-9_]*$", hint: "a view name (a-z, 0-9, _)"), "view name")
+    static let contractName = Path.string(
+        "contract", .string(maxLength: 64, pattern: "^[a-z][a-z0-9_]*$", hint: "a contract name (a-z, 0-9, _)"),
+        "contract name")
+    static let viewName = Path.string(
+        "view", .string(maxLength: 64, pattern: "^[a-z][a-z0-9_]*$", hint: "a view name (a-z, 0-9, _)"), "view name")
 
     static func decodeView(_ req: HTTPRequest) throws -> ContractViewRequest {
         do { return try req.decodeJSON(ContractViewRequest.self) } catch let e as HTTPError where e.code == "invalid_json" {

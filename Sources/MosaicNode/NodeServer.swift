@@ -18,8 +18,9 @@ package final class NodeServer: Sendable {
     /// Opens (or creates) the ledger in `configuration.directory` and registers every route.
     package init(configuration: NodeConfiguration) throws(LedgerError) {
         self.configuration = configuration
-        ledger = try Ledger(directory: configuration.directory, genesis: configuration.genesis,
-                            registry: configuration.contracts, limits: configuration.ledgerLimits)
+        ledger = try Ledger(
+            directory: configuration.directory, genesis: configuration.genesis,
+            registry: configuration.contracts, limits: configuration.ledgerLimits)
         blockTime = configuration.blockTime ?? .milliseconds(ledger.genesis.blockTimeMillis)
         freeLimiter = SourceRateLimiter(perMinute: configuration.freeSubmissionsPerMinute)
         var http = HTTPServer.Configuration()

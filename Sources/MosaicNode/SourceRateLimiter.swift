@@ -7,7 +7,10 @@ import Synchronization
 /// single host cannot spend the faucet's global limit, or the pool, on fresh accounts. Memory is
 /// bounded: past `maxSources` addresses the windows start over.
 final class SourceRateLimiter: Sendable {
-    private struct Window { var start: Int64; var count: Int }
+    private struct Window {
+        var start: Int64
+        var count: Int
+    }
     private let windows = Mutex<[String: Window]>([:])
     let perMinute: Int
     static let maxSources = 100_000

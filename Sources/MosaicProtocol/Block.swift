@@ -25,8 +25,10 @@ public struct Block: Sendable, Hashable, Codable, CanonicalSigned {
         case minerID = "miner_id"
     }
 
-    public init(round: UInt64, previousHash: String, timestamp: Int64, transactionRoot: String, stateRoot: String,
-                transactionCount: Int, minerID: String) {
+    public init(
+        round: UInt64, previousHash: String, timestamp: Int64, transactionRoot: String, stateRoot: String,
+        transactionCount: Int, minerID: String
+    ) {
         self.round = round
         self.previousHash = previousHash
         self.timestamp = timestamp

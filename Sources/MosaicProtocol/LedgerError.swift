@@ -80,7 +80,8 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
     public var httpStatus: Int {
         switch self {
         case .malformed, .invalidRead, .invalidRequest, .invalidHash, .invalidSignature, .keyMismatch, .wrongChain, .feeTooLow,
-             .insufficientBalance, .staleNonce, .nonceTooFarAhead, .unknownContract, .dataTooLarge, .creationDateOutOfWindow: return 400
+            .insufficientBalance, .staleNonce, .nonceTooFarAhead, .unknownContract, .dataTooLarge, .creationDateOutOfWindow:
+            return 400
         case .duplicate, .alreadyExpired: return 409
         case .poolFull, .poolBytesFull, .senderPoolFull, .freeLimited: return 429
         case .notFound: return 404
@@ -96,25 +97,28 @@ public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidHash: return "hash does not match the transaction's fields (was it altered after signing?)"
         case .invalidSignature: return "signature does not verify against public_key"
         case .keyMismatch: return "client_id is not the SHA-256 of public_key"
-        case let .wrongChain(expected, got): return "transaction is for chain \"\(got)\" but this network is \"\(expected)\""
-        case let .feeTooLow(minimum, got):
+        case .wrongChain(let expected, let got): return "transaction is for chain \"\(got)\" but this network is \"\(expected)\""
+        case .feeTooLow(let minimum, let got):
             return "fee \(TokenAmount(baseUnits: got)) is below the minimum fee \(TokenAmount(baseUnits: minimum))"
-        case let .insufficientBalance(needed, available):
-            return "insufficient balance: needs \(TokenAmount(baseUnits: needed)) (value + fee) but \(TokenAmount(baseUnits: available)) is available after pending transactions"
-        case let .staleNonce(nonce, next): return "nonce \(nonce) already used; next is \(next)"
-        case let .nonceTooFarAhead(nonce, next, maxAhead):
+        case .insufficientBalance(let needed, let available):
+            return
+                "insufficient balance: needs \(TokenAmount(baseUnits: needed)) (value + fee) but \(TokenAmount(baseUnits: available)) is available after pending transactions"
+        case .staleNonce(let nonce, let next): return "nonce \(nonce) already used; next is \(next)"
+        case .nonceTooFarAhead(let nonce, let next, let maxAhead):
             return "nonce \(nonce) is too far ahead; next is \(next) and at most \(maxAhead) beyond it can wait"
         case .duplicate(let hash): return "transaction \(hash) was already submitted"
         case .unknownContract(let what): return "unknown contract call: \(what)"
         case .poolFull(let capacity): return "transaction pool is full (\(capacity)); retry after the next block"
         case .poolBytesFull(let limit): return "transaction pool is full (\(limit) bytes of transactions); retry after the next block"
-        case let .senderPoolFull(pending, bytes, maxCount, maxBytes):
-            return "this account already has \(pending) transactions (\(bytes) bytes) waiting; at most \(maxCount) transactions or \(maxBytes) bytes may wait per account, so wait until some are included"
+        case .senderPoolFull(let pending, let bytes, let maxCount, let maxBytes):
+            return
+                "this account already has \(pending) transactions (\(bytes) bytes) waiting; at most \(maxCount) transactions or \(maxBytes) bytes may wait per account, so wait until some are included"
         case .freeLimited(let why): return "free transaction refused: \(why)"
-        case let .dataTooLarge(kind, bytes, limit):
+        case .dataTooLarge(let kind, let bytes, let limit):
             return "transaction_data of a \(kind) is \(bytes) bytes; at most \(limit) allowed"
-        case let .creationDateOutOfWindow(date, now, maxAge, maxAhead):
-            return "creation_date \(date) is outside the accepted window (\(maxAge) s before to \(maxAhead) s after the ledger time \(now)); sign the transaction again with the current time (GET /v1/network gives the ledger's \"time\")"
+        case .creationDateOutOfWindow(let date, let now, let maxAge, let maxAhead):
+            return
+                "creation_date \(date) is outside the accepted window (\(maxAge) s before to \(maxAhead) s after the ledger time \(now)); sign the transaction again with the current time (GET /v1/network gives the ledger's \"time\")"
         case .alreadyExpired(let hash):
             return "transaction \(hash) expired before it was included and can never be submitted again; sign a new one"
         case .notFound(let what): return "\(what) not found"

@@ -36,9 +36,11 @@ public struct NetworkInfo: Sendable, Hashable, Codable {
         case time
     }
 
-    public init(chainID: String, symbol: String, decimals: Int, blockTimeMillis: Int64, confirmations: UInt64,
-                expiryBlocks: UInt64, minimumFee: UInt64, usdMicrosPerToken: UInt64, latestRound: UInt64,
-                latestBlockHash: String, faucetAddress: String, faucetPourAmount: UInt64, maxNonceAhead: UInt64, time: Int64) {
+    public init(
+        chainID: String, symbol: String, decimals: Int, blockTimeMillis: Int64, confirmations: UInt64,
+        expiryBlocks: UInt64, minimumFee: UInt64, usdMicrosPerToken: UInt64, latestRound: UInt64,
+        latestBlockHash: String, faucetAddress: String, faucetPourAmount: UInt64, maxNonceAhead: UInt64, time: Int64
+    ) {
         self.chainID = chainID
         self.symbol = symbol
         self.decimals = decimals

@@ -25,8 +25,8 @@ public struct TokenAmount: Sendable, Hashable, Comparable, Codable, CustomString
         let whole = parts[0]
         let fraction = parts.count == 2 ? parts[1] : ""
         guard !(whole.isEmpty && fraction.isEmpty),
-              whole.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-              fraction.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+            whole.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+            fraction.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
         else { throw .invalid(text) }
         guard fraction.utf8.count <= TokenAmount.decimals else { throw .tooManyDecimals(text) }
         var units: UInt64 = 0

@@ -32,9 +32,11 @@ public struct Transaction: Sendable, Hashable, Codable, CanonicalSigned {
         case signature
     }
 
-    public init(hash: String, clientID: String, publicKey: String, toClientID: String, value: UInt64, fee: UInt64,
-                nonce: UInt64, transactionType: TransactionType, transactionData: String, creationDate: Int64,
-                chainID: String, signature: String) {
+    public init(
+        hash: String, clientID: String, publicKey: String, toClientID: String, value: UInt64, fee: UInt64,
+        nonce: UInt64, transactionType: TransactionType, transactionData: String, creationDate: Int64,
+        chainID: String, signature: String
+    ) {
         self.hash = hash
         self.clientID = clientID
         self.publicKey = publicKey
@@ -74,7 +76,8 @@ public struct Transaction: Sendable, Hashable, Codable, CanonicalSigned {
     /// building the bytes; what the pool's byte limits count.
     public var wireSize: Int {
         let key = Hex.decode(publicKey)?.count ?? publicKey.utf8.count
-        let strings = Transaction.signingDomain.utf8.count + chainID.utf8.count + clientID.utf8.count + key
+        let strings =
+            Transaction.signingDomain.utf8.count + chainID.utf8.count + clientID.utf8.count + key
             + toClientID.utf8.count + transactionData.utf8.count
         // 6 length prefixes, 3 u64 + u8 + i64, then the batch's length prefix and the signature.
         return strings + 6 * 4 + 3 * 8 + 1 + 8 + 4 + 64
@@ -84,12 +87,15 @@ public struct Transaction: Sendable, Hashable, Codable, CanonicalSigned {
     public var computedHash: String { signingHash }
 
     /// Builds and signs a transaction; `clientID` and `publicKey` come from `key`.
-    public static func signed(by key: Ed25519.SigningKey, chainID: String, to toClientID: String,
-                              value: UInt64, fee: UInt64, nonce: UInt64, type: TransactionType = .transfer,
-                              data: String = "", creationDate: Int64) -> Transaction {
-        var tx = Transaction(hash: "", clientID: key.publicKey.clientID, publicKey: key.publicKey.hex,
-                             toClientID: toClientID, value: value, fee: fee, nonce: nonce, transactionType: type,
-                             transactionData: data, creationDate: creationDate, chainID: chainID, signature: "")
+    public static func signed(
+        by key: Ed25519.SigningKey, chainID: String, to toClientID: String,
+        value: UInt64, fee: UInt64, nonce: UInt64, type: TransactionType = .transfer,
+        data: String = "", creationDate: Int64
+    ) -> Transaction {
+        var tx = Transaction(
+            hash: "", clientID: key.publicKey.clientID, publicKey: key.publicKey.hex,
+            toClientID: toClientID, value: value, fee: fee, nonce: nonce, transactionType: type,
+            transactionData: data, creationDate: creationDate, chainID: chainID, signature: "")
         tx.sign(with: key)
         return tx
     }

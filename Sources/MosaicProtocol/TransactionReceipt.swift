@@ -22,8 +22,10 @@ public struct TransactionReceipt: Sendable, Hashable, Codable {
         case events
     }
 
-    public init(transactionHash: String, blockHash: String, round: UInt64, index: Int, outcome: ExecutionOutcome,
-                error: String?, output: String, outputHash: String, events: [TransactionEvent]) {
+    public init(
+        transactionHash: String, blockHash: String, round: UInt64, index: Int, outcome: ExecutionOutcome,
+        error: String?, output: String, outputHash: String, events: [TransactionEvent]
+    ) {
         self.transactionHash = transactionHash
         self.blockHash = blockHash
         self.round = round

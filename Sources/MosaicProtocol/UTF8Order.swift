@@ -5,7 +5,8 @@ import Foundation
 /// place that must agree with those orders compares through here.
 public enum UTF8Order {
     public static func less(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
+        var a = a
+        var b = b
         return a.withUTF8 { pa in
             b.withUTF8 { pb in
                 let n = min(pa.count, pb.count)

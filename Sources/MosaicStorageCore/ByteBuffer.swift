@@ -21,7 +21,8 @@ final class ByteBuffer {
         self.count = count
         var r: UnsafeMutableRawPointer?
         if count >= Self.mapThreshold, let m = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-           m != MAP_FAILED {
+            m != MAP_FAILED
+        {
             r = m  // the kernel hands out zeroed pages
         }
         mapped = r != nil

@@ -103,8 +103,9 @@ public final class ErasureCoder: Sendable {
                 UnsafeMutableRawBufferPointer(rebasing: buffer.raw[(i * fragmentSize)..<((i + 1) * fragmentSize)]).copyMemory(from: src)
             }
         }
-        try reconstructData(buffer: buffer.base, stride: fragmentSize, fragmentSize: fragmentSize,
-                            available: Array(available.prefix(dataShards)))
+        try reconstructData(
+            buffer: buffer.base, stride: fragmentSize, fragmentSize: fragmentSize,
+            available: Array(available.prefix(dataShards)))
         encode(buffer: buffer.base, fragmentSize: fragmentSize, stride: fragmentSize)
         return (0..<totalShards).map { buffer.array(from: $0 * fragmentSize, count: fragmentSize) }
     }
@@ -118,8 +119,9 @@ public final class ErasureCoder: Sendable {
         var coding: [UnsafeMutablePointer<UInt8>?] = (dataShards..<totalShards).map { base + $0 * stride }
         encodeTables.withUnsafeBufferPointer { t in
             guard let tables = t.baseAddress else { return }
-            ec_encode_data(Int32(fragmentSize), Int32(dataShards), Int32(parityShards),
-                           UnsafeMutablePointer(mutating: tables), &data, &coding)
+            ec_encode_data(
+                Int32(fragmentSize), Int32(dataShards), Int32(parityShards),
+                UnsafeMutablePointer(mutating: tables), &data, &coding)
         }
     }
 
@@ -131,8 +133,9 @@ public final class ErasureCoder: Sendable {
         var outputs: [UnsafeMutablePointer<UInt8>?] = plan.missing.map { base + $0 * stride }
         plan.tables.withUnsafeBufferPointer { t in
             guard let tables = t.baseAddress else { return }
-            ec_encode_data(Int32(fragmentSize), Int32(dataShards), Int32(plan.missing.count),
-                           UnsafeMutablePointer(mutating: tables), &sources, &outputs)
+            ec_encode_data(
+                Int32(fragmentSize), Int32(dataShards), Int32(plan.missing.count),
+                UnsafeMutablePointer(mutating: tables), &sources, &outputs)
         }
     }
 

@@ -1,6 +1,6 @@
+import Foundation
 import MosaicParallel
 import MosaicProtocol
-import Foundation
 
 /// The download pipeline: fetch blocks from any d fragment sources, verify each block against its
 /// fragment's Merkle root, rebuild the chunks, open the sealed segments, write the plaintext.
@@ -38,8 +38,10 @@ public struct FileDecoder: Sendable {
     /// - Parameter sources: fragment index → where to read that fragment stream (at least d of them).
     /// - Parameter preferredOrder: fragment indices to try first (e.g. fastest blobbers); by default
     ///   data fragments come first, which makes decoding a plain copy.
-    public func decode(from sources: [Int: any FragmentSource], range: Range<Int64>? = nil,
-                       preferredOrder: [Int]? = nil, write: ([UInt8]) throws -> Void) async throws -> Report {
+    public func decode(
+        from sources: [Int: any FragmentSource], range: Range<Int64>? = nil,
+        preferredOrder: [Int]? = nil, write: ([UInt8]) throws -> Void
+    ) async throws -> Report {
         let layout = file.layout
         let d = layout.dataShards
         for i in sources.keys where i < 0 || i >= layout.totalShards { throw StorageError.invalidFragmentIndex(i) }
@@ -100,7 +102,9 @@ public struct FileDecoder: Sendable {
     /// sources left, a source still busy long after the others answered (`hedgeDelay`, at least 4×
     /// the slowest answer so far) is given up as slow and cancelled, so the caller fetches its
     /// part from a spare instead of waiting for it.
-    func fetch(_ indices: [Int], batch: Range<Int64>, sources: [Int: any FragmentSource], spares: Int = 0) async -> [(Int, Swift.Result<[FragmentBlock], VerifyFailure>)] {
+    func fetch(_ indices: [Int], batch: Range<Int64>, sources: [Int: any FragmentSource], spares: Int = 0) async -> [(
+        Int, Swift.Result<[FragmentBlock], VerifyFailure>
+    )] {
         let layout = file.layout
         let roots = file.fragmentRoots
         let minimumHedge = hedgeDelay
@@ -131,11 +135,14 @@ public struct FileDecoder: Sendable {
             var timerSet = false
             while let event = await group.next() {
                 switch event {
-                case let .done(i, r, took):
+                case .done(let i, let r, let took):
                     pending.remove(i)
                     out.append((i, r))
                     slowest = max(slowest, took)
-                    if pending.isEmpty { group.cancelAll(); return out }
+                    if pending.isEmpty {
+                        group.cancelAll()
+                        return out
+                    }
                     if !timerSet, spares >= pending.count, pending.count < indices.count {
                         timerSet = true
                         let wait = max(minimumHedge, slowest * 4)
@@ -148,7 +155,9 @@ public struct FileDecoder: Sendable {
                     guard !pending.isEmpty else { continue }
                     let waited = clock.now - started
                     for i in pending {
-                        out.append((i, .failure(VerifyFailure(reason: "slow: no answer after \(waited) while the others took at most \(slowest)"))))
+                        out.append(
+                            (i, .failure(VerifyFailure(reason: "slow: no answer after \(waited) while the others took at most \(slowest)")))
+                        )
                     }
                     group.cancelAll()
                     return out
@@ -159,7 +168,9 @@ public struct FileDecoder: Sendable {
     }
 
     /// Checks the count, sizes and Merkle proofs of a batch against the fragment's root.
-    static func verify(_ got: [FragmentBlock], batch: Range<Int64>, layout: FileLayout, root: [UInt8]) -> Swift.Result<[FragmentBlock], VerifyFailure> {
+    static func verify(_ got: [FragmentBlock], batch: Range<Int64>, layout: FileLayout, root: [UInt8])
+        -> Swift.Result<[FragmentBlock], VerifyFailure>
+    {
         guard got.count == batch.count else {
             return .failure(VerifyFailure(reason: "returned \(got.count) blocks for \(batch.count) requested"))
         }
@@ -170,7 +181,8 @@ public struct FileDecoder: Sendable {
                 return .failure(VerifyFailure(reason: "block \(c) has \(block.data.count) bytes, expected \(fs)"))
             }
             guard block.proof.leafCount == layout.blocksPerFragment,
-                  MerkleTree.verify(root: root, blockIndex: Int(c), blockData: block.data, proof: block.proof) else {
+                MerkleTree.verify(root: root, blockIndex: Int(c), blockData: block.data, proof: block.proof)
+            else {
                 return .failure(VerifyFailure(reason: "block \(c) does not match the fragment's Merkle root"))
             }
         }
@@ -180,14 +192,17 @@ public struct FileDecoder: Sendable {
     /// Rebuilds whole fragment streams (`targets`: fragment index → sink, e.g. a replacement blobber)
     /// from any d good sources. Each sink's `finish` carries the signed root of its fragment, so the
     /// receiving blobber verifies what it got. This is repair after a lost blobber or a failed upload.
-    public func rebuild(_ targets: [Int: any FragmentSink], from sources: [Int: any FragmentSource],
-                        preferredOrder: [Int]? = nil) async throws -> Report {
+    public func rebuild(
+        _ targets: [Int: any FragmentSink], from sources: [Int: any FragmentSource],
+        preferredOrder: [Int]? = nil
+    ) async throws -> Report {
         let layout = file.layout
         let n = layout.totalShards
         for i in targets.keys where i < 0 || i >= n { throw StorageError.invalidFragmentIndex(i) }
         for i in sources.keys where i < 0 || i >= n { throw StorageError.invalidFragmentIndex(i) }
-        var picker = SourcePicker(sources: sources.filter { targets[$0.key] == nil }, preferredOrder: preferredOrder,
-                                  needed: layout.dataShards)
+        var picker = SourcePicker(
+            sources: sources.filter { targets[$0.key] == nil }, preferredOrder: preferredOrder,
+            needed: layout.dataShards)
         var failed: [Int: String] = [:]
         var batchStart: Int64 = 0
         while batchStart < layout.chunkCount {
@@ -211,7 +226,10 @@ public struct FileDecoder: Sendable {
                 for (t, sink) in live {
                     let bytes = Array(perChunk.compactMap { $0[t] }.joined())
                     group.addTask {
-                        do { try await sink.write(bytes, at: offset); return (t, nil) } catch { return (t, "\(error)") }
+                        do {
+                            try await sink.write(bytes, at: offset)
+                            return (t, nil)
+                        } catch { return (t, "\(error)") }
                     }
                 }
                 var out: [Int: String] = [:]
@@ -226,7 +244,10 @@ public struct FileDecoder: Sendable {
         let finishes = await withTaskGroup(of: (Int, String?).self) { group in
             for (t, sink) in targets where failed[t] == nil {
                 group.addTask {
-                    do { try await sink.finish(length: length, root: roots[t]); return (t, nil) } catch { return (t, "\(error)") }
+                    do {
+                        try await sink.finish(length: length, root: roots[t])
+                        return (t, nil)
+                    } catch { return (t, "\(error)") }
                 }
             }
             var out: [Int: String] = [:]

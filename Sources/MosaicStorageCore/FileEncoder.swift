@@ -1,6 +1,6 @@
+import Foundation
 import MosaicParallel
 import MosaicProtocol
-import Foundation
 
 /// The upload layout pipeline: plaintext stream → sealed segments → chunks of d × 64 KiB →
 /// d + p fragments (ISA-L) → one stream per blobber, with a Merkle tree per stream.
@@ -38,25 +38,28 @@ public struct FileEncoder: Sendable {
 
     /// Encodes the file at `path`; see `encode(read:to:minimumSinks:progress:)`. Reads go straight
     /// into the batch buffer (no `Data` or array per read).
-    public func encode(fileAt path: String, to sinks: [any FragmentSink], minimumSinks: Int? = nil,
-                       beforeSend: BatchCheck? = nil,
-                       progress: (@Sendable (Int64) -> Void)? = nil) async throws -> Result {
+    public func encode(
+        fileAt path: String, to sinks: [any FragmentSink], minimumSinks: Int? = nil,
+        beforeSend: BatchCheck? = nil,
+        progress: (@Sendable (Int64) -> Void)? = nil
+    ) async throws -> Result {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw StorageError.io(operation: "open", path: path, errno: errno) }
         defer { close(fd) }
-        return try await encode(fill: { buffer in
-            var filled = 0
-            while filled < buffer.count {
-                let got = read(fd, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw StorageError.io(operation: "read", path: path, errno: errno)
+        return try await encode(
+            fill: { buffer in
+                var filled = 0
+                while filled < buffer.count {
+                    let got = read(fd, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+                    if got < 0 {
+                        if errno == EINTR { continue }
+                        throw StorageError.io(operation: "read", path: path, errno: errno)
+                    }
+                    if got == 0 { break }
+                    filled += got
                 }
-                if got == 0 { break }
-                filled += got
-            }
-            return filled
-        }, to: sinks, minimumSinks: minimumSinks, beforeSend: beforeSend, progress: progress)
+                return filled
+            }, to: sinks, minimumSinks: minimumSinks, beforeSend: beforeSend, progress: progress)
     }
 
     /// Reads the plaintext through `read(n)` (up to n bytes; empty at end of file), sends fragment i
@@ -65,30 +68,35 @@ public struct FileEncoder: Sendable {
     /// - Parameter minimumSinks: how many sinks must finish for success (default d; the SDK asks
     ///   for d + 1). Failed sinks are reported, not fatal, so one dead blobber does not fail an upload.
     /// - Parameter progress: plaintext bytes delivered to the sinks so far.
-    public func encode(read: (Int) throws -> [UInt8], to sinks: [any FragmentSink], minimumSinks: Int? = nil,
-                       progress: (@Sendable (Int64) -> Void)? = nil) async throws -> Result {
-        try await encode(fill: { buffer in
-            var filled = 0
-            while filled < buffer.count {
-                let part = try read(buffer.count - filled)
-                if part.isEmpty { break }
-                let take = min(part.count, buffer.count - filled)
-                part.withUnsafeBytes { src in
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<(filled + take)])
-                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: src[..<take]))
+    public func encode(
+        read: (Int) throws -> [UInt8], to sinks: [any FragmentSink], minimumSinks: Int? = nil,
+        progress: (@Sendable (Int64) -> Void)? = nil
+    ) async throws -> Result {
+        try await encode(
+            fill: { buffer in
+                var filled = 0
+                while filled < buffer.count {
+                    let part = try read(buffer.count - filled)
+                    if part.isEmpty { break }
+                    let take = min(part.count, buffer.count - filled)
+                    part.withUnsafeBytes { src in
+                        UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<(filled + take)])
+                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: src[..<take]))
+                    }
+                    filled += take
                 }
-                filled += take
-            }
-            return filled
-        }, to: sinks, minimumSinks: minimumSinks, beforeSend: nil, progress: progress)
+                return filled
+            }, to: sinks, minimumSinks: minimumSinks, beforeSend: nil, progress: progress)
     }
 
     /// The pipeline. `fill` fills as much of the buffer as the input still has and returns the count
     /// (less than the buffer only at the end). Two fragment buffers alternate: one is being sent while
     /// the next batch is sealed, coded and hashed into the other, so the client's memory is
     /// 1 plaintext batch + 2 × (d + p) × `chunksPerBatch` × 64 KiB whatever the file size.
-    func encode(fill: (UnsafeMutableRawBufferPointer) throws -> Int, to sinks: [any FragmentSink], minimumSinks: Int?,
-                beforeSend: BatchCheck?, progress: (@Sendable (Int64) -> Void)?) async throws -> Result {
+    func encode(
+        fill: (UnsafeMutableRawBufferPointer) throws -> Int, to sinks: [any FragmentSink], minimumSinks: Int?,
+        beforeSend: BatchCheck?, progress: (@Sendable (Int64) -> Void)?
+    ) async throws -> Result {
         let n = dataShards + parityShards
         guard sinks.count == n else { throw StorageError.sinkCountMismatch(expected: n, got: sinks.count) }
         let needed = minimumSinks ?? dataShards
@@ -152,9 +160,11 @@ public struct FileEncoder: Sendable {
         sending = nil
         spare = nil
 
-        let layout = try FileLayout(fileSize: fileSize, dataShards: dataShards, parityShards: parityShards,
-                                    cipherOverhead: cipher.overhead)
-        precondition(layout.fragmentLength == streamOffset && layout.chunkCount == chunkIndex, "layout arithmetic disagrees with the encoder")
+        let layout = try FileLayout(
+            fileSize: fileSize, dataShards: dataShards, parityShards: parityShards,
+            cipherOverhead: cipher.overhead)
+        precondition(
+            layout.fragmentLength == streamOffset && layout.chunkCount == chunkIndex, "layout arithmetic disagrees with the encoder")
         let roots = builders.map { $0.root }
         let length = streamOffset
         let active = (0..<n).filter { failures[$0] == nil }
@@ -163,7 +173,10 @@ public struct FileEncoder: Sendable {
                 let sink = sinks[i]
                 let root = roots[i]
                 group.addTask {
-                    do { try await sink.finish(length: length, root: root); return (i, nil) } catch { return (i, "\(error)") }
+                    do {
+                        try await sink.finish(length: length, root: root)
+                        return (i, nil)
+                    } catch { return (i, "\(error)") }
                 }
             }
             var out: [Int: String] = [:]
@@ -178,13 +191,18 @@ public struct FileEncoder: Sendable {
         return Result(file: try EncodedFile(layout: layout, fragmentRoots: roots), failedSinks: failures)
     }
 
-    private static func send(_ fragments: [FragmentBytes], at offset: Int64, to sinks: [any FragmentSink], active: [Int]) async -> [Int: String] {
+    private static func send(_ fragments: [FragmentBytes], at offset: Int64, to sinks: [any FragmentSink], active: [Int]) async -> [Int:
+        String]
+    {
         await withTaskGroup(of: (Int, String?).self) { group in
             for i in active {
                 let sink = sinks[i]
                 let bytes = fragments[i]
                 group.addTask {
-                    do { try await sink.write(fragment: bytes, at: offset); return (i, nil) } catch { return (i, "\(error)") }
+                    do {
+                        try await sink.write(fragment: bytes, at: offset)
+                        return (i, nil)
+                    } catch { return (i, "\(error)") }
                 }
             }
             var out: [Int: String] = [:]
@@ -210,7 +228,8 @@ public struct FileEncoder: Sendable {
         let B = MerkleRules.blockSize
         let o = cipher.overhead
         let P = B - o
-        let d = dataShards, n = dataShards + parityShards
+        let d = dataShards
+        let n = dataShards + parityShards
         let stride = rows.count / n
         let segmentCount = (plain.count + P - 1) / P
         let chunkCount = (segmentCount + d - 1) / d
@@ -222,9 +241,10 @@ public struct FileEncoder: Sendable {
             if sealedLength == d * B {
                 // A full chunk: data fragment j is sealed segment k·d + j, sealed in place.
                 for (j, s) in segs.enumerated() {
-                    try cipher.seal(UnsafeRawBufferPointer(rebasing: plain[(s * P)..<((s + 1) * P)]),
-                                    into: rows.mutableBytes(from: j * stride + k * B, count: B),
-                                    segmentIndex: UInt64(firstSegment + Int64(s)))
+                    try cipher.seal(
+                        UnsafeRawBufferPointer(rebasing: plain[(s * P)..<((s + 1) * P)]),
+                        into: rows.mutableBytes(from: j * stride + k * B, count: B),
+                        segmentIndex: UInt64(firstSegment + Int64(s)))
                 }
             } else {
                 // The file's last chunk: its sealed bytes are laid out contiguously over d fragments
@@ -234,9 +254,10 @@ public struct FileEncoder: Sendable {
                 for s in segs {
                     let len = min(P, plain.count - s * P)
                     try sealed.withUnsafeMutableBytes { out in
-                        try cipher.seal(UnsafeRawBufferPointer(rebasing: plain[(s * P)..<(s * P + len)]),
-                                        into: UnsafeMutableRawBufferPointer(rebasing: out[x..<(x + len + o)]),
-                                        segmentIndex: UInt64(firstSegment + Int64(s)))
+                        try cipher.seal(
+                            UnsafeRawBufferPointer(rebasing: plain[(s * P)..<(s * P + len)]),
+                            into: UnsafeMutableRawBufferPointer(rebasing: out[x..<(x + len + o)]),
+                            segmentIndex: UInt64(firstSegment + Int64(s)))
                     }
                     x += len + o
                 }

@@ -37,7 +37,8 @@ public struct MerkleTree: Sendable, Equatable {
     /// The sibling path from block `index` up to the root.
     public func proof(forBlock index: Int) throws -> MerkleProof {
         guard index >= 0, index < leafCount else { throw StorageError.blockIndexOutOfRange(index: index, count: leafCount) }
-        return MerkleProof(leafIndex: index, leafCount: leafCount, siblings: MerkleRules.siblings(leaves: Self.split(leafHashes), index: index))
+        return MerkleProof(
+            leafIndex: index, leafCount: leafCount, siblings: MerkleRules.siblings(leaves: Self.split(leafHashes), index: index))
     }
 
     /// Every level of the tree, leaves first and the root last (2n − 1 nodes at most): what the
@@ -60,8 +61,10 @@ public struct MerkleTree: Sendable, Equatable {
 
     public static func verify(root: [UInt8], blockIndex: Int, leafHash: [UInt8], proof: MerkleProof) -> Bool {
         guard proof.leafIndex == blockIndex, blockIndex >= 0, blockIndex < proof.leafCount, root.count == MerkleRules.hashSize,
-              let reached = MerkleRules.rootFrom(leaf: leafHash, index: UInt64(blockIndex), count: UInt64(proof.leafCount),
-                                                 siblings: proof.siblings) else { return false }
+            let reached = MerkleRules.rootFrom(
+                leaf: leafHash, index: UInt64(blockIndex), count: UInt64(proof.leafCount),
+                siblings: proof.siblings)
+        else { return false }
         return reached == root
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import MosaicStorageCore
 import MosaicBlobber
+import MosaicStorageCore
 
 // A blobber in its own process, for crash tests (SIGKILL at any moment): `blobber-fixture DIR`
 // starts a BlobberServer on a free loopback port, prints "PORT <n>" and serves until killed.

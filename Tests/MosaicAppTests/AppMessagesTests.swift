@@ -1,10 +1,10 @@
 import Foundation
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicSDK
 import Testing
 
 @testable import MosaicApp
-import MosaicHTTPServer
 
 /// The web app's words: the suggested lock of a new allocation, and storage errors as sentences
 /// for a page (no command-line hints such as 'mosaic ls', --replace or 'mosaic repair').
@@ -25,7 +25,8 @@ import MosaicHTTPServer
     @Test func storageErrorsReadAsSentencesWithoutCLIHints() {
         let errors: [StorageClientError] = [
             .notFound(path: "/a/report.pdf"), .alreadyExists(path: "/a/report.pdf"),
-            .unreadable(path: "/a/report.pdf", reason: "2 of 4 answered"), .expired(allocation: String(repeating: "a", count: 64), at: 1_700_000_000),
+            .unreadable(path: "/a/report.pdf", reason: "2 of 4 answered"),
+            .expired(allocation: String(repeating: "a", count: 64), at: 1_700_000_000),
             .lockerFile(path: "/locker/x"), .tooFewBlobbers(needed: 3, reached: 1, failures: [:]),
         ]
         for e in errors {

@@ -1,9 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-@testable import MosaicApp
 import MosaicTestSupport
+
+@testable import MosaicApp
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A browser stand-in: keeps the session cookie and the CSRF token, talks JSON to a real app server.
 final class AppTestClient: @unchecked Sendable {
@@ -30,8 +32,10 @@ final class AppTestClient: @unchecked Sendable {
     }
 
     @discardableResult
-    func send(_ method: String, _ path: String, json: [String: Any]? = nil, csrf sendCSRF: Bool = true,
-              rawBody: Data? = nil, contentType: String? = "application/json", headers extra: [String: String] = [:]) async throws -> Reply {
+    func send(
+        _ method: String, _ path: String, json: [String: Any]? = nil, csrf sendCSRF: Bool = true,
+        rawBody: Data? = nil, contentType: String? = "application/json", headers extra: [String: String] = [:]
+    ) async throws -> Reply {
         var req = URLRequest(url: URL(string: path, relativeTo: base)!)
         req.httpMethod = method
         if let cookie { req.setValue("mosaic_session=\(cookie)", forHTTPHeaderField: "Cookie") }
@@ -50,7 +54,9 @@ final class AppTestClient: @unchecked Sendable {
         let http = response as! HTTPURLResponse
         var headers: [String: String] = [:]
         for (k, v) in http.allHeaderFields { headers[String(describing: k).lowercased()] = String(describing: v) }
-        if let setCookie = headers["set-cookie"], let value = setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last {
+        if let setCookie = headers["set-cookie"],
+            let value = setCookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last
+        {
             cookie = String(value)
         }
         return Reply(status: http.statusCode, headers: headers, body: data)
@@ -70,8 +76,10 @@ struct TestApp {
     let server: AppServer
     let home: URL
 
-    static func start(idleTimeout: TimeInterval = 900, home given: URL? = nil, network: String? = nil,
-                      configure: (inout AppServer.Configuration) -> Void = { _ in }) throws -> TestApp {
+    static func start(
+        idleTimeout: TimeInterval = 900, home given: URL? = nil, network: String? = nil,
+        configure: (inout AppServer.Configuration) -> Void = { _ in }
+    ) throws -> TestApp {
         let home = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("mosaic-app-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         var config = AppServer.Configuration(home: home, network: network)

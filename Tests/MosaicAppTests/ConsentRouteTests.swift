@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MosaicApp
 
 /// The consent page and the social routes' guards, without a node: everything checked before the
@@ -58,7 +59,8 @@ import Testing
     }
 
     @Test func redirectParametersAreEncodedAndAppended() {
-        #expect(AppServer.redirectURL("http://a/cb", [("grant", "ab12"), ("state", "x y&z=1")]) == "http://a/cb?grant=ab12&state=x%20y%26z%3D1")
+        #expect(
+            AppServer.redirectURL("http://a/cb", [("grant", "ab12"), ("state", "x y&z=1")]) == "http://a/cb?grant=ab12&state=x%20y%26z%3D1")
         #expect(AppServer.redirectURL("http://a/cb?k=v", [("error", "access_denied")]) == "http://a/cb?k=v&error=access_denied")
     }
 }

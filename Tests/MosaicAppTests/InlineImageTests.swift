@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MosaicApp
 
 /// Only the four image formats are shown inline, judged by their bytes.
@@ -13,8 +14,10 @@ import Testing
     }
 
     @Test func scriptAndMarkupAreNeverAnImage() {
-        for text in ["<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)\"/>", "<!doctype html><script>alert(1)</script>",
-                     "<?xml version=\"1.0\"?><svg/>", "alert(document.cookie)", "", "RIFF....WAVE", "GIF8", "\u{FEFF}<svg/>"] {
+        for text in [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)\"/>", "<!doctype html><script>alert(1)</script>",
+            "<?xml version=\"1.0\"?><svg/>", "alert(document.cookie)", "", "RIFF....WAVE", "GIF8", "\u{FEFF}<svg/>",
+        ] {
             #expect(InlineImage.sniff(Array(text.utf8)) == nil, "\(text)")
         }
         #expect(InlineImage.sniff([0x89, 0x50, 0x4E]) == nil, "a cut-off signature is not an image")

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import MosaicHTTP
 import MosaicHTTPServer
 import MosaicSDK
 import MosaicStorageCore
+import Testing
+
 @testable import MosaicApp
 
 /// Client errors are 4xx all the way through the app: a node's 4xx reaches the page with the
@@ -79,7 +80,10 @@ import MosaicStorageCore
     @Test func aBadRemotePathRefusedByTheSDKIsA400NotA500() async throws {
         let app = try TestApp.start()
         do {
-            _ = try await app.server.mapStorage { () async throws -> Int in try RemotePath.validate("relative/path"); return 0 }
+            _ = try await app.server.mapStorage { () async throws -> Int in
+                try RemotePath.validate("relative/path")
+                return 0
+            }
             Issue.record("a relative path was accepted")
         } catch let e as HTTPError {
             #expect(e.status == 400)
@@ -113,7 +117,8 @@ import MosaicStorageCore
         let paths = try #require(doc["paths"] as? [String: [String: Any]])
         func op(_ path: String, _ method: String) -> [String: Any] { paths[path]?[method] as? [String: Any] ?? [:] }
         func schema(_ path: String, _ method: String, _ name: String) -> [String: Any] {
-            ((op(path, method)["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == name }?["schema"] as? [String: Any]) ?? [:]
+            ((op(path, method)["parameters"] as? [[String: Any]])?.first { $0["name"] as? String == name }?["schema"] as? [String: Any])
+                ?? [:]
         }
         #expect(schema("/api/transactions", "get", "limit")["type"] as? String == "integer")
         #expect((schema("/api/transactions", "get", "limit")["maximum"] as? NSNumber)?.intValue == 100)
@@ -122,7 +127,8 @@ import MosaicStorageCore
         #expect((schema("/api/notes", "get", "limit")["maximum"] as? NSNumber)?.intValue == 500)
         #expect(schema("/api/files", "get", "alloc")["pattern"] as? String == "^[0-9a-f]{64}$")
         #expect(schema("/api/notes/{id}", "put", "id")["type"] as? String == "integer")
-        let vote = ((((op("/api/social/votes", "post")["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"]
+        let vote =
+            ((((op("/api/social/votes", "post")["requestBody"] as? [String: Any])?["content"] as? [String: Any])?["application/json"]
             as? [String: Any])?["schema"] as? [String: Any])?["properties"] as? [String: Any]
         #expect(((vote?["weight"] as? [String: Any])?["minimum"] as? NSNumber)?.intValue == -10_000)
         #expect((op("/api/files/delete", "post")["responses"] as? [String: Any])?["204"] != nil)

@@ -1,7 +1,8 @@
 import Foundation
 import MosaicTestSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One hand-written HTTP/1.1 request over a loopback socket, for what URLSession will not send

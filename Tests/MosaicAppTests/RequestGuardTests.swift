@@ -1,16 +1,19 @@
 import Foundation
 import MosaicCrypto
+import MosaicProtocol
 import MosaicSDK
+import MosaicTestSupport
 import Synchronization
 import Testing
+
 @testable import MosaicApp
-import MosaicTestSupport
-import MosaicProtocol
 
 /// Attacks from a hostile browser or network on a real app server over loopback, without a node:
 /// DNS rebinding, cross-site form posts, session floods, passphrase guessing, old share links.
 @Suite(.timeLimit(.minutes(3))) struct RequestGuardTests {
-    func raw(_ app: TestApp, _ method: String, _ path: String, host: String?, headers: [String] = [], body: Data = Data()) async throws -> RawHTTP.Answer {
+    func raw(_ app: TestApp, _ method: String, _ path: String, host: String?, headers: [String] = [], body: Data = Data()) async throws
+        -> RawHTTP.Answer
+    {
         var head = ["\(method) \(path) HTTP/1.1"]
         if let host { head.append("Host: \(host)") }
         return try await RawHTTP.send(port: app.port, head + headers, body: body)
@@ -21,7 +24,9 @@ import MosaicProtocol
     @Test func dnsRebindingUnderAnotherHostNameIsRefusedEverywhere() async throws {
         let app = try TestApp.start()
         let port = app.port
-        for path in ["/", "/api/session", "/api/network", "/openapi.json", "/app.js", "/s/mosaic-ticket:abc", "/authorize?app=x", "/no/such/route"] {
+        for path in [
+            "/", "/api/session", "/api/network", "/openapi.json", "/app.js", "/s/mosaic-ticket:abc", "/authorize?app=x", "/no/such/route",
+        ] {
             for host in ["evil.example:\(port)", "evil.example", "127.0.0.1.evil.example:\(port)", "localhost:\(port + 1)", "127.0.0.1"] {
                 let r = try await raw(app, "GET", path, host: host)
                 #expect(r.status == 421, "\(host) \(path)")
@@ -31,8 +36,9 @@ import MosaicProtocol
             }
         }
         // A state change from the rebinding page: refused before any session or CSRF check.
-        let post = try await raw(app, "POST", "/api/wallets", host: "evil.example:\(port)", headers: ["Content-Type: application/json"],
-                           body: Data(#"{"passphrase":"long enough","passphrase_confirm":"long enough"}"#.utf8))
+        let post = try await raw(
+            app, "POST", "/api/wallets", host: "evil.example:\(port)", headers: ["Content-Type: application/json"],
+            body: Data(#"{"passphrase":"long enough","passphrase_confirm":"long enough"}"#.utf8))
         #expect(post.status == 421)
         // An HTTP/1.0 request without any Host is refused too.
         let none = try await RawHTTP.send(port: port, ["GET /api/session HTTP/1.0"])
@@ -64,15 +70,19 @@ import MosaicProtocol
         let c = app.client()
         try await c.begin()
         let json = Data(#"{"passphrase":"long enough","passphrase_confirm":"long enough"}"#.utf8)
-        for type in ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x", "text/plain; charset=utf-8", "application/jsonp", "application/json-patch+json"] {
+        for type in [
+            "application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x", "text/plain; charset=utf-8",
+            "application/jsonp", "application/json-patch+json",
+        ] {
             let r = try await c.send("POST", "/api/wallets", rawBody: json, contentType: type)
             #expect(r.status == 415, "\(type)")
             #expect(r.errorCode == "unsupported_media_type", "\(type)")
             #expect(r.errorMessage?.contains("Content-Type: application/json") == true)
         }
         // A body with no type at all is refused the same way.
-        let untyped = try await raw(app, "POST", "/api/wallets", host: "127.0.0.1:\(app.port)",
-                              headers: ["Cookie: mosaic_session=\(c.cookie ?? "")", "X-CSRF-Token: \(c.csrf ?? "")"], body: json)
+        let untyped = try await raw(
+            app, "POST", "/api/wallets", host: "127.0.0.1:\(app.port)",
+            headers: ["Cookie: mosaic_session=\(c.cookie ?? "")", "X-CSRF-Token: \(c.csrf ?? "")"], body: json)
         #expect(untyped.status == 415)
         #expect(Keystore(home: app.home).list().isEmpty, "no wallet was created")
         #expect(try await c.send("GET", "/api/session").json["state"] as? String == "no_wallet")
@@ -157,7 +167,8 @@ import MosaicProtocol
         #expect(try await user.send("GET", "/api/wallet").status == 200, "the signed-in session survived the flood")
         // With every slot holding a wallet, the stalest one goes (its keys with it).
         let store = SessionStore(idleTimeout: 60, maxSessions: 2)
-        let a = store.create(), b = store.create()
+        let a = store.create()
+        let b = store.create()
         let w = try Keystore(home: app.home, kdfParameters: .testing).unlock(name: "default", passphrase: "long enough")
         store.update(a.id) { $0.wallet = w }
         store.update(b.id) { $0.wallet = w }
@@ -188,7 +199,9 @@ import MosaicProtocol
         #expect(waiting.errorCode == "too_many_attempts")
         #expect(waiting.headers["retry-after"] == "2", "\(waiting.headers)")
         #expect(waiting.errorMessage?.contains("wait") == true)
-        #expect(try await c.send("GET", "/api/session").json["state"] as? String == "locked", "the right passphrase did not unlock while waiting")
+        #expect(
+            try await c.send("GET", "/api/session").json["state"] as? String == "locked",
+            "the right passphrase did not unlock while waiting")
         // Another session is not slowed by this one's count; a right passphrase takes its own try
         // back. The reveal checks the passphrase too, and its wrong one counts like an unlock's.
         let other = app.client()
@@ -235,8 +248,9 @@ import MosaicProtocol
         }
         let owner = Ed25519.SigningKey.generate()
         let key = SecretBytes(Random.bytes(32))
-        let token = try ShareToken(owner: owner, allocationID: String(repeating: "a", count: 64), path: "/photo.jpg", kind: .file,
-                                   contentKey: key, recipient: nil, expiration: 0)
+        let token = try ShareToken(
+            owner: owner, allocationID: String(repeating: "a", count: 64), path: "/photo.jpg", kind: .file,
+            contentKey: key, recipient: nil, expiration: 0)
         let keyHex = Hex.encode(key.copyBytes())
         let old = try await raw(app, "GET", "/s/" + token.encoded, host: "127.0.0.1:\(app.port)")
         #expect(old.status == 303)
@@ -244,13 +258,15 @@ import MosaicProtocol
         #expect(location == "/s/" + token.withoutKey.encoded + "#key=" + keyHex)
         #expect(try ShareToken.decode(link: "http://127.0.0.1:\(app.port)" + location) == token)
         // Posting the key as a form (a cross-site page) is refused; the old GET download is gone.
-        let form = try await raw(app, "POST", "/s/\(token.withoutKey.encoded)/download", host: "127.0.0.1:\(app.port)",
-                           headers: ["Content-Type: application/x-www-form-urlencoded"], body: Data("key=\(keyHex)".utf8))
+        let form = try await raw(
+            app, "POST", "/s/\(token.withoutKey.encoded)/download", host: "127.0.0.1:\(app.port)",
+            headers: ["Content-Type: application/x-www-form-urlencoded"], body: Data("key=\(keyHex)".utf8))
         #expect(form.status == 415)
         let get = try await raw(app, "GET", "/s/\(token.withoutKey.encoded)/download", host: "127.0.0.1:\(app.port)")
         #expect(get.status == 405)
-        let damaged = try await raw(app, "POST", "/s/\(token.withoutKey.encoded)/download", host: "127.0.0.1:\(app.port)",
-                              headers: ["Content-Type: application/json"], body: Data(#"{"key":"zz"}"#.utf8))
+        let damaged = try await raw(
+            app, "POST", "/s/\(token.withoutKey.encoded)/download", host: "127.0.0.1:\(app.port)",
+            headers: ["Content-Type: application/json"], body: Data(#"{"key":"zz"}"#.utf8))
         #expect(damaged.status == 400)
         #expect(damaged.errorCode == "invalid_ticket")
         await app.stop()
@@ -269,11 +285,15 @@ import MosaicProtocol
         try await c.send("POST", "/api/wallets", json: ["name": "main", "passphrase": "long enough", "passphrase_confirm": "long enough"])
         try await c.send("POST", "/api/lock")
         try Data("{ not json".utf8).write(to: app.home.appendingPathComponent("config.json"))
-        let walletFile = try #require(try FileManager.default.subpathsOfDirectory(atPath: app.home.path).first { $0.hasSuffix("main.json") })
+        let walletFile = try #require(
+            try FileManager.default.subpathsOfDirectory(atPath: app.home.path).first { $0.hasSuffix("main.json") })
         try Data("{ damaged".utf8).write(to: app.home.appendingPathComponent(walletFile))
         var answers: [(String, Int, String)] = []
-        for (method, path, body) in [("GET", "/api/network", nil), ("POST", "/api/unlock", ["name": "main", "passphrase": "long enough"]),
-                                     ("POST", "/api/network", ["name": "devnet"]), ("GET", "/authorize?app=demo&scopes=vote&redirect=http%3A%2F%2Fa%2Fcb&bounced=1", nil)] as [(String, String, [String: String]?)] {
+        for (method, path, body) in [
+            ("GET", "/api/network", nil), ("POST", "/api/unlock", ["name": "main", "passphrase": "long enough"]),
+            ("POST", "/api/network", ["name": "devnet"]),
+            ("GET", "/authorize?app=demo&scopes=vote&redirect=http%3A%2F%2Fa%2Fcb&bounced=1", nil),
+        ] as [(String, String, [String: String]?)] {
             let r = try await c.send(method, path, json: body)
             answers.append((path, r.status, String(decoding: r.body, as: UTF8.self)))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MosaicApp
 
 @Suite(.timeLimit(.minutes(2))) struct SessionTests {
@@ -36,7 +37,8 @@ import Testing
         let app = try TestApp.start()
         let c = app.client()
         try await c.begin()
-        let missing = try await c.send("POST", "/api/wallets", json: ["passphrase": "long enough", "passphrase_confirm": "long enough"], csrf: false)
+        let missing = try await c.send(
+            "POST", "/api/wallets", json: ["passphrase": "long enough", "passphrase_confirm": "long enough"], csrf: false)
         #expect(missing.status == 403)
         #expect(missing.errorCode == "csrf_missing")
         c.csrf = String(repeating: "0", count: 64)
@@ -91,7 +93,9 @@ import Testing
         #expect(mismatch.errorCode == "passphrase_mismatch")
         let malformed = try await c.send("POST", "/api/wallets", rawBody: Data("{nope".utf8))
         #expect(malformed.status == 400)
-        let badWords = try await c.send("POST", "/api/wallets/recover", json: ["mnemonic": "abandon zzz", "passphrase": "long enough", "passphrase_confirm": "long enough"])
+        let badWords = try await c.send(
+            "POST", "/api/wallets/recover",
+            json: ["mnemonic": "abandon zzz", "passphrase": "long enough", "passphrase_confirm": "long enough"])
         #expect(badWords.status == 422)
         #expect(badWords.errorCode == "invalid_mnemonic")
         #expect(try await c.send("GET", "/api/session").json["state"] as? String == "no_wallet")

@@ -4,6 +4,7 @@ import MosaicSDK
 import MosaicTestSupport
 import Synchronization
 import Testing
+
 @testable import MosaicApp
 
 /// Attacks that need real files: a real app server over loopback in front of `mosaic devnet`
@@ -30,9 +31,12 @@ import Testing
     static func setUp() async throws -> Setup {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("mosaic-app-storage-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let devnet = try MosaicProcess(["devnet", "--dir", home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
-                                        "--block-time", "100ms", "--confirmations", "1", "--blobbers", "4", "--json"],
-                                       environment: ["MOSAIC_HOME": home.path])
+        let devnet = try MosaicProcess(
+            [
+                "devnet", "--dir", home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
+                "--block-time", "100ms", "--confirmations", "1", "--blobbers", "4", "--json",
+            ],
+            environment: ["MOSAIC_HOME": home.path])
         _ = try #require(await devnet.firstJSON(timeout: 60), "the devnet did not start")
         let lines = LogLines()
         let app = try TestApp.start(home: home, network: "devnet") {
@@ -41,12 +45,18 @@ import Testing
         }
         let b = app.client()
         try await b.begin()
-        #expect(try await b.send("POST", "/api/wallets", json: ["passphrase": "long enough", "passphrase_confirm": "long enough"]).status == 201)
+        #expect(
+            try await b.send("POST", "/api/wallets", json: ["passphrase": "long enough", "passphrase_confirm": "long enough"]).status == 201
+        )
         let pour = try await b.send("POST", "/api/faucet")
         let hash = try #require(pour.json["hash"] as? String, "\(pour.errorMessage ?? "")")
         _ = try await b.send("GET", "/api/transactions/\(hash)/wait?until=sealed&timeout=30")
-        let alloc = try await b.send("POST", "/api/allocations", json: ["name": "attack", "data_shards": 2, "parity_shards": 2,
-                                                                        "size": "32MiB", "expire": "1d", "lock": "0.5"])
+        let alloc = try await b.send(
+            "POST", "/api/allocations",
+            json: [
+                "name": "attack", "data_shards": 2, "parity_shards": 2,
+                "size": "32MiB", "expire": "1d", "lock": "0.5",
+            ])
         let id = try #require(alloc.json["id"] as? String, "\(alloc.errorMessage ?? "")")
         return Setup(devnet: devnet, app: app, browser: b, alloc: id, log: lines)
     }
@@ -109,18 +119,22 @@ import Testing
         #expect((400..<500).contains(none.status), "\(none.status) \(none.errorMessage ?? "")")
         let wrong = try await reader.send("POST", url.path + "/download", json: ["key": Hex.encode(Random.bytes(32))])
         #expect((400..<500).contains(wrong.status), "\(wrong.status) \(wrong.errorMessage ?? "")")
-        let form = try await reader.send("POST", url.path + "/download", rawBody: Data("key=\(keyHex)".utf8), contentType: "application/x-www-form-urlencoded")
+        let form = try await reader.send(
+            "POST", url.path + "/download", rawBody: Data("key=\(keyHex)".utf8), contentType: "application/x-www-form-urlencoded")
         #expect(form.status == 415)
 
         // 3. The Locker: five wrong PINs, then the attacker renames the file for fresh tries.
-        let locked = try await b.send("POST", "/api/locker/upload?alloc=\(a)&name=diary.txt", rawBody: Data(Random.bytes(2000)),
-                                      contentType: "application/octet-stream", headers: ["X-Locker-PIN": "Sentinel4821", "X-Locker-PIN-Repeat": "Sentinel4821"])
+        let locked = try await b.send(
+            "POST", "/api/locker/upload?alloc=\(a)&name=diary.txt", rawBody: Data(Random.bytes(2000)),
+            contentType: "application/octet-stream", headers: ["X-Locker-PIN": "Sentinel4821", "X-Locker-PIN-Repeat": "Sentinel4821"])
         #expect(locked.status == 201, "\(locked.errorMessage ?? "")")
         for _ in 1...5 {
             #expect(try await b.send("POST", "/api/locker/download", json: ["alloc": a, "name": "diary.txt", "pin": "1111"]).status == 403)
         }
-        #expect(try await b.send("POST", "/api/locker/download", json: ["alloc": a, "name": "diary.txt", "pin": "Sentinel4821"]).status == 429)
-        let moved = try await b.send("POST", "/api/files/move", json: ["alloc": a, "from": "/locker/diary.txt", "to": "/locker/renamed.txt"])
+        #expect(
+            try await b.send("POST", "/api/locker/download", json: ["alloc": a, "name": "diary.txt", "pin": "Sentinel4821"]).status == 429)
+        let moved = try await b.send(
+            "POST", "/api/files/move", json: ["alloc": a, "from": "/locker/diary.txt", "to": "/locker/renamed.txt"])
         #expect(moved.status == 200, "\(moved.errorMessage ?? "")")
         let renamed = try await b.send("POST", "/api/locker/download", json: ["alloc": a, "name": "renamed.txt", "pin": "Sentinel4821"])
         #expect(renamed.status == 429, "a rename gives no fresh tries: \(renamed.errorMessage ?? "")")
@@ -138,8 +152,10 @@ import Testing
         let noSpool = try await b.send("GET", "/api/files/download?alloc=\(a)&path=/real.png")
         #expect(noSpool.status >= 400)
         var answers = [damaged, noSpool]
-        for path in ["/api/files?alloc=\(a)&path=/no/such/folder", "/api/files/download?alloc=\(a)&path=/missing.bin",
-                     "/api/files?alloc=\(a)&path=../../etc", "/api/allocations/\(String(repeating: "0", count: 64))"] {
+        for path in [
+            "/api/files?alloc=\(a)&path=/no/such/folder", "/api/files/download?alloc=\(a)&path=/missing.bin",
+            "/api/files?alloc=\(a)&path=../../etc", "/api/allocations/\(String(repeating: "0", count: 64))",
+        ] {
             answers.append(try await b.send("GET", path))
         }
         for r in answers {

@@ -3,9 +3,10 @@ import MosaicCrypto
 import MosaicTestSupport
 import Synchronization
 import Testing
+
+@testable import MosaicBlobber
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
 
 /// A real blobber process killed with SIGKILL while uploads and commits stream into it: after a
 /// restart it shows only whole, verified files, its listing matches its committed root, and no
@@ -40,14 +41,18 @@ struct BlobberCrashTests {
 
         for round in 0..<4 {
             let (process, port) = try await spawn(dir)
-            defer { process.signal(SIGKILL); _ = process.waitForExitBlocking(timeout: 30) }
+            defer {
+                process.signal(SIGKILL)
+                _ = process.waitForExitBlocking(timeout: 30)
+            }
             let blobberID = try String(contentsOfFile: dir + "/blobber.key", encoding: .utf8)
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             let key = try Ed25519.SigningKey(seed: SecretBytes(try #require(Hex.decode(blobberID))))
             if assignment == nil {
-                var a = AllocationAssignment(allocationID: Hex.encode(Random.bytes(32)), ownerPublicKey: owner.publicKey, dataShards: 1,
-                                             parityShards: 0, size: 1 << 30, expiration: Int64(Date().timeIntervalSince1970) + 3600,
-                                             blobbers: [key.publicKey.clientID])
+                var a = AllocationAssignment(
+                    allocationID: Hex.encode(Random.bytes(32)), ownerPublicKey: owner.publicKey, dataShards: 1,
+                    parityShards: 0, size: 1 << 30, expiration: Int64(Date().timeIntervalSince1970) + 3600,
+                    blobbers: [key.publicKey.clientID])
                 a.sign(with: owner)
                 assignment = a
             }
@@ -87,8 +92,12 @@ struct BlobberCrashTests {
         }
         // A final restart, checked the same way.
         let (process, port) = try await spawn(dir)
-        defer { process.signal(SIGKILL); _ = process.waitForExitBlocking(timeout: 30) }
-        let allocation = try StorageAllocation(assignment: try #require(assignment), urls: [try #require(URL(string: "http://127.0.0.1:\(port)"))])
+        defer {
+            process.signal(SIGKILL)
+            _ = process.waitForExitBlocking(timeout: 30)
+        }
+        let allocation = try StorageAllocation(
+            assignment: try #require(assignment), urls: [try #require(URL(string: "http://127.0.0.1:\(port)"))])
         let files = try await check(client: client, allocation: allocation, dir: dir, expected: expected)
         #expect(files > 0, "some uploads committed before the kills")
     }

@@ -3,9 +3,10 @@ import MosaicCrypto
 import MosaicHTTP
 import MosaicProtocol
 import Testing
+
+@testable import MosaicBlobber
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
 
 /// Every number a blobber request carries is range-checked: written as the attacks (huge, negative
 /// and overflowing values, signed by the owner so they reach the code behind the signature), each
@@ -20,10 +21,13 @@ struct BlobberHostileInputTests {
         var id: String { grid.allocation.id }
         var port: UInt16 { UInt16(url.port ?? 0) }
 
-        func send(_ method: HTTPMethod, _ path: String, query: [String: String] = [:], offset: Int64? = nil, body: Data = Data(),
-                  streamed: Bool = false, headers: [String: String] = [:], key: Ed25519.SigningKey? = nil) async -> (status: Int, body: Data) {
-            await signedSend(url, blobberID: blobberID, allocation: id, key: key ?? grid.owner, method: method, path: "/v1/alloc/\(id)" + path,
-                             query: query, offset: offset, body: body, streamed: streamed, headers: headers)
+        func send(
+            _ method: HTTPMethod, _ path: String, query: [String: String] = [:], offset: Int64? = nil, body: Data = Data(),
+            streamed: Bool = false, headers: [String: String] = [:], key: Ed25519.SigningKey? = nil
+        ) async -> (status: Int, body: Data) {
+            await signedSend(
+                url, blobberID: blobberID, allocation: id, key: key ?? grid.owner, method: method, path: "/v1/alloc/\(id)" + path,
+                query: query, offset: offset, body: body, streamed: streamed, headers: headers)
         }
 
         func expectAlive() async {
@@ -38,8 +42,10 @@ struct BlobberHostileInputTests {
         _ = try await grid.client.upload(localFile: try grid.localFile(randomBytes(200_000)), remotePath: "/f", allocation: grid.allocation)
         let t = Target(grid: grid, i: 0)
         let max = String(Int.max)
-        for (start, count) in [(max, "64"), (max, "1"), (String(Int.max - 10), "64"), ("-1", "1"), ("9223372036854775808", "1"),
-                               ("0", "65"), ("0", "-1"), ("0", "9223372036854775807"), ("x", "1"), ("0", ""), ("", "1"), ("4", "1")] {
+        for (start, count) in [
+            (max, "64"), (max, "1"), (String(Int.max - 10), "64"), ("-1", "1"), ("9223372036854775808", "1"),
+            ("0", "65"), ("0", "-1"), ("0", "9223372036854775807"), ("x", "1"), ("0", ""), ("", "1"), ("4", "1"),
+        ] {
             let r = await t.send(.get, "/blocks", query: ["path": "/f", "start": start, "count": count])
             #expect(r.status == 400, "start \(start) count \(count): \(r.status) \(String(decoding: r.body, as: UTF8.self))")
         }
@@ -62,20 +68,25 @@ struct BlobberHostileInputTests {
         ]
         for (offset, headers, expected) in cases {
             let r = await t.send(.put, path, offset: offset, body: Data([1, 2, 3]), streamed: true, headers: headers)
-            #expect(r.status == expected, "offset \(String(describing: offset)) \(headers): \(r.status) \(String(decoding: r.body, as: UTF8.self))")
+            #expect(
+                r.status == expected,
+                "offset \(String(describing: offset)) \(headers): \(r.status) \(String(decoding: r.body, as: UTF8.self))")
         }
         #expect(try await grid.connection(0).uploadStatus("u1") == 0, "nothing was written")
         // Content-Length values no client library would send, byte for byte.
         for length in ["-1", "99999999999999999999", "abc", "9223372036854775807"] {
-            let status = rawHTTP(port: t.port, head: "PUT /v1/alloc/\(t.id)\(path) HTTP/1.1\r\nHost: x\r\nX-Offset: 0\r\nContent-Length: \(length)")
+            let status = rawHTTP(
+                port: t.port, head: "PUT /v1/alloc/\(t.id)\(path) HTTP/1.1\r\nHost: x\r\nX-Offset: 0\r\nContent-Length: \(length)")
             #expect((400..<500).contains(status), "Content-Length \(length): \(status)")
         }
         // A body larger than the allocation in one PUT is refused from its headers, before it is read.
-        var target = RequestSignature.Target(blobberID: t.blobberID, allocationID: t.id, method: "PUT", path: "/v1/alloc/\(t.id)\(path)",
-                                             offset: 0, bodyLength: (1 << 20) + 1, bodyHash: nil)
+        var target = RequestSignature.Target(
+            blobberID: t.blobberID, allocationID: t.id, method: "PUT", path: "/v1/alloc/\(t.id)\(path)",
+            offset: 0, bodyLength: (1 << 20) + 1, bodyHash: nil)
         target.offset = 0
         let signed = RequestSignature.headers(target, key: grid.owner).map { "\($0.key): \($0.value)" }.joined(separator: "\r\n")
-        let big = rawHTTP(port: t.port, head: "PUT \(target.path) HTTP/1.1\r\nHost: x\r\nX-Offset: 0\r\nContent-Length: \((1 << 20) + 1)\r\n" + signed)
+        let big = rawHTTP(
+            port: t.port, head: "PUT \(target.path) HTTP/1.1\r\nHost: x\r\nX-Offset: 0\r\nContent-Length: \((1 << 20) + 1)\r\n" + signed)
         #expect(big == 507)
         #expect(try await grid.connection(0).uploadStatus("u1") == 0)
         await t.expectAlive()
@@ -87,12 +98,14 @@ struct BlobberHostileInputTests {
         _ = try await grid.client.upload(localFile: try grid.localFile(randomBytes(70_000)), remotePath: "/f", allocation: grid.allocation)
         let t = Target(grid: grid, i: 0)
         func read(counter: UInt64) async -> Int {
-            var m = ReadMarker(allocationID: t.id, blobberID: t.blobberID, clientID: grid.owner.publicKey.clientID,
-                               publicKey: grid.owner.publicKey.hex, ownerID: grid.owner.publicKey.clientID, counter: counter,
-                               timestamp: Int64(Date().timeIntervalSince1970 * 1000))
+            var m = ReadMarker(
+                allocationID: t.id, blobberID: t.blobberID, clientID: grid.owner.publicKey.clientID,
+                publicKey: grid.owner.publicKey.hex, ownerID: grid.owner.publicKey.clientID, counter: counter,
+                timestamp: Int64(Date().timeIntervalSince1970 * 1000))
             m.sign(with: grid.owner)
             let header = (try? JSONEncoder().encode(m).base64EncodedString()) ?? ""
-            return await t.send(.get, "/blocks", query: ["path": "/f", "start": "0", "count": "2"], headers: ["X-Read-Marker": header]).status
+            return await t.send(.get, "/blocks", query: ["path": "/f", "start": "0", "count": "2"], headers: ["X-Read-Marker": header])
+                .status
         }
         #expect(await read(counter: UInt64.max) == 200, "the reader may sign any counter (it pays for it)")
         #expect(await read(counter: UInt64.max) == 409, "no room above it: refused, not an overflow")
@@ -107,24 +120,28 @@ struct BlobberHostileInputTests {
         let owner = grid.owner
         let state = try await grid.connection(0).state()
         func meta(size: Int64, d: Int = 1, p: Int = 1, length: Int64 = 64) -> FileMeta {
-            var m = FileMeta(allocationID: t.id, path: "/evil", kind: .file, size: size, contentType: "x", cipher: FileMeta.aesGCMCipher,
-                             dataShards: d, parityShards: p, fragmentRoots: Array(repeating: String(repeating: "11", count: 32), count: 2),
-                             fragmentLength: length, wrappedKey: String(repeating: "cd", count: 80), noncePrefix: "0001020304050607",
-                             created: 1, modified: 1, ownerID: "")
+            var m = FileMeta(
+                allocationID: t.id, path: "/evil", kind: .file, size: size, contentType: "x", cipher: FileMeta.aesGCMCipher,
+                dataShards: d, parityShards: p, fragmentRoots: Array(repeating: String(repeating: "11", count: 32), count: 2),
+                fragmentLength: length, wrappedKey: String(repeating: "cd", count: 80), noncePrefix: "0001020304050607",
+                created: 1, modified: 1, ownerID: "")
             m.sign(with: owner)
             return m
         }
         func commit(_ m: FileMeta, timestamp: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) async throws -> (Int, String) {
-            var marker = WriteMarker(allocationID: t.id, blobberID: t.blobberID, clientID: owner.publicKey.clientID, previousRoot: state.root,
-                                     root: try AllocationRoot.root(of: [m], index: 0), size: AllocationRoot.size(of: [m]), timestamp: timestamp)
+            var marker = WriteMarker(
+                allocationID: t.id, blobberID: t.blobberID, clientID: owner.publicKey.clientID, previousRoot: state.root,
+                root: try AllocationRoot.root(of: [m], index: 0), size: AllocationRoot.size(of: [m]), timestamp: timestamp)
             marker.sign(with: owner)
             let body = try JSONEncoder().encode(BlobberWire.Commit(changes: [.put(m, uploadID: "u-evil")], writeMarker: marker))
             let r = await t.send(.post, "/commit", body: body)
             return (r.status, String(decoding: r.body, as: UTF8.self))
         }
-        for (what, m) in [("size 2^63 − 1", meta(size: Int64.max, length: Int64.max)), ("size −1", meta(size: -1, length: 0)),
-                          ("d = Int.max", meta(size: 3, d: Int.max, p: 1)), ("p = Int.max", meta(size: 3, d: 1, p: Int.max)),
-                          ("d = −1", meta(size: 3, d: -1, p: 3)), ("length −2^63", meta(size: 3, length: Int64.min))] {
+        for (what, m) in [
+            ("size 2^63 − 1", meta(size: Int64.max, length: Int64.max)), ("size −1", meta(size: -1, length: 0)),
+            ("d = Int.max", meta(size: 3, d: Int.max, p: 1)), ("p = Int.max", meta(size: 3, d: 1, p: Int.max)),
+            ("d = −1", meta(size: 3, d: -1, p: 3)), ("length −2^63", meta(size: 3, length: Int64.min)),
+        ] {
             let (status, message) = try await commit(m)
             #expect(status == 400, "\(what): \(status) \(message)")
         }
@@ -142,10 +159,12 @@ struct BlobberHostileInputTests {
         folder.sign(with: owner)
         var leaves = try AllocationRoot.leaves(of: [folder], index: 0)
         for m in try await grid.connection(0).list("/", recursive: true) { try leaves.set(AllocationRoot.entry(m, index: 0)) }
-        var marker = WriteMarker(allocationID: t.id, blobberID: t.blobberID, clientID: owner.publicKey.clientID, previousRoot: now.root,
-                                 root: leaves.root, size: 0, timestamp: now.writeMarker?.timestamp ?? 0)
+        var marker = WriteMarker(
+            allocationID: t.id, blobberID: t.blobberID, clientID: owner.publicKey.clientID, previousRoot: now.root,
+            root: leaves.root, size: 0, timestamp: now.writeMarker?.timestamp ?? 0)
         marker.sign(with: owner)
-        let late = await t.send(.post, "/commit", body: try JSONEncoder().encode(BlobberWire.Commit(changes: [.put(folder)], writeMarker: marker)))
+        let late = await t.send(
+            .post, "/commit", body: try JSONEncoder().encode(BlobberWire.Commit(changes: [.put(folder)], writeMarker: marker)))
         #expect(late.status == 400 && String(decoding: late.body, as: UTF8.self).contains("is not after the previous marker"))
         #expect(try await grid.connection(0).state().root == now.root)
         await t.expectAlive()
@@ -158,10 +177,13 @@ struct BlobberHostileInputTests {
         var config = HTTPClient.Configuration()
         config.retries = 0
         let http = HTTPClient(baseURL: url, configuration: config)
-        for (d, p, size) in [(Int.max, 1, Int64(100)), (1, Int.max, Int64(100)), (-1, 2, Int64(100)), (1, 0, Int64.min), (1, 0, 0), (65, 0, Int64(100))] {
+        for (d, p, size) in [
+            (Int.max, 1, Int64(100)), (1, Int.max, Int64(100)), (-1, 2, Int64(100)), (1, 0, Int64.min), (1, 0, 0), (65, 0, Int64(100)),
+        ] {
             let id = Hex.encode(Random.bytes(32))
-            var a = AllocationAssignment(allocationID: id, ownerPublicKey: grid.owner.publicKey, dataShards: d, parityShards: p, size: size,
-                                         expiration: Int64(Date().timeIntervalSince1970) + 3600, blobbers: [grid.allocation.blobbers[0].id])
+            var a = AllocationAssignment(
+                allocationID: id, ownerPublicKey: grid.owner.publicKey, dataShards: d, parityShards: p, size: size,
+                expiration: Int64(Date().timeIntervalSince1970) + 3600, blobbers: [grid.allocation.blobbers[0].id])
             a.sign(with: grid.owner)
             do {
                 _ = try await http.send(.post, "/v1/alloc/\(id)/assign", body: try JSONEncoder().encode(a), contentType: "application/json")
@@ -180,9 +202,11 @@ struct BlobberHostileInputTests {
         w.append(uint32: .max)
         #expect(throws: StorageProtocolError.self) { try FileMetaListing.decode(Data(w.bytes)) }
         // Shard counts of 2^64 − 1 decode (clamped) and are then refused, not summed.
-        var m = FileMeta(allocationID: String(repeating: "aa", count: 32), path: "/f", kind: .file, size: 3, contentType: "", cipher: FileMeta.aesGCMCipher,
-                         dataShards: Int.max, parityShards: Int.max, fragmentRoots: [], fragmentLength: Int64.max, wrappedKey: "", noncePrefix: "",
-                         created: 0, modified: 0, ownerID: "")
+        var m = FileMeta(
+            allocationID: String(repeating: "aa", count: 32), path: "/f", kind: .file, size: 3, contentType: "",
+            cipher: FileMeta.aesGCMCipher,
+            dataShards: Int.max, parityShards: Int.max, fragmentRoots: [], fragmentLength: Int64.max, wrappedKey: "", noncePrefix: "",
+            created: 0, modified: 0, ownerID: "")
         let owner = Ed25519.SigningKey.generate()
         m.sign(with: owner)
         let decoded = try FileMetaListing.decode(FileMetaListing.encode([m, m]))

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
-@testable import MosaicStorageCore
-@testable import MosaicBlobber
 import MosaicSDK
 import Synchronization
+import Testing
+
+@testable import MosaicBlobber
+@testable import MosaicStorageCore
 
 /// Blobber metadata lives in `meta.sqlite`; a blobber directory written by the earlier
 /// one-JSON-file-per-allocation version must come back with every file readable.

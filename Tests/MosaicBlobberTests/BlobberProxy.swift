@@ -2,11 +2,13 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicHTTPServer
-@testable import MosaicStorageCore
-@testable import MosaicBlobber
 import Synchronization
+
+@testable import MosaicBlobber
+@testable import MosaicStorageCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A malicious co-blobber in tests: an HTTP server that stands at a blobber's URL, forwards every
@@ -68,25 +70,30 @@ final class BlobberProxy: Sendable {
         log.withLock { $0.append(seen) }
         let answer: HTTPClientResponse
         do {
-            answer = try await client.send(req.method, req.path, query: req.query, headers: headers,
-                                           body: req.method == .get ? nil : req.body, contentType: req.headers["Content-Type"])
+            answer = try await client.send(
+                req.method, req.path, query: req.query, headers: headers,
+                body: req.method == .get ? nil : req.body, contentType: req.headers["Content-Type"])
         } catch let e as HTTPClientError where e.status > 0 {
             throw HTTPError(status: e.status, code: e.code, message: e.message)
         }
         if let rewrite = rewriter.withLock({ $0 }), let changed = rewrite(seen, answer) { return changed }
-        return HTTPResponse(status: answer.status, body: answer.body, contentType: answer.headers["Content-Type"] ?? "application/octet-stream")
+        return HTTPResponse(
+            status: answer.status, body: answer.body, contentType: answer.headers["Content-Type"] ?? "application/octet-stream")
     }
 }
 
 /// Sends a captured (or crafted) request to `base` as it is; returns the status (0: no answer)
 /// and the body, errors included.
-func replay(_ c: BlobberProxy.Captured, to base: URL, headers extra: [String: String] = [:], query: [String: String]? = nil) async -> (status: Int, body: Data) {
+func replay(_ c: BlobberProxy.Captured, to base: URL, headers extra: [String: String] = [:], query: [String: String]? = nil) async -> (
+    status: Int, body: Data
+) {
     var config = HTTPClient.Configuration()
     config.retries = 0
     let client = HTTPClient(baseURL: base, configuration: config)
     do {
-        let r = try await client.send(c.method, c.path, query: query ?? c.query, headers: c.headers.merging(extra) { _, b in b },
-                                      body: c.method == .get ? nil : c.body, contentType: "application/octet-stream")
+        let r = try await client.send(
+            c.method, c.path, query: query ?? c.query, headers: c.headers.merging(extra) { _, b in b },
+            body: c.method == .get ? nil : c.body, contentType: "application/octet-stream")
         return (r.status, r.body)
     } catch let e as HTTPClientError {
         return (e.status, Data(e.message.utf8))
@@ -134,11 +141,14 @@ func rawHTTP(port: UInt16, head: String, body: [UInt8] = []) -> Int {
 /// Sends a request signed by `key` for blobber `blobberID` (docs/STORAGE.md §11), with exactly the
 /// offset, query and body the signature covers unless `headers` overrides some afterwards;
 /// `streamed` signs the body by its length (the upload PUT). Returns the status and body.
-func signedSend(_ base: URL, blobberID: String, allocation: String, key: Ed25519.SigningKey, method: HTTPMethod, path: String,
-                query: [String: String] = [:], offset: Int64? = nil, body: Data = Data(), streamed: Bool = false,
-                headers extra: [String: String] = [:], time: Int64 = Int64(Date().timeIntervalSince1970)) async -> (status: Int, body: Data) {
-    var target = RequestSignature.Target(blobberID: blobberID, allocationID: allocation, method: method.rawValue, path: path,
-                                         query: query, body: method == .get ? Data() : body)
+func signedSend(
+    _ base: URL, blobberID: String, allocation: String, key: Ed25519.SigningKey, method: HTTPMethod, path: String,
+    query: [String: String] = [:], offset: Int64? = nil, body: Data = Data(), streamed: Bool = false,
+    headers extra: [String: String] = [:], time: Int64 = Int64(Date().timeIntervalSince1970)
+) async -> (status: Int, body: Data) {
+    var target = RequestSignature.Target(
+        blobberID: blobberID, allocationID: allocation, method: method.rawValue, path: path,
+        query: query, body: method == .get ? Data() : body)
     target.offset = offset
     if streamed { target.bodyHash = nil }
     var headers = RequestSignature.headers(target, key: key, time: time)

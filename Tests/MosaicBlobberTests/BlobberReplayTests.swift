@@ -2,11 +2,12 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicProtocol
+import MosaicTestSupport
 import Testing
+
+@testable import MosaicBlobber
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
-import MosaicTestSupport
 
 /// The grid's allocation with blobber `i` reached through a proxy that records (and may rewrite)
 /// what passes: a malicious operator of that blobber.
@@ -29,8 +30,9 @@ struct BlobberReplayTests {
         let victim = grid.allocation.blobbers[1]
         // Blobber 1 holds an upload of the same name as one the owner drops at blobber 0.
         _ = try await grid.connection(1).put("shared-name", offset: 0, bytes: randomBytes(1000))
-        let c0 = BlobberConnection(index: 0, blobber: a.blobbers[0], allocation: a.id, ownerID: grid.owner.publicKey.clientID,
-                                   key: grid.owner, timeout: 10)
+        let c0 = BlobberConnection(
+            index: 0, blobber: a.blobbers[0], allocation: a.id, ownerID: grid.owner.publicKey.clientID,
+            key: grid.owner, timeout: 10)
         _ = try await c0.put("shared-name", offset: 0, bytes: randomBytes(10))
         try await c0.discard("shared-name")
         // A normal upload and delete through the malicious blobber.
@@ -59,7 +61,8 @@ struct BlobberReplayTests {
             let id = String(w.path.split(separator: "/").last ?? "")
             #expect(try await grid.connection(1).uploadStatus(id) == 0, "upload \(id) of blobber 0 means nothing at blobber 1")
         }
-        let info = await signedSend(victim.url, blobberID: victim.id, allocation: a.id, key: grid.owner, method: .get, path: "/v1/alloc/\(a.id)")
+        let info = await signedSend(
+            victim.url, blobberID: victim.id, allocation: a.id, key: grid.owner, method: .get, path: "/v1/alloc/\(a.id)")
         #expect(info.status == 200, "blobber 1 still serves")
         // And the owner's data is intact everywhere.
         let out = grid.outputURL()
@@ -117,8 +120,9 @@ struct BlobberReplayTests {
         otherAllocation.path = "/v1/alloc/\(String(repeating: "ab", count: 32))/files"
         #expect(await replay(otherAllocation, to: real).status != 200)
         // A request signed outside the time window.
-        let old = await signedSend(real, blobberID: a.blobbers[0].id, allocation: a.id, key: grid.owner, method: .get,
-                                   path: "/v1/alloc/\(a.id)", time: Int64(Date().timeIntervalSince1970) - RequestSignature.window - 5)
+        let old = await signedSend(
+            real, blobberID: a.blobbers[0].id, allocation: a.id, key: grid.owner, method: .get,
+            path: "/v1/alloc/\(a.id)", time: Int64(Date().timeIntervalSince1970) - RequestSignature.window - 5)
         #expect(old.status == 401)
         #expect(try await grid.connection(0).state().fileCount == 2)
     }

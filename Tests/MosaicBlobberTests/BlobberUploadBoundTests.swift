@@ -2,9 +2,10 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import Testing
+
+@testable import MosaicBlobber
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
 
 /// An owner (or a stolen owner key) with a tiny allocation cannot fill a blobber with uploads it
 /// never commits: written as the attack, with the blobber's bounds turned down.
@@ -14,7 +15,8 @@ struct BlobberUploadBoundTests {
     func uploadBytes(_ grid: StorageGrid, _ i: Int) -> Int64 {
         let dir = grid.root + "/blobber\(i)/fragments/uploads"
         var total: Int64 = 0
-        for case let path as String in FileManager.default.enumerator(atPath: dir) ?? FileManager.DirectoryEnumerator() where path.hasSuffix(".part") {
+        for case let path as String in FileManager.default.enumerator(atPath: dir) ?? FileManager.DirectoryEnumerator()
+        where path.hasSuffix(".part") {
             total += ((try? FileManager.default.attributesOfItem(atPath: dir + "/" + path)[.size]) as? NSNumber)?.int64Value ?? 0
         }
         return total
@@ -109,7 +111,9 @@ struct BlobberUploadBoundTests {
         defer { Task { await grid.shutdown() } }
         await grid.stop(2)
         let paths = (0..<7).map { "/d/e/f\($0)" }
-        for p in paths { _ = try await grid.client.upload(localFile: try grid.localFile(randomBytes(2_000)), remotePath: p, allocation: grid.allocation) }
+        for p in paths {
+            _ = try await grid.client.upload(localFile: try grid.localFile(randomBytes(2_000)), remotePath: p, allocation: grid.allocation)
+        }
         try await grid.restart(2)
         var config = StorageClient.Configuration()
         config.repairBatch = 2

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import MosaicStorageCore
+
 @testable import MosaicBlobber
+@testable import MosaicStorageCore
 
 /// Uploads a client abandoned must not hold a file descriptor forever, and must still resume.
 @Suite struct BlobberUploadHandleTests {

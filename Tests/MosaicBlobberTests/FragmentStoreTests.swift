@@ -1,9 +1,10 @@
 import Foundation
+import MosaicTestSupport
 import Synchronization
 import Testing
-@testable import MosaicStorageCore
+
 @testable import MosaicBlobber
-import MosaicTestSupport
+@testable import MosaicStorageCore
 
 @Suite struct FragmentStoreTests {
     static func tempDir() -> String {
@@ -24,10 +25,11 @@ import MosaicTestSupport
         let encoder = try FileEncoder(dataShards: 2, parityShards: 2, cipher: TaggedTestCipher(), chunksPerBatch: 2)
         let writers = try stores.map { try $0.beginWrite(allocation: "alloc1", file: "f1") }
         var offset = 0
-        let result = try await encoder.encode(read: { n in
-            defer { offset = min(plain.count, offset + n) }
-            return Array(plain[offset..<min(plain.count, offset + n)])
-        }, to: writers)
+        let result = try await encoder.encode(
+            read: { n in
+                defer { offset = min(plain.count, offset + n) }
+                return Array(plain[offset..<min(plain.count, offset + n)])
+            }, to: writers)
         for (i, store) in stores.enumerated() {
             let entry = try store.entry(allocation: "alloc1", file: "f1")
             #expect(entry.root == result.file.fragmentRoots[i])
@@ -145,20 +147,22 @@ import MosaicTestSupport
         let encoder = try FileEncoder(dataShards: 2, parityShards: 1, cipher: TaggedTestCipher(), chunksPerBatch: 1)
         var offset = 0
         await #expect(throws: ReaderDied.self) {
-            _ = try await encoder.encode(read: { n in
-                if offset >= 300_000 { throw ReaderDied() }
-                defer { offset = min(plain.count, offset + n) }
-                return Array(plain[offset..<min(plain.count, offset + n)])
-            }, to: writers)
+            _ = try await encoder.encode(
+                read: { n in
+                    if offset >= 300_000 { throw ReaderDied() }
+                    defer { offset = min(plain.count, offset + n) }
+                    return Array(plain[offset..<min(plain.count, offset + n)])
+                }, to: writers)
         }
         #expect(writers.allSatisfy { $0.length > 0 })
         #expect(!stores[0].contains(allocation: "a", file: "f"))
         offset = 0
         let seen = ProgressLog()
-        let result = try await encoder.encode(read: { n in
-            defer { offset = min(plain.count, offset + n) }
-            return Array(plain[offset..<min(plain.count, offset + n)])
-        }, to: writers, progress: { seen.add($0) })
+        let result = try await encoder.encode(
+            read: { n in
+                defer { offset = min(plain.count, offset + n) }
+                return Array(plain[offset..<min(plain.count, offset + n)])
+            }, to: writers, progress: { seen.add($0) })
         #expect(seen.values.last == Int64(plain.count))
         #expect(seen.values == seen.values.sorted())
         for (i, store) in stores.enumerated() {
@@ -184,16 +188,21 @@ import MosaicTestSupport
         let zeroBlocks = try stores[0].readBlocks(allocation: "a", file: "f", range: 0..<result.file.layout.blocksPerFragment)
         sources[0] = MemorySource(Array(zeroBlocks.map(\.data).joined()), corruptBlock: 1)
         let decoder = try FileDecoder(file: result.file, cipher: TaggedTestCipher(), chunksPerBatch: 3)
-        let report = try await decoder.rebuild([1: try fresh[0].beginWrite(allocation: "a", file: "f"),
-                                                4: try fresh[1].beginWrite(allocation: "a", file: "f")], from: sources)
+        let report = try await decoder.rebuild(
+            [
+                1: try fresh[0].beginWrite(allocation: "a", file: "f"),
+                4: try fresh[1].beginWrite(allocation: "a", file: "f"),
+            ], from: sources)
         #expect(report.failedSinks.isEmpty)
         #expect(Set(report.badSources.keys) == [0])
         #expect(try fresh[0].entry(allocation: "a", file: "f").root == result.file.fragmentRoots[1])
         #expect(try fresh[1].entry(allocation: "a", file: "f").root == result.file.fragmentRoots[4])
         // The rebuilt fragments are enough, with one other, to read the file back.
-        let back: [Int: any FragmentSource] = [1: StoredFragmentSource(store: fresh[0], allocation: "a", file: "f"),
-                                               4: StoredFragmentSource(store: fresh[1], allocation: "a", file: "f"),
-                                               5: StoredFragmentSource(store: stores[5], allocation: "a", file: "f")]
+        let back: [Int: any FragmentSource] = [
+            1: StoredFragmentSource(store: fresh[0], allocation: "a", file: "f"),
+            4: StoredFragmentSource(store: fresh[1], allocation: "a", file: "f"),
+            5: StoredFragmentSource(store: stores[5], allocation: "a", file: "f"),
+        ]
         var out: [UInt8] = []
         _ = try await decoder.decode(from: back) { out += $0 }
         #expect(same(out, plain))

@@ -1,14 +1,15 @@
 import Foundation
 import MosaicCrypto
 import MosaicHTTP
-@testable import MosaicLedger
 import MosaicProtocol
+import MosaicTestSupport
 import Synchronization
 import Testing
+
+@testable import MosaicBlobber
+@testable import MosaicLedger
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
-import MosaicTestSupport
 
 /// A blobber's view of an in-process ledger: allocations read from its state, write markers
 /// committed as `storage.commit_write_markers` transactions signed by the blobber (a block is made
@@ -60,10 +61,11 @@ final class InProcessBlobberLedger: BlobberLedger {
     func call(_ method: String, _ args: [String: JSONValue]) throws {
         try lock.withLock { _ in
             let nonce = try ledger.account(key.publicKey.clientID).nonce + 1
-            let tx = Transaction.signed(by: key, chainID: chainID, to: ContractCall.address(of: "storage"), value: 0,
-                                        fee: 1_000_000, nonce: nonce, type: .contractCall,
-                                        data: ContractCall(contract: "storage", method: method, args: args).json,
-                                        creationDate: Int64(Date().timeIntervalSince1970))
+            let tx = Transaction.signed(
+                by: key, chainID: chainID, to: ContractCall.address(of: "storage"), value: 0,
+                fee: 1_000_000, nonce: nonce, type: .contractCall,
+                data: ContractCall(contract: "storage", method: method, args: args).json,
+                creationDate: Int64(Date().timeIntervalSince1970))
             try ledger.submit(tx)
             _ = try ledger.produceBlock()
             guard let r = try ledger.transaction(tx.hash)?.receipt, r.outcome == .success else {
@@ -82,8 +84,9 @@ struct LedgerBlobberTests {
         let onLedger = try #require(try ledger.storageAllocation(allocation.id))
 
         // No assignment needed: the blobbers read the allocation from the ledger, and refuse one.
-        var fake = AllocationAssignment(allocationID: allocation.id, ownerPublicKey: owner.publicKey, dataShards: 1, parityShards: 2,
-                                        size: 1 << 30, expiration: Int64(Date().timeIntervalSince1970) + 100, blobbers: onLedger.blobbers.map(\.blobberID))
+        var fake = AllocationAssignment(
+            allocationID: allocation.id, ownerPublicKey: owner.publicKey, dataShards: 1, parityShards: 2,
+            size: 1 << 30, expiration: Int64(Date().timeIntervalSince1970) + 100, blobbers: onLedger.blobbers.map(\.blobberID))
         fake.sign(with: owner)
         #expect(await client.assign(fake, to: allocation).count == 3)
 
@@ -119,9 +122,10 @@ struct LedgerBlobberTests {
         // Sharing: another wallet reads one file with the owner's ticket and the file's key.
         let reader = Ed25519.SigningKey.generate()
         let readerClient = StorageClient(signingKey: reader, home: URL(fileURLWithPath: grid.root + "/reader-home"))
-        var ticket = AuthTicket(allocationID: allocation.id, ownerID: "", ownerPublicKey: "", path: "/notes/a.bin", kind: .file,
-                                recipientID: reader.publicKey.clientID, expiration: Int64(Date().timeIntervalSince1970) + 600,
-                                nonce: Hex.encode(Random.bytes(8)))
+        var ticket = AuthTicket(
+            allocationID: allocation.id, ownerID: "", ownerPublicKey: "", path: "/notes/a.bin", kind: .file,
+            recipientID: reader.publicKey.clientID, expiration: Int64(Date().timeIntervalSince1970) + 600,
+            nonce: Hex.encode(Random.bytes(8)))
         ticket.sign(with: owner)
         let meta = try await client.stat("/notes/a.bin", allocation: allocation)
         let fileKey = try SealedBox.open(try #require(Hex.decode(meta.wrappedKey)), with: owner)
@@ -133,12 +137,14 @@ struct LedgerBlobberTests {
             try await readerClient.download(remotePath: "/notes/a.bin", to: shared, allocation: allocation, contentKey: fileKey)
         }
         await #expect(throws: StorageClientError.self) {
-            try await readerClient.download(remotePath: "/notes/b.bin", to: shared, allocation: allocation, ticket: ticket, contentKey: fileKey)
+            try await readerClient.download(
+                remotePath: "/notes/b.bin", to: shared, allocation: allocation, ticket: ticket, contentKey: fileKey)
         }
         let revoke = try grid.call(owner, "revoke_ticket", ["ticket_id": .string(ticket.id)])
         #expect(revoke.outcome == .success, "\(revoke.error ?? "")")
         await #expect(throws: StorageClientError.self) {
-            try await readerClient.download(remotePath: "/notes/a.bin", to: shared, allocation: allocation, ticket: ticket, contentKey: fileKey)
+            try await readerClient.download(
+                remotePath: "/notes/a.bin", to: shared, allocation: allocation, ticket: ticket, contentKey: fileKey)
         }
     }
 
@@ -162,8 +168,9 @@ struct LedgerBlobberTests {
             c.ledger = InProcessBlobberLedger(ledger: ledger, key: grid.blobberKeys[i], chainID: grid.genesis.chainID)
             let restarted = try BlobberServer(configuration: c)
             #expect(await restarted.commitPendingMarkers().isEmpty)
-            redeemedAfterRestart += try ledger.storageReadCounter(allocation: allocation.id, blobber: restarted.blobberID,
-                                                                  reader: owner.publicKey.clientID)
+            redeemedAfterRestart += try ledger.storageReadCounter(
+                allocation: allocation.id, blobber: restarted.blobberID,
+                reader: owner.publicKey.clientID)
             // Redeemed once: a second restart has nothing left to send.
             let again = try BlobberServer(configuration: c)
             let reads = try #require(try ledger.storageAllocation(allocation.id)).numReads
@@ -187,9 +194,10 @@ struct LedgerBlobberTests {
         // owner pays for up to the budget it signed into the ticket.
         let reader = Ed25519.SigningKey.generate()
         #expect(try ledger.storageReadPool(reader.publicKey.clientID) == 0)
-        var ticket = AuthTicket(allocationID: allocation.id, ownerID: "", ownerPublicKey: "", path: "/pub.bin", kind: .file,
-                                recipientID: "", expiration: 0, nonce: Hex.encode(Random.bytes(8)),
-                                readBudget: ShareToken.defaultReadBudget(fileSize: Int64(bytes.count), allocation: allocation))
+        var ticket = AuthTicket(
+            allocationID: allocation.id, ownerID: "", ownerPublicKey: "", path: "/pub.bin", kind: .file,
+            recipientID: "", expiration: 0, nonce: Hex.encode(Random.bytes(8)),
+            readBudget: ShareToken.defaultReadBudget(fileSize: Int64(bytes.count), allocation: allocation))
         ticket.sign(with: owner)
         let meta = try await client.stat("/pub.bin", allocation: allocation)
         let fileKey = try SealedBox.open(try #require(Hex.decode(meta.wrappedKey)), with: owner)
@@ -201,7 +209,8 @@ struct LedgerBlobberTests {
         // The blobbers redeem the reader's markers; the owner's write pool pays.
         for s in grid.servers { #expect(await s.commitPendingMarkers().isEmpty) }
         let after = try #require(try ledger.storageAllocation(allocation.id))
-        var blocks: UInt64 = 0, cost: UInt64 = 0
+        var blocks: UInt64 = 0
+        var cost: UInt64 = 0
         for p in after.blobbers {
             let n = try ledger.storageReadCounter(allocation: allocation.id, blobber: p.blobberID, reader: reader.publicKey.clientID)
             blocks += n

@@ -1,11 +1,12 @@
 import Foundation
 import MosaicCrypto
-@testable import MosaicLedger
 import MosaicProtocol
+import MosaicTestSupport
+
+@testable import MosaicBlobber
+@testable import MosaicLedger
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
-import MosaicTestSupport
 
 /// An in-process ledger with the storage contract, blobber servers registered on it (each with
 /// its wallet key), an owner with a funded allocation on those blobbers, and a storage client.
@@ -42,14 +43,22 @@ final class LedgerGrid: @unchecked Sendable {
             let s = try BlobberServer(configuration: c)
             try s.start()
             servers.append(s)
-            let r = try call(k, "register_blobber", ["url": .string(s.baseURL.absoluteString), "capacity": .integer(10 << 30),
-                                                     "write_price": .integer(Int64(token / 100)), "read_price": .integer(Int64(readPrice))], value: 5 * token)
+            let r = try call(
+                k, "register_blobber",
+                [
+                    "url": .string(s.baseURL.absoluteString), "capacity": .integer(10 << 30),
+                    "write_price": .integer(Int64(token / 100)), "read_price": .integer(Int64(readPrice)),
+                ], value: 5 * token)
             guard r.outcome == .success else { throw StorageGrid.GridError(message: r.error ?? "register failed") }
         }
-        let r = try call(owner, "new_allocation", ["name": .string("docs"), "data_shards": .integer(Int64(data)),
-                                                    "parity_shards": .integer(Int64(parity)), "size": .integer(64 << 20),
-                                                    "expiration": .integer(Int64(Date().timeIntervalSince1970) + 86_400)],
-                         value: 100 * token)
+        let r = try call(
+            owner, "new_allocation",
+            [
+                "name": .string("docs"), "data_shards": .integer(Int64(data)),
+                "parity_shards": .integer(Int64(parity)), "size": .integer(64 << 20),
+                "expiration": .integer(Int64(Date().timeIntervalSince1970) + 86_400),
+            ],
+            value: 100 * token)
         guard r.outcome == .success, let a = try ledger.storageAllocation(r.transactionHash) else {
             throw StorageGrid.GridError(message: r.error ?? "no allocation")
         }
@@ -59,13 +68,16 @@ final class LedgerGrid: @unchecked Sendable {
     /// One storage call in its own block.
     @discardableResult
     func call(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue], value: UInt64 = 0) throws -> TransactionReceipt {
-        let tx = Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "storage"), value: value,
-                                    fee: genesis.minimumFee, nonce: try ledger.account(key.publicKey.clientID).nonce + 1, type: .contractCall,
-                                    data: ContractCall(contract: "storage", method: method, args: args).json,
-                                    creationDate: Int64(Date().timeIntervalSince1970))
+        let tx = Transaction.signed(
+            by: key, chainID: genesis.chainID, to: ContractCall.address(of: "storage"), value: value,
+            fee: genesis.minimumFee, nonce: try ledger.account(key.publicKey.clientID).nonce + 1, type: .contractCall,
+            data: ContractCall(contract: "storage", method: method, args: args).json,
+            creationDate: Int64(Date().timeIntervalSince1970))
         try ledger.submit(tx)
         _ = try ledger.produceBlock()
-        guard let receipt = try ledger.transaction(tx.hash)?.receipt else { throw StorageGrid.GridError(message: "no receipt for \(method)") }
+        guard let receipt = try ledger.transaction(tx.hash)?.receipt else {
+            throw StorageGrid.GridError(message: "no receipt for \(method)")
+        }
         return receipt
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
+
+@testable import MosaicBlobber
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
 
 /// A client reuses its last listing of a blobber only while the blobber's root is the one it
 /// left: a write by another client (another device of the same owner) in between is seen.

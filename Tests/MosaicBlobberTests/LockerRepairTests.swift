@@ -1,9 +1,10 @@
 import Foundation
 import MosaicCrypto
 import Testing
+
+@testable import MosaicBlobber
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
 
 /// A locker file missed by a blobber is rebuilt by `repair` without its PIN (repair re-codes
 /// fragments and never decrypts), and then opens from the repaired blobber alone.

@@ -2,14 +2,15 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicHTTPServer
+import MosaicLedger
 import MosaicProtocol
+import MosaicTestSupport
+import Synchronization
 import Testing
+
+@testable import MosaicBlobber
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
-import MosaicTestSupport
-import MosaicLedger
-import Synchronization
 
 /// The client signs a write marker only over a blobber state it checked: written as the attacks of
 /// a blobber whose metadata was tampered with (a real server, its records changed in memory) or
@@ -46,8 +47,10 @@ struct LyingBlobberTests {
     }
 
     /// Refused as an untrusted blobber, and nothing was committed there: no marker was signed over it.
-    func expectRefused(_ e: StorageClientError?, _ server: BlobberServer?, _ id: String, unchanged before: AllocationRecord?,
-                       _ what: String) {
+    func expectRefused(
+        _ e: StorageClientError?, _ server: BlobberServer?, _ id: String, unchanged before: AllocationRecord?,
+        _ what: String
+    ) {
         guard case .untrustedBlobber(0, _)? = e else {
             Issue.record("\(what): expected blobber 0 to be refused, got \(String(describing: e))")
             return
@@ -76,11 +79,14 @@ struct LyingBlobberTests {
             ("a dropped entry", { $0.files["/b"] = nil }),
             ("an altered entry (signature broken)", { $0.files["/b"]?.meta.size += 1 }),
             ("an altered entry (an older signed version)", { $0.files["/a"]?.meta = oldA }),
-            ("an entry of another allocation", { r in
-                var m = FileMeta.directory(allocationID: String(repeating: "ab", count: 32), path: "/x", time: 0, ownerID: "")
-                m.sign(with: grid.owner)
-                r.files["/x"] = .init(meta: m, fragment: nil)
-            }),
+            (
+                "an entry of another allocation",
+                { r in
+                    var m = FileMeta.directory(allocationID: String(repeating: "ab", count: 32), path: "/x", time: 0, ownerID: "")
+                    m.sign(with: grid.owner)
+                    r.files["/x"] = .init(meta: m, fragment: nil)
+                }
+            ),
         ]
         for (what, lie) in lies {
             tamper(server, a.id, lie)
@@ -111,11 +117,14 @@ struct LyingBlobberTests {
         let lies: [(String, (inout AllocationRecord) -> Void)] = [
             ("a root with no marker", { $0.writeMarker = nil }),
             ("a marker for another root", { $0.writeMarker = first.writeMarker }),
-            ("a marker not signed by the owner", { r in
-                var m = r.writeMarker
-                m?.size += 1
-                r.writeMarker = m
-            }),
+            (
+                "a marker not signed by the owner",
+                { r in
+                    var m = r.writeMarker
+                    m?.size += 1
+                    r.writeMarker = m
+                }
+            ),
         ]
         for (what, lie) in lies {
             tamper(server, a.id, lie)

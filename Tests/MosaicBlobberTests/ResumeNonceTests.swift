@@ -1,12 +1,13 @@
 import Foundation
 import MosaicCrypto
 import MosaicHTTP
+import MosaicTestSupport
 import Synchronization
 import Testing
+
+@testable import MosaicBlobber
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
-import MosaicTestSupport
 
 /// An interrupted upload resumes under the same key and nonce prefix only while the source is
 /// provably the same; a changed source gets a new key, nonce prefix and upload id, and nothing
@@ -18,7 +19,12 @@ struct ResumeNonceTests {
         let stopped = Mutex(false)
         await #expect(throws: (any Error).self) {
             try await grid.client.upload(localFile: file, remotePath: path, allocation: grid.allocation) { p in
-                guard p.bytes >= 1 << 20, stopped.withLock({ s in defer { s = true }; return !s }) else { return }
+                guard p.bytes >= 1 << 20,
+                    stopped.withLock({ s in
+                        defer { s = true }
+                        return !s
+                    })
+                else { return }
                 Task { for i in 0..<3 { await grid.stop(i) } }
             }
         }
@@ -79,7 +85,8 @@ struct ResumeNonceTests {
         let url = UploadJournal.url(home: grid.client.home, allocation: grid.allocation.id, remotePath: "/c.bin")
         var forged = first
         forged.source = SourceStamp(path: file.path)
-        forged.modified = (try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        forged.modified =
+            (try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         try forged.save(url)
 
         let up = try await grid.client.upload(localFile: file, remotePath: "/c.bin", allocation: grid.allocation)
@@ -129,7 +136,10 @@ struct ResumeNonceTests {
     @Test func theChunkLogRefusesADifferentChunkAndAGap() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID().uuidString).chunks")
         defer { try? FileManager.default.removeItem(at: url) }
-        let leaves: [[[UInt8]]] = [[Array(repeating: 1, count: 32), Array(repeating: 2, count: 32)], [Array(repeating: 3, count: 32), Array(repeating: 4, count: 32)]]
+        let leaves: [[[UInt8]]] = [
+            [Array(repeating: 1, count: 32), Array(repeating: 2, count: 32)],
+            [Array(repeating: 3, count: 32), Array(repeating: 4, count: 32)],
+        ]
         try UploadChunkLog(url: url, resume: false).admit(firstChunk: 0, leafHashes: leaves)
         let again = try UploadChunkLog(url: url, resume: true)
         #expect(again.recorded.count == 2)

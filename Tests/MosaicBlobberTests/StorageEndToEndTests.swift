@@ -2,12 +2,13 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicProtocol
+import MosaicTestSupport
 import Synchronization
 import Testing
+
+@testable import MosaicBlobber
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
-import MosaicTestSupport
 
 /// Uploads and downloads through real blobber servers on loopback.
 @Suite(.serialized, .timeLimit(.minutes(3)))
@@ -72,7 +73,9 @@ struct StorageEndToEndTests {
                 let stored = try Data(contentsOf: URL(fileURLWithPath: f))
                 #expect(stored.range(of: Data(marker)) == nil, "blobber \(i) stores plaintext")
             }
-            let metaFiles = ["meta.sqlite", "meta.sqlite-wal"].map { grid.root + "/blobber\(i)/" + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+            let metaFiles = ["meta.sqlite", "meta.sqlite-wal"].map { grid.root + "/blobber\(i)/" + $0 }.filter {
+                FileManager.default.fileExists(atPath: $0)
+            }
             #expect(!metaFiles.isEmpty)
             for f in metaFiles {
                 #expect(try Data(contentsOf: URL(fileURLWithPath: f)).range(of: Data(marker)) == nil, "\(f) holds plaintext")
@@ -87,8 +90,16 @@ struct StorageEndToEndTests {
         let file = try grid.localFile(bytes)
         let stopped = Mutex(false)
         let up = try await grid.client.upload(localFile: file, remotePath: "/docs/report.pdf", allocation: grid.allocation) { p in
-            guard p.bytes > 0, stopped.withLock({ s in defer { s = true }; return !s }) else { return }
-            Task { await grid.stop(1); await grid.stop(3) }
+            guard p.bytes > 0,
+                stopped.withLock({ s in
+                    defer { s = true }
+                    return !s
+                })
+            else { return }
+            Task {
+                await grid.stop(1)
+                await grid.stop(3)
+            }
         }
         #expect(Set(up.failed.keys) == [1, 3])
         #expect(Set(up.committed) == [0, 2])
@@ -178,7 +189,12 @@ struct StorageEndToEndTests {
         let stopped = Mutex(false)
         await #expect(throws: (any Error).self) {
             try await grid.client.upload(localFile: file, remotePath: "/r.bin", allocation: grid.allocation) { p in
-                guard p.bytes >= 1 << 20, stopped.withLock({ s in defer { s = true }; return !s }) else { return }
+                guard p.bytes >= 1 << 20,
+                    stopped.withLock({ s in
+                        defer { s = true }
+                        return !s
+                    })
+                else { return }
                 Task { for i in 0..<3 { await grid.stop(i) } }
             }
         }
@@ -233,8 +249,9 @@ struct StorageEndToEndTests {
         meta.sign(with: grid.owner)
         let state = try await grid.connection(0).state()
         let root = try AllocationRoot.root(of: [meta], index: 0)
-        var marker = WriteMarker(allocationID: grid.allocation.id, blobberID: state.blobberID, clientID: "", previousRoot: state.root,
-                                 root: root, size: 0, timestamp: Int64(Date().timeIntervalSince1970 * 1000))
+        var marker = WriteMarker(
+            allocationID: grid.allocation.id, blobberID: state.blobberID, clientID: "", previousRoot: state.root,
+            root: root, size: 0, timestamp: Int64(Date().timeIntervalSince1970 * 1000))
         marker.sign(with: stranger)
         do {
             _ = try await grid.connection(0).commit(BlobberWire.Commit(changes: [.put(meta)], writeMarker: marker))
@@ -252,8 +269,9 @@ struct StorageEndToEndTests {
         var forged = meta
         forged.sign(with: stranger)
         forged.ownerID = grid.owner.publicKey.clientID
-        var m2 = WriteMarker(allocationID: grid.allocation.id, blobberID: state.blobberID, clientID: "", previousRoot: state.root,
-                             root: try AllocationRoot.root(of: [forged], index: 0), size: 0, timestamp: Int64(Date().timeIntervalSince1970 * 1000))
+        var m2 = WriteMarker(
+            allocationID: grid.allocation.id, blobberID: state.blobberID, clientID: "", previousRoot: state.root,
+            root: try AllocationRoot.root(of: [forged], index: 0), size: 0, timestamp: Int64(Date().timeIntervalSince1970 * 1000))
         m2.sign(with: grid.owner)
         await #expect(throws: HTTPClientError.self) {
             _ = try await grid.connection(0).commit(BlobberWire.Commit(changes: [.put(forged)], writeMarker: m2))
@@ -296,7 +314,8 @@ struct StorageEndToEndTests {
             try await grid.client.move("/empty", to: "/photos", allocation: a)
         }
         // Replacing is allowed when asked for.
-        _ = try await grid.client.upload(localFile: try grid.localFile([9, 9]), remotePath: "/empty/kitten.jpg", allocation: a, replace: true)
+        _ = try await grid.client.upload(
+            localFile: try grid.localFile([9, 9]), remotePath: "/empty/kitten.jpg", allocation: a, replace: true)
         #expect(try await grid.client.stat("/empty/kitten.jpg", allocation: a).size == 2)
     }
 
@@ -311,10 +330,14 @@ struct StorageEndToEndTests {
         let small = try await StorageGrid(data: 2, parity: 1, size: 100_000)
         defer { Task { await small.shutdown() } }
         do {
-            try await small.client.upload(localFile: try small.localFile(randomBytes(300_000)), remotePath: "/big", allocation: small.allocation)
+            try await small.client.upload(
+                localFile: try small.localFile(randomBytes(300_000)), remotePath: "/big", allocation: small.allocation)
             Issue.record("an upload larger than the allocation succeeded")
         } catch let e as StorageClientError {
-            guard case .full = e else { Issue.record("unexpected \(e)"); return }
+            guard case .full = e else {
+                Issue.record("unexpected \(e)")
+                return
+            }
             #expect("\(e)".contains("grow the allocation"))
         }
         #expect(try await small.client.list("/", allocation: small.allocation).isEmpty)
@@ -327,7 +350,10 @@ struct StorageEndToEndTests {
             try await grid.client.upload(localFile: try grid.localFile(randomBytes(1000)), remotePath: "/f", allocation: grid.allocation)
             Issue.record("an upload reaching 1 of 3 blobbers succeeded")
         } catch let e as StorageClientError {
-            guard case .tooFewBlobbers = e else { Issue.record("unexpected \(e)"); return }
+            guard case .tooFewBlobbers = e else {
+                Issue.record("unexpected \(e)")
+                return
+            }
         }
         #expect(try await grid.connection(2).list("/", recursive: true).isEmpty, "nothing partial is left visible")
     }

@@ -1,10 +1,11 @@
 import Foundation
 import MosaicCrypto
 import MosaicProtocol
+import Synchronization
+
+@testable import MosaicBlobber
 @testable import MosaicSDK
 @testable import MosaicStorageCore
-@testable import MosaicBlobber
-import Synchronization
 
 /// Real blobber servers on loopback in temp folders, one owner wallet, one allocation assigned to
 /// them (directly, without a ledger) and a storage client with its own MOSAIC_HOME.
@@ -20,8 +21,10 @@ final class StorageGrid: Sendable {
     private let configure: @Sendable (inout BlobberServer.Configuration) -> Void
 
     /// `configure` adjusts every blobber's configuration (limits under test).
-    init(data: Int, parity: Int, size: Int64 = 1 << 30, expiration: Int64? = nil, chunksPerBatch: Int = 4,
-         configure: @escaping @Sendable (inout BlobberServer.Configuration) -> Void = { _ in }) async throws {
+    init(
+        data: Int, parity: Int, size: Int64 = 1 << 30, expiration: Int64? = nil, chunksPerBatch: Int = 4,
+        configure: @escaping @Sendable (inout BlobberServer.Configuration) -> Void = { _ in }
+    ) async throws {
         root = NSTemporaryDirectory() + "mosaic-grid-" + Hex.encode(Random.bytes(6))
         dataShards = data
         parityShards = parity
@@ -39,9 +42,10 @@ final class StorageGrid: Sendable {
         self.ports = ports
         self.configure = configure
         let ids = started.compactMap { $0?.blobberID }
-        var assignment = AllocationAssignment(allocationID: Hex.encode(Random.bytes(32)), ownerPublicKey: owner.publicKey,
-                                              dataShards: data, parityShards: parity, size: size,
-                                              expiration: expiration ?? Int64(Date().timeIntervalSince1970) + 3600, blobbers: ids)
+        var assignment = AllocationAssignment(
+            allocationID: Hex.encode(Random.bytes(32)), ownerPublicKey: owner.publicKey,
+            dataShards: data, parityShards: parity, size: size,
+            expiration: expiration ?? Int64(Date().timeIntervalSince1970) + 3600, blobbers: ids)
         assignment.sign(with: owner)
         allocation = try StorageAllocation(assignment: assignment, urls: ports.map { URL(string: "http://127.0.0.1:\($0)")! })
         var config = StorageClient.Configuration()
@@ -75,7 +79,10 @@ final class StorageGrid: Sendable {
         let s = try BlobberServer(configuration: config)
         var attempt = 0
         while true {
-            do { try s.start(); break } catch {
+            do {
+                try s.start()
+                break
+            } catch {
                 attempt += 1
                 if attempt > 50 { throw error }
                 try await Task.sleep(for: .milliseconds(100))
@@ -106,8 +113,9 @@ final class StorageGrid: Sendable {
     }
 
     func connection(_ i: Int, key: Ed25519.SigningKey? = nil) -> BlobberConnection {
-        BlobberConnection(index: i, blobber: allocation.blobbers[i], allocation: allocation.id, ownerID: owner.publicKey.clientID,
-                          key: key ?? owner, timeout: 10)
+        BlobberConnection(
+            index: i, blobber: allocation.blobbers[i], allocation: allocation.id, ownerID: owner.publicKey.clientID,
+            key: key ?? owner, timeout: 10)
     }
 }
 

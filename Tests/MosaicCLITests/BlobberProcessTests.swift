@@ -9,18 +9,25 @@ import Testing
         var cli = try CLIRunner()
         cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
         defer { cli.cleanup() }
-        let dn = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
-                                         "--blobbers", "0", "--block-time", "100ms", "--confirmations", "1", "--json"],
-                                        environment: ["MOSAIC_HOME": cli.home.path])
-        defer { dn.signal(SIGTERM); _ = dn.waitForExitBlocking(timeout: 10) }
+        let dn = try MosaicProcess(
+            [
+                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
+                "--blobbers", "0", "--block-time", "100ms", "--confirmations", "1", "--json",
+            ],
+            environment: ["MOSAIC_HOME": cli.home.path])
+        defer {
+            dn.signal(SIGTERM)
+            _ = dn.waitForExitBlocking(timeout: 10)
+        }
         let node = try #require(await dn.firstJSON(timeout: 20)?["node"] as? String)
 
         var blobbers: [MosaicProcess] = []
         var ids: [String] = []
         for i in 0..<2 {
             let dir = cli.home.appendingPathComponent("b\(i)")
-            let b = try MosaicProcess(["blobber", "--dir", dir.path, "--node", node, "--capacity", "1GiB", "--write-price", "0.01", "--json"],
-                                           environment: ["MOSAIC_HOME": cli.home.path])
+            let b = try MosaicProcess(
+                ["blobber", "--dir", dir.path, "--node", node, "--capacity", "1GiB", "--write-price", "0.01", "--json"],
+                environment: ["MOSAIC_HOME": cli.home.path])
             blobbers.append(b)
             let line = try #require(await b.firstJSON(timeout: 30))
             ids.append(try #require(line["blobber_id"] as? String))
@@ -55,19 +62,33 @@ import Testing
         var cli = try CLIRunner()
         cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
         defer { cli.cleanup() }
-        let dn = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
-                                         "--blobbers", "0", "--block-time", "100ms", "--confirmations", "1", "--json"],
-                                        environment: ["MOSAIC_HOME": cli.home.path])
-        defer { dn.signal(SIGTERM); _ = dn.waitForExitBlocking(timeout: 10) }
+        let dn = try MosaicProcess(
+            [
+                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
+                "--blobbers", "0", "--block-time", "100ms", "--confirmations", "1", "--json",
+            ],
+            environment: ["MOSAIC_HOME": cli.home.path])
+        defer {
+            dn.signal(SIGTERM)
+            _ = dn.waitForExitBlocking(timeout: 10)
+        }
         let node = try #require(await dn.firstJSON(timeout: 20)?["node"] as? String)
         let base = freeLoopbackPorts(3)
         func blobber(_ i: Int) throws -> MosaicProcess {
-            try MosaicProcess(["blobber", "--dir", cli.home.appendingPathComponent("b\(i)").path, "--node", node,
-                                    "--port", String(base + UInt16(i)), "--json"], environment: ["MOSAIC_HOME": cli.home.path])
+            try MosaicProcess(
+                [
+                    "blobber", "--dir", cli.home.appendingPathComponent("b\(i)").path, "--node", node,
+                    "--port", String(base + UInt16(i)), "--json",
+                ], environment: ["MOSAIC_HOME": cli.home.path])
         }
         var running = try (0..<3).map(blobber)
         for b in running { _ = try #require(await b.firstJSON(timeout: 30)) }
-        defer { for b in running { b.signal(SIGTERM); _ = b.waitForExitBlocking(timeout: 10) } }
+        defer {
+            for b in running {
+                b.signal(SIGTERM)
+                _ = b.waitForExitBlocking(timeout: 10)
+            }
+        }
 
         #expect(try await cli.run(["wallet", "create"]).code == 0)
         #expect(try await cli.run(["wallet", "faucet"]).code == 0)

@@ -35,10 +35,15 @@ import Testing
         for raw in interpolationsJoined(hint).split(separator: " ").map(String.init) {
             var w = raw
             if w.hasPrefix("\\(") || w.contains("\\(") {
-                if w.contains("Locker.folder") { w = "/locker/x" }
-                else if w.contains("TokenAmount") { w = "1" }
-                else if w.contains("name") { w = "x" }
-                else { w = hex }
+                if w.contains("Locker.folder") {
+                    w = "/locker/x"
+                } else if w.contains("TokenAmount") {
+                    w = "1"
+                } else if w.contains("name") {
+                    w = "x"
+                } else {
+                    w = hex
+                }
             }
             switch w {
             case "ID": w = hex
@@ -57,7 +62,8 @@ import Testing
     /// The hint with the spaces inside each `\(…)` (balanced parentheses) removed, so an
     /// interpolation stays one word.
     static func interpolationsJoined(_ hint: String) -> String {
-        var out = "", depth = 0
+        var out = ""
+        var depth = 0
         var chars = Array(hint)[...]
         while let c = chars.first {
             chars = chars.dropFirst()
@@ -84,7 +90,8 @@ import Testing
         let all = try CLIHintTests.hints()
         #expect(all.count > 20, "found \(all.count) hints")
         #expect(all.contains("wallet send --to \\(id) --amount \\(TokenAmount(baseUnits: need - balance))"))
-        let cli = try CLIRunner(); defer { cli.cleanup() }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
         for hint in all {
             guard let args = CLIHintTests.words(hint), let first = args.first else { continue }
             if CLIHintTests.servers.contains(first) {
@@ -93,7 +100,9 @@ import Testing
                 let help = try await cli.run(Array(commandWords) + ["--help"])
                 #expect(help.code == 0, "'mosaic \(hint)': \(help.err)")
                 for flag in args where flag.hasPrefix("--") {
-                    #expect(help.out.contains(flag), "'mosaic \(hint)': \(flag) is not a flag of 'mosaic \(commandWords.joined(separator: " "))'")
+                    #expect(
+                        help.out.contains(flag),
+                        "'mosaic \(hint)': \(flag) is not a flag of 'mosaic \(commandWords.joined(separator: " "))'")
                 }
                 continue
             }

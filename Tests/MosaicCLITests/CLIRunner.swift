@@ -52,8 +52,9 @@ struct CLIRunner {
         }
         guard outFD >= 0, errFD >= 0 else { throw Subprocess.Failure.spawn(stem, errno) }
         let input = try SubprocessPipe()
-        let child = try Subprocess(executable: CLIRunner.binary.path, arguments: args, environment: env,
-                                   stdin: input.read, stdout: outFD, stderr: errFD)
+        let child = try Subprocess(
+            executable: CLIRunner.binary.path, arguments: args, environment: env,
+            stdin: input.read, stdout: outFD, stderr: errFD)
         input.closeRead()
         if let stdin {
             let bytes = Array(stdin.utf8)

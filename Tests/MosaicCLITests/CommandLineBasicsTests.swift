@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct CommandLineBasicsTests {
     @Test func versionPrintsTextAndJSON() async throws {
-        let cli = try CLIRunner(); defer { cli.cleanup() }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
         let text = try await cli.run(["version"])
         #expect(text.code == 0)
         #expect(text.out.hasPrefix("mosaic "))
@@ -13,7 +14,8 @@ import Testing
     }
 
     @Test func helpListsCommandsAndExamples() async throws {
-        let cli = try CLIRunner(); defer { cli.cleanup() }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
         let top = try await cli.run(["--help"])
         #expect(top.code == 0)
         #expect(top.out.contains("network"))
@@ -25,7 +27,8 @@ import Testing
     }
 
     @Test func unknownCommandSuggestsNearestAndExitsTwo() async throws {
-        let cli = try CLIRunner(); defer { cli.cleanup() }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
         let r = try await cli.run(["verison"])
         #expect(r.code == 2)
         #expect(r.err.contains("unknown command 'verison'"))
@@ -33,7 +36,8 @@ import Testing
     }
 
     @Test func unknownFlagSuggestsNearestAndExitsTwo() async throws {
-        let cli = try CLIRunner(); defer { cli.cleanup() }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
         let r = try await cli.run(["version", "--jsno"])
         #expect(r.code == 2)
         #expect(r.err.contains("unknown flag '--jsno'"))
@@ -41,7 +45,8 @@ import Testing
     }
 
     @Test func usageErrorsInJSONModeAreJSONObjects() async throws {
-        let cli = try CLIRunner(); defer { cli.cleanup() }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
         let r = try await cli.run(["network", "add", "--json"])
         #expect(r.code == 2)
         let error = r.json["error"] as? [String: Any]
@@ -52,7 +57,8 @@ import Testing
 
 @Suite struct NetworkCommandTests {
     @Test func addUseShowAndListNetworks() async throws {
-        let cli = try CLIRunner(); defer { cli.cleanup() }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
         #expect(try await cli.run(["network", "list"]).out.contains("no networks yet"))
         #expect(try await cli.run(["network", "add", "a", "http://127.0.0.1:7100/"]).code == 0)
         #expect(try await cli.run(["network", "add", "b", "http://127.0.0.1:7200", "--app", "http://127.0.0.1:7300"]).code == 0)
@@ -68,7 +74,8 @@ import Testing
     }
 
     @Test func badNetworkInputIsRefusedAndChangesNothing() async throws {
-        let cli = try CLIRunner(); defer { cli.cleanup() }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
         let badURL = try await cli.run(["network", "add", "x", "ftp://host"])
         #expect(badURL.code == 1)
         #expect(badURL.err.contains("invalid node URL"))
@@ -84,7 +91,8 @@ import Testing
     }
 
     @Test func damagedConfigGivesClearErrorNamingTheFile() async throws {
-        let cli = try CLIRunner(); defer { cli.cleanup() }
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
         try Data("{not json".utf8).write(to: cli.home.appendingPathComponent("config.json"))
         let r = try await cli.run(["network", "list"])
         #expect(r.code == 1)

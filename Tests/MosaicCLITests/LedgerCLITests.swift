@@ -8,8 +8,11 @@ import Testing
     /// Starts `mosaic devnet --json` in `cli.home`; returns it with its node URL.
     func devnet(_ cli: CLIRunner, blockTime: String = "0") async throws -> (MosaicProcess, String, ContinuousClock.Duration) {
         let started = ContinuousClock.now
-        let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
-                                        "--block-time", blockTime, "--json"], environment: ["MOSAIC_HOME": cli.home.path])
+        let p = try MosaicProcess(
+            [
+                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
+                "--block-time", blockTime, "--json",
+            ], environment: ["MOSAIC_HOME": cli.home.path])
         let ready = try #require(await p.firstJSON(timeout: 10))
         let elapsed = ContinuousClock.now - started
         let node = try #require(ready["node"] as? String)
@@ -23,11 +26,15 @@ import Testing
     }
 
     @Test func devnetJSONIsReadyQuicklyAndStopsOnSIGTERM() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let started = ContinuousClock.now
-        let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
-                                        "--app-port", "0", "--json"],
-                                       environment: ["MOSAIC_HOME": cli.home.path])
+        let p = try MosaicProcess(
+            [
+                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
+                "--app-port", "0", "--json",
+            ],
+            environment: ["MOSAIC_HOME": cli.home.path])
         let line = try #require(await p.firstLine(timeout: 10))
         // Ready without waiting for blocks or blobbers it does not start (2 s on an idle box).
         #expect(ContinuousClock.now - started < .seconds(10))
@@ -46,7 +53,9 @@ import Testing
         #expect(shown.json["name"] as? String == "devnet")
         #expect(shown.json["node"] as? String == node)
         let registered = try Data(contentsOf: try #require(URL(string: node + "/v1/storage/blobbers")))
-        let urls = ((try JSONSerialization.jsonObject(with: registered) as? [String: Any])?["blobbers"] as? [[String: Any]])?.compactMap { $0["url"] as? String }
+        let urls = ((try JSONSerialization.jsonObject(with: registered) as? [String: Any])?["blobbers"] as? [[String: Any]])?.compactMap {
+            $0["url"] as? String
+        }
         #expect(Set(urls ?? []) == Set(blobbers))
         let info = try Data(contentsOf: try #require(URL(string: node + "/v1/network")))
         #expect(String(decoding: info, as: UTF8.self).contains("mosaic-devnet"))
@@ -55,12 +64,17 @@ import Testing
     }
 
     @Test func balanceFaucetSendTxnsAndTx() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let (p, node, _) = try await devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        defer {
+            p.signal(SIGTERM)
+            _ = p.waitForExitBlocking(timeout: 10)
+        }
         let a = try await cli.run(["wallet", "create", "--name", "a", "--json"]).json
         let b = try await cli.run(["wallet", "create", "--name", "b", "--json"]).json
-        let aID = try #require(a["client_id"] as? String), bID = try #require(b["client_id"] as? String)
+        let aID = try #require(a["client_id"] as? String)
+        let bID = try #require(b["client_id"] as? String)
 
         let empty = try await cli.run(["wallet", "balance", "--json"])
         #expect(empty.code == 0)
@@ -123,12 +137,17 @@ import Testing
     }
 
     @Test func sendRefusesBeforeBroadcasting() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let (p, _, _) = try await devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        defer {
+            p.signal(SIGTERM)
+            _ = p.waitForExitBlocking(timeout: 10)
+        }
         let a = try await cli.run(["wallet", "create", "--name", "a", "--json"]).json
         let b = try await cli.run(["wallet", "create", "--name", "b", "--json"]).json
-        let aID = try #require(a["client_id"] as? String), bID = try #require(b["client_id"] as? String)
+        let aID = try #require(a["client_id"] as? String)
+        let bID = try #require(b["client_id"] as? String)
         #expect(try await cli.run(["wallet", "faucet"]).code == 0)
         let before = try await cli.run(["wallet", "balance", "--json"]).json
         let cases: [([String], String)] = [
@@ -151,9 +170,13 @@ import Testing
     }
 
     @Test func networkSelectionAndUnreachableNode() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let (p, node, _) = try await devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        defer {
+            p.signal(SIGTERM)
+            _ = p.waitForExitBlocking(timeout: 10)
+        }
         #expect(try await cli.run(["wallet", "create", "--name", "a"]).code == 0)
         #expect(try await cli.run(["network", "add", "dead", "http://127.0.0.1:9"]).code == 0)
         let dead = try await cli.run(["wallet", "balance", "--network", "dead"])

@@ -1,6 +1,6 @@
 import Foundation
-import MosaicDatabase
 import MosaicCrypto
+import MosaicDatabase
 import MosaicSDK
 import MosaicTestSupport
 import Testing
@@ -21,9 +21,12 @@ import Testing
     }
 
     func devnet(_ cli: CLIRunner, dir: URL) async throws -> Net {
-        let p = try MosaicProcess(["devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
-                                   "--confirmations", "1", "--blobbers", "4", "--json"],
-                                  environment: ["MOSAIC_HOME": cli.home.path])
+        let p = try MosaicProcess(
+            [
+                "devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
+                "--confirmations", "1", "--blobbers", "4", "--json",
+            ],
+            environment: ["MOSAIC_HOME": cli.home.path])
         let ready = try #require(await p.firstJSON(timeout: 30))
         return Net(process: p, dir: dir, blobbers: try #require(ready["blobbers"] as? [String]))
     }
@@ -47,7 +50,9 @@ import Testing
     }
 
     /// Runs a command that must fail; returns its stderr and its `--json` error code.
-    func fails(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> (message: String, code: String) {
+    func fails(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> (
+        message: String, code: String
+    ) {
         let r = try await cli.run(args + ["--json"])
         #expect(r.code != 0, "\(args.joined(separator: " ")) should fail: \(r.out)", sourceLocation: sourceLocation)
         let code = (r.json["error"] as? [String: Any])?["code"] as? String ?? ""
@@ -97,11 +102,13 @@ import Testing
         let b = try #require(Hex.decode(hex))
         try #require(b.count == 80 && b[0] == 1)
         let params = Argon2id.Parameters(opsLimit: UInt64(b[1]), memLimitBytes: UInt64(1) << (UInt64(b[2]) + 10))
-        let salt = Array(b[4..<20]), nonce = Array(b[20..<32])
+        let salt = Array(b[4..<20])
+        let nonce = Array(b[20..<32])
         let stretched = try Argon2id.deriveKey(password: pin, salt: salt, parameters: params)
         let wallet = try HKDF.deriveKey(from: seed, salt: Array("mosaic-locker".utf8), info: Array("mosaic-locker-wallet-secret-v1".utf8))
-        let kek = try HKDF.deriveKey(from: SecretBytes(stretched.copyBytes() + wallet.copyBytes()), salt: salt,
-                                     info: Array("mosaic-locker-kek-v1".utf8) + Array(b[0..<4]))
+        let kek = try HKDF.deriveKey(
+            from: SecretBytes(stretched.copyBytes() + wallet.copyBytes()), salt: salt,
+            info: Array("mosaic-locker-kek-v1".utf8) + Array(b[0..<4]))
         return try? AES256GCM.openCombined(Array(b[32...]), key: kek, nonce: nonce, aad: Array(b[0..<32]))
     }
 
@@ -117,7 +124,8 @@ import Testing
     }
 
     @Test func lockerRoundTripWrongPINReplaceDelayAcrossRestartAndBlobberBytes() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let dir = cli.home.appendingPathComponent("dn")
         var net = try await devnet(cli, dir: dir)
         defer { stopBlocking(net) }
@@ -148,7 +156,8 @@ import Testing
         try await ok(cli, ["locker", "get", "passport.bin", "--to", out.path, "--pin-file", pin])
         #expect(Array(try Data(contentsOf: out)) == plain)
         // An ordinary download cannot open it (the key is not sealed to the wallet).
-        await #expect(try fails(cli, ["download", "/locker/passport.bin", cli.home.appendingPathComponent("x").path]).message.contains("locker file"))
+        await #expect(
+            try fails(cli, ["download", "/locker/passport.bin", cli.home.appendingPathComponent("x").path]).message.contains("locker file"))
         await #expect(try fails(cli, ["share", "/locker/passport.bin"]).message.contains("cannot be shared"))
 
         // A wrong PIN fails authentication and says so; nothing is written.
@@ -167,7 +176,8 @@ import Testing
         #expect(Array(try Data(contentsOf: out)) == plain)
         let pin2 = try write(cli, "pin2.txt", "9370")
         try await ok(cli, ["locker", "put", other.path, "--name", "passport.bin", "--replace", "--pin-file", pin2])
-        await #expect(try fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", pin]).message.contains("incorrect PIN"))
+        await #expect(
+            try fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", pin]).message.contains("incorrect PIN"))
         try await ok(cli, ["locker", "get", "passport.bin", "--to", out.path, "--replace", "--pin-file", pin2])
         #expect(try Data(contentsOf: out) == Data(contentsOf: other))
         // Back to the first file for the byte scan below.
@@ -181,9 +191,11 @@ import Testing
         #expect(key.count == 32)
         #expect(try openWrap(hex, pin: "1111", seed: seed) == nil)
         #expect(try openWrap(hex, pin: "4821", seed: SecretBytes(Random.bytes(32))) == nil, "the PIN alone must not open it")
-        let needles: [(String, [UInt8])] = [("content key", key), ("content key in hex", Array(Hex.encode(key).utf8)),
-                                            ("file start", Array(plain[0..<64])), ("file middle", Array(plain[70_000..<70_064])),
-                                            ("file end", Array(plain[(plain.count - 64)...]))]
+        let needles: [(String, [UInt8])] = [
+            ("content key", key), ("content key in hex", Array(Hex.encode(key).utf8)),
+            ("file start", Array(plain[0..<64])), ("file middle", Array(plain[70_000..<70_064])),
+            ("file end", Array(plain[(plain.count - 64)...])),
+        ]
         let files = try blobberFiles(net)
         #expect(files.contains { $0.pathExtension == "frag" })
         for f in files {
@@ -220,7 +232,6 @@ import Testing
         #expect(locked.code == "too_many_attempts")
         #expect(locked.message.contains("too many incorrect PINs for locker file diary.txt; wait"))
         #expect(!FileManager.default.fileExists(atPath: bad.path))
-
 
         // Once the wait has passed (moved back in the log), the right PIN opens it and clears the count.
         let log = cli.home.appendingPathComponent("locker/attempts.json")

@@ -8,9 +8,15 @@ import Testing
         var cli = try CLIRunner()
         cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
         defer { cli.cleanup() }
-        let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--block-time", "0",
-                                   "--blobbers", "0", "--no-app", "--json"], environment: ["MOSAIC_HOME": cli.home.path])
-        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        let p = try MosaicProcess(
+            [
+                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--block-time", "0",
+                "--blobbers", "0", "--no-app", "--json",
+            ], environment: ["MOSAIC_HOME": cli.home.path])
+        defer {
+            p.signal(SIGTERM)
+            _ = p.waitForExitBlocking(timeout: 10)
+        }
         let ready = try #require(await p.firstJSON(timeout: 20))
         let node = try #require(ready["node"] as? String)
         let me = try #require(try await cli.run(["wallet", "create", "--name", "a", "--json"]).json["client_id"] as? String)
@@ -61,21 +67,27 @@ import Testing
         let theirs = try await cli.run(["notes", "list", "--owner", me, "--wallet", "b"])
         #expect(theirs.out.contains("🔒 private"))
         #expect(!theirs.out.contains("under the mat"))
-        let raw = String(decoding: try Data(contentsOf: try #require(URL(string: "\(node)/v1/contracts/notes/views/note?id=\(secretID)"))), as: UTF8.self)
+        let raw = String(
+            decoding: try Data(contentsOf: try #require(URL(string: "\(node)/v1/contracts/notes/views/note?id=\(secretID)"))), as: UTF8.self
+        )
         #expect(raw.contains("\"private\":true"))
         #expect(!raw.contains("under the mat") && !raw.contains("Secret"))
 
         let shown = try await cli.run(["notes", "show", String(firstID)])
         #expect(shown.code == 0)
         #expect(shown.out.contains("Groceries") && shown.out.contains("milk, eggs"))
-        let edited = try await cli.run(["notes", "edit", String(firstID), "--wallet", "a", "--title", "Groceries", "--body", "milk, eggs, bread", "--json"])
+        let edited = try await cli.run([
+            "notes", "edit", String(firstID), "--wallet", "a", "--title", "Groceries", "--body", "milk, eggs, bread", "--json",
+        ])
         #expect(edited.code == 0, "\(edited.err)")
         #expect(try await cli.run(["notes", "show", String(firstID), "--json"]).json["body"] as? String == "milk, eggs, bread")
 
         // Limits, checked before anything is sent.
         let empty = try await cli.run(["notes", "add", "--wallet", "a", "--title", "", "--body", "b"])
         #expect(empty.code == 1 && empty.err.contains("title is empty"))
-        let long = try await cli.run(["notes", "add", "--wallet", "a", "--title", String(repeating: "t", count: 257), "--body", "b", "--json"])
+        let long = try await cli.run([
+            "notes", "add", "--wallet", "a", "--title", String(repeating: "t", count: 257), "--body", "b", "--json",
+        ])
         #expect(long.code == 1)
         #expect(long.out.contains("\"code\":\"title_too_long\""))
         let big = try await cli.run(["notes", "add", "--wallet", "a", "--title", "t", "--body", String(repeating: "b", count: 16_385)])
@@ -88,7 +100,9 @@ import Testing
         #expect(try await cli.run(["notes", "list", "--owner", other]).out.contains("has no notepad"))
 
         // A call's own gas limit: too little fails the transaction, which is recorded with its error.
-        let starved = try await cli.run(["notes", "add", "--wallet", "a", "--title", "t", "--body", String(repeating: "b", count: 2000), "--gas", "900"])
+        let starved = try await cli.run([
+            "notes", "add", "--wallet", "a", "--title", "t", "--body", String(repeating: "b", count: 2000), "--gas", "900",
+        ])
         #expect(starved.code == 1)
         #expect(starved.err.contains("failed: out of gas (limit 900)"))
 

@@ -6,8 +6,11 @@ import Testing
 /// test, its ledger clock moved with `mosaic devnet time advance`.
 @Suite(.timeLimit(.minutes(4))) struct SocialCLITests {
     func devnet(_ cli: CLIRunner) async throws -> MosaicProcess {
-        let p = try MosaicProcess(["devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--blobbers", "0",
-                                   "--no-app", "--block-time", "0", "--json"], environment: ["MOSAIC_HOME": cli.home.path])
+        let p = try MosaicProcess(
+            [
+                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--blobbers", "0",
+                "--no-app", "--block-time", "0", "--json",
+            ], environment: ["MOSAIC_HOME": cli.home.path])
         _ = try #require(await p.firstJSON(timeout: 20))
         return p
     }
@@ -28,13 +31,19 @@ import Testing
     }
 
     @Test func postReplyEditVoteFeedsAndPayoutThroughTheDevnetClock() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let p = try await devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        defer {
+            p.signal(SIGTERM)
+            _ = p.waitForExitBlocking(timeout: 10)
+        }
         let a = try await funded(cli, "a")
         _ = try await funded(cli, "b")
 
-        let posted = try await cli.run(["social", "post", "--wallet", "a", "--title", "Hello Mosaic!", "--body", "first post", "--tag", "intro", "--json"])
+        let posted = try await cli.run([
+            "social", "post", "--wallet", "a", "--title", "Hello Mosaic!", "--body", "first post", "--tag", "intro", "--json",
+        ])
         #expect(posted.code == 0, "\(posted.err)")
         #expect(posted.json["author"] as? String == a)
         #expect(posted.json["permlink"] as? String == "hello-mosaic", "the permlink is made from the title")
@@ -75,7 +84,9 @@ import Testing
         #expect(trending?.map { $0["permlink"] as? String } == ["hello-mosaic"])
 
         #expect(try await cli.run(["devnet", "time", "advance", "5m"]).code == 0)
-        let second = try await cli.run(["social", "post", "--wallet", "a", "--title", "Second", "--body", "more", "--tag", "news", "--permlink", "second", "--json"])
+        let second = try await cli.run([
+            "social", "post", "--wallet", "a", "--title", "Second", "--body", "more", "--tag", "news", "--permlink", "second", "--json",
+        ])
         #expect(second.code == 0, "\(second.err)")
         let created = try await cli.run(["social", "feed", "--sort", "created", "--json"]).json["posts"] as? [[String: Any]]
         #expect(created?.map { $0["permlink"] as? String } == ["second", "hello-mosaic"])
@@ -109,17 +120,25 @@ import Testing
     }
 
     @Test func anAppVotesForAUserOnlyWithAnUnexpiredGrantCoveringVote() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let p = try await devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        defer {
+            p.signal(SIGTERM)
+            _ = p.waitForExitBlocking(timeout: 10)
+        }
         let user = try await funded(cli, "user")
         let app = try await funded(cli, "reader")
 
-        let registered = try await cli.run(["social", "app", "register", "--wallet", "reader", "--name", "reader",
-                                      "--redirect", "https://reader.example/callback", "--json"])
+        let registered = try await cli.run([
+            "social", "app", "register", "--wallet", "reader", "--name", "reader",
+            "--redirect", "https://reader.example/callback", "--json",
+        ])
         #expect(registered.code == 0, "\(registered.err)")
         #expect(registered.json["client_id"] as? String == app)
-        #expect(try await cli.run(["social", "app", "show", "reader", "--json"]).json["redirect_url"] as? String == "https://reader.example/callback")
+        #expect(
+            try await cli.run(["social", "app", "show", "reader", "--json"]).json["redirect_url"] as? String
+                == "https://reader.example/callback")
 
         #expect(try await cli.run(["social", "post", "--wallet", "user", "--title", "Mine", "--body", "x"]).code == 0)
         let path = "\(user)/mine"
@@ -129,17 +148,23 @@ import Testing
         var r = try await appVote()
         #expect(r.code == 1 && r.err.contains("app reader (\(app)) has no grant from user \(user)"), "\(r.err)")
 
-        #expect(try await cli.run(["social", "authorize", "--wallet", "user", "--app", "reader", "--scopes", "comment", "--expires", "7d"]).code == 0)
+        #expect(
+            try await cli.run(["social", "authorize", "--wallet", "user", "--app", "reader", "--scopes", "comment", "--expires", "7d"]).code
+                == 0)
         r = try await appVote()
         #expect(r.code == 1 && r.err.contains("lacks scope vote"), "\(r.err)")
         // The comment scope lets the app post as the user.
-        let appPost = try await cli.run(["social", "post", "--wallet", "reader", "--for", user, "--title", "Via app", "--body", "y",
-                                   "--permlink", "via-app", "--json"])
+        let appPost = try await cli.run([
+            "social", "post", "--wallet", "reader", "--for", user, "--title", "Via app", "--body", "y",
+            "--permlink", "via-app", "--json",
+        ])
         #expect(appPost.code == 1 && appPost.err.contains("one root post per 5 minutes"), "rate limits apply to the user: \(appPost.err)")
         let appReply = try await cli.run(["social", "reply", path, "--wallet", "reader", "--for", user, "--body", "via app", "--json"])
         #expect(appReply.code == 0 && appReply.json["author"] as? String == user, "\(appReply.err)")
 
-        let granted = try await cli.run(["social", "authorize", "--wallet", "user", "--app", "reader", "--scopes", "vote,comment", "--expires", "1d", "--json"])
+        let granted = try await cli.run([
+            "social", "authorize", "--wallet", "user", "--app", "reader", "--scopes", "vote,comment", "--expires", "1d", "--json",
+        ])
         #expect(granted.code == 0, "\(granted.err)")
         #expect(granted.json["scopes"] as? [String] == ["comment", "vote"])
         let expiresAt = try #require(granted.json["expires_at"] as? Int)
@@ -165,9 +190,13 @@ import Testing
     /// Profiles, several accounts at once, printed post ids that vote and reply accept, and a
     /// reward paid from the devnet's pool, claimed into the wallet and shown in its history.
     @Test func profilesPrintedIDsAndRewardsFromThePool() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let p = try await devnet(cli)
-        defer { p.signal(SIGTERM); _ = p.waitForExitBlocking(timeout: 10) }
+        defer {
+            p.signal(SIGTERM)
+            _ = p.waitForExitBlocking(timeout: 10)
+        }
         let a = try await funded(cli, "a")
         let b = try await funded(cli, "b")
         let named = try await cli.run(["social", "profile", "--wallet", "a", "--name", "alice", "--about", "Boats", "--json"])
@@ -183,7 +212,9 @@ import Testing
         #expect((many["accounts"] as? [[String: Any]])?.map { $0["name"] as? String } == ["alice", "bob"])
         #expect(many["missing"] as? [String] == ["nobody"])
         let text = try await cli.run(["social", "account", "alice", "bob"])
-        #expect(text.out.contains("name:          alice") && text.out.contains("name:          bob") && text.out.contains("Boats"), "\(text.out)")
+        #expect(
+            text.out.contains("name:          alice") && text.out.contains("name:          bob") && text.out.contains("Boats"),
+            "\(text.out)")
 
         // A long permlink: the printed id (author/permlink, far over 80 characters) is what vote and reply take.
         let link = "a-rather-long-permlink-that-makes-the-whole-post-id-far-longer-than-eighty-characters"
@@ -191,7 +222,8 @@ import Testing
         let shownBefore = try await cli.run(["social", "account", "alice", "--json"]).json
         #expect(shownBefore["next_root_post_at"] is Int, "the 5-minute rule's next time is shown")
         let feed = try await cli.run(["social", "feed", "--sort", "created"])
-        let printed = try #require(feed.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init).first { $0.hasPrefix(a + "/") })
+        let printed = try #require(
+            feed.out.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init).first { $0.hasPrefix(a + "/") })
         #expect(printed == "\(a)/\(link)")
         #expect(try await cli.run(["social", "stake", "0.5", "--wallet", "b"]).code == 0)
         let voted = try await cli.run(["social", "vote", printed, "--wallet", "b", "--weight", "10000"])

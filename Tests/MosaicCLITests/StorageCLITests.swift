@@ -22,11 +22,15 @@ import Testing
     /// A devnet with fast blocks (sealed after one confirmation) and `blobbers` blobbers.
     func devnet(_ cli: CLIRunner, blobbers: Int = 4) async throws -> Net {
         let dir = cli.home.appendingPathComponent("dn")
-        let p = try MosaicProcess(["devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
-                                        "--confirmations", "1", "--blobbers", String(blobbers), "--json"],
-                                       environment: ["MOSAIC_HOME": cli.home.path])
+        let p = try MosaicProcess(
+            [
+                "devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
+                "--confirmations", "1", "--blobbers", String(blobbers), "--json",
+            ],
+            environment: ["MOSAIC_HOME": cli.home.path])
         let ready = try #require(await p.firstJSON(timeout: 20))
-        return Net(process: p, node: try #require(ready["node"] as? String), blobbers: try #require(ready["blobbers"] as? [String]), dir: dir)
+        return Net(
+            process: p, node: try #require(ready["node"] as? String), blobbers: try #require(ready["blobbers"] as? [String]), dir: dir)
     }
 
     /// Runs a command that must succeed, returning its `--json` object.
@@ -58,9 +62,13 @@ import Testing
     }
 
     @Test func allocUploadDownloadShareAndRevoke() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let net = try await devnet(cli)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
+        defer {
+            net.process.signal(SIGTERM)
+            _ = net.process.waitForExitBlocking(timeout: 10)
+        }
         #expect(net.blobbers.count == 4)
         let listed = try get(net.node + "/v1/storage/blobbers")["blobbers"] as? [[String: Any]]
         #expect(listed?.count == 4)
@@ -70,8 +78,12 @@ import Testing
         try await ok(cli, ["wallet", "faucet", "--wallet", "alice"])
         try await ok(cli, ["wallet", "faucet", "--wallet", "bob"])
 
-        let created = try await ok(cli, ["alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "2", "--size", "16MiB",
-                                   "--expire", "30d", "--name", "docs"])
+        let created = try await ok(
+            cli,
+            [
+                "alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "2", "--size", "16MiB",
+                "--expire", "30d", "--name", "docs",
+            ])
         let id = try #require(created["id"] as? String)
         #expect(created["data_shards"] as? Int == 2)
         #expect((created["blobbers"] as? [Any])?.count == 4)
@@ -93,14 +105,18 @@ import Testing
 
         // alloc show has every field of the seed's allocation screen.
         let shown = try await ok(cli, ["alloc", "show", id, "--wallet", "alice"])
-        for key in ["id", "name", "expiration", "size", "used_size", "data_shards", "parity_shards", "num_writes", "num_reads",
-                    "successful_challenges", "failed_challenges", "latest_closed_challenge", "blobbers"] {
+        for key in [
+            "id", "name", "expiration", "size", "used_size", "data_shards", "parity_shards", "num_writes", "num_reads",
+            "successful_challenges", "failed_challenges", "latest_closed_challenge", "blobbers",
+        ] {
             #expect(shown.keys.contains(key), "alloc show lacks \(key)")
         }
         #expect(shown["name"] as? String == "docs")
         let text = try await cli.run(["alloc", "show", id, "--wallet", "alice"]).out
-        for label in ["expiration:", "used size:", "data shards:", "parity shards:", "writes:", "reads:", "successful challenges:",
-                      "failed challenges:", "latest closed challenge:", "blobbers:"] {
+        for label in [
+            "expiration:", "used size:", "data shards:", "parity shards:", "writes:", "reads:", "successful challenges:",
+            "failed challenges:", "latest closed challenge:", "blobbers:",
+        ] {
             #expect(text.contains(label), "alloc show text lacks \(label)")
         }
 
@@ -112,8 +128,9 @@ import Testing
         let got = cli.home.appendingPathComponent("bob.bin")
         try await ok(cli, ["download", "--wallet", "bob", "--ticket", ticket, got.path])
         #expect(try Data(contentsOf: got) == Data(contentsOf: file))
-        await #expect(try fails(cli, ["download", "--wallet", "alice", "--ticket", ticket, cli.home.appendingPathComponent("x").path])
-            .contains("not with this wallet"))
+        await #expect(
+            try fails(cli, ["download", "--wallet", "alice", "--ticket", ticket, cli.home.appendingPathComponent("x").path])
+                .contains("not with this wallet"))
 
         // Bob paid from his read pool: the blobbers redeem his read markers from it.
         let bobTxs = try get(net.node + "/v1/accounts/\(bob)/transactions")["transactions"] as? [[String: Any]] ?? []
@@ -130,7 +147,8 @@ import Testing
         // print it) is read by download --ticket too.
         let open = try await ok(cli, ["share", "--wallet", "alice", "/docs/in.bin"])
         #expect(open["link"] is NSNull, "no web app on this network, so no web link is printed")
-        let link = try ShareToken.decode(try #require(open["ticket"] as? String)).link(base: try #require(URL(string: "http://127.0.0.1:7300")))
+        let link = try ShareToken.decode(try #require(open["ticket"] as? String)).link(
+            base: try #require(URL(string: "http://127.0.0.1:7300")))
         #expect(link.contains("#key="))
         let viaLink = cli.home.appendingPathComponent("via-link.bin")
         try await ok(cli, ["download", "--wallet", "bob", "--ticket", link, viaLink.path])
@@ -151,9 +169,13 @@ import Testing
     /// from the bytes the blobbers kept (the journal under $MOSAIC_HOME/uploads) and the file
     /// comes back byte-exact.
     @Test func killedUploadResumesWhenTheSameCommandRunsAgain() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let net = try await devnet(cli, blobbers: 3)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
+        defer {
+            net.process.signal(SIGTERM)
+            _ = net.process.waitForExitBlocking(timeout: 10)
+        }
         try await ok(cli, ["wallet", "create"])
         try await ok(cli, ["wallet", "faucet"])
         try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "256MiB", "--expire", "30d"])
@@ -161,8 +183,9 @@ import Testing
         let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
         try random.readData(ofLength: 128 << 20).write(to: file)
 
-        let first = try MosaicProcess(["upload", file.path, "/big.bin", "--json"],
-                                      environment: ["MOSAIC_HOME": cli.home.path, "MOSAIC_PASSPHRASE": "correct horse"])
+        let first = try MosaicProcess(
+            ["upload", file.path, "/big.bin", "--json"],
+            environment: ["MOSAIC_HOME": cli.home.path, "MOSAIC_PASSPHRASE": "correct horse"])
         // Kill it once the blobbers hold a few MiB of it.
         func partialBytes() -> Int {
             var total = 0
@@ -189,7 +212,8 @@ import Testing
     }
 
     @Test func filesStayReadableAfterTheDevnetRestartsOnNewPorts() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         var net = try await devnet(cli, blobbers: 3)
         try await ok(cli, ["wallet", "create", "--name", "alice"])
         try await ok(cli, ["wallet", "faucet", "--wallet", "alice"])
@@ -202,7 +226,10 @@ import Testing
 
         // Same directory, new processes: blobbers come back on other ports and tell the ledger.
         net = try await devnet(cli, blobbers: 3)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
+        defer {
+            net.process.signal(SIGTERM)
+            _ = net.process.waitForExitBlocking(timeout: 10)
+        }
         #expect(Set(net.blobbers) != before)
         let out = cli.home.appendingPathComponent("keep-out.bin")
         try await ok(cli, ["download", "--wallet", "alice", "/keep.bin", out.path])
@@ -213,22 +240,29 @@ import Testing
     }
 
     @Test func errorMessagesSayWhatToDo() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let net = try await devnet(cli)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
+        defer {
+            net.process.signal(SIGTERM)
+            _ = net.process.waitForExitBlocking(timeout: 10)
+        }
         try await ok(cli, ["wallet", "create"])
         try await ok(cli, ["wallet", "faucet"])
 
         await #expect(try fails(cli, ["upload", cli.home.path, "/x"]).contains("no active allocation"))
         let tooMany = try await fails(cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d"])
         #expect(tooMany.contains("not enough blobbers") && tooMany.contains("start more blobbers"))
-        let tooMuch = try await fails(cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d", "--lock", "0.5"])
+        let tooMuch = try await fails(
+            cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d", "--lock", "0.5"])
         #expect(tooMuch.contains("not enough blobbers"))
-        await #expect(try fails(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1GiB", "--expire", "30d", "--lock", "0.0000000001"])
-            .contains("lock at least"))
+        await #expect(
+            try fails(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1GiB", "--expire", "30d", "--lock", "0.0000000001"])
+                .contains("lock at least"))
 
         // 1 MiB on 2 data shards: each blobber holds at most 512 KiB.
-        let id = try await #require(try ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
+        let id = try await #require(
+            try ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
         let small = try randomFile(cli, "small.bin", 1000)
         try await ok(cli, ["upload", small.path, "/a/small.bin"])
         await #expect(try fails(cli, ["upload", small.path, "/a/small.bin"]).contains("already exists"))
@@ -249,9 +283,13 @@ import Testing
     }
 
     @Test func allocUpdateCancelAndFinalize() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let net = try await devnet(cli, blobbers: 3)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
+        defer {
+            net.process.signal(SIGTERM)
+            _ = net.process.waitForExitBlocking(timeout: 10)
+        }
         try await ok(cli, ["wallet", "create"])
         try await ok(cli, ["wallet", "faucet"])
         let a = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "2MiB", "--expire", "2d"])
@@ -264,7 +302,8 @@ import Testing
         #expect(canceled["status"] as? String == "canceled")
         await #expect(try fails(cli, ["alloc", "update", id, "--extend", "1d"]).contains("cannot update allocation"))
 
-        let b = try await #require(try ok(cli, ["alloc", "new", "--data", "1", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
+        let b = try await #require(
+            try ok(cli, ["alloc", "new", "--data", "1", "--parity", "1", "--size", "1MiB", "--expire", "1d"])["id"] as? String)
         await #expect(try fails(cli, ["alloc", "finalize", b]).contains("cannot finalize"))
         try await ok(cli, ["devnet", "time", "advance", "2d"])
         await #expect(try ok(cli, ["alloc", "finalize", b])["status"] as? String == "finalized")
@@ -273,9 +312,13 @@ import Testing
     }
 
     @Test func challengesPassForHeldDataAndFailForADeletedFragment() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let net = try await devnet(cli, blobbers: 3)
-        defer { net.process.signal(SIGTERM); _ = net.process.waitForExitBlocking(timeout: 10) }
+        defer {
+            net.process.signal(SIGTERM)
+            _ = net.process.waitForExitBlocking(timeout: 10)
+        }
         try await ok(cli, ["wallet", "create"])
         try await ok(cli, ["wallet", "faucet"])
         let alloc = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "16MiB", "--expire", "30d"])
@@ -305,7 +348,9 @@ import Testing
         while ContinuousClock.now < deadline + .seconds(60) {
             victim = try get(net.node + "/v1/storage/blobbers/\(victimID)")
             others = try blobbers.dropFirst().map { try get(net.node + "/v1/storage/blobbers/\($0["id"] as? String ?? "")") }
-            if (victim["failed_challenges"] as? Int ?? 0) > 0, others.contains(where: { ($0["successful_challenges"] as? Int ?? 0) > 0 }) { break }
+            if (victim["failed_challenges"] as? Int ?? 0) > 0, others.contains(where: { ($0["successful_challenges"] as? Int ?? 0) > 0 }) {
+                break
+            }
             try await Task.sleep(for: .milliseconds(200))
         }
         #expect(victim["failed_challenges"] as? Int ?? 0 > 0)

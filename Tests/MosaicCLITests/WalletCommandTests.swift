@@ -12,7 +12,8 @@ let zeroPhrase = Array(repeating: "abandon", count: 23).joined(separator: " ") +
     }
 
     @Test func createPrintsKeysAndMnemonicOnceAndBecomesDefault() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let r = try await cli.run(["wallet", "create", "--json"])
         #expect(r.code == 0)
         let words = (r.json["mnemonic"] as? String)?.split(separator: " ") ?? []
@@ -34,7 +35,8 @@ let zeroPhrase = Array(repeating: "abandon", count: 23).joined(separator: " ") +
     }
 
     @Test func recoverFromFileGivesTheDocumentedKeys() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let file = cli.home.appendingPathComponent("words.txt")
         try Data((zeroPhrase + "\n").utf8).write(to: file)
         let r = try await cli.run(["wallet", "recover", "--name", "zero", "--mnemonic-file", file.path, "--json"])
@@ -48,7 +50,8 @@ let zeroPhrase = Array(repeating: "abandon", count: 23).joined(separator: " ") +
     }
 
     @Test func recoverExplainsAWrongWordAndABadChecksum() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let typo = zeroPhrase.replacingOccurrences(of: " art", with: " artt")
         let r = try await cli.run(["wallet", "recover"], stdin: typo + "\n")
         #expect(r.code == 1)
@@ -63,7 +66,8 @@ let zeroPhrase = Array(repeating: "abandon", count: 23).joined(separator: " ") +
     }
 
     @Test func listShowAndDefaultAcrossSeveralWallets() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         let a = try await cli.run(["wallet", "create", "--name", "a", "--json"]).json
         let b = try await cli.run(["wallet", "create", "--name", "b", "--json"]).json
         let list = try await cli.run(["wallet", "list", "--json"]).json
@@ -77,7 +81,8 @@ let zeroPhrase = Array(repeating: "abandon", count: 23).joined(separator: " ") +
     }
 
     @Test func mistakesGetClearErrorsAndChangeNothing() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         #expect(try await cli.run(["wallet", "create", "--name", "a"]).code == 0)
         let exists = try await cli.run(["wallet", "create", "--name", "a"])
         #expect(exists.code == 1)
@@ -103,7 +108,8 @@ let zeroPhrase = Array(repeating: "abandon", count: 23).joined(separator: " ") +
     }
 
     @Test func corruptedWalletFileIsNamedInTheError() async throws {
-        let cli = try cli(); defer { cli.cleanup() }
+        let cli = try cli()
+        defer { cli.cleanup() }
         #expect(try await cli.run(["wallet", "create", "--name", "a"]).code == 0)
         let path = cli.home.appendingPathComponent("wallets/a.json")
         let bytes = try Data(contentsOf: path)

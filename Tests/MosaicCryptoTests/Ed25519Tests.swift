@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MosaicCrypto
 
 @Suite struct Ed25519Tests {
@@ -8,7 +9,10 @@ import Testing
         let key = try Ed25519.SigningKey(seed: SecretBytes(seed))
         #expect(key.publicKey.hex == "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c")
         let sig = key.signature(for: [0x72])
-        #expect(Hex.encode(sig) == "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00")
+        #expect(
+            Hex.encode(sig)
+                == "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"
+        )
         #expect(key.publicKey.isValidSignature(sig, for: [0x72]))
     }
 

@@ -1,5 +1,5 @@
-import Testing
 import MosaicCrypto
+import Testing
 
 /// Every id, hash and key on the wire is hex: the coder must be exact in both directions and
 /// refuse anything that is not hex instead of guessing.

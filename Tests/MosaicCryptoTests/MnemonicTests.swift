@@ -1,9 +1,14 @@
 import Foundation
 import Testing
+
 @testable import MosaicCrypto
 
 private struct VectorFile: Decodable {
-    struct Vector: Decodable { let entropy: String; let mnemonic: String; let seed: String }
+    struct Vector: Decodable {
+        let entropy: String
+        let mnemonic: String
+        let seed: String
+    }
     let passphrase: String
     let vectors: [Vector]
 }
@@ -49,7 +54,10 @@ private func loadVectors() throws -> VectorFile {
             _ = try Mnemonic(phrase: phrase)
             Issue.record("should have failed")
         } catch {
-            guard case let .unknownWord(position, word, sugg) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .unknownWord(let position, let word, let sugg) = error else {
+                Issue.record("wrong error \(error)")
+                return
+            }
             #expect(position == 7 && word == "worht")
             #expect(sugg.first == "worth")
             #expect(sugg.count <= 3)
@@ -61,8 +69,9 @@ private func loadVectors() throws -> VectorFile {
         // Two valid words swapped.
         let phrase = "winner legal thank year wave sausage worth useful legal winner thank yellow"
         #expect(throws: MnemonicError.checksumMismatch) { try Mnemonic(phrase: phrase) }
-        #expect(MnemonicError.checksumMismatch.description ==
-                "the words are valid but the checksum fails: a word is probably wrong or out of order")
+        #expect(
+            MnemonicError.checksumMismatch.description
+                == "the words are valid but the checksum fails: a word is probably wrong or out of order")
     }
 
     @Test func wrongWordCount() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MosaicCrypto
 
 @Suite struct SLIP10Tests {

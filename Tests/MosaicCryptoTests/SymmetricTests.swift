@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MosaicCrypto
 
 @Suite struct SymmetricTests {
@@ -7,8 +8,9 @@ import Testing
 
     /// NIST GCM test case 14 (AES-256, zero key, zero IV, one zero block).
     @Test func aesGCMKnownAnswer() throws {
-        let (c, t) = try AES256GCM.seal([UInt8](repeating: 0, count: 16), key: SecretBytes([UInt8](repeating: 0, count: 32)),
-                                        nonce: [UInt8](repeating: 0, count: 12))
+        let (c, t) = try AES256GCM.seal(
+            [UInt8](repeating: 0, count: 16), key: SecretBytes([UInt8](repeating: 0, count: 32)),
+            nonce: [UInt8](repeating: 0, count: 12))
         #expect(Hex.encode(c) == "cea7403d4d606b6e074ec5d3baf39d18")
         #expect(Hex.encode(t) == "d0d1c8a799996bf0265b98b5d48ab919")
     }
@@ -36,7 +38,9 @@ import Testing
             try AES256GCM.openCombined(combined, key: SecretBytes([UInt8](repeating: 9, count: 32)), nonce: nonce, aad: [1])
         }
         #expect(throws: CryptoError.authenticationFailed) { try AES256GCM.openCombined(Array(combined.prefix(10)), key: key, nonce: nonce) }
-        #expect(throws: CryptoError.invalidKeyLength(expected: 32, got: 3)) { try AES256GCM.seal(msg, key: SecretBytes([1, 2, 3]), nonce: nonce) }
+        #expect(throws: CryptoError.invalidKeyLength(expected: 32, got: 3)) {
+            try AES256GCM.seal(msg, key: SecretBytes([1, 2, 3]), nonce: nonce)
+        }
     }
 
     @Test func sealerReusesContextAcrossSegments() throws {
@@ -63,8 +67,9 @@ import Testing
 
     /// RFC 5869 test case 1.
     @Test func hkdfRFC5869Case1() throws {
-        let okm = try HKDF.deriveKey(from: SecretBytes([UInt8](repeating: 0x0b, count: 22)),
-                                     salt: Array(0...12), info: Array(0xf0...0xf9), count: 42)
+        let okm = try HKDF.deriveKey(
+            from: SecretBytes([UInt8](repeating: 0x0b, count: 22)),
+            salt: Array(0...12), info: Array(0xf0...0xf9), count: 42)
         #expect(Hex.encode(okm.copyBytes()) == "3cb25f25faacd57a90434f64d0362f2a2d2d0a90cf1a5a4c5db02d56ecc4c5bf34007208d5b887185865")
     }
 
@@ -108,8 +113,10 @@ import Testing
     @Test func secretsAreRedacted() throws {
         let key = Ed25519.SigningKey.generate()
         let hex = Hex.encode(key.seed.copyBytes())
-        for text in ["\(key)", String(reflecting: key), "\(key.seed)", String(reflecting: key.seed),
-                     "\(SLIP10.master(seed: key.seed))", String(reflecting: SLIP10.master(seed: key.seed))] {
+        for text in [
+            "\(key)", String(reflecting: key), "\(key.seed)", String(reflecting: key.seed),
+            "\(SLIP10.master(seed: key.seed))", String(reflecting: SLIP10.master(seed: key.seed)),
+        ] {
             #expect(!text.contains(hex))
             #expect(!text.contains(String(hex.prefix(16))))
         }

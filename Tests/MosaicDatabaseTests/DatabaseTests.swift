@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import MosaicDatabase
+import Testing
 
 @Suite struct DatabaseTests {
     struct Boom: Error {}

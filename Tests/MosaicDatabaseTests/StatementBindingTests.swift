@@ -18,13 +18,16 @@ import Testing
 
     @Test func moreValuesThanParametersIsARangeError() throws {
         let (db, path) = try Self.fresh()
-        defer { db.close(); Self.remove(path) }
+        defer {
+            db.close()
+            Self.remove(path)
+        }
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2, ?3)")
         do {
             try insert.run(.text("a"), .null, .integer(1), .integer(2))
             Issue.record("a fourth value for three parameters was accepted")
         } catch let DatabaseError.execute(code, _) {
-            #expect(code == 25) // SQLITE_RANGE
+            #expect(code == 25)  // SQLITE_RANGE
         }
         let count = try db.prepare("SELECT COUNT(*) FROM t").queryOne { $0.int64(0) }
         #expect(count == 0)
@@ -32,7 +35,10 @@ import Testing
 
     @Test func unboundParametersAreNull() throws {
         let (db, path) = try Self.fresh()
-        defer { db.close(); Self.remove(path) }
+        defer {
+            db.close()
+            Self.remove(path)
+        }
         try db.prepare("INSERT INTO t VALUES(?1, ?2, ?3)").run(.text("a"))
         let row = try db.prepare("SELECT v IS NULL, n IS NULL FROM t WHERE k = ?1").queryOne([.text("a")]) { s in (s.int64(0), s.int64(1)) }
         #expect(row?.0 == 1)
@@ -42,7 +48,10 @@ import Testing
     @Test(arguments: [UInt64(0), 1, UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64.max])
     func uint64IsExactAtItsBounds(value: UInt64) throws {
         let (db, path) = try Self.fresh()
-        defer { db.close(); Self.remove(path) }
+        defer {
+            db.close()
+            Self.remove(path)
+        }
         try db.prepare("INSERT INTO t VALUES(?1, ?2, NULL)").run(.text("a"), .uint64(value))
         let read = try db.prepare("SELECT v FROM t WHERE k = ?1").queryOne([.text("a")]) { s throws(DatabaseError) in try s.uint64(0) }
         #expect(read == value)
@@ -50,7 +59,10 @@ import Testing
 
     @Test func uint64BlobsSortInNumericOrder() throws {
         let (db, path) = try Self.fresh()
-        defer { db.close(); Self.remove(path) }
+        defer {
+            db.close()
+            Self.remove(path)
+        }
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2, NULL)")
         let values: [UInt64] = [UInt64.max, 0, 256, 255, UInt64(Int64.max) + 1, 1]
         for (i, v) in values.enumerated() { try insert.run(.text("k\(i)"), .uint64(v)) }
@@ -60,7 +72,10 @@ import Testing
 
     @Test func readingAnIntegerAsUInt64IsATypeMismatch() throws {
         let (db, path) = try Self.fresh()
-        defer { db.close(); Self.remove(path) }
+        defer {
+            db.close()
+            Self.remove(path)
+        }
         try db.prepare("INSERT INTO t VALUES(?1, NULL, ?2)").run(.text("a"), .integer(7))
         #expect(throws: DatabaseError.typeMismatch(column: 0, expected: "an 8-byte unsigned integer")) {
             _ = try db.prepare("SELECT n FROM t").queryOne { s throws(DatabaseError) in try s.uint64(0) }
@@ -69,7 +84,10 @@ import Testing
 
     @Test func anEmptyBlobIsNotNullAndNulCharactersSurvive() throws {
         let (db, path) = try Self.fresh()
-        defer { db.close(); Self.remove(path) }
+        defer {
+            db.close()
+            Self.remove(path)
+        }
         let key = "a\u{0}b"
         try db.prepare("INSERT INTO t VALUES(?1, ?2, NULL)").run(.text(key), .blob([]))
         let row = try db.prepare("SELECT k, v IS NULL, length(v) FROM t").queryOne { s in (s.string(0), s.int64(1), s.int64(2)) }

@@ -24,7 +24,10 @@ import Testing
 
     @Test func aReturningBodyCommitsAndItsValueIsReturned() throws {
         let (db, path) = try Self.fresh()
-        defer { db.close(); Self.remove(path) }
+        defer {
+            db.close()
+            Self.remove(path)
+        }
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         let value = try db.transaction { () throws -> Int in
             try insert.run(.text("a"), .integer(1))
@@ -37,7 +40,10 @@ import Testing
 
     @Test func aNestedFailureRethrownByTheOuterBodyRollsBackBoth() throws {
         let (db, path) = try Self.fresh()
-        defer { db.close(); Self.remove(path) }
+        defer {
+            db.close()
+            Self.remove(path)
+        }
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         #expect(throws: Boom.self) {
             try db.transaction {
@@ -53,7 +59,10 @@ import Testing
 
     @Test func aNestedCommitIsUndoneWhenTheOuterBodyThrows() throws {
         let (db, path) = try Self.fresh()
-        defer { db.close(); Self.remove(path) }
+        defer {
+            db.close()
+            Self.remove(path)
+        }
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         #expect(throws: Boom.self) {
             try db.transaction {
@@ -66,7 +75,10 @@ import Testing
 
     @Test func aConstraintFailureRollsBackTheRowsBeforeIt() throws {
         let (db, path) = try Self.fresh()
-        defer { db.close(); Self.remove(path) }
+        defer {
+            db.close()
+            Self.remove(path)
+        }
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         try insert.run(.text("a"), .integer(1))
         #expect(throws: DatabaseError.self) {

@@ -10,9 +10,12 @@ extension MosaicHTTPTests {
     @Suite(.serialized, .timeLimit(.minutes(2)))
     struct BulkHTTPConnectionTests {
         private static func register(_ s: HTTPServer) {
-            s.streamingRoute(.put, "/v1/blobs/:id", summary: "Upload a blob", precheck: { req in
-                guard req.headers["Authorization"] == "Bearer ok" else { throw HTTPError.forbidden("bad token") }
-            }) { req, body in
+            s.streamingRoute(
+                .put, "/v1/blobs/:id", summary: "Upload a blob",
+                precheck: { req in
+                    guard req.headers["Authorization"] == "Bearer ok" else { throw HTTPError.forbidden("bad token") }
+                }
+            ) { req, body in
                 var sum = Checksum()
                 var n: Int64 = 0
                 for try await chunk in body {
@@ -51,16 +54,19 @@ extension MosaicHTTPTests {
                 }
                 // A handler error after the whole body was read.
                 do {
-                    _ = try await bulk.send(.put, "/v1/blobs/a", headers: ["Authorization": "Bearer ok"], body: [UInt8](repeating: 1, count: 1000))
+                    _ = try await bulk.send(
+                        .put, "/v1/blobs/a", headers: ["Authorization": "Bearer ok"], body: [UInt8](repeating: 1, count: 1000))
                     Issue.record("expected 400")
                 } catch let e as HTTPClientError {
                     #expect(e.status == 400 && e.message == "X-Offset missing", "\(e)")
                 }
                 // The connection is usable afterwards.
-                let ok = try await bulk.send(.put, "/v1/blobs/a", headers: ["Authorization": "Bearer ok", "X-Offset": "42"], body: [UInt8](repeating: 2, count: 10))
+                let ok = try await bulk.send(
+                    .put, "/v1/blobs/a", headers: ["Authorization": "Bearer ok", "X-Offset": "42"], body: [UInt8](repeating: 2, count: 10))
                 #expect(try ok.decode(UploadResult.self).bytes == 10)
                 do {
-                    _ = try await bulk.send(.put, "/v1/blobs/a", headers: ["Authorization": "Bearer ok", "X-Bad": "a\r\nInjected: 1"], body: [UInt8]())
+                    _ = try await bulk.send(
+                        .put, "/v1/blobs/a", headers: ["Authorization": "Bearer ok", "X-Bad": "a\r\nInjected: 1"], body: [UInt8]())
                     Issue.record("expected a refused header")
                 } catch let e as HTTPClientError {
                     #expect(e.code == "invalid_header")

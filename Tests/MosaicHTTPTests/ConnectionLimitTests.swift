@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import MosaicHTTP
 import MosaicHTTPServer
+import Testing
 
 /// A slow or idle client cannot hold every connection slot: one address gets at most
 /// `perIPConnectionLimit` connections, and idle or stalled connections are closed after

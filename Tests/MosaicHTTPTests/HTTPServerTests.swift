@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MosaicHTTP
 import MosaicHTTPServer
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 struct Transfer: Codable, Equatable {
     var to: String
@@ -21,11 +22,18 @@ struct Echo: Codable, Equatable {
 struct Boom: Error {}
 
 private func registerBasics(_ s: HTTPServer) {
-    s.route(.get, "/v1/transactions/:hash", summary: "Get a transaction",
-            parameters: [Path.string("hash", .string(maxLength: 256), "hex transaction hash"), Query.string("limit", .string(maxLength: 64), "max items")],
-            response: "the transaction") { req in
-        try .json(Echo(hash: try req.param("hash"), limit: req.query["limit"], cookie: req.cookies["session"],
-                       agent: req.headers["x-agent"]))
+    s.route(
+        .get, "/v1/transactions/:hash", summary: "Get a transaction",
+        parameters: [
+            Path.string("hash", .string(maxLength: 256), "hex transaction hash"),
+            Query.string("limit", .string(maxLength: 64), "max items"),
+        ],
+        response: "the transaction"
+    ) { req in
+        try .json(
+            Echo(
+                hash: try req.param("hash"), limit: req.query["limit"], cookie: req.cookies["session"],
+                agent: req.headers["x-agent"]))
     }
     s.route(.get, "/v1/transactions/latest", summary: "Latest transaction") { _ in .text("latest") }
     s.route(.post, "/v1/transfer", summary: "Transfer tokens", bodyLimit: 1024) { req in
@@ -41,8 +49,9 @@ extension MosaicHTTPTests {
     struct HTTPServerTests {
         @Test func pathParamsQueryHeadersAndCookies() async throws {
             try await withServer(registerBasics) { _, client in
-                let r = try await client.send(.get, "/v1/transactions/ab12", query: ["limit": "5"],
-                                              headers: ["X-Agent": "tests", "Cookie": "a=1; session=xyz"])
+                let r = try await client.send(
+                    .get, "/v1/transactions/ab12", query: ["limit": "5"],
+                    headers: ["X-Agent": "tests", "Cookie": "a=1; session=xyz"])
                 #expect(r.status == 200)
                 #expect(r.headers["content-type"] == "application/json")
                 #expect(try r.decode(Echo.self) == Echo(hash: "ab12", limit: "5", cookie: "xyz", agent: "tests"))
@@ -88,7 +97,10 @@ extension MosaicHTTPTests {
 
         @Test func chunkedOversizedBodyIs413() async throws {
             try await withServer(registerBasics) { server, _ in
-                guard let sock = RawSocket(port: server.port) else { Issue.record("connect failed"); return }
+                guard let sock = RawSocket(port: server.port) else {
+                    Issue.record("connect failed")
+                    return
+                }
                 let chunk = String(repeating: "x", count: 1000)
                 var req = "POST /v1/transfer HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
                 for _ in 0..<3 { req += "3e8\r\n\(chunk)\r\n" }
@@ -107,7 +119,10 @@ extension MosaicHTTPTests {
                     #expect(e.status == 404)
                     #expect(e.code == "not_found")
                 }
-                guard let sock = RawSocket(port: server.port) else { Issue.record("connect failed"); return }
+                guard let sock = RawSocket(port: server.port) else {
+                    Issue.record("connect failed")
+                    return
+                }
                 sock.send("DELETE /v1/transfer HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 let answer = sock.readAll()
                 #expect(answer.hasPrefix("HTTP/1.1 405"))
@@ -118,12 +133,18 @@ extension MosaicHTTPTests {
 
         @Test func headFallsBackToGetAndUnknownMethodIs405() async throws {
             try await withServer(registerBasics) { server, _ in
-                guard let head = RawSocket(port: server.port) else { Issue.record("connect failed"); return }
+                guard let head = RawSocket(port: server.port) else {
+                    Issue.record("connect failed")
+                    return
+                }
                 head.send("HEAD /v1/transactions/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 let answer = head.readAll()
                 #expect(answer.hasPrefix("HTTP/1.1 200"))
                 #expect(!answer.contains("{"))
-                guard let odd = RawSocket(port: server.port) else { Issue.record("connect failed"); return }
+                guard let odd = RawSocket(port: server.port) else {
+                    Issue.record("connect failed")
+                    return
+                }
                 odd.send("PROPFIND /v1/transfer HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 let oddAnswer = odd.readAll()
                 #expect(oddAnswer.hasPrefix("HTTP/1.1 405"))
@@ -136,9 +157,13 @@ extension MosaicHTTPTests {
         /// server's close (broken pipe) — that is why this speaks raw HTTP.
         @Test func largeOversizedBodyIsRejectedWithoutReadingIt() async throws {
             try await withServer(registerBasics) { server, client in
-                guard let sock = RawSocket(port: server.port) else { Issue.record("connect failed"); return }
-                sock.send("POST /v1/transfer HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: \(16 << 20)\r\nConnection: close\r\n\r\n")
+                guard let sock = RawSocket(port: server.port) else {
+                    Issue.record("connect failed")
+                    return
+                }
+                sock.send(
+                    "POST /v1/transfer HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(16 << 20)\r\nConnection: close\r\n\r\n")
                 let answer = sock.readAll()
                 #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer.prefix(200))")
                 #expect(answer.contains("payload_too_large"))
@@ -150,13 +175,19 @@ extension MosaicHTTPTests {
         @Test func thrownErrorsBecomeJSONAndServerKeepsAnswering() async throws {
             try await withServer(registerBasics) { _, client in
                 for _ in 0..<3 {
-                    do { _ = try await client.send(.get, "/boom"); Issue.record("expected 500") } catch let e as HTTPClientError {
+                    do {
+                        _ = try await client.send(.get, "/boom")
+                        Issue.record("expected 500")
+                    } catch let e as HTTPClientError {
                         #expect(e.status == 500)
                         #expect(e.code == "internal_error")
                         #expect(e.message == "internal error")
                     }
                 }
-                do { _ = try await client.send(.get, "/conflict"); Issue.record("expected 409") } catch let e as HTTPClientError {
+                do {
+                    _ = try await client.send(.get, "/conflict")
+                    Issue.record("expected 409")
+                } catch let e as HTTPClientError {
                     #expect(e == HTTPClientError(status: 409, code: "stale_nonce", message: "nonce already used"))
                 }
                 let r = try await client.send(.get, "/v1/transactions/x")
@@ -168,7 +199,10 @@ extension MosaicHTTPTests {
             try await withServer(registerBasics) { server, client in
                 var stalled: [RawSocket] = []
                 for _ in 0..<4 {
-                    guard let s = RawSocket(port: server.port) else { Issue.record("connect failed"); return }
+                    guard let s = RawSocket(port: server.port) else {
+                        Issue.record("connect failed")
+                        return
+                    }
                     s.send("POST /v1/transfer HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"to\":")
                     stalled.append(s)
                 }
@@ -209,11 +243,18 @@ extension MosaicHTTPTests {
                 let doc = try #require(try JSONSerialization.jsonObject(with: r.body) as? [String: Any])
                 #expect(doc["openapi"] as? String == "3.1.0")
                 let paths = try #require(doc["paths"] as? [String: Any])
-                #expect(Set(paths.keys) == ["/v1/transactions/{hash}", "/v1/transactions/latest", "/v1/transfer", "/boom", "/conflict", "/openapi.json"])
+                #expect(
+                    Set(paths.keys) == [
+                        "/v1/transactions/{hash}", "/v1/transactions/latest", "/v1/transfer", "/boom", "/conflict", "/openapi.json",
+                    ])
                 let get = try #require((paths["/v1/transactions/{hash}"] as? [String: Any])?["get"] as? [String: Any])
                 #expect(get["summary"] as? String == "Get a transaction")
                 let params = try #require(get["parameters"] as? [[String: Any]])
-                #expect(params.contains { $0["name"] as? String == "hash" && $0["in"] as? String == "path" && $0["description"] as? String == "hex transaction hash" })
+                #expect(
+                    params.contains {
+                        $0["name"] as? String == "hash" && $0["in"] as? String == "path"
+                            && $0["description"] as? String == "hex transaction hash"
+                    })
                 #expect(((get["responses"] as? [String: Any])?["200"] as? [String: Any])?["description"] as? String == "the transaction")
                 #expect(params.contains { $0["name"] as? String == "limit" && $0["in"] as? String == "query" })
                 let schemas = (doc["components"] as? [String: Any])?["schemas"] as? [String: Any]

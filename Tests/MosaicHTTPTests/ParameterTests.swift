@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MosaicHTTP
 @testable import MosaicHTTPServer
 
@@ -23,11 +24,15 @@ extension MosaicHTTPTests {
 
         static func register(_ calls: Box<Int>) -> (HTTPServer) -> Void {
             { s in
-                s.route(.get, "/v1/things/:round", summary: "Typed parameters",
-                        parameters: [round, limit, before, timeout, order, owner, recursive, offset]) { req in
+                s.route(
+                    .get, "/v1/things/:round", summary: "Typed parameters",
+                    parameters: [round, limit, before, timeout, order, owner, recursive, offset]
+                ) { req in
                     calls.mutate { $0 += 1 }
-                    return try .json(Seen(round: try req[round], limit: try req[limit], before: try req[before], timeout: try req[timeout],
-                                          order: try req[order], owner: try req[owner], recursive: try req[recursive], offset: try req[offset]))
+                    return try .json(
+                        Seen(
+                            round: try req[round], limit: try req[limit], before: try req[before], timeout: try req[timeout],
+                            order: try req[order], owner: try req[owner], recursive: try req[recursive], offset: try req[offset]))
                 }
             }
         }
@@ -57,11 +62,15 @@ extension MosaicHTTPTests {
         @Test func checkedValuesReachTheHandlerTyped() async throws {
             let calls = Box(0)
             try await withServer(Self.register(calls)) { _, client in
-                let r = try await get(client, "/v1/things/9223372036854775807?owner=\(Self.owner64)&before=5&timeout=0.25&recursive=1",
-                                              headers: ["X-Offset": "42"])
+                let r = try await get(
+                    client, "/v1/things/9223372036854775807?owner=\(Self.owner64)&before=5&timeout=0.25&recursive=1",
+                    headers: ["X-Offset": "42"])
                 let seen = try JSONDecoder().decode(Seen.self, from: r.body)
-                #expect(seen == Seen(round: UInt64(Int64.max), limit: 20, before: 5, timeout: 0.25, order: "desc", owner: Self.owner64,
-                                     recursive: true, offset: 42))
+                #expect(
+                    seen
+                        == Seen(
+                            round: UInt64(Int64.max), limit: 20, before: 5, timeout: 0.25, order: "desc", owner: Self.owner64,
+                            recursive: true, offset: 42))
                 // An empty query value means the default.
                 let d = try JSONDecoder().decode(Seen.self, from: try await get(client, "/v1/things/0?owner=\(Self.owner64)&limit=").body)
                 #expect(d.limit == 20 && d.before == nil && d.offset == nil && !d.recursive)
@@ -136,17 +145,22 @@ extension MosaicHTTPTests {
 
         @Test func bodySchemasAndSuccessStatusesArePublished() async throws {
             try await withServer({ s in
-                s.route(.post, "/v1/votes", summary: "Vote",
-                        body: .json(.object([("id", .hex64), ("weight", .integer(-10_000...10_000)), ("note", .string(maxLength: 80))],
-                                            required: ["id", "weight"])),
-                        statuses: [201, 202], errors: [409]) { _ in .text("ok", status: 201) }
+                s.route(
+                    .post, "/v1/votes", summary: "Vote",
+                    body: .json(
+                        .object(
+                            [("id", .hex64), ("weight", .integer(-10_000...10_000)), ("note", .string(maxLength: 80))],
+                            required: ["id", "weight"])),
+                    statuses: [201, 202], errors: [409]
+                ) { _ in .text("ok", status: 201) }
             }) { _, client in
                 let r = try await client.send(.get, "/openapi.json")
                 let doc = try #require(try JSONSerialization.jsonObject(with: r.body) as? [String: Any])
                 let op = try #require(((doc["paths"] as? [String: Any])?["/v1/votes"] as? [String: Any])?["post"] as? [String: Any])
                 let body = try #require(op["requestBody"] as? [String: Any])
                 #expect(body["required"] as? Bool == true)
-                let schema = try #require((((body["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]) as? [String: Any])
+                let schema = try #require(
+                    (((body["content"] as? [String: Any])?["application/json"] as? [String: Any])?["schema"]) as? [String: Any])
                 #expect(schema["required"] as? [String] == ["id", "weight"])
                 let weight = try #require((schema["properties"] as? [String: Any])?["weight"] as? [String: Any])
                 #expect(weight["type"] as? String == "integer")
@@ -165,7 +179,8 @@ extension MosaicHTTPTests {
             #expect(ParameterType.number(0...60).parse("1e1") == nil)
             #expect(ParameterType.number(0...60).parse("12.5") == .number(12.5))
             #expect(ParameterType.hex64.parse(String(repeating: "0", count: 63) + "g") == nil)
-            #expect(ParameterType.either(.round, .hex64).parse(String(repeating: "f", count: 64)) == .string(String(repeating: "f", count: 64)))
+            #expect(
+                ParameterType.either(.round, .hex64).parse(String(repeating: "f", count: 64)) == .string(String(repeating: "f", count: 64)))
             #expect(ParameterType.string(maxLength: 3).parse("abcd") == nil)
             #expect(ParameterType.string(maxLength: 4).parse("ééé") == nil)  // bytes, not characters
         }

@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Testing
+
 @testable import MosaicHTTP
 @testable import MosaicHTTPServer
-import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 extension MosaicHTTPTests {
     /// Server-side paths never reach a client, whichever code built the error; and the admission
@@ -30,7 +32,9 @@ extension MosaicHTTPTests {
                 return HTTPResponse(status: 409, body: body, contentType: "application/json")
             }
             server.route(.get, "/page", summary: "An HTML error page") { _ in .html("<p>cannot read \(dir)/x</p>", status: 404) }
-            server.route(.get, "/thrown", summary: "A plain error") { _ in throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: dir]) }
+            server.route(.get, "/thrown", summary: "A plain error") { _ in
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: dir])
+            }
             server.route(.get, "/ok", summary: "A success naming the folder is not an error") { _ in .text(dir) }
             try server.start()
             let (s1, io) = try await get(server, "/io")

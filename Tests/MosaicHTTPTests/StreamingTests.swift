@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MosaicHTTP
 import MosaicHTTPServer
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 struct UploadResult: Codable {
     var bytes: Int64
@@ -96,7 +97,10 @@ extension MosaicHTTPTests {
         @Test func truncatedBodyIsDetected() async throws {
             let outcome = Box("")
             try await withServer({ registerStreaming($0, outcome: outcome) }) { server, client in
-                guard let sock = RawSocket(port: server.port) else { Issue.record("connect failed"); return }
+                guard let sock = RawSocket(port: server.port) else {
+                    Issue.record("connect failed")
+                    return
+                }
                 sock.send("PUT /v1/blobs/b2 HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
                 sock.send(Data(count: 50000))
                 sock.shutdownWrite()
@@ -124,7 +128,12 @@ extension MosaicHTTPTests {
                 for _ in 0..<100 where outcome.value.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
                 #expect(outcome.value == "body_truncated")
                 let r = try await client.upload(.put, "/v1/blobs/b4", length: 3) { _ in
-                    outcome.value == "sent" ? nil : { outcome.set("sent"); return Data([1, 2, 3]) }()
+                    outcome.value == "sent"
+                        ? nil
+                        : {
+                            outcome.set("sent")
+                            return Data([1, 2, 3])
+                        }()
                 }
                 #expect(try r.decode(UploadResult.self).bytes == 3)
             }
@@ -162,9 +171,12 @@ extension MosaicHTTPTests {
         @Test func precheckRejectsBeforeTheBodyIsRead() async throws {
             let handled = Box(false)
             try await withServer({ s in
-                s.streamingRoute(.put, "/guarded", summary: "Needs a token", precheck: { req in
-                    guard req.headers["Authorization"] == "Bearer ok" else { throw HTTPError.forbidden("bad token") }
-                }) { _, body in
+                s.streamingRoute(
+                    .put, "/guarded", summary: "Needs a token",
+                    precheck: { req in
+                        guard req.headers["Authorization"] == "Bearer ok" else { throw HTTPError.forbidden("bad token") }
+                    }
+                ) { _, body in
                     handled.set(true)
                     return .text("\(try await body.collect(maxBytes: 1 << 20).count)")
                 }
@@ -184,7 +196,12 @@ extension MosaicHTTPTests {
                 #expect(sent.value < total / 4, "client sent \(sent.value) bytes before the 403")
                 let produced = Box(false)
                 let ok = try await client.upload(.put, "/guarded", length: 5, headers: ["Authorization": "Bearer ok"]) { _ in
-                    produced.value ? nil : { produced.set(true); return Data(count: 5) }()
+                    produced.value
+                        ? nil
+                        : {
+                            produced.set(true)
+                            return Data(count: 5)
+                        }()
                 }
                 #expect(String(decoding: ok.body, as: UTF8.self) == "5")
             }

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import MosaicHTTP
 import MosaicHTTPServer
 import Synchronization
+import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starts a quiet server on an ephemeral loopback port, runs `body`, and always stops it.
@@ -42,7 +43,10 @@ final class RawSocket {
             let bound = withUnsafePointer(to: &local) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            guard bound == 0 else { close(fd); return nil }
+            guard bound == 0 else {
+                close(fd)
+                return nil
+            }
         }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -51,7 +55,10 @@ final class RawSocket {
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard rc == 0 else { close(fd); return nil }
+        guard rc == 0 else {
+            close(fd)
+            return nil
+        }
     }
 
     func send(_ s: String) { send(Data(s.utf8)) }

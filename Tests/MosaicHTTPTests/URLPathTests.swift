@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MosaicHTTP
 @testable import MosaicHTTPServer
 
@@ -11,7 +12,9 @@ extension MosaicHTTPTests {
             #expect(URLPath.encode("/v1/a b/%41/%zz/\u{98}¬L") == "/v1/a%20b/%41/%25zz/%C2%98%C2%ACL")
             #expect(URLPath.encode("/x\r\nHost: evil") == "/x%0D%0AHost:%20evil")
             #expect(URLPath.target("/v1/files?path=%2Fa&x=1 2") == "/v1/files?path=%2Fa&x=1%202")
-            #expect(URLPath.encode("/v1/storage/allocations/" + String(repeating: "ab", count: 32)) == "/v1/storage/allocations/" + String(repeating: "ab", count: 32))
+            #expect(
+                URLPath.encode("/v1/storage/allocations/" + String(repeating: "ab", count: 32)) == "/v1/storage/allocations/"
+                    + String(repeating: "ab", count: 32))
         }
 
         @Test func aClientRequestWithAHostilePathIsSentEncodedInsteadOfTrapping() async throws {

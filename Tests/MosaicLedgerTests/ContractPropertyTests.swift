@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
 import MosaicTestSupport
+import Testing
+
 @testable import MosaicLedger
 
 /// Every method and view of every built-in contract, called with extreme and ill-typed
@@ -52,8 +53,9 @@ import MosaicTestSupport
             genesis = g
             var config = StorageConfig()
             config.challengeEveryBlocks = 1
-            ledger = try Ledger(directory: directory, genesis: g, clock: LedgerClock(source: { World.start * 1000 }),
-                                registry: .standard.registering([StorageContract(config: config)]))
+            ledger = try Ledger(
+                directory: directory, genesis: g, clock: LedgerClock(source: { World.start * 1000 }),
+                registry: .standard.registering([StorageContract(config: config)]))
         }
 
         deinit {
@@ -64,12 +66,15 @@ import MosaicTestSupport
         var now: Int64 { max(ledger.clock.now, ledger.latestBlock.timestamp) }
 
         /// A signed call (nil when the ledger refused it at the door, which is an answer too).
-        func submit(_ key: Ed25519.SigningKey, _ contract: String, _ method: String, _ args: [String: JSONValue], value: UInt64 = 0) -> Transaction? {
+        func submit(_ key: Ed25519.SigningKey, _ contract: String, _ method: String, _ args: [String: JSONValue], value: UInt64 = 0)
+            -> Transaction?
+        {
             let id = key.publicKey.clientID
             let nonce = (nonces[id] ?? 0) + 1
-            let tx = Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: contract), value: value,
-                                        fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                        data: ContractCall(contract: contract, method: method, args: args).json, creationDate: now)
+            let tx = Transaction.signed(
+                by: key, chainID: genesis.chainID, to: ContractCall.address(of: contract), value: value,
+                fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
+                data: ContractCall(contract: contract, method: method, args: args).json, creationDate: now)
             do { try ledger.submit(tx) } catch { return nil }
             nonces[id] = nonce
             return tx
@@ -82,8 +87,12 @@ import MosaicTestSupport
 
         /// One call in its own block, which must succeed (setting up).
         @discardableResult
-        func must(_ key: Ed25519.SigningKey, _ contract: String, _ method: String, _ args: [String: JSONValue], value: UInt64 = 0) throws -> TransactionReceipt {
-            guard let tx = submit(key, contract, method, args, value: value) else { throw LedgerError.storage("\(method) refused at submit") }
+        func must(_ key: Ed25519.SigningKey, _ contract: String, _ method: String, _ args: [String: JSONValue], value: UInt64 = 0) throws
+            -> TransactionReceipt
+        {
+            guard let tx = submit(key, contract, method, args, value: value) else {
+                throw LedgerError.storage("\(method) refused at submit")
+            }
             try ledger.produceBlock()
             let r = try receipt(tx)
             guard r.outcome == .success else { throw LedgerError.storage("\(contract).\(method): \(r.error ?? "")") }
@@ -92,40 +101,65 @@ import MosaicTestSupport
 
         func prepare() throws {
             for (i, b) in blobbers.enumerated() {
-                try must(b, "storage", "register_blobber", ["url": .string("http://127.0.0.1:\(6000 + i)"), "capacity": .integer(1 << 40),
-                                                            "write_price": .integer(Int64(token / 100)), "read_price": .integer(16384 * 100)],
-                         value: 5 * token)
+                try must(
+                    b, "storage", "register_blobber",
+                    [
+                        "url": .string("http://127.0.0.1:\(6000 + i)"), "capacity": .integer(1 << 40),
+                        "write_price": .integer(Int64(token / 100)), "read_price": .integer(16384 * 100),
+                    ],
+                    value: 5 * token)
             }
-            let alloc: [String: JSONValue] = ["name": .string("a"), "data_shards": 2, "parity_shards": 2, "size": .integer(1 << 30),
-                                              "expiration": .integer(now + 30 * 86_400)]
-            allocation = try ledger.storageAllocation(try must(owner, "storage", "new_allocation", alloc, value: 100 * token).transactionHash)
+            let alloc: [String: JSONValue] = [
+                "name": .string("a"), "data_shards": 2, "parity_shards": 2, "size": .integer(1 << 30),
+                "expiration": .integer(now + 30 * 86_400),
+            ]
+            allocation = try ledger.storageAllocation(
+                try must(owner, "storage", "new_allocation", alloc, value: 100 * token).transactionHash)
             spare = try ledger.storageAllocation(try must(owner, "storage", "new_allocation", alloc, value: 100 * token).transactionHash)
-            tree = try AllocationTree(entries: [AllocationEntry(path: "/f.bin", fragmentRoot: fragment.root, fragmentLength: UInt64(fragment.bytes.count),
-                                                                fileSize: UInt64(fragment.bytes.count))])
-            try must(allocationBlobber, "storage", "commit_write_markers",
-                     ["markers": .array([try jsonArg(writeMarker(previous: AllocationTree.emptyRoot, root: tree.root, size: tree.totalFragmentBytes))])])
+            tree = try AllocationTree(entries: [
+                AllocationEntry(
+                    path: "/f.bin", fragmentRoot: fragment.root, fragmentLength: UInt64(fragment.bytes.count),
+                    fileSize: UInt64(fragment.bytes.count))
+            ])
+            try must(
+                allocationBlobber, "storage", "commit_write_markers",
+                [
+                    "markers": .array([
+                        try jsonArg(writeMarker(previous: AllocationTree.emptyRoot, root: tree.root, size: tree.totalFragmentBytes))
+                    ])
+                ])
             try must(reader, "storage", "lock_read_pool", [:], value: token)
-            try must(owner, "social", "comment", ["permlink": .string("p"), "parent_author": .string(""), "parent_permlink": .string("general"),
-                                                  "title": .string("T"), "body": .string("B"), "tags": .array([.string("x")])])
+            try must(
+                owner, "social", "comment",
+                [
+                    "permlink": .string("p"), "parent_author": .string(""), "parent_permlink": .string("general"),
+                    "title": .string("T"), "body": .string("B"), "tags": .array([.string("x")]),
+                ])
             try must(owner, "social", "stake", [:], value: token)
             try must(owner, "social", "vote", ["author": .string(owner.publicKey.clientID), "permlink": .string("p"), "weight": 5000])
             try must(app, "social", "register_app", ["name": .string("prop-app"), "redirect_url": .string("https://p.example/cb")])
             try must(owner, "notes", "add", ["title": .string("t"), "body": .string("b"), "create": .bool(true)])
         }
 
-        var allocationBlobber: Ed25519.SigningKey { blobbers.first { $0.publicKey.clientID == allocation.blobbers[0].blobberID } ?? blobbers[0] }
+        var allocationBlobber: Ed25519.SigningKey {
+            blobbers.first { $0.publicKey.clientID == allocation.blobbers[0].blobberID } ?? blobbers[0]
+        }
 
         func writeMarker(previous: String, root: String, size: UInt64, timestamp: Int64? = nil) -> WriteMarker {
-            var m = WriteMarker(allocationID: allocation.id, blobberID: allocation.blobbers[0].blobberID, clientID: owner.publicKey.clientID,
-                                previousRoot: previous, root: root, size: size, timestamp: timestamp ?? now * 1000 + 1)
+            var m = WriteMarker(
+                allocationID: allocation.id, blobberID: allocation.blobbers[0].blobberID, clientID: owner.publicKey.clientID,
+                previousRoot: previous, root: root, size: size, timestamp: timestamp ?? now * 1000 + 1)
             m.sign(with: owner)
             return m
         }
 
-        func readMarker(counter: UInt64, timestamp: Int64? = nil, readPrice: UInt64? = nil, reader key: Ed25519.SigningKey? = nil) -> ReadMarker {
-            var m = ReadMarker(allocationID: allocation.id, blobberID: allocation.blobbers[0].blobberID, clientID: "", publicKey: "",
-                               ownerID: owner.publicKey.clientID, counter: counter, timestamp: timestamp ?? now,
-                               readPrice: readPrice ?? allocation.blobbers[0].readPrice)
+        func readMarker(counter: UInt64, timestamp: Int64? = nil, readPrice: UInt64? = nil, reader key: Ed25519.SigningKey? = nil)
+            -> ReadMarker
+        {
+            var m = ReadMarker(
+                allocationID: allocation.id, blobberID: allocation.blobbers[0].blobberID, clientID: "", publicKey: "",
+                ownerID: owner.publicKey.clientID, counter: counter, timestamp: timestamp ?? now,
+                readPrice: readPrice ?? allocation.blobbers[0].readPrice)
             m.sign(with: key ?? reader)
             return m
         }
@@ -144,8 +178,11 @@ import MosaicTestSupport
                 let id = k.publicKey.clientID
                 for a in try ledger.storageAllocations(owner: id) { storage += a.writePool + a.challengePool }
                 storage += try ledger.storageReadPool(id)
-                let account = try JSONDecoder().decode(SocialAccount.self, from: JSONEncoder().encode(
-                    ledger.view(contract: "social", name: "account", args: ["client_id": .string(id)], round: ledger.latestBlock.round).result))
+                let account = try JSONDecoder().decode(
+                    SocialAccount.self,
+                    from: JSONEncoder().encode(
+                        ledger.view(contract: "social", name: "account", args: ["client_id": .string(id)], round: ledger.latestBlock.round)
+                            .result))
                 social += account.stake
             }
             check(try ledger.account(ContractCall.address(of: "storage")).balance == storage, "storage books after \(context)")
@@ -164,11 +201,13 @@ import MosaicTestSupport
     static let hostile: [JSONValue] = {
         var deep = JSONValue.integer(1)
         for _ in 0..<100 { deep = .array([deep]) }
-        return [.integer(0), .integer(1), .integer(-1), .integer(.max), .integer(.max - 1), .integer(.min), .integer(.min + 1),
-                .string("18446744073709551615"), .string("18446744073709551614"), .string("18446744073709551616"),
-                .string("-9223372036854775809"), .string("-1"), .string(""), .string(huge), .string("a,,b,"), .string(hex),
-                .string("\u{0}/\u{10FFFF}é:"), .bool(true), .null, .array([]), .array((0..<4000).map { JSONValue.integer(Int64($0)) }),
-                deep, .object([:]), .object(["counter": .integer(.max), "timestamp": .integer(.min)])]
+        return [
+            .integer(0), .integer(1), .integer(-1), .integer(.max), .integer(.max - 1), .integer(.min), .integer(.min + 1),
+            .string("18446744073709551615"), .string("18446744073709551614"), .string("18446744073709551616"),
+            .string("-9223372036854775809"), .string("-1"), .string(""), .string(huge), .string("a,,b,"), .string(hex),
+            .string("\u{0}/\u{10FFFF}é:"), .bool(true), .null, .array([]), .array((0..<4000).map { JSONValue.integer(Int64($0)) }),
+            deep, .object([:]), .object(["counter": .integer(.max), "timestamp": .integer(.min)]),
+        ]
     }()
 
     /// Valid arguments per method ("contract.method"), each then replaced, removed or retyped.
@@ -177,29 +216,44 @@ import MosaicTestSupport
         let a = JSONValue.string(w.allocation.id)
         let challenge = try w.ledger.storageOpenChallenges().first?.id ?? Self.hex
         let proof = try ChallengeProof.build(challengeID: challenge, tree: w.tree) { _, i in w.fragment.block(i) }
-        var ticket = AuthTicket(allocationID: w.allocation.id, ownerID: "", ownerPublicKey: "", path: "/f.bin", kind: .file, recipientID: "",
-                                expiration: 0, nonce: "01", readBudget: 1000)
+        var ticket = AuthTicket(
+            allocationID: w.allocation.id, ownerID: "", ownerPublicKey: "", path: "/f.bin", kind: .file, recipientID: "",
+            expiration: 0, nonce: "01", readBudget: 1000)
         ticket.sign(with: w.owner)
         return [
-            "storage.register_blobber": ["url": .string("http://127.0.0.1:7000"), "capacity": .integer(1 << 30), "write_price": 1, "read_price": 1],
-            "storage.update_blobber": ["url": .string("http://127.0.0.1:7001"), "capacity": .integer(1 << 41), "write_price": 2, "read_price": 2],
+            "storage.register_blobber": [
+                "url": .string("http://127.0.0.1:7000"), "capacity": .integer(1 << 30), "write_price": 1, "read_price": 1,
+            ],
+            "storage.update_blobber": [
+                "url": .string("http://127.0.0.1:7001"), "capacity": .integer(1 << 41), "write_price": 2, "read_price": 2,
+            ],
             "storage.unregister_blobber": [:],
-            "storage.new_allocation": ["name": .string("n"), "data_shards": 1, "parity_shards": 1, "size": .integer(1 << 20),
-                                       "expiration": .integer(w.now + 86_400), "blobbers": .array([.string(w.allocation.blobbers[0].blobberID)])],
-            "storage.update_allocation": ["allocation_id": a, "extend_seconds": 60, "grow_bytes": 1024,
-                                          "add_blobber": .string(w.blobbers.map(\.publicKey.clientID).first { w.allocation.index(of: $0) == nil } ?? Self.hex)],
+            "storage.new_allocation": [
+                "name": .string("n"), "data_shards": 1, "parity_shards": 1, "size": .integer(1 << 20),
+                "expiration": .integer(w.now + 86_400), "blobbers": .array([.string(w.allocation.blobbers[0].blobberID)]),
+            ],
+            "storage.update_allocation": [
+                "allocation_id": a, "extend_seconds": 60, "grow_bytes": 1024,
+                "add_blobber": .string(w.blobbers.map(\.publicKey.clientID).first { w.allocation.index(of: $0) == nil } ?? Self.hex),
+            ],
             "storage.cancel_allocation": ["allocation_id": .string(w.spare.id)],
             "storage.finalize_allocation": ["allocation_id": a],
-            "storage.commit_write_markers": ["markers": .array([try jsonArg(w.writeMarker(previous: w.tree.root, root: AllocationTree.emptyRoot, size: 0))])],
+            "storage.commit_write_markers": [
+                "markers": .array([try jsonArg(w.writeMarker(previous: w.tree.root, root: AllocationTree.emptyRoot, size: 0))])
+            ],
             "storage.lock_read_pool": [:],
             "storage.unlock_read_pool": ["amount": 1],
             "storage.redeem_read_markers": ["markers": .array([try jsonArg(w.readMarker(counter: 5))])],
             "storage.respond_challenge": ["challenge_id": .string(challenge), "proof": try jsonArg(proof)],
             "storage.revoke_ticket": ["ticket_id": .string(ticket.id)],
-            "social.comment": ["permlink": .string("q"), "parent_author": owner, "parent_permlink": .string("p"), "title": .string("t"),
-                               "body": .string("b"), "json_metadata": .string("{}"), "tags": .array([.string("y")]), "author": owner],
-            "social.edit": ["permlink": .string("p"), "title": .string("t2"), "body": .string("b2"), "json_metadata": .string("{\"a\":1}"),
-                            "tags": .array([.string("z")]), "author": owner, "parent_author": .string(""), "parent_permlink": .string("general")],
+            "social.comment": [
+                "permlink": .string("q"), "parent_author": owner, "parent_permlink": .string("p"), "title": .string("t"),
+                "body": .string("b"), "json_metadata": .string("{}"), "tags": .array([.string("y")]), "author": owner,
+            ],
+            "social.edit": [
+                "permlink": .string("p"), "title": .string("t2"), "body": .string("b2"), "json_metadata": .string("{\"a\":1}"),
+                "tags": .array([.string("z")]), "author": owner, "parent_author": .string(""), "parent_permlink": .string("general"),
+            ],
             "social.vote": ["author": owner, "permlink": .string("p"), "weight": 10_000, "voter": owner],
             "social.stake": [:],
             "social.unstake": ["amount": 1],
@@ -226,8 +280,10 @@ import MosaicTestSupport
             "notes.note": ["id": 1],
             "notes.notepad": ["owner": owner],
             "notes.stats": [:],
-            "social.feed": ["sort": .string("trending"), "tag": .string("x"), "limit": 10, "start_author": owner, "start_permlink": .string("p"),
-                            "truncate_body": 10],
+            "social.feed": [
+                "sort": .string("trending"), "tag": .string("x"), "limit": 10, "start_author": owner, "start_permlink": .string("p"),
+                "truncate_body": 10,
+            ],
             "social.post": ["author": owner, "permlink": .string("p"), "truncate_body": 5],
             "social.replies": ["author": owner, "permlink": .string("p"), "limit": 10, "start": 0, "truncate_body": 5],
             "social.votes": ["author": owner, "permlink": .string("p"), "limit": 10, "start_voter": owner],
@@ -235,7 +291,9 @@ import MosaicTestSupport
             "social.grants": ["user": owner],
             "social.app": ["app": .string("prop-app")],
             "social.accounts": ["accounts": .array([owner, .string("prop-user")])],
-            "social.account_posts": ["client_id": owner, "kind": .string("replies"), "limit": 10, "start": .string("0"), "truncate_body": 5],
+            "social.account_posts": [
+                "client_id": owner, "kind": .string("replies"), "limit": 10, "start": .string("0"), "truncate_body": 5,
+            ],
             "social.account_votes": ["client_id": owner, "limit": 10, "start": .string("0")],
             "social.rewards": [:],
         ]
@@ -245,7 +303,8 @@ import MosaicTestSupport
     /// for registering, the owner otherwise.
     func caller(_ w: World, _ name: String) -> Ed25519.SigningKey {
         switch name {
-        case "storage.commit_write_markers", "storage.redeem_read_markers", "storage.respond_challenge", "storage.update_blobber": w.allocationBlobber
+        case "storage.commit_write_markers", "storage.redeem_read_markers", "storage.respond_challenge", "storage.update_blobber":
+            w.allocationBlobber
         case "storage.register_blobber", "storage.unregister_blobber", "faucet.pour": w.newcomer
         default: w.owner
         }
@@ -281,15 +340,18 @@ import MosaicTestSupport
             let bases = try baseArgs(w)
             let allNames = Array(Set(bases.values.flatMap(\.keys))).sorted()
             // Destructive calls go last, so the others meet a live allocation, post and notepad.
-            let destructive: Set<String> = ["storage.cancel_allocation", "storage.finalize_allocation", "storage.unregister_blobber",
-                                            "notes.delete", "notes.delete_notepad", "social.revoke", "social.unstake"]
+            let destructive: Set<String> = [
+                "storage.cancel_allocation", "storage.finalize_allocation", "storage.unregister_blobber",
+                "notes.delete", "notes.delete_notepad", "social.revoke", "social.unstake",
+            ]
             var names: [String] = []
             for (contractName, contract) in w.ledger.contracts.sorted(by: { $0.key < $1.key }) {
                 w.check(contract.name == contractName, "contract \(contractName) names itself \(contract.name)")
                 names += contract.methods.map { "\(contractName).\($0)" }
             }
             names = names.filter { !destructive.contains($0) } + names.filter { destructive.contains($0) }
-            var calls = 0, failures = 0
+            var calls = 0
+            var failures = 0
             for name in names {
                 let parts = name.split(separator: ".").map(String.init)
                 let key = caller(w, name)
@@ -297,14 +359,17 @@ import MosaicTestSupport
                 var pending: [(Transaction, String)] = []
                 for (i, args) in Self.variants(base: bases[name], allNames: allNames).enumerated() {
                     let value = values[i % values.count]
-                    if let tx = w.submit(key, parts[0], parts[1], args, value: value) { pending.append((tx, "\(name) \(args.keys.sorted())")) }
+                    if let tx = w.submit(key, parts[0], parts[1], args, value: value) {
+                        pending.append((tx, "\(name) \(args.keys.sorted())"))
+                    }
                     if pending.count == 50 { try finish(w, &pending, &calls, &failures) }
                 }
                 try finish(w, &pending, &calls, &failures)
                 try w.expectBooksBalance(name)
             }
             // The ledger goes on: a plain call still works.
-            w.check(try w.must(w.reader, "storage", "lock_read_pool", [:], value: token).outcome == .success, "a plain call after the attack")
+            w.check(
+                try w.must(w.reader, "storage", "lock_read_pool", [:], value: token).outcome == .success, "a plain call after the attack")
             return (names, calls, failures, w.problems)
         }
         #expect(names.count >= 27, "every built-in method is enumerated: \(names)")
@@ -337,7 +402,8 @@ import MosaicTestSupport
             try w.prepare()
             let bases = viewArgs(w)
             let allNames = Array(Set(bases.values.flatMap(\.keys))).sorted()
-            var answered = 0, refused = 0
+            var answered = 0
+            var refused = 0
             for (contractName, contract) in w.ledger.contracts.sorted(by: { $0.key < $1.key }) {
                 for view in contract.views {
                     for args in Self.variants(base: bases["\(contractName).\(view)"], allNames: allNames) {
@@ -346,7 +412,9 @@ import MosaicTestSupport
                             answered += 1
                         } catch {
                             refused += 1
-                            if case .invalidRead(let m)? = error as? LedgerError { w.check(!m.isEmpty, "\(contractName).\(view) refuses with a message") }
+                            if case .invalidRead(let m)? = error as? LedgerError {
+                                w.check(!m.isEmpty, "\(contractName).\(view) refuses with a message")
+                            }
                         }
                     }
                 }
@@ -361,47 +429,51 @@ import MosaicTestSupport
     /// the signature (counters, sizes, times, prices, proof shapes) must refuse them too.
     @Test func signedMarkersAndProofsWithExtremeFieldsAreRefusedWithoutATrap() async throws {
         let (count, outcomes, problems) = try await blocking { () throws -> (Int, [ExecutionOutcome], [String]) in
-        let w = try World()
-        try w.prepare()
-        let blobber = w.allocationBlobber
-        var txs: [Transaction] = []
-        for stamp in [Int64.min, -1, 0, Int64.max, Int64.max - 1] {
-            for size in [UInt64(0), 1, UInt64(Int64.max)] {
-                let m = w.writeMarker(previous: w.tree.root, root: Self.hex, size: size, timestamp: stamp)
-                txs += [w.submit(blobber, "storage", "commit_write_markers", ["markers": .array([try jsonArg(m)])])].compactMap { $0 }
+            let w = try World()
+            try w.prepare()
+            let blobber = w.allocationBlobber
+            var txs: [Transaction] = []
+            for stamp in [Int64.min, -1, 0, Int64.max, Int64.max - 1] {
+                for size in [UInt64(0), 1, UInt64(Int64.max)] {
+                    let m = w.writeMarker(previous: w.tree.root, root: Self.hex, size: size, timestamp: stamp)
+                    txs += [w.submit(blobber, "storage", "commit_write_markers", ["markers": .array([try jsonArg(m)])])].compactMap { $0 }
+                }
             }
-        }
-        let big = UInt64(Int64.max)
-        for counter in [UInt64(0), 1, big - 1, big] {
-            for (stamp, price) in [(Int64.min, UInt64(0)), (Int64.max, big), (w.now, big), (w.now, 0)] {
-                let m = w.readMarker(counter: counter, timestamp: stamp, readPrice: price, reader: w.owner)
-                txs += [w.submit(blobber, "storage", "redeem_read_markers", ["markers": .array([try jsonArg(m)])])].compactMap { $0 }
+            let big = UInt64(Int64.max)
+            for counter in [UInt64(0), 1, big - 1, big] {
+                for (stamp, price) in [(Int64.min, UInt64(0)), (Int64.max, big), (w.now, big), (w.now, 0)] {
+                    let m = w.readMarker(counter: counter, timestamp: stamp, readPrice: price, reader: w.owner)
+                    txs += [w.submit(blobber, "storage", "redeem_read_markers", ["markers": .array([try jsonArg(m)])])].compactMap { $0 }
+                }
             }
-        }
-        // 65 markers: one more than a call may carry.
-        let many = try (0..<65).map { _ in try jsonArg(w.readMarker(counter: 1)) }
-        txs += [w.submit(blobber, "storage", "redeem_read_markers", ["markers": .array(many)])].compactMap { $0 }
-        // Proofs with extreme counts and indices, for the open challenge.
-        if let ch = try w.ledger.storageOpenChallenges().first, let challenged = w.blobbers.first(where: { $0.publicKey.clientID == ch.blobberID }) {
-            let good = try ChallengeProof.build(challengeID: ch.id, tree: w.tree) { _, i in w.fragment.block(i) }
-            for (count, index, block) in [(big, big - 1, big), (big, 0, 0), (1, big, big), (0, 0, 0)] as [(UInt64, UInt64, UInt64)] {
-                var p = good
-                p.entryCount = count
-                p.entryIndex = index
-                p.blockIndex = block
-                p.entry.fragmentLength = big
-                txs += [w.submit(challenged, "storage", "respond_challenge", ["challenge_id": .string(ch.id), "proof": try jsonArg(p)])].compactMap { $0 }
+            // 65 markers: one more than a call may carry.
+            let many = try (0..<65).map { _ in try jsonArg(w.readMarker(counter: 1)) }
+            txs += [w.submit(blobber, "storage", "redeem_read_markers", ["markers": .array(many)])].compactMap { $0 }
+            // Proofs with extreme counts and indices, for the open challenge.
+            if let ch = try w.ledger.storageOpenChallenges().first,
+                let challenged = w.blobbers.first(where: { $0.publicKey.clientID == ch.blobberID })
+            {
+                let good = try ChallengeProof.build(challengeID: ch.id, tree: w.tree) { _, i in w.fragment.block(i) }
+                for (count, index, block) in [(big, big - 1, big), (big, 0, 0), (1, big, big), (0, 0, 0)] as [(UInt64, UInt64, UInt64)] {
+                    var p = good
+                    p.entryCount = count
+                    p.entryIndex = index
+                    p.blockIndex = block
+                    p.entry.fragmentLength = big
+                    txs += [
+                        w.submit(challenged, "storage", "respond_challenge", ["challenge_id": .string(ch.id), "proof": try jsonArg(p)])
+                    ].compactMap { $0 }
+                }
             }
-        }
-        try w.ledger.produceBlock()
-        var outcomes: [ExecutionOutcome] = []
-        for tx in txs {
-            let r = try w.receipt(tx)
-            outcomes.append(r.outcome)
-            if r.outcome == .failure { w.check(r.error?.isEmpty == false, "a failed call says why") }
-        }
-        try w.expectBooksBalance("extreme markers")
-        return (txs.count, outcomes, w.problems)
+            try w.ledger.produceBlock()
+            var outcomes: [ExecutionOutcome] = []
+            for tx in txs {
+                let r = try w.receipt(tx)
+                outcomes.append(r.outcome)
+                if r.outcome == .failure { w.check(r.error?.isEmpty == false, "a failed call says why") }
+            }
+            try w.expectBooksBalance("extreme markers")
+            return (txs.count, outcomes, w.problems)
         }
         #expect(count == 36, "every call was accepted into the pool")
         #expect(outcomes.contains(.failure))

@@ -2,6 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 import Testing
+
 @testable import MosaicLedger
 
 /// A tiny key-value contract: `put {key, value}`, `drop {key}`, `burn {n}` (spends gas), and views
@@ -38,8 +39,9 @@ struct KeyValueContract: Contract {
             guard let k = args["key"]?.stringValue else { throw .invalidArguments("key is required") }
             return try state.get(k).map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null
         case "list":
-            let rows = try state.scan(prefix: args["prefix"]?.stringValue ?? "", after: args["after"]?.stringValue,
-                                      limit: Int(args["limit"]?.integerValue ?? 100), reverse: args["reverse"] == .bool(true))
+            let rows = try state.scan(
+                prefix: args["prefix"]?.stringValue ?? "", after: args["after"]?.stringValue,
+                limit: Int(args["limit"]?.integerValue ?? 100), reverse: args["reverse"] == .bool(true))
             return .array(rows.map { .string("\($0.key)=\(String(decoding: $0.value, as: UTF8.self))") })
         default: throw .unknownView(contract: self.name, view: name)
         }
@@ -55,10 +57,11 @@ struct KeyValueContract: Contract {
         @discardableResult
         func call(_ method: String, _ args: [String: JSONValue], gas: UInt64? = nil) throws -> TransactionRecord? {
             nonce += 1
-            let tx = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "kv"), value: 0,
-                                        fee: net.genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                        data: ContractCall(contract: "kv", method: method, args: args, gas: gas).json,
-                                        creationDate: net.now)
+            let tx = Transaction.signed(
+                by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "kv"), value: 0,
+                fee: net.genesis.minimumFee, nonce: nonce, type: .contractCall,
+                data: ContractCall(contract: "kv", method: method, args: args, gas: gas).json,
+                creationDate: net.now)
             try net.ledger.submit(tx)
             return try net.ledger.transaction(tx.hash)
         }
@@ -108,7 +111,11 @@ struct KeyValueContract: Contract {
     @Test func pagingAnEarlierRoundSeesExactlyThatRoundThroughLaterChurn() throws {
         let kv = try KV()
         var expected: [String: String] = [:]
-        for i in 0..<40 { let k = String(format: "p/%02d", i); try kv.put(k, "a\(i)"); expected[k] = "a\(i)" }
+        for i in 0..<40 {
+            let k = String(format: "p/%02d", i)
+            try kv.put(k, "a\(i)")
+            expected[k] = "a\(i)"
+        }
         let r1 = try kv.net.ledger.produceBlock().round
         let atR1 = expected
         // Two busy rounds: deletions, changes and new keys all through the range.
@@ -119,7 +126,8 @@ struct KeyValueContract: Contract {
         _ = try kv.net.ledger.produceBlock()
 
         func pages(round: UInt64?, reverse: Bool) throws -> [String] {
-            var out: [String] = [], after: String?
+            var out: [String] = []
+            var after: String?
             while true {
                 var args: [String: JSONValue] = ["prefix": .string("p/"), "limit": .integer(3), "reverse": .bool(reverse)]
                 if let after { args["after"] = .string(after) }
@@ -139,10 +147,11 @@ struct KeyValueContract: Contract {
 
     @Test func viewsDefaultToTheLatestSealedRound() throws {
         let net = try TestNet(confirmations: 3, contracts: [KeyValueContract()])
-        let put = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "kv"), value: 0,
-                                     fee: net.genesis.minimumFee, nonce: 1, type: .contractCall,
-                                     data: ContractCall(contract: "kv", method: "put", args: ["key": .string("k"), "value": .string("v")]).json,
-                                     creationDate: net.now)
+        let put = Transaction.signed(
+            by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "kv"), value: 0,
+            fee: net.genesis.minimumFee, nonce: 1, type: .contractCall,
+            data: ContractCall(contract: "kv", method: "put", args: ["key": .string("k"), "value": .string("v")]).json,
+            creationDate: net.now)
         try net.ledger.submit(put)
         _ = try net.ledger.produceBlock()
         var seen = try net.ledger.view(contract: "kv", name: "get", args: ["key": .string("k")])
@@ -169,15 +178,20 @@ struct KeyValueContract: Contract {
         let unknown = rejection { _ = try kv.net.ledger.view(contract: "nope", name: "get") }
         #expect(unknown?.code == "not_found")
         #expect(unknown?.description.contains("no contract named \"nope\"; contracts: faucet, kv, ") == true)
-        #expect(rejection { _ = try kv.net.ledger.view(contract: "kv", name: "nope") } == .notFound("contract kv has no view \"nope\"; its views: get, list"))
-        #expect(rejection { _ = try kv.net.ledger.view(contract: "kv", name: "get", round: 99) }
+        #expect(
+            rejection { _ = try kv.net.ledger.view(contract: "kv", name: "nope") }
+                == .notFound("contract kv has no view \"nope\"; its views: get, list"))
+        #expect(
+            rejection { _ = try kv.net.ledger.view(contract: "kv", name: "get", round: 99) }
                 == .notFound("round 99 does not exist yet; the latest round is 0 (sealed: 0)"))
         // A view's bad arguments are the contract's words, not a "malformed transaction"; the API code stays malformed.
         let missing = rejection { _ = try kv.net.ledger.view(contract: "kv", name: "get") }
         #expect(missing == .invalidRead("invalid arguments: key is required"))
         #expect(missing?.code == "malformed")
         #expect(missing?.description == "invalid arguments: key is required")
-        #expect(rejection { _ = try kv.list(["limit": .integer(5000)]) } == .invalidRead("invalid arguments: a scan returns 1 to 1000 rows; asked for 5000"))
+        #expect(
+            rejection { _ = try kv.list(["limit": .integer(5000)]) }
+                == .invalidRead("invalid arguments: a scan returns 1 to 1000 rows; asked for 5000"))
     }
 
     @Test func aCallOverItsOwnGasLimitFailsAndIsRecordedWithItsError() throws {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
+import Testing
+
 @testable import MosaicLedger
 
 /// The bisection of docs/PROTOCOL.md §2.7, step by step: the execution record a dying process
@@ -51,13 +52,20 @@ import MosaicProtocol
         let net = try TestNet(confirmations: 1)
         let txs = try Self.pending(net, 4)
         // The bisection reached [alice's nonce 1] alone, and it died again.
-        try Self.die(net, in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: txs.map(\.hash), bisecting: false, phase: .transactions))
-        try Self.die(net, in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: [txs[0].hash, txs[1].hash], bisecting: true, phase: .transactions))
+        try Self.die(
+            net,
+            in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: txs.map(\.hash), bisecting: false, phase: .transactions))
+        try Self.die(
+            net,
+            in: ExecutionRecord(
+                round: net.ledger.latestBlock.round + 1, hashes: [txs[0].hash, txs[1].hash], bisecting: true, phase: .transactions))
         #expect(net.ledger.recovery.groups.first == [txs[0].hash])
-        try Self.die(net, in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: [txs[0].hash], bisecting: true, phase: .transactions))
+        try Self.die(
+            net, in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: [txs[0].hash], bisecting: true, phase: .transactions))
         #expect(net.ledger.recovery.setAside == [txs[0].hash])
         #expect(net.ledger.recovery.groups == [[txs[1].hash], [txs[2].hash, txs[3].hash]])
-        let alice = try net.balance(net.alice), bob = try net.balance(net.bob)
+        let alice = try net.balance(net.alice)
+        let bob = try net.balance(net.bob)
 
         let aside = try net.ledger.produceBlock()
         #expect(aside.transactionCount == 1)
@@ -77,7 +85,9 @@ import MosaicProtocol
     @Test func suspectsNeitherRunInNormalBlocksNorExpireWhileBisected() throws {
         let net = try TestNet(confirmations: 1, expiryBlocks: 1)
         let txs = try Self.pending(net, 2)
-        try Self.die(net, in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: txs.map(\.hash), bisecting: false, phase: .transactions))
+        try Self.die(
+            net,
+            in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: txs.map(\.hash), bisecting: false, phase: .transactions))
         let carol = net.transfer(net.carol, to: net.alice, 1, nonce: 1)
         // Carol has nothing: refused, so the pool holds only the suspects and normal production waits.
         #expect(rejection { try net.ledger.submit(carol) }?.code == "insufficient_balance")
@@ -106,8 +116,11 @@ import MosaicProtocol
     @Test func aSetAsideBlockThatDiedDropsItsTransactionsForGood() throws {
         let net = try TestNet(confirmations: 1)
         let txs = try Self.pending(net, 2)
-        try Self.die(net, in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: [txs[0].hash], bisecting: false, phase: .transactions))
-        try Self.die(net, in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: [txs[0].hash], bisecting: false, phase: .setAside))
+        try Self.die(
+            net, in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: [txs[0].hash], bisecting: false, phase: .transactions)
+        )
+        try Self.die(
+            net, in: ExecutionRecord(round: net.ledger.latestBlock.round + 1, hashes: [txs[0].hash], bisecting: false, phase: .setAside))
         #expect(!net.ledger.recovery.isRecovering)
         #expect(try net.ledger.transaction(txs[0].hash)?.status == .expired)
         #expect(rejection { try net.ledger.submit(txs[0]) }?.code == "already_expired")
@@ -120,9 +133,10 @@ import MosaicProtocol
         let net = try TestNet(confirmations: 1)
         _ = try Self.pending(net, 3)
         try net.ledger.produceBlock()
-        #expect(try net.ledger.locked { _, store throws(LedgerError) in
-            do { return try store.meta(Ledger.executingKey) } catch { throw .storage("\(error)") }
-        } == nil)
+        #expect(
+            try net.ledger.locked { _, store throws(LedgerError) in
+                do { return try store.meta(Ledger.executingKey) } catch { throw .storage("\(error)") }
+            } == nil)
         try net.reopen()
         #expect(net.ledger.recovery == RecoveryState())
     }

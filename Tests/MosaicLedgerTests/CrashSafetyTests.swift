@@ -1,8 +1,9 @@
 import Foundation
-import MosaicTestSupport
-import Testing
 import MosaicCrypto
 import MosaicProtocol
+import MosaicTestSupport
+import Testing
+
 @testable import MosaicLedger
 
 /// Kills a process that is busy producing blocks (SIGKILL, no chance to clean up) and checks that
@@ -12,8 +13,9 @@ import MosaicProtocol
     static let childVariable = "MOSAIC_LEDGER_CRASH_CHILD_DIR"
 
     static func genesis() throws -> Genesis {
-        Genesis(chainID: "mosaic-crash", genesisTime: 1_800_000_000,
-                allocations: [try testKey(1).publicKey.clientID: 1_000_000 * token, try testKey(2).publicKey.clientID: 1_000_000 * token])
+        Genesis(
+            chainID: "mosaic-crash", genesisTime: 1_800_000_000,
+            allocations: [try testKey(1).publicKey.clientID: 1_000_000 * token, try testKey(2).publicKey.clientID: 1_000_000 * token])
     }
 
     /// The worker: submits transfers and produces blocks forever, appending each finalized hash to
@@ -31,8 +33,11 @@ import MosaicProtocol
             for _ in 0..<100 {
                 let i = Int.random(in: 0...1)
                 nonce[i] += 1
-                batch.append(Transaction.signed(by: keys[i], chainID: "mosaic-crash", to: keys[1 - i].publicKey.clientID,
-                                                value: UInt64.random(in: 1...token), fee: 1_000_000, nonce: nonce[i], creationDate: max(ledger.clock.now, ledger.latestBlock.timestamp)))
+                batch.append(
+                    Transaction.signed(
+                        by: keys[i], chainID: "mosaic-crash", to: keys[1 - i].publicKey.clientID,
+                        value: UInt64.random(in: 1...token), fee: 1_000_000, nonce: nonce[i],
+                        creationDate: max(ledger.clock.now, ledger.latestBlock.timestamp)))
             }
             _ = ledger.submit(batch)
             let block = try ledger.produceBlock()
@@ -50,8 +55,9 @@ import MosaicProtocol
 
         var env = ProcessInfo.processInfo.environment
         env[Self.childVariable] = dir
-        let child = try Subprocess(executable: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-                                   arguments: ["--testing-library", "swift-testing", "--filter", "crashChildBurst"], environment: env)
+        let child = try Subprocess(
+            executable: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+            arguments: ["--testing-library", "swift-testing", "--filter", "crashChildBurst"], environment: env)
         defer { child.signal(SIGKILL) }
 
         // Let it commit a few blocks, then kill it at an arbitrary moment.

@@ -1,8 +1,9 @@
 import Foundation
-import MosaicTestSupport
-import Testing
 import MosaicCrypto
 import MosaicProtocol
+import MosaicTestSupport
+import Testing
+
 @testable import MosaicLedger
 
 /// The randomized model test of the ledger's economics (issue 11, "Tests that attack"):
@@ -36,7 +37,8 @@ import MosaicProtocol
         defer { model.ledger.close() }
         try model.run(blocks: 100)
         for f in model.failures { Issue.record("seed \(seed): \(f)") }
-        report.line(model.failures.isEmpty ? "done: \(model.summary)" : "failed: \(model.failures.count) check(s), first: \(model.failures[0])")
+        report.line(
+            model.failures.isEmpty ? "done: \(model.summary)" : "failed: \(model.failures.count) check(s), first: \(model.failures[0])")
     }
 
     /// Waits without holding a thread of the shared pool (other tests run meanwhile).
@@ -47,8 +49,9 @@ import MosaicProtocol
         var env = ProcessInfo.processInfo.environment
         env[childVariable] = dir
         env["MOSAIC_MODEL_SEED"] = String(seed)
-        let child = try Subprocess(executable: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-                                   arguments: ["--testing-library", "swift-testing", "--filter", "economicsChild"], environment: env)
+        let child = try Subprocess(
+            executable: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+            arguments: ["--testing-library", "swift-testing", "--filter", "economicsChild"], environment: env)
         defer { child.signal(SIGKILL) }
         let started = ContinuousClock.now
         while child.isRunning, ContinuousClock.now - started < .seconds(170) { try await Task.sleep(for: .milliseconds(50)) }
@@ -131,13 +134,15 @@ final class EconomicsModel {
         config.challengeTimeoutSeconds = 120
         let box = ClockBox()
         clockBox = box
-        ledger = try Ledger(directory: directory, genesis: g, clock: LedgerClock(source: { box.millis }),
-                            registry: .standard.registering([StorageContract(config: config)]), log: { _ in })
+        ledger = try Ledger(
+            directory: directory, genesis: g, clock: LedgerClock(source: { box.millis }),
+            registry: .standard.registering([StorageContract(config: config)]), log: { _ in })
     }
 
     var summary: String {
         "\(opCount) operations in \(ledger.latestBlock.round) blocks: "
-            + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value) (\(succeeded[$0.key] ?? 0) succeeded)" }.joined(separator: ", ")
+            + counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value) (\(succeeded[$0.key] ?? 0) succeeded)" }.joined(
+                separator: ", ")
     }
 
     var now: Int64 { max(ledger.clock.now, ledger.latestBlock.timestamp) }
@@ -155,15 +160,21 @@ final class EconomicsModel {
     func run(blocks: Int) throws {
         // Every blobber registers first, so allocations can be made.
         for (i, b) in blobbers.enumerated() {
-            _ = try call(b, "register_blobber", ["url": .string("http://127.0.0.1:\(6000 + i)"), "capacity": .integer(64 << 30),
-                                                 "write_price": .integer(Int64(token / 100)), "read_price": .integer(Int64(token / 1000))],
-                         value: 10 * token, label: "register_blobber")
+            _ = try call(
+                b, "register_blobber",
+                [
+                    "url": .string("http://127.0.0.1:\(6000 + i)"), "capacity": .integer(64 << 30),
+                    "write_price": .integer(Int64(token / 100)), "read_price": .integer(Int64(token / 1000)),
+                ],
+                value: 10 * token, label: "register_blobber")
         }
         try block()
         for _ in 0..<blocks {
             let ops = Int.random(in: 8...30, using: &rng)
             for _ in 0..<ops { try operation() }
-            if chance(30) { advanceClock(by: chance(5) ? Int64.random(in: 86_400...3_000_000, using: &rng) : Int64.random(in: 1...600, using: &rng)) }
+            if chance(30) {
+                advanceClock(by: chance(5) ? Int64.random(in: 86_400...3_000_000, using: &rng) : Int64.random(in: 1...600, using: &rng))
+            }
             try block()
         }
     }
@@ -189,7 +200,9 @@ final class EconomicsModel {
             return true
         } catch {
             if case .some(.none) = code { fail("\(label): refused with \(error.code) (\(error)), expected acceptance") }
-            if case .some(.some(let expected)) = code, error.code != expected { fail("\(label): refused with \(error.code), expected \(expected)") }
+            if case .some(.some(let expected)) = code, error.code != expected {
+                fail("\(label): refused with \(error.code), expected \(expected)")
+            }
             if (ledger.pendingCount, try? ledger.nextNonce(for: tx.clientID)) != before { fail("\(label): a refusal changed the pool") }
             return false
         }
@@ -197,15 +210,20 @@ final class EconomicsModel {
 
     func nextNonce(_ key: Ed25519.SigningKey) -> UInt64 { (try? ledger.nextNonce(for: key.publicKey.clientID)) ?? 1 }
 
-    func signed(_ key: Ed25519.SigningKey, to: String, value: UInt64, fee: UInt64? = nil, nonce: UInt64? = nil,
-                type: TransactionType = .transfer, data: String = "") -> Transaction {
-        Transaction.signed(by: key, chainID: genesis.chainID, to: to, value: value, fee: fee ?? genesis.minimumFee,
-                           nonce: nonce ?? nextNonce(key), type: type, data: data, creationDate: now)
+    func signed(
+        _ key: Ed25519.SigningKey, to: String, value: UInt64, fee: UInt64? = nil, nonce: UInt64? = nil,
+        type: TransactionType = .transfer, data: String = ""
+    ) -> Transaction {
+        Transaction.signed(
+            by: key, chainID: genesis.chainID, to: to, value: value, fee: fee ?? genesis.minimumFee,
+            nonce: nonce ?? nextNonce(key), type: type, data: data, creationDate: now)
     }
 
     @discardableResult
-    func call(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue], value: UInt64 = 0, contract: String = "storage",
-              label: String? = nil) throws -> Bool {
+    func call(
+        _ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue], value: UInt64 = 0, contract: String = "storage",
+        label: String? = nil
+    ) throws -> Bool {
         let data = ContractCall(contract: contract, method: method, args: args).json
         guard data.utf8.count <= genesis.maxCallDataBytes else { return false }
         let tx = signed(key, to: ContractCall.address(of: contract), value: value, type: .contractCall, data: data)
@@ -253,7 +271,10 @@ final class EconomicsModel {
         case 2:
             let committed = (try? ledger.account(key.publicKey.clientID).nonce) ?? 0
             if committed > 0 { submit(signed(key, to: to, value: 1, nonce: committed), expect: "stale_nonce", label: "stale nonce") }
-        case 3: submit(signed(key, to: to, value: 1, nonce: nextNonce(key) + genesis.maxNonceAhead + 1), expect: "nonce_too_far_ahead", label: "nonce far ahead")
+        case 3:
+            submit(
+                signed(key, to: to, value: 1, nonce: nextNonce(key) + genesis.maxNonceAhead + 1), expect: "nonce_too_far_ahead",
+                label: "nonce far ahead")
         case 4: submit(signed(key, to: to, value: 1, nonce: nextNonce(key) + 2), label: "nonce gap")  // waits, then expires
         case 5:
             var tx = signed(key, to: to, value: 1)
@@ -265,21 +286,28 @@ final class EconomicsModel {
             var tx = signed(key, to: to, value: 1)
             tx.value = 1_000 * token
             submit(tx, expect: "invalid_hash", label: "altered value")
-        case 7: submit(signed(key, to: to, value: 1, data: String(repeating: "x", count: genesis.maxTransferDataBytes + 1)), expect: "data_too_large", label: "oversize memo")
+        case 7:
+            submit(
+                signed(key, to: to, value: 1, data: String(repeating: "x", count: genesis.maxTransferDataBytes + 1)),
+                expect: "data_too_large", label: "oversize memo")
         case 8: submit(signed(key, to: storage, value: 1), expect: "malformed", label: "transfer to a contract")
         default:
-            let tx = Transaction.signed(by: key, chainID: "mosaic-other", to: to, value: 1, fee: genesis.minimumFee, nonce: nextNonce(key), creationDate: now)
+            let tx = Transaction.signed(
+                by: key, chainID: "mosaic-other", to: to, value: 1, fee: genesis.minimumFee, nonce: nextNonce(key), creationDate: now)
             submit(tx, expect: "wrong_chain", label: "wrong chain")
         }
     }
 
     func faucet() {
-        if fresh.count < 12, chance(50), let key = try? Ed25519.SigningKey(seed: SecretBytes((0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) })) {
+        if fresh.count < 12, chance(50),
+            let key = try? Ed25519.SigningKey(seed: SecretBytes((0..<32).map { _ in UInt8.random(in: 0...255, using: &rng) }))
+        {
             fresh.append(key)
         }
         let key = fresh.isEmpty ? pick(users) : pick(fresh + users)
-        let tx = signed(key, to: ContractCall.address(of: "faucet"), value: 0, fee: 0, type: .contractCall,
-                        data: ContractCall(contract: "faucet", method: "pour").json)
+        let tx = signed(
+            key, to: ContractCall.address(of: "faucet"), value: 0, fee: 0, type: .contractCall,
+            data: ContractCall(contract: "faucet", method: "pour").json)
         submit(tx, label: "faucet.pour")  // may be free_limited: one waiting per account
     }
 
@@ -306,23 +334,32 @@ final class EconomicsModel {
 
     func newAllocation(by owner: Ed25519.SigningKey) throws {
         if chance(70) {
-            let d = Int.random(in: 1...3, using: &rng), p = Int.random(in: 0...2, using: &rng)
+            let d = Int.random(in: 1...3, using: &rng)
+            let p = Int.random(in: 0...2, using: &rng)
             let size = UInt64.random(in: 1...64, using: &rng) << 20
             let seconds = Int64.random(in: 3_700...200_000, using: &rng)
             let quote = (try? ledger.storageAllocationQuote(dataShards: d, parityShards: p, size: size, seconds: UInt64(seconds))) ?? nil
             let lock = (quote ?? token) + (chance(50) ? UInt64.random(in: 0...token, using: &rng) : 0)
-            try call(owner, "new_allocation", ["name": .string("m\(opCount)"), "data_shards": .integer(Int64(d)), "parity_shards": .integer(Int64(p)),
-                                               "size": .integer(Int64(size)), "expiration": .integer(now + seconds)],
-                     value: chance(90) ? lock : lock / 2, label: "new_allocation")
+            try call(
+                owner, "new_allocation",
+                [
+                    "name": .string("m\(opCount)"), "data_shards": .integer(Int64(d)), "parity_shards": .integer(Int64(p)),
+                    "size": .integer(Int64(size)), "expiration": .integer(now + seconds),
+                ],
+                value: chance(90) ? lock : lock / 2, label: "new_allocation")
         } else {
             // Hostile: extreme shards, sizes and expirations, among them the values that trapped
             // the contract before issue 11 (`d + p` and `expiration − now` overflowed).
             let d = chance(20) ? 1 : extremeInt
             let p = chance(20) ? pick([Int64.max, Int64.max - 1]) : extremeInt
             let expiration = chance(20) ? pick([Int64.min, Int64.min + 1]) : (chance(50) ? extremeInt : now + 7200)
-            try call(owner, "new_allocation", ["data_shards": .integer(d), "parity_shards": .integer(p), "size": .integer(extremeInt),
-                                               "expiration": .integer(expiration)],
-                     value: UInt64.random(in: 0...10 * token, using: &rng), label: "new_allocation extreme")
+            try call(
+                owner, "new_allocation",
+                [
+                    "data_shards": .integer(d), "parity_shards": .integer(p), "size": .integer(extremeInt),
+                    "expiration": .integer(expiration),
+                ],
+                value: UInt64.random(in: 0...10 * token, using: &rng), label: "new_allocation extreme")
         }
     }
 
@@ -332,32 +369,45 @@ final class EconomicsModel {
         guard let a = (chance(80) ? mine.randomElement(using: &rng) : nil) ?? any.randomElement(using: &rng) else { return }
         switch Int.random(in: 0..<4, using: &rng) {
         case 0:
-            try call(user, "update_allocation", ["allocation_id": .string(a.id), "extend_seconds": .integer(chance(70) ? Int64.random(in: 1...86_400, using: &rng) : extremeInt),
-                                                 "grow_bytes": .integer(chance(50) ? 0 : extremeInt)],
-                     value: UInt64.random(in: 0...5 * token, using: &rng), label: "update_allocation")
+            try call(
+                user, "update_allocation",
+                [
+                    "allocation_id": .string(a.id),
+                    "extend_seconds": .integer(chance(70) ? Int64.random(in: 1...86_400, using: &rng) : extremeInt),
+                    "grow_bytes": .integer(chance(50) ? 0 : extremeInt),
+                ],
+                value: UInt64.random(in: 0...5 * token, using: &rng), label: "update_allocation")
         case 1: try call(user, "cancel_allocation", ["allocation_id": .string(a.id)], label: "cancel_allocation")
         case 2: try call(user, "finalize_allocation", ["allocation_id": .string(a.id)], label: "finalize_allocation")
         default:
             // After expiry, anyone may finalize.
-            if let old = any.first(where: { $0.expiration <= now }) { try call(user, "finalize_allocation", ["allocation_id": .string(old.id)], label: "finalize expired") }
+            if let old = any.first(where: { $0.expiration <= now }) {
+                try call(user, "finalize_allocation", ["allocation_id": .string(old.id)], label: "finalize expired")
+            }
         }
     }
 
     func writeMarkers() throws {
         guard let a = allAllocations.filter({ $0.status == .active && $0.expiration > now }).randomElement(using: &rng),
-              let part = a.blobbers.randomElement(using: &rng), let blobber = blobbers.first(where: { $0.publicKey.clientID == part.blobberID }),
-              let owner = users.first(where: { $0.publicKey.clientID == a.ownerID }) else { return }
+            let part = a.blobbers.randomElement(using: &rng),
+            let blobber = blobbers.first(where: { $0.publicKey.clientID == part.blobberID }),
+            let owner = users.first(where: { $0.publicKey.clientID == a.ownerID })
+        else { return }
         let forged = chance(15)
-        var m = WriteMarker(allocationID: a.id, blobberID: part.blobberID, clientID: a.ownerID, previousRoot: part.allocationRoot,
-                            root: randomHex(), size: chance(90) ? UInt64.random(in: 1...max(1, a.blobberSize), using: &rng) : UInt64(Int64.max),
-                            timestamp: now * 1000)  // milliseconds (write markers v2)
+        var m = WriteMarker(
+            allocationID: a.id, blobberID: part.blobberID, clientID: a.ownerID, previousRoot: part.allocationRoot,
+            root: randomHex(), size: chance(90) ? UInt64.random(in: 1...max(1, a.blobberSize), using: &rng) : UInt64(Int64.max),
+            timestamp: now * 1000)  // milliseconds (write markers v2)
         m.sign(with: forged ? pick(users.filter { $0.publicKey.clientID != a.ownerID }) : owner)
-        try call(blobber, "commit_write_markers", ["markers": .array([try jsonArg(m)])], label: forged ? "forged write marker" : "write marker")
+        try call(
+            blobber, "commit_write_markers", ["markers": .array([try jsonArg(m)])], label: forged ? "forged write marker" : "write marker")
     }
 
     func readPools(by user: Ed25519.SigningKey) throws {
         if chance(60) {
-            try call(user, "lock_read_pool", [:], value: chance(90) ? UInt64.random(in: 1...20 * token, using: &rng) : 0, label: "lock_read_pool")
+            try call(
+                user, "lock_read_pool", [:], value: chance(90) ? UInt64.random(in: 1...20 * token, using: &rng) : 0, label: "lock_read_pool"
+            )
         } else {
             let pool = (try? ledger.storageReadPool(user.publicKey.clientID)) ?? 0
             let amount: Int64 = chance(70) ? Int64(clamping: UInt64.random(in: 0...max(1, pool), using: &rng)) : extremeInt
@@ -367,14 +417,17 @@ final class EconomicsModel {
 
     func readMarkers() throws {
         guard let a = allAllocations.filter({ $0.status == .active }).randomElement(using: &rng),
-              let part = a.blobbers.randomElement(using: &rng), let blobber = blobbers.first(where: { $0.publicKey.clientID == part.blobberID }) else { return }
+            let part = a.blobbers.randomElement(using: &rng),
+            let blobber = blobbers.first(where: { $0.publicKey.clientID == part.blobberID })
+        else { return }
         let reader = pick(users)
         let key = "\(a.id):\(part.blobberID):\(reader.publicKey.clientID)"
         let last = readCounters[key] ?? 0
         let counter = chance(90) ? last + UInt64.random(in: 1...200, using: &rng) : pick([UInt64(Int64.max), last, 0])
         let forged = chance(15)
-        var m = ReadMarker(allocationID: a.id, blobberID: part.blobberID, clientID: reader.publicKey.clientID, publicKey: reader.publicKey.hex,
-                           ownerID: a.ownerID, counter: counter, timestamp: chance(90) ? now : Int64.max)
+        var m = ReadMarker(
+            allocationID: a.id, blobberID: part.blobberID, clientID: reader.publicKey.clientID, publicKey: reader.publicKey.hex,
+            ownerID: a.ownerID, counter: counter, timestamp: chance(90) ? now : Int64.max)
         if forged {
             // Another key's signature over a marker naming the reader: what a blobber would need to spend someone's read pool.
             m.sign(with: pick(users.filter { $0.publicKey.clientID != reader.publicKey.clientID }))
@@ -383,56 +436,80 @@ final class EconomicsModel {
         } else {
             m.sign(with: reader)
         }
-        if try call(blobber, "redeem_read_markers", ["markers": .array([try jsonArg(m)])], label: forged ? "forged read marker" : "read marker"), !forged {
+        if try call(
+            blobber, "redeem_read_markers", ["markers": .array([try jsonArg(m)])], label: forged ? "forged read marker" : "read marker"),
+            !forged
+        {
             readCounters[key] = max(last, counter == UInt64(Int64.max) ? last : counter)
         }
     }
 
     func challengeAnswer() throws {
         guard let ch = (try? ledger.storageOpenChallenges())?.randomElement(using: &rng),
-              let blobber = blobbers.first(where: { $0.publicKey.clientID == ch.blobberID }) else { return }
+            let blobber = blobbers.first(where: { $0.publicKey.clientID == ch.blobberID })
+        else { return }
         // Nobody here holds the data: every answer is a forgery that must fail the challenge.
         // One in four claims the largest tree JSON can carry (2^63 − 1 entries), at the index asked for.
         let huge = chance(25)
         let count: UInt64 = huge ? UInt64(Int64.max) : 1
-        let proof = ChallengeProof(entry: AllocationEntry(path: "/x", fragmentRoot: randomHex(), fragmentLength: 1, fileSize: 1),
-                                   entryIndex: Challenge.entryIndex(challengeID: ch.id, entryCount: count), entryCount: count,
-                                   entrySiblings: huge ? [randomHex()] : [], blockIndex: chance(80) ? 0 : UInt64(Int64.max), block: [1, 2, 3], blockSiblings: [])
-        try call(blobber, "respond_challenge", ["challenge_id": .string(ch.id), "proof": try jsonArg(proof)], label: "forged challenge answer")
+        let proof = ChallengeProof(
+            entry: AllocationEntry(path: "/x", fragmentRoot: randomHex(), fragmentLength: 1, fileSize: 1),
+            entryIndex: Challenge.entryIndex(challengeID: ch.id, entryCount: count), entryCount: count,
+            entrySiblings: huge ? [randomHex()] : [], blockIndex: chance(80) ? 0 : UInt64(Int64.max), block: [1, 2, 3], blockSiblings: [])
+        try call(
+            blobber, "respond_challenge", ["challenge_id": .string(ch.id), "proof": try jsonArg(proof)], label: "forged challenge answer")
     }
 
     func blobberChange() throws {
         let b = pick(blobbers)
         switch Int.random(in: 0..<3, using: &rng) {
-        case 0: try call(b, "update_blobber", ["capacity": .integer(chance(50) ? extremeInt : 64 << 30), "write_price": .integer(chance(70) ? Int64(token / 100) : extremeInt)],
-                         value: UInt64.random(in: 0...token, using: &rng), label: "update_blobber")
+        case 0:
+            try call(
+                b, "update_blobber",
+                [
+                    "capacity": .integer(chance(50) ? extremeInt : 64 << 30),
+                    "write_price": .integer(chance(70) ? Int64(token / 100) : extremeInt),
+                ],
+                value: UInt64.random(in: 0...token, using: &rng), label: "update_blobber")
         case 1: try call(b, "unregister_blobber", [:], label: "unregister_blobber")
         default:
-            try call(b, "register_blobber", ["url": .string("http://127.0.0.1:7000"), "capacity": .integer(chance(70) ? 64 << 30 : extremeInt),
-                                             "write_price": .integer(Int64(token / 100)), "read_price": .integer(Int64(token / 1000))],
-                     value: UInt64.random(in: 0...10 * token, using: &rng), label: "register_blobber")
+            try call(
+                b, "register_blobber",
+                [
+                    "url": .string("http://127.0.0.1:7000"), "capacity": .integer(chance(70) ? 64 << 30 : extremeInt),
+                    "write_price": .integer(Int64(token / 100)), "read_price": .integer(Int64(token / 1000)),
+                ],
+                value: UInt64.random(in: 0...10 * token, using: &rng), label: "register_blobber")
         }
     }
 
     func social(by user: Ed25519.SigningKey) throws {
         if posts.isEmpty || chance(35) {
             let permlink = "p\(opCount)"
-            if try call(user, "comment", ["permlink": .string(permlink), "title": .string("t"), "body": .string("b"), "parent_permlink": .string("model")],
-                        contract: "social", label: "social.comment") {
+            if try call(
+                user, "comment",
+                ["permlink": .string(permlink), "title": .string("t"), "body": .string("b"), "parent_permlink": .string("model")],
+                contract: "social", label: "social.comment")
+            {
                 posts.append((user.publicKey.clientID, permlink))
             }
         } else {
             let post = pick(posts)
-            try call(user, "vote", ["author": .string(post.author), "permlink": .string(post.permlink),
-                                    "weight": .integer(chance(70) ? Int64.random(in: -10_000...10_000, using: &rng) : extremeInt)],
-                     contract: "social", label: "social.vote")
+            try call(
+                user, "vote",
+                [
+                    "author": .string(post.author), "permlink": .string(post.permlink),
+                    "weight": .integer(chance(70) ? Int64.random(in: -10_000...10_000, using: &rng) : extremeInt),
+                ],
+                contract: "social", label: "social.vote")
         }
     }
 
     func notes(by user: Ed25519.SigningKey) throws {
         if chance(30) { try call(user, "create_notepad", [:], contract: "notes", label: "notes.create_notepad") }
-        try call(user, "add", ["title": .string("n"), "body": .string(String(repeating: "z", count: chance(80) ? 100 : 100_000))],
-                 contract: "notes", label: "notes.add")
+        try call(
+            user, "add", ["title": .string("n"), "body": .string(String(repeating: "z", count: chance(80) ? 100 : 100_000))],
+            contract: "notes", label: "notes.add")
     }
 
     // MARK: The block and its checks
@@ -448,7 +525,8 @@ final class EconomicsModel {
     }
 
     var accounts: [String] {
-        (users + blobbers + fresh).map(\.publicKey.clientID) + [genesis.nodeID] + ["faucet", "storage", "social", "notes"].map { ContractCall.address(of: $0) }
+        (users + blobbers + fresh).map(\.publicKey.clientID) + [genesis.nodeID]
+            + ["faucet", "storage", "social", "notes"].map { ContractCall.address(of: $0) }
     }
 
     func snapshot() -> Snapshot {
@@ -468,7 +546,8 @@ final class EconomicsModel {
     func block() throws {
         let before = snapshot()
         // Named before it runs: if a transaction traps the process, the report says which kinds were in the block.
-        report.line("block \(ledger.latestBlock.round + 1) with: " + Set(waiting.map { labels[$0.hash] ?? "?" }).sorted().joined(separator: ", "))
+        report.line(
+            "block \(ledger.latestBlock.round + 1) with: " + Set(waiting.map { labels[$0.hash] ?? "?" }).sorted().joined(separator: ", "))
         let made = try ledger.produceBlock()
         allocationCache = nil
         let after = snapshot()
@@ -486,17 +565,23 @@ final class EconomicsModel {
 
         // Who signed something in this block: senders, and the signers of the markers they carried.
         let senders = Set(records.map(\.transaction.clientID))
-        var readers = Set<String>(), markedAllocations = Set<String>(), ended = Set<String>()
+        var readers = Set<String>()
+        var markedAllocations = Set<String>()
+        var ended = Set<String>()
         for r in records where r.receipt?.outcome == .success {
             guard let call = try? ContractCall.parse(r.transaction.transactionData), call.contract == "storage" else { continue }
             for m in call.args["markers"]?.arrayValue ?? [] {
                 if let id = m["allocation_id"]?.stringValue { markedAllocations.insert(id) }
                 if call.method == "redeem_read_markers", let reader = m["client_id"]?.stringValue { readers.insert(reader) }
             }
-            if call.method == "finalize_allocation" || call.method == "cancel_allocation", let id = call.args["allocation_id"]?.stringValue { ended.insert(id) }
+            if call.method == "finalize_allocation" || call.method == "cancel_allocation", let id = call.args["allocation_id"]?.stringValue
+            {
+                ended.insert(id)
+            }
         }
         let closed = before.open.subtracting(after.open)
-        var challenged = Set<String>(), failedBlobbers = Set<String>()
+        var challenged = Set<String>()
+        var failedBlobbers = Set<String>()
         for id in closed {
             guard let ch = try? ledger.storageChallenge(id) else { continue }
             challenged.insert(ch.allocationID)
@@ -507,8 +592,13 @@ final class EconomicsModel {
         let supply = try ledger.supply()
         if !supply.isConserved || supply.totalSupply != genesis.totalSupply { fail("supply not conserved: \(supply)") }
         // The storage contract's records add up to exactly its balance.
-        var owed: UInt64 = 0, overflow = false
-        func add(_ v: UInt64) { let (s, o) = owed.addingReportingOverflow(v); owed = s; overflow = overflow || o }
+        var owed: UInt64 = 0
+        var overflow = false
+        func add(_ v: UInt64) {
+            let (s, o) = owed.addingReportingOverflow(v)
+            owed = s
+            overflow = overflow || o
+        }
         after.stakes.values.forEach(add)
         after.writePools.values.forEach(add)
         after.challengePools.values.forEach(add)
@@ -522,7 +612,9 @@ final class EconomicsModel {
         for u in users + blobbers + fresh {
             let id = u.publicKey.clientID
             if (after.balances[id] ?? 0) < (before.balances[id] ?? 0), !senders.contains(id) {
-                fail("balance of \(id.prefix(8)) fell from \(before.balances[id] ?? 0) to \(after.balances[id] ?? 0) without a transaction of its own")
+                fail(
+                    "balance of \(id.prefix(8)) fell from \(before.balances[id] ?? 0) to \(after.balances[id] ?? 0) without a transaction of its own"
+                )
             }
             if (after.readPools[id] ?? 0) < (before.readPools[id] ?? 0), !senders.contains(id), !readers.contains(id) {
                 fail("read pool of \(id.prefix(8)) fell without its signature")
@@ -532,7 +624,9 @@ final class EconomicsModel {
         for (id, pool) in after.writePools where pool < (before.writePools[id] ?? 0) {
             let owner = after.owners[id] ?? ""
             if !senders.contains(owner), !markedAllocations.contains(id), !ended.contains(id) {
-                fail("write pool of allocation \(id.prefix(8)) fell from \(before.writePools[id] ?? 0) to \(pool) without its owner's signature")
+                fail(
+                    "write pool of allocation \(id.prefix(8)) fell from \(before.writePools[id] ?? 0) to \(pool) without its owner's signature"
+                )
             }
         }
         for (pair, pool) in after.challengePools where pool < (before.challengePools[pair] ?? 0) {
@@ -542,7 +636,9 @@ final class EconomicsModel {
             }
         }
         for (id, stake) in after.stakes where stake < (before.stakes[id] ?? 0) {
-            if !senders.contains(id), !failedBlobbers.contains(id) { fail("stake of blobber \(id.prefix(8)) fell without its signature or a failed challenge") }
+            if !senders.contains(id), !failedBlobbers.contains(id) {
+                fail("stake of blobber \(id.prefix(8)) fell without its signature or a failed challenge")
+            }
         }
         let faucet = ContractCall.address(of: "faucet")
         let pours = records.filter { $0.transaction.toClientID == faucet && $0.receipt?.outcome == .success }.count

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
 import Synchronization
+import Testing
+
+@testable import MosaicLedger
 
 /// Issue 11 item 6, the ledger's part: every limit attacked, refused with its own error and
 /// code, nothing changed by the refusal, and honest traffic still accepted.
@@ -13,8 +14,10 @@ import Synchronization
 
     @Test func wireSizeIsTheBinaryBatchRecordSize() throws {
         let net = try TestNet()
-        for tx in [net.transfer(net.alice, to: net.bob, 1, nonce: 1), net.transfer(net.alice, to: net.bob, 1, nonce: 1, memo: "café ☕"),
-                   net.pour(net.carol, nonce: 1)] {
+        for tx in [
+            net.transfer(net.alice, to: net.bob, 1, nonce: 1), net.transfer(net.alice, to: net.bob, 1, nonce: 1, memo: "café ☕"),
+            net.pour(net.carol, nonce: 1),
+        ] {
             #expect(tx.wireSize == BinaryBatch.encode([tx]).count)
         }
     }
@@ -40,7 +43,11 @@ import Synchronization
         let fifth = net.transfer(net.bob, to: net.alice, 1, nonce: 5)
         let e = rejection { try net.ledger.submit(fifth) }
         #expect(e?.code == "sender_pool_full")
-        if case let .senderPoolFull(pending, _, maxCount, _) = e { #expect(pending == 4 && maxCount == 4) } else { Issue.record("\(String(describing: e))") }
+        if case .senderPoolFull(let pending, _, let maxCount, _) = e {
+            #expect(pending == 4 && maxCount == 4)
+        } else {
+            Issue.record("\(String(describing: e))")
+        }
         #expect(e?.httpStatus == 429)
         #expect(net.ledger.pendingCount == 4)
         // Another sender is not affected.
@@ -56,7 +63,11 @@ import Synchronization
         try net.ledger.submit(net.transfer(net.bob, to: net.alice, 1, nonce: 2, memo: Self.memo))
         let e = rejection { try net.ledger.submit(net.transfer(net.bob, to: net.alice, 1, nonce: 3)) }
         #expect(e?.code == "sender_pool_full")
-        if case let .senderPoolFull(_, bytes, _, maxBytes) = e { #expect(bytes == 2 * size && maxBytes == 2 * size) } else { Issue.record("\(String(describing: e))") }
+        if case .senderPoolFull(_, let bytes, _, let maxBytes) = e {
+            #expect(bytes == 2 * size && maxBytes == 2 * size)
+        } else {
+            Issue.record("\(String(describing: e))")
+        }
         try net.ledger.submit(net.transfer(net.alice, to: net.bob, 1, nonce: 1, memo: Self.memo))
         #expect(net.ledger.pendingCount == 3)
     }
@@ -76,13 +87,14 @@ import Synchronization
         let third = net.pour(fresh, nonce: 3)
         #expect(rejection { try net.ledger.submit(third) }?.code == "free_limited")
         // Free transactions carry no large data: a pour padded with arguments is refused by size.
-        let padded = Transaction.signed(by: try testKey(8), chainID: g.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: 0, nonce: 1,
-                                        type: .contractCall,
-                                        data: ContractCall(contract: "faucet", method: "pour", args: ["pad": .string(String(repeating: "p", count: 300))]).json,
-                                        creationDate: net.now)
+        let padded = Transaction.signed(
+            by: try testKey(8), chainID: g.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: 0, nonce: 1,
+            type: .contractCall,
+            data: ContractCall(contract: "faucet", method: "pour", args: ["pad": .string(String(repeating: "p", count: 300))]).json,
+            creationDate: net.now)
         let tooLarge = rejection { try net.ledger.submit(padded) }
         #expect(tooLarge?.code == "data_too_large")
-        if case let .dataTooLarge(_, bytes, limit) = tooLarge { #expect(bytes > g.maxFreeDataBytes && limit == g.maxFreeDataBytes) }
+        if case .dataTooLarge(_, let bytes, let limit) = tooLarge { #expect(bytes > g.maxFreeDataBytes && limit == g.maxFreeDataBytes) }
         #expect(net.ledger.pendingCount == 2)
         try net.ledger.produceBlock()
         #expect(try net.balance(fresh) == 2 * g.faucet.pourAmount)
@@ -101,14 +113,18 @@ import Synchronization
         try net.ledger.submit(net.transfer(net.alice, to: net.bob, 1, nonce: 1, memo: String(long.dropLast())))
         // A contract call may carry far more (a storage challenge answer holds a 64 KiB block).
         let value = String(repeating: "v", count: 60_000)
-        let call = Transaction.signed(by: net.alice, chainID: g.chainID, to: ContractCall.address(of: "kv"), value: 0, fee: g.minimumFee, nonce: 2,
-                                      type: .contractCall, data: ContractCall(contract: "kv", method: "put", args: ["key": .string("k"), "value": .string(value)]).json,
-                                      creationDate: net.now)
+        let call = Transaction.signed(
+            by: net.alice, chainID: g.chainID, to: ContractCall.address(of: "kv"), value: 0, fee: g.minimumFee, nonce: 2,
+            type: .contractCall,
+            data: ContractCall(contract: "kv", method: "put", args: ["key": .string("k"), "value": .string(value)]).json,
+            creationDate: net.now)
         try net.ledger.submit(call)
         let huge = String(repeating: "v", count: g.maxCallDataBytes)
-        let over = Transaction.signed(by: net.alice, chainID: g.chainID, to: ContractCall.address(of: "kv"), value: 0, fee: g.minimumFee, nonce: 3,
-                                      type: .contractCall, data: ContractCall(contract: "kv", method: "put", args: ["key": .string("k"), "value": .string(huge)]).json,
-                                      creationDate: net.now)
+        let over = Transaction.signed(
+            by: net.alice, chainID: g.chainID, to: ContractCall.address(of: "kv"), value: 0, fee: g.minimumFee, nonce: 3,
+            type: .contractCall,
+            data: ContractCall(contract: "kv", method: "put", args: ["key": .string("k"), "value": .string(huge)]).json,
+            creationDate: net.now)
         // Past the absolute bound every transaction has (`Transaction.maxDataBytes`), refused by shape.
         #expect(rejection { try net.ledger.submit(over) }?.code == "malformed")
         try net.ledger.produceBlock()
@@ -119,9 +135,12 @@ import Synchronization
     @Test func deeplyNestedCallArgumentsAreRefusedNotACrash() throws {
         let net = try TestNet()
         let depth = 60_000
-        let data = "{\"contract\":\"faucet\",\"method\":\"pour\",\"args\":{\"x\":" + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}}"
-        let tx = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0,
-                                    fee: net.genesis.minimumFee, nonce: 1, type: .contractCall, data: data, creationDate: net.now)
+        let data =
+            "{\"contract\":\"faucet\",\"method\":\"pour\",\"args\":{\"x\":" + String(repeating: "[", count: depth)
+            + String(repeating: "]", count: depth) + "}}"
+        let tx = Transaction.signed(
+            by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0,
+            fee: net.genesis.minimumFee, nonce: 1, type: .contractCall, data: data, creationDate: net.now)
         #expect(rejection { try net.ledger.submit(tx) } != nil)
         #expect(net.ledger.pendingCount == 0)
     }
@@ -138,12 +157,15 @@ import Synchronization
             var txs: [Transaction] = []
             for (i, k) in keys.enumerated() where (i + round) % 2 == 0 {
                 nonces[i] += 1
-                txs.append(Transaction.signed(by: k, chainID: small.genesis.chainID, to: keys[(i * 5 + round) % keys.count].publicKey.clientID,
-                                              value: UInt64(i + 1) * 1000, fee: small.genesis.minimumFee, nonce: nonces[i], creationDate: small.now))
+                txs.append(
+                    Transaction.signed(
+                        by: k, chainID: small.genesis.chainID, to: keys[(i * 5 + round) % keys.count].publicKey.clientID,
+                        value: UInt64(i + 1) * 1000, fee: small.genesis.minimumFee, nonce: nonces[i], creationDate: small.now))
             }
             #expect(small.ledger.submit(txs).allSatisfy { $0 == nil })
             #expect(large.ledger.submit(txs).allSatisfy { $0 == nil })
-            let a = try small.ledger.produceBlock(), b = try large.ledger.produceBlock()
+            let a = try small.ledger.produceBlock()
+            let b = try large.ledger.produceBlock()
             #expect(a.stateRoot == b.stateRoot)
             #expect(small.ledger.state.withLock { $0.accountCache.count } <= 3)
         }

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicLedger
 
 /// Issue 11 items 1 and 4 in the engine: the node's reads take any UInt64/Int64 a route may pass
 /// on, the clock any step, genesis no value that overflows later, a binary batch any length
@@ -18,7 +19,10 @@ import MosaicTestSupport
             #expect(try net.ledger.transactions(inRound: round, limit: .max, offset: .max).isEmpty)
             #expect(try net.ledger.transactions(inRound: round, limit: .min, offset: .min).isEmpty)
             #expect(try net.ledger.blocks(before: round, limit: .max).count == 2)
-            #expect(throws: LedgerError.self) { try net.ledger.view(contract: "faucet", name: "status", args: ["client_id": .string(net.alice.publicKey.clientID)], round: round) }
+            #expect(throws: LedgerError.self) {
+                try net.ledger.view(
+                    contract: "faucet", name: "status", args: ["client_id": .string(net.alice.publicKey.clientID)], round: round)
+            }
         }
         #expect(try net.ledger.blocks(before: 0, limit: .max).isEmpty)
         #expect(try net.ledger.blocks(before: 1, limit: .min).isEmpty)
@@ -51,7 +55,11 @@ import MosaicTestSupport
             change(&g)
             let dir = NSTemporaryDirectory() + "mosaic-bounds-" + Hex.encode(Random.bytes(6))
             defer { try? FileManager.default.removeItem(atPath: dir) }
-            do { let l = try Ledger(directory: dir, genesis: g); l.close(); return false } catch { return error.code == "malformed" }
+            do {
+                let l = try Ledger(directory: dir, genesis: g)
+                l.close()
+                return false
+            } catch { return error.code == "malformed" }
         }
         #expect(refused { $0.confirmations = .max })
         #expect(refused { $0.expiryBlocks = .max })
@@ -64,7 +72,11 @@ import MosaicTestSupport
         #expect(refused { $0.creationDateMaxAgeSeconds = .max })
         #expect(refused { $0.creationDateMaxAheadSeconds = -1 })
         #expect(refused { $0.faucet.accountWindowSeconds = .max })
-        #expect(refused { $0.faucet.supply = .max; $0.allocations = [String(repeating: "a", count: 64): 1] })
+        #expect(
+            refused {
+                $0.faucet.supply = .max
+                $0.allocations = [String(repeating: "a", count: 64): 1]
+            })
         #expect(!refused { _ in })
     }
 
@@ -72,8 +84,10 @@ import MosaicTestSupport
     @Test func aGenesisWithoutTheNewLimitsDecodesWithDefaults() throws {
         let g = Genesis(chainID: "mosaic-old")
         var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(g)) as? [String: Any])
-        for key in ["max_transfer_data_bytes", "max_call_data_bytes", "max_free_data_bytes", "creation_date_max_age_seconds",
-                    "creation_date_max_ahead_seconds"] {
+        for key in [
+            "max_transfer_data_bytes", "max_call_data_bytes", "max_free_data_bytes", "creation_date_max_age_seconds",
+            "creation_date_max_ahead_seconds",
+        ] {
             #expect(object.removeValue(forKey: key) != nil)
         }
         let old = try JSONDecoder().decode(Genesis.self, from: JSONSerialization.data(withJSONObject: object))
@@ -107,7 +121,8 @@ import MosaicTestSupport
         // The rule is unchanged for real trees: ⌈n / 2⌉ per level.
         let leaves = (0..<5).map { [UInt8](repeating: UInt8($0), count: 32) }
         for i in 0..<5 {
-            #expect(MerkleRules.rootFrom(leaf: leaves[i], index: UInt64(i), count: 5, siblings: MerkleRules.siblings(leaves: leaves, index: i))
+            #expect(
+                MerkleRules.rootFrom(leaf: leaves[i], index: UInt64(i), count: 5, siblings: MerkleRules.siblings(leaves: leaves, index: i))
                     == MerkleRules.root(leaves: leaves))
         }
     }
@@ -123,8 +138,9 @@ import MosaicTestSupport
     @Test func aTransferToOneselfMintsNothing() throws {
         let net = try TestNet()
         let before = try net.balance(net.alice)
-        let tx = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: net.alice.publicKey.clientID, value: 7 * token,
-                                    fee: net.genesis.minimumFee, nonce: 1, creationDate: net.now)
+        let tx = Transaction.signed(
+            by: net.alice, chainID: net.genesis.chainID, to: net.alice.publicKey.clientID, value: 7 * token,
+            fee: net.genesis.minimumFee, nonce: 1, creationDate: net.now)
         try net.ledger.submit(tx)
         try net.ledger.produceBlock()
         #expect(try net.ledger.transaction(tx.hash)?.receipt?.outcome == .success)
@@ -142,8 +158,10 @@ import MosaicTestSupport
         let ledger = try Ledger(directory: dir, genesis: g)
         defer { ledger.close() }
         let other = try testKey(78).publicKey.clientID
-        try ledger.submit(Transaction.signed(by: producer, chainID: g.chainID, to: other, value: token, fee: g.minimumFee, nonce: 1,
-                                             creationDate: max(ledger.clock.now, ledger.latestBlock.timestamp)))
+        try ledger.submit(
+            Transaction.signed(
+                by: producer, chainID: g.chainID, to: other, value: token, fee: g.minimumFee, nonce: 1,
+                creationDate: max(ledger.clock.now, ledger.latestBlock.timestamp)))
         try ledger.produceBlock()
         #expect(try ledger.account(producer.publicKey.clientID).balance == 4 * token)
         #expect(try ledger.account(producer.publicKey.clientID).nonce == 1)

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicLedger
 
 @Suite(.timeLimit(.minutes(1))) struct LedgerTests {
     @Test func transferIsIncludedWithExactBalancesAndFee() throws {
@@ -65,8 +66,10 @@ import MosaicTestSupport
         let net = try TestNet()
         let good = net.transfer(net.alice, to: net.bob, token, nonce: 1)
         try net.ledger.submit(good)
-        let before = (try net.ledger.account(net.alice.publicKey.clientID), try net.ledger.account(net.bob.publicKey.clientID),
-                      net.ledger.pendingCount)
+        let before = (
+            try net.ledger.account(net.alice.publicKey.clientID), try net.ledger.account(net.bob.publicKey.clientID),
+            net.ledger.pendingCount
+        )
 
         var badSig = net.transfer(net.alice, to: net.bob, token, nonce: 2)
         badSig.signature = String(badSig.signature.dropLast(2)) + (badSig.signature.hasSuffix("00") ? "01" : "00")
@@ -85,7 +88,8 @@ import MosaicTestSupport
 
         let fee = net.genesis.minimumFee
         let overdraft = net.transfer(net.alice, to: net.bob, 99 * token, nonce: 2)
-        #expect(rejection { try net.ledger.submit(overdraft) } == .insufficientBalance(needed: 99 * token + fee, available: 99 * token - fee))
+        #expect(
+            rejection { try net.ledger.submit(overdraft) } == .insufficientBalance(needed: 99 * token + fee, available: 99 * token - fee))
 
         let cheap = net.transfer(net.alice, to: net.bob, token, fee: 1, nonce: 2)
         #expect(rejection { try net.ledger.submit(cheap) } == .feeTooLow(minimum: fee, got: 1))
@@ -100,13 +104,16 @@ import MosaicTestSupport
 
         #expect(rejection { try net.ledger.submit(good) } == .duplicate(hash: good.hash))
 
-        let unknown = Transaction.signed(by: net.alice, chainID: "mosaic-test", to: ContractCall.address(of: "faucet"), value: 0,
-                                         fee: fee, nonce: 2, type: .contractCall,
-                                         data: ContractCall(contract: "faucet", method: "drain").json, creationDate: net.now)
+        let unknown = Transaction.signed(
+            by: net.alice, chainID: "mosaic-test", to: ContractCall.address(of: "faucet"), value: 0,
+            fee: fee, nonce: 2, type: .contractCall,
+            data: ContractCall(contract: "faucet", method: "drain").json, creationDate: net.now)
         #expect(rejection { try net.ledger.submit(unknown) }?.code == "unknown_contract")
 
-        let after = (try net.ledger.account(net.alice.publicKey.clientID), try net.ledger.account(net.bob.publicKey.clientID),
-                     net.ledger.pendingCount)
+        let after = (
+            try net.ledger.account(net.alice.publicKey.clientID), try net.ledger.account(net.bob.publicKey.clientID),
+            net.ledger.pendingCount
+        )
         #expect(before == after)
         try net.ledger.produceBlock()
         #expect(try net.balance(net.bob) == 51 * token)
@@ -115,8 +122,9 @@ import MosaicTestSupport
 
     @Test func faucetPoursUntilItsLimitThenSaysWhen() throws {
         let clock = LedgerClock(source: { 1_900_000_000_000 })
-        let net = try TestNet(faucet: FaucetConfig(pourAmount: token, accountLimit: 2 * token, accountWindowSeconds: 3600),
-                              clock: clock)
+        let net = try TestNet(
+            faucet: FaucetConfig(pourAmount: token, accountLimit: 2 * token, accountWindowSeconds: 3600),
+            clock: clock)
         let fresh = try testKey(9)
         try net.ledger.submit(net.pour(fresh, nonce: 1))
         try net.ledger.submit(net.pour(fresh, nonce: 2))
@@ -237,7 +245,8 @@ import MosaicTestSupport
         #expect(try net.ledger.account(net.alice.publicKey.clientID) == alice)
         #expect(try net.balance(net.carol) == 5 * token)
         #expect(try net.ledger.transactions(of: net.carol.publicKey.clientID).map(\.transaction.hash) == hashes.reversed())
-        #expect(try net.ledger.transactions(of: net.alice.publicKey.clientID, limit: 2, offset: 1).map(\.transaction.hash)
+        #expect(
+            try net.ledger.transactions(of: net.alice.publicKey.clientID, limit: 2, offset: 1).map(\.transaction.hash)
                 == [hashes[3], hashes[2]])
         #expect(net.ledger.clock.offsetSeconds == 120)
         // The chain continues from the stored block.
@@ -267,8 +276,9 @@ import MosaicTestSupport
     @Test func memoTextSurvivesStorageExactly() throws {
         let net = try TestNet()
         let memo = "café ☕ \u{0}after-nul \"quoted\""
-        let tx = Transaction.signed(by: net.alice, chainID: "mosaic-test", to: net.bob.publicKey.clientID, value: token,
-                                    fee: net.genesis.minimumFee, nonce: 1, data: memo, creationDate: net.now - 5)
+        let tx = Transaction.signed(
+            by: net.alice, chainID: "mosaic-test", to: net.bob.publicKey.clientID, value: token,
+            fee: net.genesis.minimumFee, nonce: 1, data: memo, creationDate: net.now - 5)
         try net.ledger.submit(tx)
         try net.ledger.produceBlock()
         try net.reopen()
@@ -290,8 +300,9 @@ import MosaicTestSupport
                 group.addTask {
                     var out: [String] = []
                     for n in UInt64(1)...25 {
-                        let tx = Transaction.signed(by: key, chainID: genesis.chainID, to: to, value: 1000, fee: genesis.minimumFee,
-                                                    nonce: n, creationDate: created)
+                        let tx = Transaction.signed(
+                            by: key, chainID: genesis.chainID, to: to, value: 1000, fee: genesis.minimumFee,
+                            nonce: n, creationDate: created)
                         try ledger.submit(tx)
                         out.append(tx.hash)
                     }
@@ -345,7 +356,11 @@ import MosaicTestSupport
                 nonces[tx.clientID] = try net.ledger.nextNonce(for: tx.clientID) - 1
             }
             try net.ledger.produceBlock()
-            if round % 3 == 0 { try net.ledger.submit(net.pour(keys[round % keys.count], nonce: (nonces[keys[round % keys.count].publicKey.clientID] ?? 0) + 1)); nonces[keys[round % keys.count].publicKey.clientID, default: 0] += 1 }
+            if round % 3 == 0 {
+                try net.ledger.submit(
+                    net.pour(keys[round % keys.count], nonce: (nonces[keys[round % keys.count].publicKey.clientID] ?? 0) + 1))
+                nonces[keys[round % keys.count].publicKey.clientID, default: 0] += 1
+            }
             let supply = try net.ledger.supply()
             #expect(supply.isConserved)
         }

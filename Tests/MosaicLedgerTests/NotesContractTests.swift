@@ -2,6 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 import Testing
+
 @testable import MosaicLedger
 
 /// The notes contract against a real ledger in a temporary directory: ownership, ids, limits,
@@ -17,20 +18,25 @@ import Testing
 
         /// Submits `notes.method(args)` signed by `key`, makes a block, returns the record.
         @discardableResult
-        func call(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue] = [:], gas: UInt64? = nil) throws -> TransactionRecord {
+        func call(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue] = [:], gas: UInt64? = nil) throws
+            -> TransactionRecord
+        {
             let id = key.publicKey.clientID
             let nonce = (nonces[id] ?? 0) + 1
             nonces[id] = nonce
-            let tx = Transaction.signed(by: key, chainID: net.genesis.chainID, to: ContractCall.address(of: "notes"), value: 0,
-                                        fee: net.genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                        data: ContractCall(contract: "notes", method: method, args: args, gas: gas).json,
-                                        creationDate: net.now)
+            let tx = Transaction.signed(
+                by: key, chainID: net.genesis.chainID, to: ContractCall.address(of: "notes"), value: 0,
+                fee: net.genesis.minimumFee, nonce: nonce, type: .contractCall,
+                data: ContractCall(contract: "notes", method: method, args: args, gas: gas).json,
+                creationDate: net.now)
             try net.ledger.submit(tx)
             _ = try net.ledger.produceBlock()
             return try #require(try net.ledger.transaction(tx.hash))
         }
 
-        func add(_ key: Ed25519.SigningKey, _ title: String, _ body: String = "b", extra: [String: JSONValue] = [:]) throws -> TransactionRecord {
+        func add(_ key: Ed25519.SigningKey, _ title: String, _ body: String = "b", extra: [String: JSONValue] = [:]) throws
+            -> TransactionRecord
+        {
             try call(key, "add", ["title": .string(title), "body": .string(body)].merging(extra) { $1 })
         }
 
@@ -39,8 +45,10 @@ import Testing
         }
 
         func list(_ key: Ed25519.SigningKey, _ extra: [String: JSONValue] = [:], round: UInt64? = nil) throws -> [[String: JSONValue]] {
-            guard case .object(let page) = try view("notes", ["owner": .string(key.publicKey.clientID)].merging(extra) { $1 }, round: round),
-                  case .array(let notes)? = page["notes"] else { return [] }
+            guard
+                case .object(let page) = try view("notes", ["owner": .string(key.publicKey.clientID)].merging(extra) { $1 }, round: round),
+                case .array(let notes)? = page["notes"]
+            else { return [] }
             return notes.compactMap { if case .object(let o) = $0 { return o } else { return nil } }
         }
 
@@ -53,11 +61,14 @@ import Testing
 
     static func succeeded(_ r: TransactionRecord) -> Bool { r.receipt?.outcome == .success }
     static func error(_ r: TransactionRecord) -> String { r.receipt?.error ?? "" }
-    static func event(_ r: TransactionRecord, _ name: String) -> [String: String]? { r.receipt?.events.first { $0.name == name }?.attributes }
+    static func event(_ r: TransactionRecord, _ name: String) -> [String: String]? {
+        r.receipt?.events.first { $0.name == name }?.attributes
+    }
 
     @Test func wholeNotepadFlowWithEventsAndChainWideIDs() throws {
         let n = try Notes()
-        let alice = n.net.alice, bob = n.net.bob
+        let alice = n.net.alice
+        let bob = n.net.bob
         #expect(try n.view("notepad", ["owner": .string(alice.publicKey.clientID)]) == .null)
 
         let created = try n.call(alice, "create_notepad")
@@ -87,7 +98,10 @@ import Testing
         #expect(try n.list(alice).first?["body"] == .string("milk, eggs, bread"))
         let foreign = try n.call(bob, "edit", ["id": .integer(1), "title": .string("mine"), "body": .string("")])
         #expect(Self.error(foreign) == "note 1 is not in this account's notepad")
-        guard case .object(let one) = try n.view("note", ["id": .string("1")]) else { Issue.record("note 1 missing"); return }
+        guard case .object(let one) = try n.view("note", ["id": .string("1")]) else {
+            Issue.record("note 1 missing")
+            return
+        }
         #expect(one["owner"] == .string(alice.publicKey.clientID))
         #expect(one["title"] == .string("Groceries"))
 
@@ -114,7 +128,10 @@ import Testing
         // A new notepad counts again; ids continue.
         #expect(Self.succeeded(try n.call(alice, "create_notepad")))
         #expect(Self.event(try n.add(alice, "Fresh"), "NoteAdded")?["id"] == "5")
-        guard case .object(let stats) = try n.view("stats") else { Issue.record("no stats"); return }
+        guard case .object(let stats) = try n.view("stats") else {
+            Issue.record("no stats")
+            return
+        }
         #expect(stats["notepads_created"] == .integer(3))
         #expect(stats["notepads_deleted"] == .integer(1))
         #expect(stats["notepads_live"] == .integer(2))
@@ -149,7 +166,9 @@ import Testing
         #expect(try n.list(alice).count == 3)
         // Missing and mistyped arguments.
         #expect(Self.error(try n.call(alice, "add", ["body": .string("b")])) == "invalid arguments: missing \"title\"")
-        #expect(Self.error(try n.call(alice, "edit", ["id": .string("x"), "title": .string("t")])).contains("\"id\" must be a non-negative integer"))
+        #expect(
+            Self.error(try n.call(alice, "edit", ["id": .string("x"), "title": .string("t")])).contains(
+                "\"id\" must be a non-negative integer"))
         #expect(Self.error(try n.add(alice, "t", "b", extra: ["private": .bool(true)])).contains("private title must be base64"))
         #expect(try n.list(alice).count == 3)
     }
@@ -180,10 +199,15 @@ import Testing
         #expect(try n.list(alice, round: round - 1).isEmpty)
 
         func refusal(_ name: String, _ args: [String: JSONValue]) -> LedgerError? {
-            do { _ = try n.view(name, args); return nil } catch let e as LedgerError { return e } catch { return nil }
+            do {
+                _ = try n.view(name, args)
+                return nil
+            } catch let e as LedgerError { return e } catch { return nil }
         }
         #expect(refusal("notes", ["owner": .string("me")])?.code == "malformed")
-        #expect(refusal("notes", ["owner": .string(alice.publicKey.clientID), "limit": .integer(501)])?.description.contains("\"limit\" must be 1 to 500") == true)
+        #expect(
+            refusal("notes", ["owner": .string(alice.publicKey.clientID), "limit": .integer(501)])?.description.contains(
+                "\"limit\" must be 1 to 500") == true)
         #expect(refusal("note", [:])?.description.contains("missing \"id\"") == true)
         #expect(refusal("nope", [:])?.code == "not_found")
     }
@@ -196,8 +220,11 @@ import Testing
         var seen: [Int64] = []
         var after: JSONValue = .null
         while true {
-            guard case .object(let page) = try n.view("notes", ["owner": .string(alice.publicKey.clientID), "limit": .integer(3), "after": after]),
-                  case .array(let notes)? = page["notes"] else { break }
+            guard
+                case .object(let page) = try n.view(
+                    "notes", ["owner": .string(alice.publicKey.clientID), "limit": .integer(3), "after": after]),
+                case .array(let notes)? = page["notes"]
+            else { break }
             seen += notes.compactMap { if case .object(let o) = $0 { return o["id"]?.integerValue } else { return nil } }
             guard let next = page["next_after"], next != .null else { break }
             after = next
@@ -208,22 +235,30 @@ import Testing
     @Test func theDefaultContractDeletesMoreThanItsInlineLimitWithinTheGasLimit() throws {
         let n = try Notes()
         #expect(NotesContract().noteLimit == 10_000)
-        let alice = n.net.alice, owner = alice.publicKey.clientID
+        let alice = n.net.alice
+        let owner = alice.publicKey.clientID
         try n.call(alice, "create_notepad")
         // 250 notes with 2 KiB bodies, ten per block (a sender may have 10 nonces waiting).
         var nonce = n.nonces[owner] ?? 0
         for round in 0..<25 {
             for i in 0..<10 {
                 nonce += 1
-                let args: [String: JSONValue] = ["title": .string("n\(round * 10 + i)"), "body": .string(String(repeating: "x", count: 2048))]
-                try n.net.ledger.submit(Transaction.signed(by: alice, chainID: n.net.genesis.chainID, to: ContractCall.address(of: "notes"), value: 0,
-                                                           fee: n.net.genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                                           data: ContractCall(contract: "notes", method: "add", args: args).json, creationDate: n.net.now))
+                let args: [String: JSONValue] = [
+                    "title": .string("n\(round * 10 + i)"), "body": .string(String(repeating: "x", count: 2048)),
+                ]
+                try n.net.ledger.submit(
+                    Transaction.signed(
+                        by: alice, chainID: n.net.genesis.chainID, to: ContractCall.address(of: "notes"), value: 0,
+                        fee: n.net.genesis.minimumFee, nonce: nonce, type: .contractCall,
+                        data: ContractCall(contract: "notes", method: "add", args: args).json, creationDate: n.net.now))
             }
             _ = try n.net.ledger.produceBlock()
         }
         n.nonces[owner] = nonce
-        guard case .object(let pad) = try n.view("notepad", ["owner": .string(owner)]) else { Issue.record("no notepad"); return }
+        guard case .object(let pad) = try n.view("notepad", ["owner": .string(owner)]) else {
+            Issue.record("no notepad")
+            return
+        }
         #expect(pad["notes"] == .integer(250))
         #expect(pad["max_notes"] == .integer(10_000))
         let dropped = try n.call(alice, "delete_notepad")
@@ -235,7 +270,8 @@ import Testing
 
     @Test func aLargeNotepadIsDeletedAtOnceForReadersAndSweptOverBlocks() throws {
         let n = try Notes(NotesContract(noteLimit: 100, inlineDeleteLimit: 2, sweepPerBlock: 3))
-        let alice = n.net.alice, owner = alice.publicKey.clientID
+        let alice = n.net.alice
+        let owner = alice.publicKey.clientID
         try n.call(alice, "create_notepad")
         for i in 1...9 { _ = try n.add(alice, "n\(i)") }
         let dropped = try n.call(alice, "delete_notepad")
@@ -259,8 +295,10 @@ import Testing
 @Suite struct JSONValueTextTests {
     @Test func handWrittenJSONParsesBackAndMatchesTheEncoder() throws {
         let tricky = "quote \" backslash \\ slash / newline \n tab \t nul \u{0} bell \u{7} é 漢字 🙂 \u{2028}"
-        let value: JSONValue = .object(["b": .array([.integer(-5), .integer(Int64.max), .bool(true), .null]), "a": .string(tricky),
-                                        "c": .object(["z": .string(""), "y": .object([:])])])
+        let value: JSONValue = .object([
+            "b": .array([.integer(-5), .integer(Int64.max), .bool(true), .null]), "a": .string(tricky),
+            "c": .object(["z": .string(""), "y": .object([:])]),
+        ])
         let text = value.jsonData
         #expect(try JSONDecoder().decode(JSONValue.self, from: text) == value)
         let encoder = JSONEncoder()

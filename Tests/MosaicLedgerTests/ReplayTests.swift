@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicLedger
 
 /// Issue 11 item 3: an expired transaction must never be replayable once its nonce comes round
 /// again, and old signed bytes must not come back after their window (docs/PROTOCOL.md §2.3).
@@ -24,7 +25,9 @@ import MosaicTestSupport
         try net.ledger.submit(again)
         try net.ledger.produceBlock()
         #expect(try net.ledger.transaction(again.hash)?.receipt?.outcome == .success)
-        let bob = try net.balance(net.bob), alice = try net.balance(net.alice), pending = net.ledger.pendingCount
+        let bob = try net.balance(net.bob)
+        let alice = try net.balance(net.alice)
+        let pending = net.ledger.pendingCount
 
         // Bob replays the expired bytes: nonce 2 is next now, so only the record of its expiry stops it.
         let stored = try #require(try net.ledger.transaction(original.hash)?.transaction)
@@ -61,13 +64,14 @@ import MosaicTestSupport
         let now = net.now
         let g = net.genesis
         func signed(_ date: Int64, nonce: UInt64 = 1) -> Transaction {
-            Transaction.signed(by: net.alice, chainID: g.chainID, to: net.bob.publicKey.clientID, value: token, fee: g.minimumFee,
-                               nonce: nonce, creationDate: date)
+            Transaction.signed(
+                by: net.alice, chainID: g.chainID, to: net.bob.publicKey.clientID, value: token, fee: g.minimumFee,
+                nonce: nonce, creationDate: date)
         }
         for date in [now - g.creationDateMaxAgeSeconds - 1, now + g.creationDateMaxAheadSeconds + 1, Int64.min, Int64.max, 0] {
             let e = rejection { try net.ledger.submit(signed(date)) }
             #expect(e?.code == "creation_date_out_of_window", "creation_date \(date)")
-            if case let .creationDateOutOfWindow(d, n, age, ahead) = e {
+            if case .creationDateOutOfWindow(let d, let n, let age, let ahead) = e {
                 #expect(d == date && n == now && age == g.creationDateMaxAgeSeconds && ahead == g.creationDateMaxAheadSeconds)
             } else {
                 Issue.record("expected creationDateOutOfWindow, got \(String(describing: e))")

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicLedger
 
 /// The social contract against a real ledger in a temporary directory, its clock moved by hand.
 @Suite(.timeLimit(.minutes(3))) struct SocialContractTests {
@@ -19,7 +20,7 @@ import MosaicTestSupport
             powerTime = now
             let used = (power * abs(weight) / 10_000 + 49) / 50
             power -= used
-            let r = Int64(UInt64(used) * stake / 10_000)   // used ≤ 200, stake ≤ 10^13 here: no overflow
+            let r = Int64(UInt64(used) * stake / 10_000)  // used ≤ 200, stake ≤ 10^13 here: no overflow
             return weight < 0 ? -r : r
         }
     }
@@ -92,11 +93,14 @@ import MosaicTestSupport
         // Every author stakes and upvotes its own posts with weights that spread the scores.
         try net.stake(Array(0..<50), 5 * token)
         for round in 0..<5 {
-            let txs = (0..<50).map { i in net.tx(i, "vote", net.voteArgs(i, "post-\(round)", Int64(500 + (i * 7 + round * 13) % 40 * 240))) }
+            let txs = (0..<50).map { i in net.tx(i, "vote", net.voteArgs(i, "post-\(round)", Int64(500 + (i * 7 + round * 13) % 40 * 240)))
+            }
             #expect(try net.block(txs).allSatisfy { $0.outcome == .success })
             try net.advance(3)
         }
-        for (sort, limit, tag) in [("trending", 7, nil), ("hot", 100, nil), ("created", 33, nil), ("trending", 9, "x"), ("created", 100, "y")] as [(String, Int, String?)] {
+        for (sort, limit, tag) in [
+            ("trending", 7, nil), ("hot", 100, nil), ("created", 33, nil), ("trending", 9, "x"), ("created", 100, "y"),
+        ] as [(String, Int, String?)] {
             var seen: [SocialPost] = []
             var page = try net.feed(sort, tag: tag, limit: limit)
             var pages = 1
@@ -120,7 +124,9 @@ import MosaicTestSupport
         // Votes between two pages reorder trending; pages read at the first page's round still see
         // every post exactly once, in that round's order.
         let round = net.ledger.latestBlock.round
-        let before = try net.feed("trending", limit: 100).posts + net.feed("trending", limit: 100, start: net.feed("trending", limit: 100).posts.last).posts
+        let before =
+            try net.feed("trending", limit: 100).posts
+            + net.feed("trending", limit: 100, start: net.feed("trending", limit: 100).posts.last).posts
         var pinned = try net.feed("trending", limit: 60, round: round)
         var all = pinned.posts
         try net.advance(3)
@@ -186,7 +192,8 @@ import MosaicTestSupport
         func reply(_ permlink: String, to parent: String = "second", body: String = "hi") -> [String: JSONValue] {
             ["permlink": .string(permlink), "parent_author": .string(net.id(0)), "parent_permlink": .string(parent), "body": .string(body)]
         }
-        #expect(try net.failure(1, "comment", reply("r0", to: "missing"))?.contains("parent post \(net.id(0))/missing does not exist") == true)
+        #expect(
+            try net.failure(1, "comment", reply("r0", to: "missing"))?.contains("parent post \(net.id(0))/missing does not exist") == true)
         #expect(try net.call(1, "comment", reply("r1")).outcome == .success)
         #expect(try net.failure(1, "comment", reply("r2"))?.contains("one reply per 3 seconds") == true)
         try net.advance(3)
@@ -209,7 +216,9 @@ import MosaicTestSupport
         edit["parent_permlink"] = nil
         #expect(try net.call(1, "edit", edit).outcome == .success)
         #expect(try net.post(1, "r1")?.body == "changed")
-        #expect(try net.call(0, "edit", ["permlink": .string("third"), "title": .string("New"), "tags": .array([.string("news")])]).outcome == .success)
+        #expect(
+            try net.call(0, "edit", ["permlink": .string("third"), "title": .string("New"), "tags": .array([.string("news")])]).outcome
+                == .success)
         #expect(try net.post(0, "third")?.tags == ["general", "news"])
         #expect(try net.feed("created", tag: "news").posts.map(\.permlink) == ["third"])
         #expect(try net.failure(0, "edit", ["permlink": .string("nope"), "body": .string("x")])?.contains("does not exist") == true)
@@ -278,13 +287,17 @@ import MosaicTestSupport
         try net.advance(SocialRules.rewardWindowSeconds)
         try net.ledger.produceBlock()
         for sort in [SocialSort.trending, .hot] {
-            let key = SocialKeys.feed(sort, tag: nil, order: SocialScore.descendingKey(sort == .trending ? post.trendingScore : post.hotScore),
-                                      post.author, post.permlink)
+            let key = SocialKeys.feed(
+                sort, tag: nil, order: SocialScore.descendingKey(sort == .trending ? post.trendingScore : post.hotScore),
+                post.author, post.permlink)
             #expect(try net.ledger.contractValue("social", key: key) == nil)
         }
         #expect(try net.ledger.contractValue("social", key: SocialKeys.payout(post.payoutAt, post.author, post.permlink)) == nil)
         // Replies stay possible after payout and do not bring the post back into trending.
-        let late = ["permlink": JSONValue.string("late"), "parent_author": .string(net.id(0)), "parent_permlink": .string("p"), "body": .string("still here")]
+        let late = [
+            "permlink": JSONValue.string("late"), "parent_author": .string(net.id(0)), "parent_permlink": .string("p"),
+            "body": .string("still here"),
+        ]
         #expect(try net.call(1, "comment", late).outcome == .success)
         #expect(try net.feed("trending").posts.isEmpty && net.feed("hot").posts.isEmpty)
         #expect(try net.feed("created").posts.first?.children == 1)
@@ -307,7 +320,9 @@ import MosaicTestSupport
 
         // The staked tokens cannot leave before the payout, so they cannot vote from account 2.
         let early = try net.failure(1, "unstake", [:])
-        #expect(early?.contains("locked by your votes until the last voted post pays out at \(UTCTime.iso8601(payout))") == true, "\(early ?? "")")
+        #expect(
+            early?.contains("locked by your votes until the last voted post pays out at \(UTCTime.iso8601(payout))") == true,
+            "\(early ?? "")")
         // Its free balance can move, but unstaked tokens count for nothing.
         let rest = try net.balance(1) - token
         #expect(try net.transfer(1, to: 2, rest).outcome == .success)
@@ -343,11 +358,21 @@ import MosaicTestSupport
     @Test func appsActForUsersOnlyWithAnUnexpiredGrantCoveringTheScope() throws {
         // 0: the user, 1: the app, 2: another user, 3: not an app.
         let net = try SocialNet(funds: [10, 10, 10, 10])
-        let user = net.id(0), app = net.id(1), other = net.id(2)
-        #expect(try net.failure(1, "register_app", ["name": .string("X"), "redirect_url": .string("https://a.example/cb")])?.contains("app name \"X\" must be 3–32") == true)
-        #expect(try net.failure(1, "register_app", ["name": .string("reader"), "redirect_url": .string("ftp://a")])?.contains("redirect_url must be") == true)
-        #expect(try net.call(1, "register_app", ["name": .string("reader"), "redirect_url": .string("https://reader.example/cb")]).outcome == .success)
-        #expect(try net.failure(3, "register_app", ["name": .string("reader"), "redirect_url": .string("https://x.example")])?.contains("app name reader is taken") == true)
+        let user = net.id(0)
+        let app = net.id(1)
+        let other = net.id(2)
+        #expect(
+            try net.failure(1, "register_app", ["name": .string("X"), "redirect_url": .string("https://a.example/cb")])?.contains(
+                "app name \"X\" must be 3–32") == true)
+        #expect(
+            try net.failure(1, "register_app", ["name": .string("reader"), "redirect_url": .string("ftp://a")])?.contains(
+                "redirect_url must be") == true)
+        #expect(
+            try net.call(1, "register_app", ["name": .string("reader"), "redirect_url": .string("https://reader.example/cb")]).outcome
+                == .success)
+        #expect(
+            try net.failure(3, "register_app", ["name": .string("reader"), "redirect_url": .string("https://x.example")])?.contains(
+                "app name reader is taken") == true)
         let shown = try net.decode(net.view("app", ["app": .string("reader")]), as: SocialApp?.self)
         #expect(shown?.clientID == app && shown?.redirectURL == "https://reader.example/cb")
 
@@ -361,11 +386,19 @@ import MosaicTestSupport
         e = try net.failure(1, "vote", voteFor(user))
         #expect(e?.contains("app reader (\(app)) has no grant from user \(user)") == true, "\(e ?? "")")
 
-        #expect(try net.failure(0, "grant", ["app": .string("nobody"), "scopes": .string("vote"), "expires_at": .integer(net.now + 60)])?.contains("no app nobody is registered") == true)
-        #expect(try net.failure(0, "grant", ["app": .string("reader"), "scopes": .string("read"), "expires_at": .integer(net.now + 60)])?.contains("unknown scope \"read\"") == true)
-        #expect(try net.failure(0, "grant", ["app": .string("reader"), "scopes": .string("vote"), "expires_at": .integer(net.now - 1)])?.contains("is not in the future") == true)
+        #expect(
+            try net.failure(0, "grant", ["app": .string("nobody"), "scopes": .string("vote"), "expires_at": .integer(net.now + 60)])?
+                .contains("no app nobody is registered") == true)
+        #expect(
+            try net.failure(0, "grant", ["app": .string("reader"), "scopes": .string("read"), "expires_at": .integer(net.now + 60)])?
+                .contains("unknown scope \"read\"") == true)
+        #expect(
+            try net.failure(0, "grant", ["app": .string("reader"), "scopes": .string("vote"), "expires_at": .integer(net.now - 1)])?
+                .contains("is not in the future") == true)
         let expires = net.now + 86_400
-        #expect(try net.call(0, "grant", ["app": .string("reader"), "scopes": .array([.string("comment")]), "expires_at": .integer(expires)]).outcome == .success)
+        #expect(
+            try net.call(0, "grant", ["app": .string("reader"), "scopes": .array([.string("comment")]), "expires_at": .integer(expires)])
+                .outcome == .success)
         e = try net.failure(1, "vote", voteFor(user))
         #expect(e?.contains("grant from user \(user) to app reader lacks scope vote (it has: comment)") == true, "\(e ?? "")")
         // The comment scope lets the app post as the user, and only as that user.
@@ -377,10 +410,13 @@ import MosaicTestSupport
         e = try net.failure(1, "comment", post)
         #expect(e?.contains("app reader (\(app)) has no grant from user \(other)") == true, "\(e ?? "")")
 
-        #expect(try net.call(0, "grant", ["app": .string(app), "scopes": .string("vote,comment"), "expires_at": .integer(expires)]).outcome == .success)
+        #expect(
+            try net.call(0, "grant", ["app": .string(app), "scopes": .string("vote,comment"), "expires_at": .integer(expires)]).outcome
+                == .success)
         let receipt = try net.call(1, "vote", voteFor(user))
         #expect(receipt.outcome == .success, "\(receipt.error ?? "")")
-        let votes = try net.decode(net.view("votes", ["author": .string(user), "permlink": .string("mine")]), as: [String: [SocialVote]?].self)
+        let votes = try net.decode(
+            net.view("votes", ["author": .string(user), "permlink": .string("mine")]), as: [String: [SocialVote]?].self)
         #expect(votes["votes"]??.map(\.voter) == [user])
         #expect(try net.post(0, "mine")?.netRshares ?? 0 > 0, "the vote counts with the user's stake")
         let grants = try net.decode(net.view("grants", ["user": .string(user)]), as: [String: [SocialGrant]].self)["grants"]
@@ -389,7 +425,8 @@ import MosaicTestSupport
         try net.advance(86_400)
         e = try net.failure(1, "vote", voteFor(user, weight: 5_000))
         #expect(e?.contains("grant from user \(user) to app reader expired at \(UTCTime.iso8601(expires))") == true, "\(e ?? "")")
-        #expect(try net.decode(net.view("grants", ["user": .string(user)]), as: [String: [SocialGrant]].self)["grants"]?.first?.expired == true)
+        #expect(
+            try net.decode(net.view("grants", ["user": .string(user)]), as: [String: [SocialGrant]].self)["grants"]?.first?.expired == true)
 
         #expect(try net.call(0, "revoke", ["app": .string("reader")]).outcome == .success)
         #expect(try net.decode(net.view("grants", ["user": .string(user)]), as: [String: [SocialGrant]].self)["grants"]?.isEmpty == true)

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicLedger
 
 /// Profiles, account pages and rewards of the social contract (docs/SOCIAL.md §8), on a real ledger.
 @Suite(.timeLimit(.minutes(3))) struct SocialRewardTests {
@@ -13,8 +14,12 @@ import MosaicTestSupport
         #expect(try net.failure(0, "set_profile", ["name": .string("Al")])?.contains("must be 3–32 characters") == true)
         #expect(try net.failure(0, "set_profile", ["name": .string(String(repeating: "a", count: 33))])?.contains("must be 3–32") == true)
         let long = String(repeating: "x", count: 513)
-        #expect(try net.failure(0, "set_profile", ["name": .string("alice"), "about": .string(long)])?.contains("about is 513 bytes; at most 512") == true)
-        #expect(try net.failure(0, "set_profile", ["name": .string("alice"), "about": .string("a\u{7}b")])?.contains("control characters") == true)
+        #expect(
+            try net.failure(0, "set_profile", ["name": .string("alice"), "about": .string(long)])?.contains(
+                "about is 513 bytes; at most 512") == true)
+        #expect(
+            try net.failure(0, "set_profile", ["name": .string("alice"), "about": .string("a\u{7}b")])?.contains("control characters")
+                == true)
         #expect(try net.call(0, "set_profile", ["name": .string("alice"), "about": .string("Writes about\nboats")]).outcome == .success)
         #expect(try net.failure(1, "set_profile", ["name": .string("alice")])?.contains("the name alice is taken by \(net.id(0))") == true)
         #expect(try net.call(1, "set_profile", ["name": .string("bob")]).outcome == .success)
@@ -24,8 +29,12 @@ import MosaicTestSupport
 
         let one = try net.decode(net.view("account", ["name": .string("alice2")]), as: SocialAccount.self)
         #expect(one.clientID == net.id(0) && one.name == "alice2" && one.about == "Writes about\nboats")
-        let many = try net.view("accounts", ["accounts": .array([.string("bob"), .string(net.id(0)), .string("nobody"), .string("alice")])])
-        struct Many: Decodable { let accounts: [SocialAccount]; let missing: [String] }
+        let many = try net.view(
+            "accounts", ["accounts": .array([.string("bob"), .string(net.id(0)), .string("nobody"), .string("alice")])])
+        struct Many: Decodable {
+            let accounts: [SocialAccount]
+            let missing: [String]
+        }
         let m = try net.decode(many, as: Many.self)
         #expect(m.accounts.map(\.clientID) == [net.id(1), net.id(0), net.id(2)])
         #expect(m.accounts.map(\.name) == ["bob", "alice2", "alice"])
@@ -45,28 +54,39 @@ import MosaicTestSupport
         try net.ledger.produceBlock()
         #expect(try net.stakeOf(0).nextRootPostAt == nil)
         #expect(try net.call(0, "comment", net.postArgs("second", title: "Second")).outcome == .success)
-        let reply: [String: JSONValue] = ["permlink": .string("re-1"), "parent_author": .string(net.id(0)), "parent_permlink": .string("first"),
-                                          "body": .string("a reply")]
+        let reply: [String: JSONValue] = [
+            "permlink": .string("re-1"), "parent_author": .string(net.id(0)), "parent_permlink": .string("first"),
+            "body": .string("a reply"),
+        ]
         #expect(try net.call(1, "comment", reply).outcome == .success)
         #expect(try net.post(0, "first")?.children == 1)
         #expect(try net.call(1, "vote", net.voteArgs(0, "first", 10_000)).outcome == .success)
         try net.advance(3)
         #expect(try net.call(1, "vote", net.voteArgs(0, "second", 5_000)).outcome == .success)
 
-        struct Posts: Decodable { let posts: [SocialPost]; let next: String? }
+        struct Posts: Decodable {
+            let posts: [SocialPost]
+            let next: String?
+        }
         let posts = try net.decode(net.view("account_posts", ["client_id": .string(net.id(0)), "limit": .integer(1)]), as: Posts.self)
         #expect(posts.posts.map(\.permlink) == ["second"])
-        let rest = try net.decode(net.view("account_posts", ["client_id": .string(net.id(0)), "start": .string(posts.next ?? "")]), as: Posts.self)
+        let rest = try net.decode(
+            net.view("account_posts", ["client_id": .string(net.id(0)), "start": .string(posts.next ?? "")]), as: Posts.self)
         #expect(rest.posts.map(\.permlink) == ["first"] && rest.next == nil)
-        let replies = try net.decode(net.view("account_posts", ["client_id": .string(net.id(1)), "kind": .string("replies")]), as: Posts.self)
+        let replies = try net.decode(
+            net.view("account_posts", ["client_id": .string(net.id(1)), "kind": .string("replies")]), as: Posts.self)
         #expect(replies.posts.map(\.permlink) == ["re-1"])
-        struct Votes: Decodable { let votes: [SocialVote]; let next: String? }
+        struct Votes: Decodable {
+            let votes: [SocialVote]
+            let next: String?
+        }
         let votes = try net.decode(net.view("account_votes", ["client_id": .string(net.id(1))]), as: Votes.self)
         #expect(votes.votes.map(\.permlink) == ["second", "first"])
         // Removing a vote takes it off the list.
         try net.advance(3)
         #expect(try net.call(1, "vote", net.voteArgs(0, "second", 0)).outcome == .success)
-        #expect(try net.decode(net.view("account_votes", ["client_id": .string(net.id(1))]), as: Votes.self).votes.map(\.permlink) == ["first"])
+        #expect(
+            try net.decode(net.view("account_votes", ["client_id": .string(net.id(1))]), as: Votes.self).votes.map(\.permlink) == ["first"])
 
         let author = try net.stakeOf(0)
         let first = try #require(try net.post(0, "first"))
@@ -84,9 +104,13 @@ import MosaicTestSupport
         try net.stake([4], 70 * token)
         #expect(try net.call(0, "comment", net.postArgs("a")).outcome == .success)
         #expect(try net.call(1, "comment", net.postArgs("b")).outcome == .success)
-        #expect(try net.block([net.tx(2, "vote", net.voteArgs(0, "a", 10_000)), net.tx(3, "vote", net.voteArgs(0, "a", 5_000)),
-                               net.tx(4, "vote", net.voteArgs(1, "b", 10_000))]).allSatisfy { $0.outcome == .success })
-        let a = try #require(try net.post(0, "a")), b = try #require(try net.post(1, "b"))
+        #expect(
+            try net.block([
+                net.tx(2, "vote", net.voteArgs(0, "a", 10_000)), net.tx(3, "vote", net.voteArgs(0, "a", 5_000)),
+                net.tx(4, "vote", net.voteArgs(1, "b", 10_000)),
+            ]).allSatisfy { $0.outcome == .success })
+        let a = try #require(try net.post(0, "a"))
+        let b = try #require(try net.post(1, "b"))
         let votesA = try net.decode(net.view("votes", ["author": .string(net.id(0)), "permlink": .string("a")]), as: VoteList.self).votes
         #expect(a.pendingReward != nil && a.reward == nil)
         #expect(try net.failure(0, "claim_rewards", [:])?.contains("no rewards to claim") == true)
@@ -108,8 +132,10 @@ import MosaicTestSupport
         let release = free * 100 / 10_000
         let total = UInt64(a.netRshares + b.netRshares)
         func share(_ x: UInt64, _ p: UInt64, _ w: UInt64) -> UInt64 { UInt64(UInt128(x) * UInt128(p) / UInt128(w)) }
-        let rewardA = share(release, UInt64(a.netRshares), total), rewardB = share(release, UInt64(b.netRshares), total)
-        let curA = share(rewardA, 2500, 10_000), curB = share(rewardB, 2500, 10_000)
+        let rewardA = share(release, UInt64(a.netRshares), total)
+        let rewardB = share(release, UInt64(b.netRshares), total)
+        let curA = share(rewardA, 2500, 10_000)
+        let curB = share(rewardB, 2500, 10_000)
         let upA = UInt64(votesA.map(\.rshares).reduce(0, +))
         let cur2 = share(curA, UInt64(try #require(votesA.first { $0.voter == net.id(2) }).rshares), upA)
         let cur3 = share(curA, UInt64(try #require(votesA.first { $0.voter == net.id(3) }).rshares), upA)
@@ -118,7 +144,9 @@ import MosaicTestSupport
         #expect(paidA.author == rewardA - curA && paidA.curation == cur2 + cur3)
         #expect(try net.post(1, "b")?.reward?.author == rewardB - curB)
         #expect(try net.stakeOf(0).rewards.pending == rewardA - curA)
-        #expect(try net.stakeOf(2).rewards.curation == cur2 && net.stakeOf(3).rewards.curation == cur3 && net.stakeOf(4).rewards.curation == cur4)
+        #expect(
+            try net.stakeOf(2).rewards.curation == cur2 && net.stakeOf(3).rewards.curation == cur3
+                && net.stakeOf(4).rewards.curation == cur4)
         let credited = (rewardA - curA) + cur2 + cur3 + (rewardB - curB) + cur4
         let pool1 = try net.decode(net.view("rewards", [:]), as: SocialRewardPool.self)
         #expect(pool1.pending == credited && pool1.reserved == 0 && pool1.free == free - credited)
@@ -180,13 +208,18 @@ import MosaicTestSupport
                 case 3: txs.append(net.tx(user, "stake", [:], value: (rng.next() % 50 + 1) * token))
                 case 4:
                     let pending = try net.stakeOf(user).rewards.pending
-                    if pending > 0 { txs.append(net.tx(user, "claim_rewards", [:])); claimed += pending }
+                    if pending > 0 {
+                        txs.append(net.tx(user, "claim_rewards", [:]))
+                        claimed += pending
+                    }
                 default: break
                 }
             }
             let receipts = try net.block(txs)
             // A claim only pays what was pending; a refused one (none left) is not counted.
-            for (t, r) in zip(txs, receipts) where r.outcome != .success && t.transactionData.contains("claim_rewards") { Issue.record("claim refused: \(r.error ?? "")") }
+            for (t, r) in zip(txs, receipts) where r.outcome != .success && t.transactionData.contains("claim_rewards") {
+                Issue.record("claim refused: \(r.error ?? "")")
+            }
             try net.advance(Int64(rng.next() % 40_000))
             try net.ledger.produceBlock()
             #expect(try net.ledger.supply().isConserved)
@@ -221,9 +254,10 @@ struct SplitMix {
 @Suite struct SocialCallVectorTests {
     static func signed(_ method: String, _ args: [String: JSONValue]) throws -> Transaction {
         let key = try Ed25519.SigningKey(seed: SecretBytes(Array(0..<32)))
-        return Transaction.signed(by: key, chainID: "mosaic-devnet", to: ContractCall.address(of: "social"), value: 0, fee: 1_000_000,
-                                  nonce: 8, type: .contractCall, data: ContractCall(contract: "social", method: method, args: args).json,
-                                  creationDate: 1_800_000_000)
+        return Transaction.signed(
+            by: key, chainID: "mosaic-devnet", to: ContractCall.address(of: "social"), value: 0, fee: 1_000_000,
+            nonce: 8, type: .contractCall, data: ContractCall(contract: "social", method: method, args: args).json,
+            creationDate: 1_800_000_000)
     }
 
     @Test func setProfileAndClaimRewardsMatchTheDocumentedVectors() throws {
@@ -232,10 +266,16 @@ struct SplitMix {
         #expect(ContractCall.address(of: "social") == "ae62130698601a9da814b32cc885a88b6407eab64b08649a4e01a8ecbf3a4f2d")
         #expect(profile.transactionData == #"{"args":{"about":"Boats","name":"alice"},"contract":"social","method":"set_profile"}"#)
         #expect(profile.hash == "52cad22d52ba76931fc774b15918b41f22dd7a0db20983edb2b6854161cdeb93")
-        #expect(profile.signature == "4768c30971eb452861e6259b8a259c33f4e21a04252b6df9f911f31aebe41e5bc6876a847995d4ead059d92313b826f0502448f437ceddfb61175379c43e4f04")
+        #expect(
+            profile.signature
+                == "4768c30971eb452861e6259b8a259c33f4e21a04252b6df9f911f31aebe41e5bc6876a847995d4ead059d92313b826f0502448f437ceddfb61175379c43e4f04"
+        )
         #expect(claim.transactionData == #"{"args":{},"contract":"social","method":"claim_rewards"}"#)
         #expect(claim.hash == "2a3567fd3dc26c5f54ebb5e864390f4be9e5e4fc15432cb859b176ee39f2423e")
-        #expect(claim.signature == "63d3b205868937e60975c580ca8e007d6fe01d101a4307a381cf8a0957618332d0bf3575a2353329b9ac6202fec0ce52dd7283e508247004ba33775227e6e70d")
+        #expect(
+            claim.signature
+                == "63d3b205868937e60975c580ca8e007d6fe01d101a4307a381cf8a0957618332d0bf3575a2353329b9ac6202fec0ce52dd7283e508247004ba33775227e6e70d"
+        )
         try profile.verify()
         try claim.verify()
     }

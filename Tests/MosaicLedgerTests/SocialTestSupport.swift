@@ -1,8 +1,9 @@
 import Foundation
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+
+@testable import MosaicLedger
 
 /// A ledger with the social contract on a fixed clock (moved with `advance`), and funded
 /// accounts `users[i]` holding `funds[i]` tokens at genesis, and a reward pool of `pool` tokens
@@ -50,9 +51,10 @@ final class SocialNet {
         let key = users[i]
         let nonce = (nonces[key.publicKey.clientID] ?? 0) + 1
         nonces[key.publicKey.clientID] = nonce
-        return Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "social"), value: value,
-                                  fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                  data: ContractCall(contract: "social", method: method, args: args).json, creationDate: now)
+        return Transaction.signed(
+            by: key, chainID: genesis.chainID, to: ContractCall.address(of: "social"), value: value,
+            fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
+            data: ContractCall(contract: "social", method: method, args: args).json, creationDate: now)
     }
 
     /// Submits the transactions, makes one block with all of them, returns their receipts in order.
@@ -79,10 +81,14 @@ final class SocialNet {
     }
 
     /// Root post args.
-    func postArgs(_ permlink: String, category: String = "general", tags: [String] = [], title: String = "T", body: String = "B",
-                  author: String? = nil) -> [String: JSONValue] {
-        var a: [String: JSONValue] = ["permlink": .string(permlink), "parent_author": .string(""), "parent_permlink": .string(category),
-                                      "title": .string(title), "body": .string(body), "tags": .array(tags.map(JSONValue.string))]
+    func postArgs(
+        _ permlink: String, category: String = "general", tags: [String] = [], title: String = "T", body: String = "B",
+        author: String? = nil
+    ) -> [String: JSONValue] {
+        var a: [String: JSONValue] = [
+            "permlink": .string(permlink), "parent_author": .string(""), "parent_permlink": .string(category),
+            "title": .string(title), "body": .string(body), "tags": .array(tags.map(JSONValue.string)),
+        ]
         if let author { a["author"] = .string(author) }
         return a
     }
@@ -93,8 +99,9 @@ final class SocialNet {
         let key = users[i]
         let nonce = (nonces[key.publicKey.clientID] ?? 0) + 1
         nonces[key.publicKey.clientID] = nonce
-        let t = Transaction.signed(by: key, chainID: genesis.chainID, to: id(j), value: amount, fee: genesis.minimumFee, nonce: nonce,
-                                   creationDate: now)
+        let t = Transaction.signed(
+            by: key, chainID: genesis.chainID, to: id(j), value: amount, fee: genesis.minimumFee, nonce: nonce,
+            creationDate: now)
         return try block([t])[0]
     }
 
@@ -126,10 +133,14 @@ final class SocialNet {
         try decode(view("post", ["author": .string(id(author)), "permlink": .string(permlink)]), as: SocialPost?.self)
     }
 
-    func feed(_ sort: String, tag: String? = nil, limit: Int = 100, start: SocialPost? = nil, round: UInt64? = nil) throws -> SocialFeedPage {
+    func feed(_ sort: String, tag: String? = nil, limit: Int = 100, start: SocialPost? = nil, round: UInt64? = nil) throws -> SocialFeedPage
+    {
         var args: [String: JSONValue] = ["sort": .string(sort), "limit": .integer(Int64(limit))]
         if let tag { args["tag"] = .string(tag) }
-        if let start { args["start_author"] = .string(start.author); args["start_permlink"] = .string(start.permlink) }
+        if let start {
+            args["start_author"] = .string(start.author)
+            args["start_permlink"] = .string(start.permlink)
+        }
         return try decode(view("feed", args, round: round), as: SocialFeedPage.self)
     }
 

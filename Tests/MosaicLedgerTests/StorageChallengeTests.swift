@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicLedger
 
 @Suite(.timeLimit(.minutes(2))) struct StorageChallengeTests {
     /// Blobber 0 of a 1+1 allocation holding two files; a challenge every block.
@@ -15,16 +16,20 @@ import MosaicTestSupport
         let fragments: [String: TestFragment]
         let commitRound: UInt64
 
-        init(files: [String: TestFragment] = ["/a.bin": TestFragment(length: 3 * 65536 + 10), "/b.txt": TestFragment(length: 64, seed: 7)]) throws {
+        init(files: [String: TestFragment] = ["/a.bin": TestFragment(length: 3 * 65536 + 10), "/b.txt": TestFragment(length: 64, seed: 7)])
+            throws
+        {
             net = try StorageNet(blobberCount: 2, config: StorageNet.testConfig(challengeEvery: 1))
             try net.registerAll()
             allocation = try net.newAllocation(data: 1, parity: 1, size: 1 << 20, seconds: 7200, lock: 10 * token)
             let id = allocation.blobbers[0].blobberID
             blobber = try #require(net.key(of: id))
             fragments = files
-            tree = try AllocationTree(entries: fragments.map { path, f in
-                AllocationEntry(path: path, fragmentRoot: f.root, fragmentLength: UInt64(f.bytes.count), fileSize: UInt64(f.bytes.count))
-            })
+            tree = try AllocationTree(
+                entries: fragments.map { path, f in
+                    AllocationEntry(
+                        path: path, fragmentRoot: f.root, fragmentLength: UInt64(f.bytes.count), fileSize: UInt64(f.bytes.count))
+                })
             let m = net.marker(allocation, blobber: id, previous: AllocationTree.emptyRoot, root: tree.root, size: tree.totalFragmentBytes)
             let r = try net.call(blobber, "commit_write_markers", ["markers": .array([try jsonArg(m)])])
             guard r.outcome == .success else { throw LedgerError.storage(r.error ?? "commit failed") }
@@ -106,14 +111,16 @@ import MosaicTestSupport
         #expect(info.penalties == s.net.config.challengePenalty)
         alloc = try #require(try s.net.ledger.storageAllocation(s.allocation.id))
         #expect(alloc.failedChallenges == 1)
-        #expect(alloc.writePool > writePool + s.net.config.challengePenalty) // penalty plus the period's pay
+        #expect(alloc.writePool > writePool + s.net.config.challengePenalty)  // penalty plus the period's pay
         // Someone else cannot answer, and a closed challenge cannot be answered again.
         let c3 = try s.openChallenge()
         let other = try #require(s.net.key(of: s.allocation.blobbers[1].blobberID))
-        #expect(try s.net.failure(other, "respond_challenge", ["challenge_id": .string(c3.id), "proof": try jsonArg(try s.proof(for: c3))])?
-            .contains("not the caller") == true)
-        #expect(try s.net.failure(s.blobber, "respond_challenge", ["challenge_id": .string(c2.id), "proof": try jsonArg(bad)])?
-            .contains("already failed") == true)
+        #expect(
+            try s.net.failure(other, "respond_challenge", ["challenge_id": .string(c3.id), "proof": try jsonArg(try s.proof(for: c3))])?
+                .contains("not the caller") == true)
+        #expect(
+            try s.net.failure(s.blobber, "respond_challenge", ["challenge_id": .string(c2.id), "proof": try jsonArg(bad)])?
+                .contains("already failed") == true)
         #expect(try s.net.ledger.supply().isConserved)
         #expect(try s.net.contractBalance() == s.net.storageLiabilities())
     }
@@ -169,8 +176,12 @@ import MosaicTestSupport
         let net = try StorageNet(blobberCount: 2, config: config)
         try net.registerAll()
         // With the threshold at 0 every blobber with failed ≥ successful (0 ≥ 0) is excluded.
-        let e = try net.failure(net.owner, "new_allocation", ["data_shards": 1, "parity_shards": 1, "size": .integer(1 << 20),
-                                                             "expiration": .integer(net.now + 7200)], value: token)
+        let e = try net.failure(
+            net.owner, "new_allocation",
+            [
+                "data_shards": 1, "parity_shards": 1, "size": .integer(1 << 20),
+                "expiration": .integer(net.now + 7200),
+            ], value: token)
         #expect(e == "not enough blobbers: need 2 with 1 MiB free, found 0")
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicLedger
 
 @Suite(.timeLimit(.minutes(2))) struct StorageContractTests {
     @Test func blobbersRegisterUpdateAndRefuseDuplicates() throws {
@@ -14,14 +15,26 @@ import MosaicTestSupport
         #expect(list[0].url == "http://127.0.0.1:5051")
         #expect(list[0].capacity == 10 << 30)
         #expect(list[0].stake == 5 * token)
-        let again = try net.failure(net.blobbers[0], "register_blobber", ["url": .string("http://x"), "capacity": 1,
-                                                                          "write_price": 1, "read_price": 1], value: 5 * token)
+        let again = try net.failure(
+            net.blobbers[0], "register_blobber",
+            [
+                "url": .string("http://x"), "capacity": 1,
+                "write_price": 1, "read_price": 1,
+            ], value: 5 * token)
         #expect(again?.contains("already registered") == true)
-        let cheap = try net.failure(net.owner, "register_blobber", ["url": .string("http://x"), "capacity": 1,
-                                                                   "write_price": 1, "read_price": 1], value: 1)
+        let cheap = try net.failure(
+            net.owner, "register_blobber",
+            [
+                "url": .string("http://x"), "capacity": 1,
+                "write_price": 1, "read_price": 1,
+            ], value: 1)
         #expect(cheap?.contains("stake at least") == true)
-        let badURL = try net.failure(net.owner, "register_blobber", ["url": .string("ftp://x"), "capacity": 1,
-                                                                    "write_price": 1, "read_price": 1], value: 5 * token)
+        let badURL = try net.failure(
+            net.owner, "register_blobber",
+            [
+                "url": .string("ftp://x"), "capacity": 1,
+                "write_price": 1, "read_price": 1,
+            ], value: 5 * token)
         #expect(badURL?.contains("http://") == true)
         try net.call(net.blobbers[1], "update_blobber", ["write_price": 7, "url": .string("https://b.example")], value: token)
         let b = try #require(try net.ledger.storageBlobber(net.blobbers[1].publicKey.clientID))
@@ -56,9 +69,13 @@ import MosaicTestSupport
         #expect(a.blobbers.map(\.blobberID) == Array(expected.prefix(6)))
         // Preferred blobbers come first.
         let preferred = net.blobbers[6].publicKey.clientID
-        let r = try net.call(net.owner, "new_allocation", ["data_shards": 2, "parity_shards": 1, "size": .integer(1 << 20),
-                                                           "expiration": .integer(net.now + 7200), "blobbers": .array([.string(preferred)])],
-                             value: token)
+        let r = try net.call(
+            net.owner, "new_allocation",
+            [
+                "data_shards": 2, "parity_shards": 1, "size": .integer(1 << 20),
+                "expiration": .integer(net.now + 7200), "blobbers": .array([.string(preferred)]),
+            ],
+            value: token)
         #expect(r.outcome == .success)
         #expect(try net.ledger.storageAllocation(r.transactionHash)?.blobbers.first?.blobberID == preferred)
         #expect(try net.ledger.supply().isConserved)
@@ -69,25 +86,46 @@ import MosaicTestSupport
         let net = try StorageNet(blobberCount: 4)
         try net.registerAll()
         let exp = JSONValue.integer(net.now + 2_592_000)
-        let few = try net.failure(net.owner, "new_allocation", ["data_shards": 4, "parity_shards": 2, "size": .integer(1 << 30),
-                                                               "expiration": exp], value: 100 * token)
+        let few = try net.failure(
+            net.owner, "new_allocation",
+            [
+                "data_shards": 4, "parity_shards": 2, "size": .integer(1 << 30),
+                "expiration": exp,
+            ], value: 100 * token)
         #expect(few == "not enough blobbers: need 6 with 256 MiB free, found 4")
-        let shards = try net.failure(net.owner, "new_allocation", ["data_shards": 0, "parity_shards": 2, "size": .integer(1 << 30),
-                                                                  "expiration": exp], value: 100 * token)
+        let shards = try net.failure(
+            net.owner, "new_allocation",
+            [
+                "data_shards": 0, "parity_shards": 2, "size": .integer(1 << 30),
+                "expiration": exp,
+            ], value: 100 * token)
         #expect(shards?.contains("invalid shards") == true)
         // 2+2 of 1 GiB for 30 days at 1 token per GiB per 30 days: 4 × 0.5 = 2 tokens.
-        let cost = StoragePricing.allocationCost(writePrices: [token, token, token, token], size: 1 << 30, dataShards: 2, seconds: 2_592_000)
+        let cost = StoragePricing.allocationCost(
+            writePrices: [token, token, token, token], size: 1 << 30, dataShards: 2, seconds: 2_592_000)
         #expect(cost == 2 * token)
         #expect(try net.ledger.storageAllocationQuote(dataShards: 2, parityShards: 2, size: 1 << 30, seconds: 2_592_000) == 2 * token)
         #expect(try net.ledger.storageAllocationQuote(dataShards: 4, parityShards: 2, size: 1 << 30, seconds: 2_592_000) == nil)
-        let poor = try net.failure(net.owner, "new_allocation", ["data_shards": 2, "parity_shards": 2, "size": .integer(1 << 30),
-                                                                "expiration": exp], value: token)
+        let poor = try net.failure(
+            net.owner, "new_allocation",
+            [
+                "data_shards": 2, "parity_shards": 2, "size": .integer(1 << 30),
+                "expiration": exp,
+            ], value: token)
         #expect(poor == "lock at least 2 tokens for this size and duration (cost 2 tokens, sent 1 tokens)")
-        let short = try net.failure(net.owner, "new_allocation", ["data_shards": 2, "parity_shards": 2, "size": .integer(1 << 30),
-                                                                 "expiration": .integer(net.now + 60)], value: 10 * token)
+        let short = try net.failure(
+            net.owner, "new_allocation",
+            [
+                "data_shards": 2, "parity_shards": 2, "size": .integer(1 << 30),
+                "expiration": .integer(net.now + 60),
+            ], value: 10 * token)
         #expect(short?.contains("expiration") == true)
-        let big = try net.failure(net.owner, "new_allocation", ["data_shards": 1, "parity_shards": 1, "size": .integer(11 << 30),
-                                                               "expiration": exp], value: 100 * token)
+        let big = try net.failure(
+            net.owner, "new_allocation",
+            [
+                "data_shards": 1, "parity_shards": 1, "size": .integer(11 << 30),
+                "expiration": exp,
+            ], value: 100 * token)
         #expect(big == "not enough blobbers: need 2 with 11 GiB free, found 0")
         #expect(try net.ledger.storageAllocations(owner: net.owner.publicKey.clientID).isEmpty)
         #expect(try net.ledger.supply().isConserved)
@@ -100,9 +138,12 @@ import MosaicTestSupport
         let blobberID = a.blobbers[0].blobberID
         let bk = try #require(net.key(of: blobberID))
         let frag = TestFragment(length: 3 * 65536 + 10)
-        let tree1 = try AllocationTree(entries: [AllocationEntry(path: "/a.bin", fragmentRoot: frag.root, fragmentLength: 196618, fileSize: 300_000)])
+        let tree1 = try AllocationTree(entries: [
+            AllocationEntry(path: "/a.bin", fragmentRoot: frag.root, fragmentLength: 196618, fileSize: 300_000)
+        ])
 
-        let forged = net.marker(a, blobber: blobberID, previous: AllocationTree.emptyRoot, root: tree1.root, size: 196618, signer: net.reader)
+        let forged = net.marker(
+            a, blobber: blobberID, previous: AllocationTree.emptyRoot, root: tree1.root, size: 196618, signer: net.reader)
         let e1 = try net.failure(bk, "commit_write_markers", ["markers": .array([try jsonArg(forged)])])
         #expect(e1?.contains("signature does not verify") == true)
         var tampered = net.marker(a, blobber: blobberID, previous: AllocationTree.emptyRoot, root: tree1.root, size: 196618)
@@ -116,10 +157,15 @@ import MosaicTestSupport
         #expect(try net.failure(bk, "commit_write_markers", ["markers": .array([try jsonArg(huge)])])?.contains("per blobber") == true)
         let other = try #require(net.key(of: a.blobbers[1].blobberID))
         let good1 = net.marker(a, blobber: blobberID, previous: AllocationTree.emptyRoot, root: tree1.root, size: 196618)
-        #expect(try net.failure(other, "commit_write_markers", ["markers": .array([try jsonArg(good1)])])?.contains("not the caller") == true)
+        #expect(
+            try net.failure(other, "commit_write_markers", ["markers": .array([try jsonArg(good1)])])?.contains("not the caller") == true)
 
-        let tree2 = try AllocationTree(entries: tree1.entries + [AllocationEntry(path: "/b.txt", fragmentRoot: TestFragment(length: 64).root,
-                                                                                 fragmentLength: 64, fileSize: 20)])
+        let tree2 = try AllocationTree(
+            entries: tree1.entries + [
+                AllocationEntry(
+                    path: "/b.txt", fragmentRoot: TestFragment(length: 64).root,
+                    fragmentLength: 64, fileSize: 20)
+            ])
         let good2 = net.marker(a, blobber: blobberID, previous: tree1.root, root: tree2.root, size: 196682)
         let ok = try net.call(bk, "commit_write_markers", ["markers": .array([try jsonArg(good1), try jsonArg(good2)])])
         #expect(ok.outcome == .success)
@@ -136,13 +182,14 @@ import MosaicTestSupport
 
     @Test func readMarkersPayFromReadPoolAndNeedIncreasingCounters() throws {
         let net = try StorageNet(blobberCount: 2)
-        try net.registerAll(readPrice: 16384 * 100) // 100 base units per 64 KiB block
+        try net.registerAll(readPrice: 16384 * 100)  // 100 base units per 64 KiB block
         let a = try net.newAllocation(data: 1, parity: 1, size: 1 << 20, seconds: 7200, lock: token)
         let blobberID = a.blobbers[0].blobberID
         let bk = try #require(net.key(of: blobberID))
         func marker(_ counter: UInt64) throws -> JSONValue {
-            var m = ReadMarker(allocationID: a.id, blobberID: blobberID, clientID: "", publicKey: "", ownerID: a.ownerID,
-                               counter: counter, timestamp: net.now, readPrice: a.blobbers[0].readPrice)
+            var m = ReadMarker(
+                allocationID: a.id, blobberID: blobberID, clientID: "", publicKey: "", ownerID: a.ownerID,
+                counter: counter, timestamp: net.now, readPrice: a.blobbers[0].readPrice)
             m.sign(with: net.reader)
             return .array([try jsonArg(m)])
         }
@@ -184,10 +231,21 @@ import MosaicTestSupport
         let b = try net.newAllocation(data: 1, parity: 1, size: 1 << 20, seconds: 7200, lock: 10 * token)
         let bid = b.blobbers[0].blobberID
         let bk = try #require(net.key(of: bid))
-        let tree = try AllocationTree(entries: [AllocationEntry(path: "/f", fragmentRoot: TestFragment(length: 1000).root,
-                                                                fragmentLength: 1000, fileSize: 900)])
-        try net.call(bk, "commit_write_markers", ["markers": .array([try jsonArg(net.marker(b, blobber: bid, previous: AllocationTree.emptyRoot,
-                                                                                             root: tree.root, size: 1000))])])
+        let tree = try AllocationTree(entries: [
+            AllocationEntry(
+                path: "/f", fragmentRoot: TestFragment(length: 1000).root,
+                fragmentLength: 1000, fileSize: 900)
+        ])
+        try net.call(
+            bk, "commit_write_markers",
+            [
+                "markers": .array([
+                    try jsonArg(
+                        net.marker(
+                            b, blobber: bid, previous: AllocationTree.emptyRoot,
+                            root: tree.root, size: 1000))
+                ])
+            ])
         let pool = try #require(try net.ledger.storageAllocation(b.id)).challengePool
         #expect(pool > 0)
         let early = try net.failure(net.reader, "finalize_allocation", ["allocation_id": .string(b.id)])
@@ -216,8 +274,11 @@ import MosaicTestSupport
         var u = try #require(try net.ledger.storageAllocation(a.id))
         #expect(u.size == 2 << 30 && u.expiration == a.expiration + 2_592_000 && u.writePool == 8 * token)
         let third = try #require(net.blobbers.map(\.publicKey.clientID).first { u.index(of: $0) == nil })
-        #expect(try net.call(net.owner, "update_allocation", ["allocation_id": .string(a.id), "add_blobber": .string(third)],
-                             value: 4 * token).outcome == .success)
+        #expect(
+            try net.call(
+                net.owner, "update_allocation", ["allocation_id": .string(a.id), "add_blobber": .string(third)],
+                value: 4 * token
+            ).outcome == .success)
         u = try #require(try net.ledger.storageAllocation(a.id))
         #expect(u.blobbers.count == 3 && u.blobbers[2].blobberID == third)
         #expect(try net.ledger.storageBlobber(third)?.allocated == 2 << 30)
@@ -227,10 +288,12 @@ import MosaicTestSupport
 
     @Test func storageIsBuiltIntoEveryLedger() throws {
         let net = try TestNet()
-        let call = ContractCall(contract: "storage", method: "register_blobber",
-                                args: ["url": .string("http://127.0.0.1:5051"), "capacity": .integer(1 << 30), "write_price": 1, "read_price": 1])
-        let tx = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "storage"), value: token,
-                                    fee: net.genesis.minimumFee, nonce: 1, type: .contractCall, data: call.json, creationDate: net.now)
+        let call = ContractCall(
+            contract: "storage", method: "register_blobber",
+            args: ["url": .string("http://127.0.0.1:5051"), "capacity": .integer(1 << 30), "write_price": 1, "read_price": 1])
+        let tx = Transaction.signed(
+            by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "storage"), value: token,
+            fee: net.genesis.minimumFee, nonce: 1, type: .contractCall, data: call.json, creationDate: net.now)
         try net.ledger.submit(tx)
         try net.ledger.produceBlock()
         #expect(try net.ledger.transaction(tx.hash)?.receipt?.outcome == .success)
@@ -240,8 +303,9 @@ import MosaicTestSupport
 
     @Test func revokedTicketsAreQueryable() throws {
         let net = try StorageNet(blobberCount: 0)
-        var t = AuthTicket(allocationID: String(repeating: "a", count: 64), ownerID: "", ownerPublicKey: "", path: "/p.jpg",
-                           kind: .file, recipientID: "", expiration: 0, nonce: "01")
+        var t = AuthTicket(
+            allocationID: String(repeating: "a", count: 64), ownerID: "", ownerPublicKey: "", path: "/p.jpg",
+            kind: .file, recipientID: "", expiration: 0, nonce: "01")
         t.sign(with: net.owner)
         try t.verify(now: StorageNet.start, reader: net.reader.publicKey.clientID)
         #expect(try !net.ledger.isTicketRevoked(t.id, owner: net.owner.publicKey.clientID))

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import MosaicCrypto
+import MosaicDatabase
 import MosaicProtocol
 import MosaicTestSupport
+import Testing
+
 @testable import MosaicLedger
-import MosaicDatabase
 
 /// One storage call run by the contract's own code straight against a ledger's committed state
 /// (test scaffolding: no signature, pool or block), to build a large network quickly.
@@ -22,9 +23,10 @@ extension Ledger {
     @discardableResult
     func runDirect(_ calls: [DirectCall], dryRun: Bool = false, hashSeed: String = "") throws -> [(gas: UInt64, hash: String)] {
         try locked { s, store throws(LedgerError) in
-            let state = BlockState(loadAccount: { [cache = s.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
-                                   loadContract: { c, k in try store.contractValue(c, k) },
-                                   scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
+            let state = BlockState(
+                loadAccount: { [cache = s.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
+                loadContract: { c, k in try store.contractValue(c, k) },
+                scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
             guard let contract = contracts["storage"] else { throw LedgerError.notFound("no storage contract") }
             let now = max(clock.now, s.latest.timestamp)
             let address = ContractCall.address(of: "storage")
@@ -43,9 +45,10 @@ extension Ledger {
                         scratch.setAccount(address, to)
                     }
                     let hash = Hex.encode(SHA256.hash(Array("\(hashSeed)|\(s.latest.round)|\(i)".utf8)))
-                    let context = ContractContext(caller: caller, callerPublicKey: call.caller.publicKey.hex, transactionHash: hash,
-                                                  value: call.value, now: now, round: s.latest.round + 1, contractName: "storage",
-                                                  gasLimit: genesis.contractGasLimit, scratch: scratch)
+                    let context = ContractContext(
+                        caller: caller, callerPublicKey: call.caller.publicKey.hex, transactionHash: hash,
+                        value: call.value, now: now, round: s.latest.round + 1, contractName: "storage",
+                        gasLimit: genesis.contractGasLimit, scratch: scratch)
                     _ = try contract.execute(context, method: call.method, args: call.args)
                     gas.append((context.gasUsed, hash))
                     state.merge(scratch)
@@ -72,19 +75,23 @@ extension Ledger {
     /// first write leave, without running 20,000 signed calls in a debug build.
     func bulkAllocations(_ count: Int, template: Allocation, owner: String, blobbers: [String], seed: String) throws {
         try locked { ledgerState, store throws(LedgerError) in
-            let state = BlockState(loadAccount: { [cache = ledgerState.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
-                                   loadContract: { c, k in try store.contractValue(c, k) },
-                                   scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
+            let state = BlockState(
+                loadAccount: { [cache = ledgerState.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
+                loadContract: { c, k in try store.contractValue(c, k) },
+                scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
             let scratch = TransactionScratch(base: state)
-            let context = ContractContext(caller: owner, transactionHash: seed, value: 0, now: max(clock.now, ledgerState.latest.timestamp),
-                                          round: ledgerState.latest.round + 1, contractName: "storage", gasLimit: .max, scratch: scratch)
+            let context = ContractContext(
+                caller: owner, transactionHash: seed, value: 0, now: max(clock.now, ledgerState.latest.timestamp),
+                round: ledgerState.latest.round + 1, contractName: "storage", gasLimit: .max, scratch: scratch)
             let s = StorageState(context: context)
             do {
                 var allocated: [String: UInt64] = [:]
                 for i in 0..<count {
                     var a = template
                     a.id = Hex.encode(SHA256.hash(Array("\(seed)-\(i)".utf8)))
-                    let pair = [blobbers[i % blobbers.count], blobbers[(i + 1 + i / blobbers.count % (blobbers.count - 1)) % blobbers.count]]
+                    let pair = [
+                        blobbers[i % blobbers.count], blobbers[(i + 1 + i / blobbers.count % (blobbers.count - 1)) % blobbers.count],
+                    ]
                     for (j, id) in pair.enumerated() {
                         a.blobbers[j].blobberID = id
                         allocated[id, default: 0] += a.blobberSize
@@ -124,11 +131,13 @@ extension Ledger {
     /// Gas of `contract`'s end-of-block hook on the committed storage state (nothing kept).
     func endBlockGas(seed: String, contract: StorageContract) throws -> UInt64 {
         try locked { s, store throws(LedgerError) in
-            let state = BlockState(loadAccount: { [cache = s.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
-                                   loadContract: { c, k in try store.contractValue(c, k) },
-                                   scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
-            let context = ContractContext(caller: "", transactionHash: seed, value: 0, now: max(clock.now, s.latest.timestamp), round: s.latest.round + 1,
-                                          contractName: "storage", gasLimit: Ledger.endBlockGasLimit, scratch: TransactionScratch(base: state))
+            let state = BlockState(
+                loadAccount: { [cache = s.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
+                loadContract: { c, k in try store.contractValue(c, k) },
+                scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
+            let context = ContractContext(
+                caller: "", transactionHash: seed, value: 0, now: max(clock.now, s.latest.timestamp), round: s.latest.round + 1,
+                contractName: "storage", gasLimit: Ledger.endBlockGasLimit, scratch: TransactionScratch(base: state))
             do { try contract.endBlock(context, seed: seed) } catch { throw .storage("end of block: \(error)") }
             return context.gasUsed
         }
@@ -152,7 +161,9 @@ extension Ledger {
             // the end of block is measured with a contract that issues one every block.
             net = try StorageNet(blobberCount: 6)
             try net.registerAll(capacity: 1 << 50, writePrice: token / 100)
-            tree = try AllocationTree(entries: [AllocationEntry(path: "/f", fragmentRoot: fragment.root, fragmentLength: 1000, fileSize: 1000)])
+            tree = try AllocationTree(entries: [
+                AllocationEntry(path: "/f", fragmentRoot: fragment.root, fragmentLength: 1000, fileSize: 1000)
+            ])
         }
 
         func allocationArgs(seconds: Int64 = 30 * 86_400) -> [String: JSONValue] {
@@ -173,14 +184,19 @@ extension Ledger {
         func grow(to total: Int) throws {
             while built < total {
                 let n = min(250, total - built)
-                let made = try net.ledger.runDirect((0..<n).map { DirectCall(caller: net.owner, method: "new_allocation", args: bulkArgs(built + $0),
-                                                                             value: token / 100) }, hashSeed: "bulk-\(built)")
+                let made = try net.ledger.runDirect(
+                    (0..<n).map {
+                        DirectCall(
+                            caller: net.owner, method: "new_allocation", args: bulkArgs(built + $0),
+                            value: token / 100)
+                    }, hashSeed: "bulk-\(built)")
                 var commits: [DirectCall] = []
                 for id in made.map(\.hash) {
                     guard let a = try net.ledger.storageAllocation(id) else { throw LedgerError.storage("allocation \(id) was not made") }
                     guard let key = net.key(of: a.blobbers[0].blobberID) else { throw LedgerError.storage("unknown blobber") }
-                    var m = WriteMarker(allocationID: a.id, blobberID: a.blobbers[0].blobberID, clientID: net.owner.publicKey.clientID,
-                                        previousRoot: AllocationTree.emptyRoot, root: tree.root, size: 1000, timestamp: net.now * 1000)
+                    var m = WriteMarker(
+                        allocationID: a.id, blobberID: a.blobbers[0].blobberID, clientID: net.owner.publicKey.clientID,
+                        previousRoot: AllocationTree.emptyRoot, root: tree.root, size: 1000, timestamp: net.now * 1000)
                     m.sign(with: net.owner)
                     commits.append(DirectCall(caller: key, method: "commit_write_markers", args: ["markers": .array([try jsonArg(m)])]))
                 }
@@ -197,8 +213,9 @@ extension Ledger {
             }
             while built < total {
                 let n = min(5000, total - built)
-                try net.ledger.bulkAllocations(n, template: template, owner: net.owner.publicKey.clientID,
-                                               blobbers: net.blobbers.map(\.publicKey.clientID), seed: "bulk-\(built)")
+                try net.ledger.bulkAllocations(
+                    n, template: template, owner: net.owner.publicKey.clientID,
+                    blobbers: net.blobbers.map(\.publicKey.clientID), seed: "bulk-\(built)")
                 built += n
             }
         }
@@ -208,25 +225,32 @@ extension Ledger {
         func measure(cap: (String) -> UInt64? = { _ in nil }) throws -> [String: UInt64] {
             var gas: [String: UInt64] = [:]
             let owner = net.owner
-            func run(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue], value: UInt64 = 0, label: String? = nil) throws -> TransactionReceipt {
+            func run(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue], value: UInt64 = 0, label: String? = nil)
+                throws -> TransactionReceipt
+            {
                 let name = label ?? method
-                gas[name] = try net.ledger.runDirect([DirectCall(caller: key, method: method, args: args, value: value)], dryRun: true,
-                                                     hashSeed: "probe-\(name)-\(built)")[0].gas
+                gas[name] = try net.ledger.runDirect(
+                    [DirectCall(caller: key, method: method, args: args, value: value)], dryRun: true,
+                    hashSeed: "probe-\(name)-\(built)")[0].gas
                 let r = try callCapped(key, method, args, value: value, gas: cap(name))
                 guard r.outcome == .success else { throw LedgerError.storage("\(name) at \(built) allocations: \(r.error ?? "")") }
                 return r
             }
             let created = try run(owner, "new_allocation", allocationArgs(), value: token / 10)
             let probe = try need(try net.ledger.storageAllocation(created.transactionHash), "the probe allocation")
-            let ending = try need(try net.ledger.storageAllocation(
-                try callCapped(owner, "new_allocation", allocationArgs(seconds: 3600), value: token / 10, gas: nil).transactionHash), "the ending allocation")
+            let ending = try need(
+                try net.ledger.storageAllocation(
+                    try callCapped(owner, "new_allocation", allocationArgs(seconds: 3600), value: token / 10, gas: nil).transactionHash),
+                "the ending allocation")
             _ = try run(owner, "update_allocation", ["allocation_id": .string(probe.id), "extend_seconds": 60], value: token / 100)
             let blobberID = probe.blobbers[0].blobberID
             let blobber = try need(net.key(of: blobberID), "the probe's blobber key")
             let marker = net.marker(probe, blobber: blobberID, previous: AllocationTree.emptyRoot, root: tree.root, size: 1000)
-            _ = try run(blobber, "commit_write_markers", ["markers": .array([try jsonArg(marker)])], label: "commit_write_markers (first write)")
-            var read = ReadMarker(allocationID: probe.id, blobberID: blobberID, clientID: "", publicKey: "", ownerID: owner.publicKey.clientID,
-                                  counter: 3, timestamp: net.now, readPrice: probe.blobbers[0].readPrice)
+            _ = try run(
+                blobber, "commit_write_markers", ["markers": .array([try jsonArg(marker)])], label: "commit_write_markers (first write)")
+            var read = ReadMarker(
+                allocationID: probe.id, blobberID: blobberID, clientID: "", publicKey: "", ownerID: owner.publicKey.clientID,
+                counter: 3, timestamp: net.now, readPrice: probe.blobbers[0].readPrice)
             read.sign(with: owner)
             _ = try run(blobber, "redeem_read_markers", ["markers": .array([try jsonArg(read)])])
             // A challenge of the probe's pair, as the end of block would issue it.
@@ -236,8 +260,9 @@ extension Ledger {
             guard answered.output.contains("passed") else { throw LedgerError.storage("the challenge did not pass: \(answered.output)") }
             var every = net.config
             every.challengeEveryBlocks = 1
-            gas["end of block"] = try net.ledger.endBlockGas(seed: Hex.encode(SHA256.hash(Array("seed-\(built)".utf8))),
-                                                             contract: StorageContract(config: every))
+            gas["end of block"] = try net.ledger.endBlockGas(
+                seed: Hex.encode(SHA256.hash(Array("seed-\(built)".utf8))),
+                contract: StorageContract(config: every))
             _ = try run(owner, "cancel_allocation", ["allocation_id": .string(probe.id)])
             try net.ledger.advanceClock(by: 3601)
             _ = try run(net.reader, "finalize_allocation", ["allocation_id": .string(ending.id)])
@@ -248,8 +273,9 @@ extension Ledger {
         func issueChallenge(_ a: Allocation, blobberID: String) throws -> Challenge {
             let id = Hex.encode(SHA256.hash(Array("challenge-\(a.id)".utf8)))
             let root = try need(try net.ledger.storageAllocation(a.id), "allocation \(a.id)").blobbers[0].allocationRoot
-            let ch = Challenge(id: id, allocationID: a.id, blobberID: blobberID, allocationRoot: root, issuedRound: net.ledger.latestBlock.round,
-                               issuedAt: net.now, deadline: net.now + 300)
+            let ch = Challenge(
+                id: id, allocationID: a.id, blobberID: blobberID, allocationRoot: root, issuedRound: net.ledger.latestBlock.round,
+                issuedAt: net.now, deadline: net.now + 300)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let bytes = [UInt8](try encoder.encode(ch))
@@ -269,14 +295,17 @@ extension Ledger {
         }
 
         /// A signed storage call with an explicit gas cap, in its own block.
-        func callCapped(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue], value: UInt64, gas: UInt64?) throws -> TransactionReceipt {
+        func callCapped(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue], value: UInt64, gas: UInt64?) throws
+            -> TransactionReceipt
+        {
             try net.call(key, method, args, value: value, gas: gas)
         }
     }
 
     @Test func everyStorageMethodCostsTheSameGasWith100And20000Allocations() async throws {
         // Minutes of CPU: on a thread of its own, off the cooperative pool the other tests need.
-        let (small, large, count, conserved, balanced) = try await blocking { () throws -> ([String: UInt64], [String: UInt64], Int, Bool, Bool) in
+        let (small, large, count, conserved, balanced) = try await blocking {
+            () throws -> ([String: UInt64], [String: UInt64], Int, Bool, Bool) in
             let n = try Network()
             try n.grow(to: 100)
             let small = try n.measure()
@@ -284,8 +313,10 @@ extension Ledger {
             // Each call at 20,000 must fit in what it used at 100, plus a little (ids and numbers of
             // other lengths): the signed calls run with that cap.
             let large = try n.measure { name in small[name].map { $0 + $0 / 10 + 2_000 } }
-            return (small, large, try n.net.ledger.storageAllocations(owner: n.net.owner.publicKey.clientID).count,
-                    try n.net.ledger.supply().isConserved, try n.net.contractBalance() == n.net.storageLiabilities())
+            return (
+                small, large, try n.net.ledger.storageAllocations(owner: n.net.owner.publicKey.clientID).count,
+                try n.net.ledger.supply().isConserved, try n.net.contractBalance() == n.net.storageLiabilities()
+            )
         }
         #expect(count >= 20_000)
         for (name, g) in small.sorted(by: { $0.key < $1.key }) {

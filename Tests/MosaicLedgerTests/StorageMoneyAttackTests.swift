@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicLedger
 
 /// Attacks on the storage contract's money, each run as the attacker would: the call is sent,
 /// refused (or bounded), and nothing moves that the rules do not allow.
@@ -25,17 +26,21 @@ import MosaicTestSupport
         }
 
         func ticket(recipient: String = "", expiration: Int64 = 0, budget: UInt64) -> AuthTicket {
-            var t = AuthTicket(allocationID: allocation.id, ownerID: "", ownerPublicKey: "", path: "/shared.bin", kind: .file,
-                               recipientID: recipient, expiration: expiration, nonce: Hex.encode(Random.bytes(8)), readBudget: budget)
+            var t = AuthTicket(
+                allocationID: allocation.id, ownerID: "", ownerPublicKey: "", path: "/shared.bin", kind: .file,
+                recipientID: recipient, expiration: expiration, nonce: Hex.encode(Random.bytes(8)), readBudget: budget)
             t.sign(with: net.owner)
             return t
         }
 
         /// A read marker signed by `reader` (a fresh key by default), naming `ticketID`, with `ticket` attached.
-        func marker(counter: UInt64, reader: Ed25519.SigningKey = .generate(), ticketID: String?, ticket: AuthTicket?,
-                    timestamp: Int64? = nil, readPrice: UInt64 = Setup.readPrice) -> ReadMarker {
-            var m = ReadMarker(allocationID: allocation.id, blobberID: blobberID, clientID: "", publicKey: "", ownerID: allocation.ownerID,
-                               counter: counter, timestamp: timestamp ?? net.now, readPrice: readPrice, ticketID: ticketID ?? "")
+        func marker(
+            counter: UInt64, reader: Ed25519.SigningKey = .generate(), ticketID: String?, ticket: AuthTicket?,
+            timestamp: Int64? = nil, readPrice: UInt64 = Setup.readPrice
+        ) -> ReadMarker {
+            var m = ReadMarker(
+                allocationID: allocation.id, blobberID: blobberID, clientID: "", publicKey: "", ownerID: allocation.ownerID,
+                counter: counter, timestamp: timestamp ?? net.now, readPrice: readPrice, ticketID: ticketID ?? "")
             m.sign(with: reader)
             m.ticket = ticket
             return m
@@ -90,8 +95,9 @@ import MosaicTestSupport
         let someone = Ed25519.SigningKey.generate()
         let named = s.ticket(recipient: someone.publicKey.clientID, budget: 1_000_000)
         #expect(try s.redeem([s.marker(counter: 3, ticketID: named.id, ticket: named)]).outcome == .failure)
-        var forged = AuthTicket(allocationID: s.allocation.id, ownerID: "", ownerPublicKey: "", path: "/x", kind: .file, recipientID: "",
-                                expiration: 0, nonce: "01", readBudget: UInt64(Int64.max))
+        var forged = AuthTicket(
+            allocationID: s.allocation.id, ownerID: "", ownerPublicKey: "", path: "/x", kind: .file, recipientID: "",
+            expiration: 0, nonce: "01", readBudget: UInt64(Int64.max))
         forged.sign(with: s.blobber)
         #expect(try s.redeem([s.marker(counter: 3, ticketID: forged.id, ticket: forged)]).outcome == .failure)
         #expect(try s.writePool == before)
@@ -109,15 +115,18 @@ import MosaicTestSupport
         let generous = s.ticket(budget: 1_000_000)
         let broke = Ed25519.SigningKey.generate()
         let before = try s.writePool
-        let batch = [s.marker(counter: 2, ticketID: generous.id, ticket: generous),
-                     s.marker(counter: 5, reader: broke, ticketID: spent.id, ticket: spent),
-                     s.marker(counter: 3, ticketID: generous.id, ticket: generous)]
+        let batch = [
+            s.marker(counter: 2, ticketID: generous.id, ticket: generous),
+            s.marker(counter: 5, reader: broke, ticketID: spent.id, ticket: spent),
+            s.marker(counter: 3, ticketID: generous.id, ticket: generous),
+        ]
         let r = try s.redeem(batch)
         #expect(r.outcome == .success, "\(r.error ?? "")")
         #expect(r.output.contains("redeemed 2 read marker(s)") && r.output.contains("refused 1: read marker 1"), "\(r.output)")
         #expect(r.events.contains { $0.name == "read_marker_refused" && $0.attributes["reader"] == broke.publicKey.clientID })
         #expect(try s.writePool == before - 500)
-        #expect(try s.net.ledger.storageReadCounter(allocation: s.allocation.id, blobber: s.blobberID, reader: broke.publicKey.clientID) == 0)
+        #expect(
+            try s.net.ledger.storageReadCounter(allocation: s.allocation.id, blobber: s.blobberID, reader: broke.publicKey.clientID) == 0)
         // A batch of nothing payable fails whole and changes nothing.
         let none = try s.redeem([s.marker(counter: 5, reader: broke, ticketID: spent.id, ticket: spent)])
         #expect(none.outcome == .failure && none.error?.contains("within the ticket's read_budget") == true)
@@ -158,7 +167,9 @@ import MosaicTestSupport
         #expect(try s.net.balance(s.blobber) == paidBefore + 1_000 - s.net.genesis.minimumFee)
         #expect(try s.net.ledger.storageReadPool(reader.publicKey.clientID) == 999_000)
         // Even a marker signed with a higher cap pays only the agreed price.
-        #expect(try s.redeem([s.marker(counter: 20, reader: reader, ticketID: nil, ticket: nil, readPrice: UInt64(Int64.max))]).outcome == .success)
+        #expect(
+            try s.redeem([s.marker(counter: 20, reader: reader, ticketID: nil, ticket: nil, readPrice: UInt64(Int64.max))]).outcome
+                == .success)
         #expect(try s.net.ledger.storageReadPool(reader.publicKey.clientID) == 998_000)
         // A marker signed below the agreed price is refused: the reader never agreed to pay that.
         let cheap = try s.redeem([s.marker(counter: 30, reader: reader, ticketID: nil, ticket: nil, readPrice: Setup.readPrice - 1)])
@@ -173,23 +184,33 @@ import MosaicTestSupport
     @Test func aWriteMarkerNotLaterThanTheLastIsRefused() throws {
         let s = try Setup()
         let net = s.net
-        let tree1 = try AllocationTree(entries: [AllocationEntry(path: "/a", fragmentRoot: TestFragment(length: 100).root,
-                                                                 fragmentLength: 100, fileSize: 90)])
-        let tree2 = try AllocationTree(entries: tree1.entries + [AllocationEntry(path: "/b", fragmentRoot: TestFragment(length: 10).root,
-                                                                                 fragmentLength: 10, fileSize: 9)])
+        let tree1 = try AllocationTree(entries: [
+            AllocationEntry(
+                path: "/a", fragmentRoot: TestFragment(length: 100).root,
+                fragmentLength: 100, fileSize: 90)
+        ])
+        let tree2 = try AllocationTree(
+            entries: tree1.entries + [
+                AllocationEntry(
+                    path: "/b", fragmentRoot: TestFragment(length: 10).root,
+                    fragmentLength: 10, fileSize: 9)
+            ])
         let first = net.marker(s.allocation, blobber: s.blobberID, previous: AllocationTree.emptyRoot, root: tree1.root, size: 100)
         #expect(try net.call(s.blobber, "commit_write_markers", ["markers": .array([try jsonArg(first)])]).outcome == .success)
         for stamp in [first.timestamp, first.timestamp - 1, Int64.min] {
-            var same = WriteMarker(allocationID: s.allocation.id, blobberID: s.blobberID, clientID: net.owner.publicKey.clientID,
-                                   previousRoot: tree1.root, root: tree2.root, size: 110, timestamp: stamp)
+            var same = WriteMarker(
+                allocationID: s.allocation.id, blobberID: s.blobberID, clientID: net.owner.publicKey.clientID,
+                previousRoot: tree1.root, root: tree2.root, size: 110, timestamp: stamp)
             same.sign(with: net.owner)
             let e = try net.failure(s.blobber, "commit_write_markers", ["markers": .array([try jsonArg(same)])])
             #expect(e?.contains("timestamps must strictly increase") == true, "\(e ?? "")")
         }
-        var far = WriteMarker(allocationID: s.allocation.id, blobberID: s.blobberID, clientID: net.owner.publicKey.clientID,
-                              previousRoot: tree1.root, root: tree2.root, size: 110, timestamp: Int64.max)
+        var far = WriteMarker(
+            allocationID: s.allocation.id, blobberID: s.blobberID, clientID: net.owner.publicKey.clientID,
+            previousRoot: tree1.root, root: tree2.root, size: 110, timestamp: Int64.max)
         far.sign(with: net.owner)
-        #expect(try net.failure(s.blobber, "commit_write_markers", ["markers": .array([try jsonArg(far)])])?.contains("in the future") == true)
+        #expect(
+            try net.failure(s.blobber, "commit_write_markers", ["markers": .array([try jsonArg(far)])])?.contains("in the future") == true)
         let next = net.marker(s.allocation, blobber: s.blobberID, previous: tree1.root, root: tree2.root, size: 110)
         #expect(next.timestamp == first.timestamp + 1, "one millisecond later is enough")
         #expect(try net.call(s.blobber, "commit_write_markers", ["markers": .array([try jsonArg(next)])]).outcome == .success)
@@ -199,9 +220,11 @@ import MosaicTestSupport
     @Test func tokensSentWithACallThatTakesNoneAreRefusedNotKept() throws {
         let s = try Setup()
         let id = JSONValue.string(s.allocation.id)
-        for (key, method, args) in [(s.net.owner, "cancel_allocation", ["allocation_id": id]), (s.net.reader, "finalize_allocation", ["allocation_id": id]),
-                                    (s.net.reader, "unlock_read_pool", [:]), (s.net.owner, "revoke_ticket", ["ticket_id": id]),
-                                    (s.blobber, "unregister_blobber", [:])] as [(Ed25519.SigningKey, String, [String: JSONValue])] {
+        for (key, method, args) in [
+            (s.net.owner, "cancel_allocation", ["allocation_id": id]), (s.net.reader, "finalize_allocation", ["allocation_id": id]),
+            (s.net.reader, "unlock_read_pool", [:]), (s.net.owner, "revoke_ticket", ["ticket_id": id]),
+            (s.blobber, "unregister_blobber", [:]),
+        ] as [(Ed25519.SigningKey, String, [String: JSONValue])] {
             let before = try s.net.balance(key)
             let e = try s.net.failure(key, method, args, value: token)
             #expect(e?.contains("storage.\(method) takes no tokens") == true, "\(method): \(e ?? "")")
@@ -213,13 +236,17 @@ import MosaicTestSupport
     @Test func cancelAndFinalizeSettleThroughOneRuleAndBalanceTheBooks() throws {
         let s = try Setup()
         let net = s.net
-        let tree = try AllocationTree(entries: [AllocationEntry(path: "/f", fragmentRoot: TestFragment(length: 1000).root,
-                                                                fragmentLength: 1000, fileSize: 900)])
+        let tree = try AllocationTree(entries: [
+            AllocationEntry(
+                path: "/f", fragmentRoot: TestFragment(length: 1000).root,
+                fragmentLength: 1000, fileSize: 900)
+        ])
         let m = net.marker(s.allocation, blobber: s.blobberID, previous: AllocationTree.emptyRoot, root: tree.root, size: 1000)
         #expect(try net.call(s.blobber, "commit_write_markers", ["markers": .array([try jsonArg(m)])]).outcome == .success)
         let a = try #require(try net.ledger.storageAllocation(s.allocation.id))
         try net.ledger.advanceClock(by: 3600)
-        let owner = try net.balance(net.owner), b0 = try net.balance(s.blobber)
+        let owner = try net.balance(net.owner)
+        let b0 = try net.balance(s.blobber)
         let other = try #require(net.key(of: a.blobbers[1].blobberID))
         let b1 = try net.balance(other)
         #expect(try net.call(net.owner, "cancel_allocation", ["allocation_id": .string(a.id)]).outcome == .success)
@@ -238,10 +265,14 @@ import MosaicTestSupport
     /// The examples of issue 11: each once killed the node while it made the next block.
     @Test func newAllocationWithExtremeShardsOrExpirationFailsInsteadOfTrapping() throws {
         let s = try Setup()
-        let base: [String: JSONValue] = ["data_shards": 1, "parity_shards": 1, "size": .integer(1 << 20), "expiration": .integer(s.net.now + 7200)]
-        for (key, value) in [("parity_shards", JSONValue.integer(Int64.max)), ("data_shards", .integer(Int64.max)), ("expiration", .integer(Int64.min)),
-                             ("expiration", .integer(Int64.max)), ("data_shards", .integer(Int64.min)), ("parity_shards", .integer(Int64.min)),
-                             ("size", .string("18446744073709551615"))] {
+        let base: [String: JSONValue] = [
+            "data_shards": 1, "parity_shards": 1, "size": .integer(1 << 20), "expiration": .integer(s.net.now + 7200),
+        ]
+        for (key, value) in [
+            ("parity_shards", JSONValue.integer(Int64.max)), ("data_shards", .integer(Int64.max)), ("expiration", .integer(Int64.min)),
+            ("expiration", .integer(Int64.max)), ("data_shards", .integer(Int64.min)), ("parity_shards", .integer(Int64.min)),
+            ("size", .string("18446744073709551615")),
+        ] {
             var args = base
             args[key] = value
             let r = try s.net.call(s.net.owner, "new_allocation", args, value: token)

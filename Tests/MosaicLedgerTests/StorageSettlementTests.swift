@@ -1,5 +1,6 @@
-import Testing
 import MosaicProtocol
+import Testing
+
 @testable import MosaicLedger
 
 /// `StorageContract.settlement`, the one rule for what an ending allocation pays: whatever the
@@ -9,12 +10,14 @@ import MosaicProtocol
 
     func allocation(writePool: UInt64, pools: [UInt64], used: [UInt64], since: [Int64], expiration: Int64) -> Allocation {
         let blobbers = pools.indices.map { i in
-            AllocationBlobber(blobberID: String(repeating: String(i % 10), count: 64), url: "http://b\(i)", used: used[i],
-                              writePrice: 1, readPrice: 1, challengePool: pools[i], challengePoolSince: since[i])
+            AllocationBlobber(
+                blobberID: String(repeating: String(i % 10), count: 64), url: "http://b\(i)", used: used[i],
+                writePrice: 1, readPrice: 1, challengePool: pools[i], challengePoolSince: since[i])
         }
-        var a = Allocation(id: String(repeating: "a", count: 64), name: "", ownerID: String(repeating: "o", count: 64), ownerPublicKey: "",
-                           dataShards: 1, parityShards: max(0, pools.count - 1), size: 1 << 20, expiration: expiration,
-                           blobbers: blobbers, writePool: writePool, createdAt: 0)
+        var a = Allocation(
+            id: String(repeating: "a", count: 64), name: "", ownerID: String(repeating: "o", count: 64), ownerPublicKey: "",
+            dataShards: 1, parityShards: max(0, pools.count - 1), size: 1 << 20, expiration: expiration,
+            blobbers: blobbers, writePool: writePool, createdAt: 0)
         a.challengePool = pools.reduce(0, +)
         return a
     }

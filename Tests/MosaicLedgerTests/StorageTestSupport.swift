@@ -1,8 +1,9 @@
 import Foundation
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+
+@testable import MosaicLedger
 
 /// A ledger with a storage contract under test rules, funded blobbers, an owner and a reader,
 /// on a fixed clock (moved with `advanceClock`).
@@ -28,8 +29,9 @@ final class StorageNet {
         g.confirmations = 1
         genesis = g
         self.config = config
-        ledger = try Ledger(directory: directory, genesis: g, clock: LedgerClock(source: { StorageNet.start * 1000 }),
-                            registry: .standard.registering([StorageContract(config: config)]))
+        ledger = try Ledger(
+            directory: directory, genesis: g, clock: LedgerClock(source: { StorageNet.start * 1000 }),
+            registry: .standard.registering([StorageContract(config: config)]))
     }
 
     deinit {
@@ -48,14 +50,17 @@ final class StorageNet {
 
     /// Submits one storage call, makes a block, returns the receipt.
     @discardableResult
-    func call(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue] = [:], value: UInt64 = 0,
-              gas: UInt64? = nil) throws -> TransactionReceipt {
+    func call(
+        _ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue] = [:], value: UInt64 = 0,
+        gas: UInt64? = nil
+    ) throws -> TransactionReceipt {
         let id = key.publicKey.clientID
         let nonce = (nonces[id] ?? 0) + 1
         nonces[id] = nonce
-        let tx = Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "storage"), value: value,
-                                    fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
-                                    data: ContractCall(contract: "storage", method: method, args: args, gas: gas).json, creationDate: now)
+        let tx = Transaction.signed(
+            by: key, chainID: genesis.chainID, to: ContractCall.address(of: "storage"), value: value,
+            fee: genesis.minimumFee, nonce: nonce, type: .contractCall,
+            data: ContractCall(contract: "storage", method: method, args: args, gas: gas).json, creationDate: now)
         try ledger.submit(tx)
         try ledger.produceBlock()
         guard let receipt = try ledger.transaction(tx.hash)?.receipt else { throw LedgerError.storage("no receipt for \(method)") }
@@ -70,18 +75,28 @@ final class StorageNet {
 
     func registerAll(capacity: UInt64 = 10 << 30, writePrice: UInt64 = token, readPrice: UInt64 = token / 10) throws {
         for (i, b) in blobbers.enumerated() {
-            let r = try call(b, "register_blobber", ["url": .string("http://127.0.0.1:\(5051 + i)"), "capacity": .integer(Int64(capacity)),
-                                                     "write_price": .integer(Int64(writePrice)), "read_price": .integer(Int64(readPrice))],
-                             value: 5 * token)
+            let r = try call(
+                b, "register_blobber",
+                [
+                    "url": .string("http://127.0.0.1:\(5051 + i)"), "capacity": .integer(Int64(capacity)),
+                    "write_price": .integer(Int64(writePrice)), "read_price": .integer(Int64(readPrice)),
+                ],
+                value: 5 * token)
             guard r.outcome == .success else { throw LedgerError.storage(r.error ?? "register failed") }
         }
     }
 
-    func newAllocation(data: Int = 4, parity: Int = 2, size: UInt64 = 1 << 30, seconds: Int64 = 2_592_000,
-                       lock: UInt64 = 100 * token) throws -> Allocation {
-        let r = try call(owner, "new_allocation", ["name": .string("photos"), "data_shards": .integer(Int64(data)),
-                                                   "parity_shards": .integer(Int64(parity)), "size": .integer(Int64(size)),
-                                                   "expiration": .integer(now + seconds)], value: lock)
+    func newAllocation(
+        data: Int = 4, parity: Int = 2, size: UInt64 = 1 << 30, seconds: Int64 = 2_592_000,
+        lock: UInt64 = 100 * token
+    ) throws -> Allocation {
+        let r = try call(
+            owner, "new_allocation",
+            [
+                "name": .string("photos"), "data_shards": .integer(Int64(data)),
+                "parity_shards": .integer(Int64(parity)), "size": .integer(Int64(size)),
+                "expiration": .integer(now + seconds),
+            ], value: lock)
         guard r.outcome == .success, let a = try ledger.storageAllocation(r.transactionHash) else {
             throw LedgerError.storage(r.error ?? "no allocation")
         }
@@ -93,11 +108,14 @@ final class StorageNet {
     /// Milliseconds already given to a marker: each new one is strictly later, as the contract asks.
     private var markerMillis: Int64 = 0
 
-    func marker(_ a: Allocation, blobber: String, previous: String, root: String, size: UInt64,
-                signer: Ed25519.SigningKey? = nil) -> WriteMarker {
+    func marker(
+        _ a: Allocation, blobber: String, previous: String, root: String, size: UInt64,
+        signer: Ed25519.SigningKey? = nil
+    ) -> WriteMarker {
         markerMillis = max(markerMillis + 1, now * 1000)
-        var m = WriteMarker(allocationID: a.id, blobberID: blobber, clientID: owner.publicKey.clientID, previousRoot: previous,
-                            root: root, size: size, timestamp: markerMillis)
+        var m = WriteMarker(
+            allocationID: a.id, blobberID: blobber, clientID: owner.publicKey.clientID, previousRoot: previous,
+            root: root, size: size, timestamp: markerMillis)
         m.sign(with: signer ?? owner)
         return m
     }
@@ -136,8 +154,10 @@ struct TestFragment {
 
     func block(_ i: UInt64) -> (bytes: [UInt8], siblings: [[UInt8]]) {
         let start = Int(i) * MerkleRules.blockSize
-        return (Array(bytes[start..<min(start + MerkleRules.blockSize, bytes.count)]),
-                MerkleRules.siblings(leaves: leaves, index: Int(i)))
+        return (
+            Array(bytes[start..<min(start + MerkleRules.blockSize, bytes.count)]),
+            MerkleRules.siblings(leaves: leaves, index: Int(i))
+        )
     }
 }
 

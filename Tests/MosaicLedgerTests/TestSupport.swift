@@ -1,8 +1,9 @@
 import Foundation
 import MosaicCrypto
 import MosaicProtocol
-@testable import MosaicLedger
 import MosaicTestSupport
+
+@testable import MosaicLedger
 
 /// A ledger in a fresh temporary directory, removed when the fixture is released.
 final class TestNet {
@@ -16,9 +17,11 @@ final class TestNet {
 
     let limits: LedgerLimits
 
-    init(confirmations: UInt64 = 3, expiryBlocks: UInt64 = 30, faucet: FaucetConfig = FaucetConfig(),
-         clock: LedgerClock = LedgerClock(), contracts: [any Contract] = [], limits: LedgerLimits = LedgerLimits(),
-         allocations: [String: UInt64] = [:]) throws {
+    init(
+        confirmations: UInt64 = 3, expiryBlocks: UInt64 = 30, faucet: FaucetConfig = FaucetConfig(),
+        clock: LedgerClock = LedgerClock(), contracts: [any Contract] = [], limits: LedgerLimits = LedgerLimits(),
+        allocations: [String: UInt64] = [:]
+    ) throws {
         directory = NSTemporaryDirectory() + "mosaic-ledger-test-" + Hex.encode(Random.bytes(6))
         alice = try testKey(1)
         bob = try testKey(2)
@@ -40,7 +43,8 @@ final class TestNet {
 
     func reopen() throws {
         ledger.close()
-        ledger = try Ledger(directory: directory, genesis: genesis, clock: LedgerClock(), registry: .standard.registering(contracts), limits: limits)
+        ledger = try Ledger(
+            directory: directory, genesis: genesis, clock: LedgerClock(), registry: .standard.registering(contracts), limits: limits)
     }
 
     deinit {
@@ -48,16 +52,20 @@ final class TestNet {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    func transfer(_ from: Ed25519.SigningKey, to: Ed25519.SigningKey, _ value: UInt64, fee: UInt64? = nil, nonce: UInt64,
-                  chainID: String? = nil, memo: String = "") -> Transaction {
-        Transaction.signed(by: from, chainID: chainID ?? genesis.chainID, to: to.publicKey.clientID, value: value,
-                           fee: fee ?? genesis.minimumFee, nonce: nonce, data: memo, creationDate: now)
+    func transfer(
+        _ from: Ed25519.SigningKey, to: Ed25519.SigningKey, _ value: UInt64, fee: UInt64? = nil, nonce: UInt64,
+        chainID: String? = nil, memo: String = ""
+    ) -> Transaction {
+        Transaction.signed(
+            by: from, chainID: chainID ?? genesis.chainID, to: to.publicKey.clientID, value: value,
+            fee: fee ?? genesis.minimumFee, nonce: nonce, data: memo, creationDate: now)
     }
 
     func pour(_ key: Ed25519.SigningKey, nonce: UInt64, fee: UInt64 = 0) -> Transaction {
-        Transaction.signed(by: key, chainID: genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: fee,
-                           nonce: nonce, type: .contractCall, data: ContractCall(contract: "faucet", method: "pour").json,
-                           creationDate: now)
+        Transaction.signed(
+            by: key, chainID: genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: fee,
+            nonce: nonce, type: .contractCall, data: ContractCall(contract: "faucet", method: "pour").json,
+            creationDate: now)
     }
 
     /// The ledger time the next block gets: what transactions are signed with.
@@ -69,5 +77,8 @@ final class TestNet {
 
 /// The error a throwing call produced, or nil.
 func rejection(_ body: () throws -> Void) -> LedgerError? {
-    do { try body(); return nil } catch let e as LedgerError { return e } catch { return .storage("unexpected \(error)") }
+    do {
+        try body()
+        return nil
+    } catch let e as LedgerError { return e } catch { return .storage("unexpected \(error)") }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
-import MosaicProtocol
 import MosaicCrypto
+import MosaicProtocol
+import Testing
 
 /// The attacks of issue 11 on the node's numeric parameters: huge, negative and non-numeric
 /// rounds, limits, offsets, `before` and timeouts. Once these killed the whole node (arithmetic
@@ -50,7 +50,8 @@ import MosaicCrypto
         let net = try TestDevnet()
         let id = net.alice.publicKey.clientID
         try await expectRefused(net, (Self.hostile + ["1001"]).map { "/v1/accounts/\(id)/transactions?limit=\($0)" }, parameter: "limit")
-        try await expectRefused(net, (Self.hostile + ["2147483648"]).map { "/v1/accounts/\(id)/transactions?offset=\($0)" }, parameter: "offset")
+        try await expectRefused(
+            net, (Self.hostile + ["2147483648"]).map { "/v1/accounts/\(id)/transactions?offset=\($0)" }, parameter: "offset")
         try await expectRefused(net, (Self.hostile + ["2147483648"]).map { "/explorer/account/\(id)?offset=\($0)" }, parameter: "offset")
         try await expectRefused(net, Self.hostile.map { "/explorer/block/0?offset=\($0)" }, parameter: "offset")
         #expect(try await net.raw("GET", "/v1/accounts/\(id)/transactions?limit=1000&offset=2147483647").status == 200)
@@ -63,8 +64,9 @@ import MosaicCrypto
         let hash = String(repeating: "ab", count: 32)
         let timeouts = ["1e308", "-1", "NaN", "inf", "61", "99999999999999999999", "abc", "30s"]
         try await expectRefused(net, timeouts.map { "/v1/transactions/\(hash)?wait=sealed&timeout=\($0)" }, parameter: "timeout")
-        try await expectRefused(net, ["expired", "x", ""].compactMap { $0.isEmpty ? nil : "/v1/transactions/\(hash)?wait=\($0)" },
-                                parameter: "wait")
+        try await expectRefused(
+            net, ["expired", "x", ""].compactMap { $0.isEmpty ? nil : "/v1/transactions/\(hash)?wait=\($0)" },
+            parameter: "wait")
         let start = ContinuousClock.now
         #expect(try await net.raw("GET", "/v1/transactions/\(hash)?wait=sealed&timeout=0.2").status == 404)
         #expect(ContinuousClock.now - start < .seconds(10))

@@ -1,10 +1,10 @@
 import Foundation
-import Testing
 import MosaicCrypto
+import MosaicLedger
 import MosaicProtocol
 import MosaicSDK
 import MosaicTestSupport
-import MosaicLedger
+import Testing
 
 /// End to end through the SDK and the HTTP API against a real node on loopback.
 @Suite(.timeLimit(.minutes(3))) struct LedgerAPITests {
@@ -78,7 +78,8 @@ import MosaicLedger
     @Test func twoWalletObjectsOnOneKeyResyncAfterStaleNonces() async throws {
         let net = try TestDevnet()
         // Like two processes using the same wallet: each has its own nonce counter.
-        let first = net.wallet(net.alice), second = net.wallet(net.alice)
+        let first = net.wallet(net.alice)
+        let second = net.wallet(net.alice)
         let bobID = net.bob.publicKey.clientID
         let txs = try await withThrowingTaskGroup(of: Transaction.self) { group in
             for i in 0..<20 {
@@ -97,7 +98,8 @@ import MosaicLedger
 
     @Test func badTransactionsAreRejectedWithTheirCodesAndChangeNothing() async throws {
         let net = try TestDevnet()
-        let aliceID = net.alice.publicKey.clientID, bobID = net.bob.publicKey.clientID
+        let aliceID = net.alice.publicKey.clientID
+        let bobID = net.bob.publicKey.clientID
         let first = net.transfer(net.alice, to: bobID, 1000, nonce: 1)
         try await net.client.submit(first)
         _ = try await net.wallet(net.alice).wait(for: first.hash, until: .sealed, timeout: .seconds(20))
@@ -211,15 +213,19 @@ import MosaicLedger
         }
         // Submitted anyway, the chain records the pour as failed with its own message.
         let key = try testKey(4)
-        let pour = Transaction.signed(by: key, chainID: net.genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: 0,
-                                      nonce: 11, type: .contractCall, data: ContractCall(contract: "faucet", method: "pour").json,
-                                      creationDate: Int64(Date().timeIntervalSince1970))
+        let pour = Transaction.signed(
+            by: key, chainID: net.genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: 0,
+            nonce: 11, type: .contractCall, data: ContractCall(contract: "faucet", method: "pour").json,
+            creationDate: Int64(Date().timeIntervalSince1970))
         try await net.client.submit(pour)
         do {
             _ = try await dave.wait(for: pour.hash, until: .sealed, timeout: .seconds(20))
             Issue.record("a limited pour succeeded")
         } catch {
-            guard case let .failed(hash, message) = error else { Issue.record("expected failed, got \(error)"); return }
+            guard case .failed(let hash, let message) = error else {
+                Issue.record("expected failed, got \(error)")
+                return
+            }
             #expect(hash == pour.hash)
             #expect(message.contains("faucet limit reached for this account; next pour possible at"))
         }
@@ -272,7 +278,8 @@ import MosaicLedger
     @Test func explorerPagesShowTheRightDataAndLinkToEachOther() async throws {
         let net = try TestDevnet()
         let alice = net.wallet(net.alice)
-        let aliceID = net.alice.publicKey.clientID, bobID = net.bob.publicKey.clientID
+        let aliceID = net.alice.publicKey.clientID
+        let bobID = net.bob.publicKey.clientID
         let tx = try await alice.send(to: bobID, amount: "2.25", description: "<script>alert(1)</script>")
         let v = try await alice.wait(for: tx.hash, until: .sealed, timeout: .seconds(20))
         let round = try #require(v.round)
@@ -318,9 +325,11 @@ import MosaicLedger
         let net = try TestDevnet()
         let doc = net.json(try await net.raw("GET", "/openapi.json").body)
         let paths = try #require(doc["paths"] as? [String: Any])
-        for p in ["/v1/network", "/v1/transactions", "/v1/transactions/batch", "/v1/transactions/{hash}", "/v1/accounts/{client_id}",
-                  "/v1/accounts/{client_id}/transactions", "/v1/blocks/latest", "/v1/blocks/{id}", "/v1/blocks", "/v1/faucet/{client_id}",
-                  "/v1/devnet/time", "/explorer", "/explorer/tx/{hash}", "/explorer/block/{id}", "/explorer/account/{client_id}"] {
+        for p in [
+            "/v1/network", "/v1/transactions", "/v1/transactions/batch", "/v1/transactions/{hash}", "/v1/accounts/{client_id}",
+            "/v1/accounts/{client_id}/transactions", "/v1/blocks/latest", "/v1/blocks/{id}", "/v1/blocks", "/v1/faucet/{client_id}",
+            "/v1/devnet/time", "/explorer", "/explorer/tx/{hash}", "/explorer/block/{id}", "/explorer/account/{client_id}",
+        ] {
             #expect(paths[p] != nil, "\(p)")
         }
         let info = try await net.client.network()

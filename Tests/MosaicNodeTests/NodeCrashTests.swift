@@ -1,11 +1,11 @@
 import Foundation
-import MosaicTestSupport
-import Synchronization
-import Testing
 import MosaicCrypto
 import MosaicLedger
 import MosaicProtocol
 import MosaicSDK
+import MosaicTestSupport
+import Synchronization
+import Testing
 
 /// SIGKILL of the real `mosaic node` binary in the middle of a burst of transfers: after a
 /// restart on the same directory every transaction reported finalized is still there and the
@@ -16,8 +16,12 @@ import MosaicSDK
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let keys = [try testKey(11), try testKey(12)]
-        let genesis = Genesis(chainID: "mosaic-crash", allocations: [keys[0].publicKey.clientID: 1_000_000 * token,
-                                                                     keys[1].publicKey.clientID: 1_000_000 * token])
+        let genesis = Genesis(
+            chainID: "mosaic-crash",
+            allocations: [
+                keys[0].publicKey.clientID: 1_000_000 * token,
+                keys[1].publicKey.clientID: 1_000_000 * token,
+            ])
         let genesisFile = dir + "/genesis-in.json"
         try genesis.write(to: genesisFile)
         let ledgerDir = dir + "/ledger"
@@ -37,8 +41,11 @@ import MosaicSDK
                 for i in 0..<200 {
                     let s = i % 2
                     nonces[s] += 1
-                    batch.append(Transaction.signed(by: keys[s], chainID: "mosaic-crash", to: keys[1 - s].publicKey.clientID,
-                                                    value: UInt64(i + 1), fee: genesis.minimumFee, nonce: nonces[s], creationDate: Int64(Date().timeIntervalSince1970)))
+                    batch.append(
+                        Transaction.signed(
+                            by: keys[s], chainID: "mosaic-crash", to: keys[1 - s].publicKey.clientID,
+                            value: UInt64(i + 1), fee: genesis.minimumFee, nonce: nonces[s],
+                            creationDate: Int64(Date().timeIntervalSince1970)))
                 }
                 guard let results = try? await client.submit(batch: batch), results.allSatisfy({ $0.error == nil }) else { return }
                 accepted.withLock { $0 += batch.map(\.hash) }
@@ -48,7 +55,10 @@ import MosaicSDK
                     while true {
                         if Task.isCancelled { return }
                         if let v = try? await client.transaction(last.hash, wait: .finalized, timeout: .seconds(10)),
-                           v.status == .finalized || v.status == .sealed { break }
+                            v.status == .finalized || v.status == .sealed
+                        {
+                            break
+                        }
                     }
                 }
                 finalized.withLock { $0 += batch.map(\.hash) }

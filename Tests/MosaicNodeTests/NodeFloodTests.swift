@@ -1,26 +1,29 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicLedger
 import MosaicProtocol
 import MosaicSDK
-@testable import MosaicNode
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicNode
 
 /// Issue 11 item 6 at the node: free transactions are limited per source address, and a round
 /// past Int64.max in a path answers 404 instead of killing the node (the issue's first example).
 @Suite(.timeLimit(.minutes(2))) struct NodeFloodTests {
     static func pour(_ net: TestDevnet, _ key: Ed25519.SigningKey) -> Transaction {
-        Transaction.signed(by: key, chainID: net.genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: 0, nonce: 1,
-                           type: .contractCall, data: ContractCall(contract: "faucet", method: "pour").json,
-                           creationDate: Int64(Date().timeIntervalSince1970))
+        Transaction.signed(
+            by: key, chainID: net.genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: 0, nonce: 1,
+            type: .contractCall, data: ContractCall(contract: "faucet", method: "pour").json,
+            creationDate: Int64(Date().timeIntervalSince1970))
     }
 
     @Test func freshAccountsPouringFromOneAddressAreLimitedPerMinute() async throws {
         let net = try TestDevnet(freeSubmissionsPerMinute: 3)
         defer { Task { await net.stop() } }
         for i in 0..<3 {
-            let r = try await net.raw("POST", "/v1/transactions", body: try JSONEncoder().encode(Self.pour(net, try testKey(UInt8(100 + i)))))
+            let r = try await net.raw(
+                "POST", "/v1/transactions", body: try JSONEncoder().encode(Self.pour(net, try testKey(UInt8(100 + i)))))
             #expect(r.status == 202)
         }
         let flood = Self.pour(net, try testKey(110))
@@ -30,8 +33,9 @@ import MosaicTestSupport
         #expect(error?["code"] as? String == "free_limited")
         #expect((error?["message"] as? String)?.contains("per minute from one address") == true)
         // A batch carrying a pour is refused whole, before anything is admitted.
-        let batch = try await net.raw("POST", "/v1/transactions/batch",
-                                      body: try JSONEncoder().encode(BatchSubmission(transactions: [Self.pour(net, try testKey(111))])))
+        let batch = try await net.raw(
+            "POST", "/v1/transactions/batch",
+            body: try JSONEncoder().encode(BatchSubmission(transactions: [Self.pour(net, try testKey(111))])))
         #expect(batch.status == 429)
         #expect(try await net.raw("GET", "/v1/transactions/\(flood.hash)").status == 404)
         // Paid transactions from the same address still flow.
@@ -48,7 +52,10 @@ import MosaicTestSupport
         for _ in 0..<3 { try limiter.admit("10.0.0.1", now: t) }
         #expect(throws: LedgerError.self) { try limiter.admit("10.0.0.1", now: t + 59) }
         var message = ""
-        do { try limiter.admit("10.0.0.1", now: t + 30); Issue.record("a 4th within the minute was admitted") } catch {
+        do {
+            try limiter.admit("10.0.0.1", now: t + 30)
+            Issue.record("a 4th within the minute was admitted")
+        } catch {
             #expect(error.code == "free_limited")
             message = error.description
         }

@@ -1,10 +1,10 @@
 import Foundation
 import MosaicCrypto
+import MosaicLedger
+import MosaicNode
 import MosaicProtocol
 import MosaicSDK
 import Testing
-import MosaicLedger
-import MosaicNode
 
 /// The SDK's `Notepad` and `NotesClient` against a real node over HTTP: the whole flow, events,
 /// limits checked before broadcasting and again by the chain, private notes, and waits that end
@@ -21,19 +21,26 @@ import MosaicNode
             try await pad.add(title: "t", body: "b")
             Issue.record("add without a notepad succeeded")
         } catch {
-            guard case .wallet(.failed(_, let message)) = error else { Issue.record("\(error)"); return }
+            guard case .wallet(.failed(_, let message)) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(message.contains("has no notepad"))
         }
         let created = try await pad.create()
         #expect(created.view?.status == .sealed)
         #expect(created.events.map(\.name) == ["NotepadCreated"])
-        do { try await pad.create(); Issue.record("second notepad") } catch {
+        do {
+            try await pad.create()
+            Issue.record("second notepad")
+        } catch {
             #expect(error.description.contains("already has a notepad"))
         }
 
         let first = try await pad.add(title: "Groceries", body: "milk, eggs")
         let second = try await pad.add(title: "Ideas", body: "a notepad on a ledger")
-        let firstID = try #require(first.noteID), secondID = try #require(second.noteID)
+        let firstID = try #require(first.noteID)
+        let secondID = try #require(second.noteID)
         #expect(secondID > firstID)
         #expect(first.events.first?.name == "NoteAdded")
         #expect(first.view?.status == .sealed)
@@ -51,7 +58,10 @@ import MosaicNode
 
         let del = try await pad.delete(secondID)
         #expect(del.events.map(\.name) == ["NoteDeleted"])
-        do { _ = try await pad.note(secondID); Issue.record("deleted note still readable") } catch {
+        do {
+            _ = try await pad.note(secondID)
+            Issue.record("deleted note still readable")
+        } catch {
             #expect(error == .noteNotFound(secondID))
         }
 
@@ -76,8 +86,12 @@ import MosaicNode
         try await pad.create()
         let nonce = try await net.client.account(pad.owner).nonce
         await #expect(throws: NotesError.emptyTitle) { try await pad.add(title: "", body: "b") }
-        await #expect(throws: NotesError.titleTooLong(bytes: 257)) { try await pad.add(title: String(repeating: "a", count: 257), body: "b") }
-        await #expect(throws: NotesError.bodyTooLong(bytes: 16_385)) { try await pad.add(title: "t", body: String(repeating: "a", count: 16_385)) }
+        await #expect(throws: NotesError.titleTooLong(bytes: 257)) {
+            try await pad.add(title: String(repeating: "a", count: 257), body: "b")
+        }
+        await #expect(throws: NotesError.bodyTooLong(bytes: 16_385)) {
+            try await pad.add(title: "t", body: String(repeating: "a", count: 16_385))
+        }
         #expect(try await net.client.account(pad.owner).nonce == nonce, "nothing was broadcast")
 
         // Past the SDK's checks, the chain refuses the same and records the failure.
@@ -85,7 +99,10 @@ import MosaicNode
             _ = try await wallet.call(contract: "notes", method: "add", args: ["title": .string(String(repeating: "a", count: 300))])
             Issue.record("chain accepted a 300-byte title")
         } catch {
-            guard case .failed(let hash, let message) = error else { Issue.record("\(error)"); return }
+            guard case .failed(let hash, let message) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(message == "invalid arguments: title is 300 bytes; at most 256 bytes (UTF-8) allowed")
             let view = try await net.client.transaction(hash)
             #expect(view.outcome == .failure)
@@ -96,7 +113,10 @@ import MosaicNode
             try await pad.add(title: "t", body: String(repeating: "x", count: 2000), gas: 800)
             Issue.record("ran with 800 gas")
         } catch {
-            guard case .wallet(.failed(let hash, let message)) = error else { Issue.record("\(error)"); return }
+            guard case .wallet(.failed(let hash, let message)) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(message == "out of gas (limit 800)")
             #expect(try await net.client.transaction(hash).error == "out of gas (limit 800)")
         }
@@ -108,7 +128,8 @@ import MosaicNode
         defer { Task { await net.stop() } }
         let alice = Notepad(wallet: net.wallet(net.alice))
         let bob = Notepad(wallet: net.wallet(net.bob))
-        let secretTitle = "Diary", secretBody = "the combination is 4-8-15-16"
+        let secretTitle = "Diary"
+        let secretBody = "the combination is 4-8-15-16"
         let w = try await alice.add(title: secretTitle, body: secretBody, isPrivate: true, createNotepad: true)
         let id = try #require(w.noteID)
         try await alice.add(title: "Public", body: "hello")
@@ -142,10 +163,11 @@ import MosaicNode
         // A nonce gap keeps a transaction pending until it expires. No block is made until the
         // short wait has answered, so it sees the transaction pending however slow the box is.
         net.node.ledger.stop()
-        let gapped = Transaction.signed(by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "notes"), value: 0,
-                                        fee: net.genesis.minimumFee, nonce: 5, type: .contractCall,
-                                        data: ContractCall(contract: "notes", method: "create_notepad").json,
-                                        creationDate: Int64(Date().timeIntervalSince1970))
+        let gapped = Transaction.signed(
+            by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "notes"), value: 0,
+            fee: net.genesis.minimumFee, nonce: 5, type: .contractCall,
+            data: ContractCall(contract: "notes", method: "create_notepad").json,
+            creationDate: Int64(Date().timeIntervalSince1970))
         try await net.client.submit(gapped)
         await #expect(throws: WalletError.timedOut(hash: gapped.hash, status: .pending)) {
             try await wallet.wait(for: gapped.hash, until: .sealed, timeout: .milliseconds(1))
@@ -164,8 +186,14 @@ import MosaicNode
         }
         // Failed: included, sealed, with the chain's error.
         let pad = Notepad(wallet: wallet)
-        do { try await pad.delete(1); Issue.record("deleted without a notepad") } catch {
-            guard case .wallet(.failed(let hash, let message)) = error else { Issue.record("\(error)"); return }
+        do {
+            try await pad.delete(1)
+            Issue.record("deleted without a notepad")
+        } catch {
+            guard case .wallet(.failed(let hash, let message)) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(message.contains("has no notepad"))
             #expect(try await net.client.transaction(hash).status == .sealed)
         }

@@ -1,10 +1,10 @@
 import Foundation
-import MosaicTestSupport
-import Testing
 import MosaicCrypto
 import MosaicLedger
 import MosaicProtocol
 import MosaicSDK
+import MosaicTestSupport
+import Testing
 
 /// The attack of issue 11 item 2, with a contract bug that still traps: one transaction kills the
 /// node while it makes a block, and the restored pool would kill it again on every start. The
@@ -31,24 +31,33 @@ import MosaicSDK
         // 11 innocent transactions around one poisoned call, all in one batch, so in one block.
         var innocent: [Transaction] = []
         var nonces = [UInt64](repeating: 0, count: keys.count)
-        func next(_ i: Int) -> UInt64 { nonces[i] += 1; return nonces[i] }
+        func next(_ i: Int) -> UInt64 {
+            nonces[i] += 1
+            return nonces[i]
+        }
         for round in 0..<3 {
             for (i, k) in keys.enumerated() where !(round == 2 && i == 3) {
                 if (round + i) % 3 == 0 {
-                    innocent.append(Transaction.signed(by: k, chainID: genesis.chainID, to: trap, value: 0, fee: genesis.minimumFee,
-                                                       nonce: next(i), type: .contractCall,
-                                                       data: ContractCall(contract: "trap", method: "noop").json, creationDate: now))
+                    innocent.append(
+                        Transaction.signed(
+                            by: k, chainID: genesis.chainID, to: trap, value: 0, fee: genesis.minimumFee,
+                            nonce: next(i), type: .contractCall,
+                            data: ContractCall(contract: "trap", method: "noop").json, creationDate: now))
                 } else {
-                    innocent.append(Transaction.signed(by: k, chainID: genesis.chainID, to: keys[(i + 1) % keys.count].publicKey.clientID,
-                                                       value: UInt64(round + 1) * token, fee: genesis.minimumFee, nonce: next(i), creationDate: now))
+                    innocent.append(
+                        Transaction.signed(
+                            by: k, chainID: genesis.chainID, to: keys[(i + 1) % keys.count].publicKey.clientID,
+                            value: UInt64(round + 1) * token, fee: genesis.minimumFee, nonce: next(i), creationDate: now))
                 }
             }
         }
-        let poisoned = Transaction.signed(by: attacker, chainID: genesis.chainID, to: trap, value: 0, fee: genesis.minimumFee, nonce: 1,
-                                          type: .contractCall, data: ContractCall(contract: "trap", method: "spring").json, creationDate: now)
+        let poisoned = Transaction.signed(
+            by: attacker, chainID: genesis.chainID, to: trap, value: 0, fee: genesis.minimumFee, nonce: 1,
+            type: .contractCall, data: ContractCall(contract: "trap", method: "spring").json, creationDate: now)
         // The attacker's second transaction waits behind the poisoned one and must run after it.
-        let follower = Transaction.signed(by: attacker, chainID: genesis.chainID, to: keys[0].publicKey.clientID, value: token,
-                                          fee: genesis.minimumFee, nonce: 2, creationDate: now)
+        let follower = Transaction.signed(
+            by: attacker, chainID: genesis.chainID, to: keys[0].publicKey.clientID, value: token,
+            fee: genesis.minimumFee, nonce: 2, creationDate: now)
         let batch = Array(innocent[..<5]) + [poisoned] + Array(innocent[5...]) + [follower]
         let everyInnocent = innocent + [follower]
 
@@ -70,7 +79,10 @@ import MosaicSDK
                 continue
             }
             if let view = try? await client.transaction(poisoned.hash), view.status != .pending,
-               let last = try? await client.transaction(follower.hash), last.status != .pending { break }
+                let last = try? await client.transaction(follower.hash), last.status != .pending
+            {
+                break
+            }
         }
         #expect(restarts >= 1, "the trap never fired")
         #expect(restarts <= 5)
@@ -91,8 +103,9 @@ import MosaicSDK
         #expect(a.balance == 10 * token - 2 * genesis.minimumFee - token)
         #expect(try await client.supply().isConserved)
         // New work still flows after recovery.
-        let later = Transaction.signed(by: keys[1], chainID: genesis.chainID, to: keys[2].publicKey.clientID, value: 7, fee: genesis.minimumFee,
-                                       nonce: nonces[1] + 1, creationDate: Int64(Date().timeIntervalSince1970))
+        let later = Transaction.signed(
+            by: keys[1], chainID: genesis.chainID, to: keys[2].publicKey.clientID, value: 7, fee: genesis.minimumFee,
+            nonce: nonces[1] + 1, creationDate: Int64(Date().timeIntervalSince1970))
         _ = try await client.submit(later)
         #expect(try await client.transaction(later.hash, wait: .finalized, timeout: .seconds(10)).outcome == .success)
         node.signal(SIGTERM)
@@ -100,7 +113,9 @@ import MosaicSDK
     }
 
     static func client(_ node: MosaicProcess) async -> LedgerClient? {
-        guard let line = await node.firstJSON(timeout: 20), let url = (line["node"] as? String).flatMap(URL.init(string:)) else { return nil }
+        guard let line = await node.firstJSON(timeout: 20), let url = (line["node"] as? String).flatMap(URL.init(string:)) else {
+            return nil
+        }
         return LedgerClient(baseURL: url)
     }
 }

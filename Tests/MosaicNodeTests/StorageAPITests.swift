@@ -2,8 +2,8 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 import MosaicSDK
-import Testing
 import MosaicTestSupport
+import Testing
 
 /// The node's storage routes through the SDK: `Wallet` storage calls (signed, waited for, chain
 /// errors surfaced) and `LedgerClient` storage reads.
@@ -24,10 +24,13 @@ import MosaicTestSupport
         let client = net.client
         do {
             // Too few blobbers: the quote says so, and so does the chain.
-            await #expect(throws: LedgerClientError.self) { try await client.storageQuote(size: 1 << 20, dataShards: 2, parityShards: 1, seconds: 86_400) }
+            await #expect(throws: LedgerClientError.self) {
+                try await client.storageQuote(size: 1 << 20, dataShards: 2, parityShards: 1, seconds: 86_400)
+            }
             for (i, k) in keys.enumerated() {
                 let w = Wallet(signingKey: k, client: client)
-                try await w.registerBlobber(url: "http://127.0.0.1:\(9000 + i)", capacity: 1 << 30, writePrice: token / 100, readPrice: 0, stake: token)
+                try await w.registerBlobber(
+                    url: "http://127.0.0.1:\(9000 + i)", capacity: 1 << 30, writePrice: token / 100, readPrice: 0, stake: token)
             }
             let blobbers = try await client.storageBlobbers()
             #expect(blobbers.count == 3)
@@ -51,7 +54,9 @@ import MosaicTestSupport
             #expect(a.name == "n" && a.blobbers.count == 3 && a.writePool == lock)
             #expect(try await client.storageAllocations(owner: net.alice.publicKey.clientID).map(\.id) == [id])
             #expect(try await client.storageOpenChallenges(blobber: keys[0].publicKey.clientID).isEmpty)
-            #expect(try await client.storageReadCounter(allocation: id, blobber: keys[0].publicKey.clientID, reader: net.bob.publicKey.clientID) == 0)
+            #expect(
+                try await client.storageReadCounter(allocation: id, blobber: keys[0].publicKey.clientID, reader: net.bob.publicKey.clientID)
+                    == 0)
 
             let ticket = Hex.encode(SHA256.hash(Array("t".utf8)))
             #expect(try await client.isTicketRevoked(ticket, owner: net.alice.publicKey.clientID) == false)

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MosaicCrypto
 import MosaicHTTP
 import MosaicLedger
@@ -9,6 +6,10 @@ import MosaicNode
 import MosaicProtocol
 import MosaicSDK
 import MosaicTestSupport
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A real node on 127.0.0.1 (port 0) in a temporary directory: alice holds 100 tokens, bob 50.
 /// Blocks are made as soon as transactions arrive (block time 0), so tests never wait on a timer.
@@ -20,8 +21,10 @@ final class TestDevnet: Sendable {
     let bob: Ed25519.SigningKey
     let genesis: Genesis
 
-    init(blockTime: Duration = .zero, expiryBlocks: UInt64 = 30, confirmations: UInt64 = 3, extra: [String: UInt64] = [:],
-         freeSubmissionsPerMinute: Int? = nil) throws {
+    init(
+        blockTime: Duration = .zero, expiryBlocks: UInt64 = 30, confirmations: UInt64 = 3, extra: [String: UInt64] = [:],
+        freeSubmissionsPerMinute: Int? = nil
+    ) throws {
         directory = NSTemporaryDirectory() + "mosaic-node-test-" + Hex.encode(Random.bytes(6))
         alice = try testKey(1)
         bob = try testKey(2)
@@ -46,10 +49,13 @@ final class TestDevnet: Sendable {
 
     func wallet(_ key: Ed25519.SigningKey) -> Wallet { Wallet(signingKey: key, client: client) }
 
-    func transfer(_ from: Ed25519.SigningKey, to: String, _ value: UInt64, nonce: UInt64, fee: UInt64? = nil,
-                  chainID: String? = nil, data: String = "") -> Transaction {
-        Transaction.signed(by: from, chainID: chainID ?? genesis.chainID, to: to, value: value, fee: fee ?? genesis.minimumFee,
-                           nonce: nonce, data: data, creationDate: Int64(Date().timeIntervalSince1970))
+    func transfer(
+        _ from: Ed25519.SigningKey, to: String, _ value: UInt64, nonce: UInt64, fee: UInt64? = nil,
+        chainID: String? = nil, data: String = ""
+    ) -> Transaction {
+        Transaction.signed(
+            by: from, chainID: chainID ?? genesis.chainID, to: to, value: value, fee: fee ?? genesis.minimumFee,
+            nonce: nonce, data: data, creationDate: Int64(Date().timeIntervalSince1970))
     }
 
     func balance(_ key: Ed25519.SigningKey) async throws -> UInt64 { try await client.account(key.publicKey.clientID).balance }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import MosaicProtocol
+import Testing
 
 @Suite struct JSONValueSerializationTests {
     @Test func directSerializationWritesTheSameBytesAsJSONEncoderWithSortedKeys() throws {

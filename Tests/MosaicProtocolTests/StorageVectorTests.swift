@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import MosaicCrypto
 import MosaicProtocol
+import Testing
 
 /// The vectors of docs/STORAGE.md §5–§7, computed independently in Python (hashlib, cryptography).
 @Suite struct StorageVectorTests {
@@ -9,17 +9,23 @@ import MosaicProtocol
     static let zeros = String(repeating: "0", count: 64)
 
     static func entries() -> [AllocationEntry] {
-        [AllocationEntry(path: "/docs/a.txt", fragmentRoot: Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(Array("abc".utf8)))),
-                         fragmentLength: 3, fileSize: 3),
-         AllocationEntry(path: "/empty", fragmentRoot: zeros, fragmentLength: 0, fileSize: 0),
-         AllocationEntry(path: "/b.bin", fragmentRoot: Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(big))),
-                         fragmentLength: 131073, fileSize: 131000, metadataHash: Hex.encode(SHA256.hash(Array("meta-b".utf8))))]
+        [
+            AllocationEntry(
+                path: "/docs/a.txt", fragmentRoot: Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(Array("abc".utf8)))),
+                fragmentLength: 3, fileSize: 3),
+            AllocationEntry(path: "/empty", fragmentRoot: zeros, fragmentLength: 0, fileSize: 0),
+            AllocationEntry(
+                path: "/b.bin", fragmentRoot: Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(big))),
+                fragmentLength: 131073, fileSize: 131000, metadataHash: Hex.encode(SHA256.hash(Array("meta-b".utf8)))),
+        ]
     }
 
     @Test func merkleRulesMatchTheFragmentTreeVectors() {
-        #expect(Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(Array("abc".utf8))))
+        #expect(
+            Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(Array("abc".utf8))))
                 == "609f6e36d2405585188d5cfd761f407c7cc46a7d3f314c88270469dde315fcd1")
-        #expect(Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(Self.big)))
+        #expect(
+            Hex.encode(MerkleRules.root(leaves: MerkleRules.blockLeaves(Self.big)))
                 == "ab2382bf1625e5d9a48a6c52a540d0029aa8f56bcc0d363e8ad4935cac5d2d0d")
         #expect(MerkleRules.root(leaves: []) == [UInt8](repeating: 0, count: 32))
     }
@@ -27,10 +33,16 @@ import MosaicProtocol
     @Test func allocationRootVector() throws {
         let tree = try AllocationTree(entries: Self.entries())
         #expect(tree.entries.map(\.path) == ["/b.bin", "/docs/a.txt", "/empty"])
-        #expect(Hex.encode(tree.entries[0].canonicalBytes) == "000000156d6f736169632d616c6c6f632d656e7472792d7631000000062f622e62696e00000020ab2382bf1625e5d9a48a6c52a540d0029aa8f56bcc0d363e8ad4935cac5d2d0d0000000000020001000000000001ffb800000020e06609d85ff36c01511fae3772f0cae7da1acaaa7daec83cf85936b4e0c1f0c1")
-        #expect(tree.leaves.map { Hex.encode($0) } == ["5f745b4e4954f6b09b28139d0e0609352e7daf80d26084d4c0374380c3d8e6df",
-                                                       "8dd03d54d011f177b97a73d906a9c15cb0fcbfac56338281b49db8a311c2d256",
-                                                       "820c6454f4a8342653bdc0223c29ff4a235a8811f648daa6ee6f24b146595ffc"])
+        #expect(
+            Hex.encode(tree.entries[0].canonicalBytes)
+                == "000000156d6f736169632d616c6c6f632d656e7472792d7631000000062f622e62696e00000020ab2382bf1625e5d9a48a6c52a540d0029aa8f56bcc0d363e8ad4935cac5d2d0d0000000000020001000000000001ffb800000020e06609d85ff36c01511fae3772f0cae7da1acaaa7daec83cf85936b4e0c1f0c1"
+        )
+        #expect(
+            tree.leaves.map { Hex.encode($0) } == [
+                "5f745b4e4954f6b09b28139d0e0609352e7daf80d26084d4c0374380c3d8e6df",
+                "8dd03d54d011f177b97a73d906a9c15cb0fcbfac56338281b49db8a311c2d256",
+                "820c6454f4a8342653bdc0223c29ff4a235a8811f648daa6ee6f24b146595ffc",
+            ])
         #expect(tree.root == "7c4d7e7345783a9714d8cfd1d453be2aec84ff2121d394fdc309f349885cbfc0")
         #expect(tree.totalFragmentBytes == 131076)
         #expect(try AllocationTree(entries: [Self.entries()[0]]).root == "c60b9c905fa8a9d44d1f21e588f5d180fe5c71e1c594ebfbb92eadf6c46d7dbc")
@@ -49,10 +61,16 @@ import MosaicProtocol
             return (Array(Self.big[start..<min(start + 65536, Self.big.count)]), MerkleRules.siblings(leaves: bigLeaves, index: Int(index)))
         }
         #expect(proof.entryIndex == 0 && proof.entryCount == 3 && proof.blockIndex == 0)
-        #expect(proof.entrySiblings == ["8dd03d54d011f177b97a73d906a9c15cb0fcbfac56338281b49db8a311c2d256",
-                                        "820c6454f4a8342653bdc0223c29ff4a235a8811f648daa6ee6f24b146595ffc"])
-        #expect(proof.blockSiblings == ["7bfbe74e605f27570de852b4a386d3168029a14b1cbb8709265da136c2c4d1b5",
-                                        "fa61e3dec3439589f4784c893bf321d0084f04c572c7af2b68e3f3360a35b486"])
+        #expect(
+            proof.entrySiblings == [
+                "8dd03d54d011f177b97a73d906a9c15cb0fcbfac56338281b49db8a311c2d256",
+                "820c6454f4a8342653bdc0223c29ff4a235a8811f648daa6ee6f24b146595ffc",
+            ])
+        #expect(
+            proof.blockSiblings == [
+                "7bfbe74e605f27570de852b4a386d3168029a14b1cbb8709265da136c2c4d1b5",
+                "fa61e3dec3439589f4784c893bf321d0084f04c572c7af2b68e3f3360a35b486",
+            ])
         try proof.verify(challengeID: id, allocationRoot: tree.root)
 
         // Any change breaks it: another root, another block, a wrong count, a wrong index.
@@ -75,24 +93,33 @@ import MosaicProtocol
         let owner = try Ed25519.SigningKey(seed: SecretBytes([UInt8](repeating: 1, count: 32)))
         let reader = try Ed25519.SigningKey(seed: SecretBytes([UInt8](repeating: 2, count: 32)))
         #expect(owner.publicKey.clientID == "34750f98bd59fcfc946da45aaabe933be154a4b5094e1c4abf42866505f3c97e")
-        let alloc = String(repeating: "aa", count: 32), blobber = String(repeating: "bb", count: 32)
+        let alloc = String(repeating: "aa", count: 32)
+        let blobber = String(repeating: "bb", count: 32)
 
-        var wm = WriteMarker(allocationID: alloc, blobberID: blobber, clientID: owner.publicKey.clientID, previousRoot: Self.zeros,
-                             root: "7c4d7e7345783a9714d8cfd1d453be2aec84ff2121d394fdc309f349885cbfc0", size: 131076, timestamp: 1_800_000_000_000)
+        var wm = WriteMarker(
+            allocationID: alloc, blobberID: blobber, clientID: owner.publicKey.clientID, previousRoot: Self.zeros,
+            root: "7c4d7e7345783a9714d8cfd1d453be2aec84ff2121d394fdc309f349885cbfc0", size: 131076, timestamp: 1_800_000_000_000)
         wm.sign(with: owner)
         #expect(wm.hash == "b761db4e805742336cb81ecb1f61973c23738a8d1c95e0356907d00c08ae4925")
-        #expect(wm.signature == "86cb85725c77f1ef082f8128ff9efcce47336011cf080b1d6e32407f71fa03c15406bd7f00e31906a3e72043eefa4a06d1f1c34d680fd6626e730a76194a1c06")
+        #expect(
+            wm.signature
+                == "86cb85725c77f1ef082f8128ff9efcce47336011cf080b1d6e32407f71fa03c15406bd7f00e31906a3e72043eefa4a06d1f1c34d680fd6626e730a76194a1c06"
+        )
         try wm.verify(ownerPublicKey: owner.publicKey.hex)
         #expect(throws: StorageProtocolError.self) { try wm.verify(ownerPublicKey: reader.publicKey.hex) }
         let json = String(decoding: try JSONEncoder().encode(wm), as: UTF8.self)
         #expect(json.contains("\"previous_root\"") && json.contains("\"allocation_id\""))
 
-        var t = AuthTicket(allocationID: alloc, ownerID: "", ownerPublicKey: "", path: "/docs/a.txt", kind: .file,
-                           recipientID: reader.publicKey.clientID, expiration: 1_800_086_400, nonce: "0102030405060708",
-                           readBudget: 5_000_000_000)
+        var t = AuthTicket(
+            allocationID: alloc, ownerID: "", ownerPublicKey: "", path: "/docs/a.txt", kind: .file,
+            recipientID: reader.publicKey.clientID, expiration: 1_800_086_400, nonce: "0102030405060708",
+            readBudget: 5_000_000_000)
         t.sign(with: owner)
         #expect(t.id == "a715f7a36e8461aadca4d6aa9e170ec3b831bc948f1ddc487d9f7f33f45f873f")
-        #expect(t.signature == "a8533f1f36d53f10c630e6bdb1861eadb9fc8f5f4337be601afca2932b364eb9966c4ef3618d277896e4c08db7a17a302e6704ad5637c2e1214fd5e6cbfae501")
+        #expect(
+            t.signature
+                == "a8533f1f36d53f10c630e6bdb1861eadb9fc8f5f4337be601afca2932b364eb9966c4ef3618d277896e4c08db7a17a302e6704ad5637c2e1214fd5e6cbfae501"
+        )
         try t.verify(now: 1_800_000_000, reader: reader.publicKey.clientID)
         #expect(throws: StorageProtocolError.self) { try t.verify(now: 1_800_086_401) }
         #expect(throws: StorageProtocolError.self) { try t.verify(reader: String(repeating: "cc", count: 32)) }
@@ -103,13 +130,17 @@ import MosaicProtocol
         let ticketJSON = String(decoding: try JSONEncoder().encode(t), as: UTF8.self)
         #expect(ticketJSON.contains("\"read_budget\":5000000000"))
 
-        var rm = ReadMarker(allocationID: alloc, blobberID: blobber, clientID: "", publicKey: "", ownerID: owner.publicKey.clientID,
-                            counter: 42, timestamp: 1_800_000_100, readPrice: 10_000_000, ticketID: t.id)
+        var rm = ReadMarker(
+            allocationID: alloc, blobberID: blobber, clientID: "", publicKey: "", ownerID: owner.publicKey.clientID,
+            counter: 42, timestamp: 1_800_000_100, readPrice: 10_000_000, ticketID: t.id)
         rm.sign(with: reader)
         #expect(rm.clientID == "6a3803d5f059902a1c6dafbc9ba4729212f7caac08634cc3ae76b27529f03827")
         #expect(Hex.encode(rm.signingBytes) == Self.readMarkerBytes)
         #expect(rm.hash == "94fd1590356bab8e39f0a5c1d6211ca630d5708aef0bad0692241bf819ce013d")
-        #expect(rm.signature == "f8316c7caf70a061a0e45983d9509a0cea2a1f636d181c1d0cbc1ea503f2f5281e4aa13200c5dfe4999e8c54ebe9b37d07312a1437e457e9016a2256719f430a")
+        #expect(
+            rm.signature
+                == "f8316c7caf70a061a0e45983d9509a0cea2a1f636d181c1d0cbc1ea503f2f5281e4aa13200c5dfe4999e8c54ebe9b37d07312a1437e457e9016a2256719f430a"
+        )
         try rm.verify()
         var forged = rm
         forged.counter = 43
@@ -127,7 +158,8 @@ import MosaicProtocol
     }
 
     /// Signing bytes of the read-marker vector (docs/STORAGE.md §6).
-    static let readMarkerBytes = "000000156d6f736169632d726561642d6d61726b65722d76320000004061616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161000000406262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626200000040366133383033643566303539393032613163366461666263396261343732393231326637636161633038363334636333616537366232373532396630333832370000004033343735306639386264353966636663393436646134356161616265393333626531353461346235303934653163346162663432383636353035663363393765000000000000002a000000006b49d26400000000009896800000004061373135663761333665383436316161646361346436616139653137306563336238333162633934386631646463343837643966376633336634356638373366"
+    static let readMarkerBytes =
+        "000000156d6f736169632d726561642d6d61726b65722d76320000004061616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161616161000000406262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626262626200000040366133383033643566303539393032613163366461666263396261343732393231326637636161633038363334636333616537366232373532396630333832370000004033343735306639386264353966636663393436646134356161616265393333626531353461346235303934653163346162663432383636353035663363393765000000000000002a000000006b49d26400000000009896800000004061373135663761333665383436316161646361346436616139653137306563336238333162633934386631646463343837643966376633336634356638373366"
 
     @Test func pricingRoundsUpWithoutOverflow() {
         #expect(StoragePricing.writeCost(price: 10_000_000_000, bytes: 1 << 30, seconds: 2_592_000) == 10_000_000_000)
@@ -187,7 +219,10 @@ import MosaicProtocol
         #expect(Set(removed) == ["/a", "/a/", "/a/b", "/a/b/c", "/a/ü"])
         let kept = names.filter { !removed.contains($0) }
         #expect(leaves.count == kept.count)
-        #expect(leaves.root == (try AllocationTree(entries: kept.map { AllocationEntry(path: $0, fragmentRoot: zeros, fragmentLength: 0, fileSize: 0) })).root)
+        #expect(
+            leaves.root
+                == (try AllocationTree(entries: kept.map { AllocationEntry(path: $0, fragmentRoot: zeros, fragmentLength: 0, fileSize: 0) }))
+                .root)
         #expect(leaves.removeAll(within: "/nothing").isEmpty)
         #expect(leaves.removeAll(within: "/b") == ["/b"])
     }

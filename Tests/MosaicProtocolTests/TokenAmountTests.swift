@@ -1,9 +1,11 @@
-import Testing
 import MosaicProtocol
+import Testing
 
 @Suite struct TokenAmountTests {
-    @Test(arguments: [("1.5", UInt64(15_000_000_000)), ("0.0000000001", 1), ("42", 420_000_000_000), (".5", 5_000_000_000),
-                      ("0", 0), ("1844674407.3709551615", UInt64.max)])
+    @Test(arguments: [
+        ("1.5", UInt64(15_000_000_000)), ("0.0000000001", 1), ("42", 420_000_000_000), (".5", 5_000_000_000),
+        ("0", 0), ("1844674407.3709551615", UInt64.max),
+    ])
     func parsesExactly(text: String, units: UInt64) throws {
         #expect(try TokenAmount(parsing: text).baseUnits == units)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import MosaicCrypto
 import Testing
+
 @testable import MosaicSDK
 
 /// A fresh temp folder per test, removed afterwards.
@@ -69,7 +70,10 @@ final class TempHome {
                 _ = try store.unlock(name: "carol", passphrase: "pw")
                 Issue.record("unlocked a truncated file (\(cut) bytes)")
             } catch {
-                guard case .corrupted(let path, _) = error else { Issue.record("cut \(cut): \(error)"); continue }
+                guard case .corrupted(let path, _) = error else {
+                    Issue.record("cut \(cut): \(error)")
+                    continue
+                }
                 #expect(path == w.path.path)
                 #expect(error.description.hasPrefix("wallet file \(w.path.path) is corrupted ("))
                 #expect(error.description.hasSuffix("; restore it from a backup or recover the wallet from its mnemonic"))
@@ -132,7 +136,9 @@ final class TempHome {
             #expect(error == .unknownWallet(name: "nope", available: ["main", "savings_2"]))
             #expect(error.description.contains("main, savings_2"))
         }
-        #expect(throws: KeystoreError.unknownWallet(name: "ghost", available: ["main", "savings_2"])) { try store.setDefault(name: "ghost") }
+        #expect(throws: KeystoreError.unknownWallet(name: "ghost", available: ["main", "savings_2"])) {
+            try store.setDefault(name: "ghost")
+        }
         for bad in ["", "has space", "../etc", String(repeating: "x", count: 65), "é"] {
             #expect(throws: KeystoreError.invalidName(bad)) { try store.create(name: bad, passphrase: "a") }
         }
@@ -208,7 +214,9 @@ final class TempHome {
     @Test func fromEnvironment() throws {
         let env = ["MOSAIC_PASSPHRASE": "from env"]
         #expect(try PassphraseSource.resolve(passphraseFile: nil, environment: env) == SecretBytes(Array("from env".utf8)))
-        #expect(throws: PassphraseError.environmentNotSet(variable: "X")) { try PassphraseSource.environment(variable: "X").read(environment: [:]) }
+        #expect(throws: PassphraseError.environmentNotSet(variable: "X")) {
+            try PassphraseSource.environment(variable: "X").read(environment: [:])
+        }
     }
 
     @Test func promptWithoutTerminalIsAClearError() throws {

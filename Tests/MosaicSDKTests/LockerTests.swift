@@ -1,7 +1,8 @@
 import Foundation
 import MosaicCrypto
-@testable import MosaicSDK
 import Testing
+
+@testable import MosaicSDK
 
 /// The Locker's pieces without a network: the key wrap format, the PIN policy and the wrong-PIN
 /// counter (the end-to-end tests on a devnet are in MosaicCLITests/LockerCLITests).
@@ -37,9 +38,12 @@ import Testing
     @Test func malformedWrapsAreRefused() throws {
         #expect(throws: LockerError.self) { try LockerKeyWrap(bytes: [UInt8](repeating: 0, count: 79)) }
         var b = [UInt8](repeating: 0, count: 80)
-        b[0] = 2; b[1] = 1; b[2] = 3
+        b[0] = 2
+        b[1] = 1
+        b[2] = 3
         #expect(throws: LockerError.self) { try LockerKeyWrap(bytes: b) }  // unknown version
-        b[0] = 1; b[2] = 30
+        b[0] = 1
+        b[2] = 30
         #expect(throws: LockerError.self) { try LockerKeyWrap(bytes: b) }  // 1 TiB of memory: refused
     }
 
@@ -110,13 +114,16 @@ import Testing
         let k = LockerAttempts.key(wrap: w.bytes)
         for i in 1...5 { _ = try log.begin(k, name: "diary.txt", now: t + Int64(i)) }
         // "renamed.txt" is the same wrap: it waits like the original.
-        #expect(throws: LockerError.tooManyAttempts(name: "renamed.txt", retryAfter: 29)) { try log.begin(k, name: "renamed.txt", now: t + 6) }
+        #expect(throws: LockerError.tooManyAttempts(name: "renamed.txt", retryAfter: 29)) {
+            try log.begin(k, name: "renamed.txt", now: t + 6)
+        }
     }
 
     @Test func messagesSayWhatToDo() {
         #expect(LockerError.exists(name: "a.pdf").description == "locker file a.pdf already exists; use --replace to overwrite")
-        #expect(LockerError.incorrectPIN(name: "a.pdf", triesBeforeWait: 0, wait: 30).description
-            == "incorrect PIN for locker file a.pdf; the next try waits 30 s")
+        #expect(
+            LockerError.incorrectPIN(name: "a.pdf", triesBeforeWait: 0, wait: 30).description
+                == "incorrect PIN for locker file a.pdf; the next try waits 30 s")
         #expect(LockerError.tooManyAttempts(name: "a.pdf", retryAfter: 3599).description.contains("wait 60 min"))
         #expect(throws: LockerError.self) { try Locker.validate(name: "a/b") }
         #expect(throws: LockerError.self) { try Locker.validate(name: "..") }

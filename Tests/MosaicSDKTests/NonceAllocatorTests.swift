@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MosaicSDK
 
 /// After an expiry the wallet's next send takes the expired nonce again instead of waiting

@@ -1,15 +1,16 @@
 import Foundation
 import MosaicCrypto
+import MosaicProtocol
 import MosaicSDK
 import Testing
-import MosaicProtocol
 
 /// Share links keep the content key in the URL fragment, which browsers never send to a server.
 @Suite struct ShareLinkTests {
     func token(recipient: Ed25519.PublicKey? = nil) throws -> (ShareToken, String) {
         let key = SecretBytes(Random.bytes(32))
-        let t = try ShareToken(owner: Ed25519.SigningKey.generate(), allocationID: String(repeating: "b", count: 64), path: "/docs/a b.pdf",
-                               kind: .file, contentKey: key, recipient: recipient, expiration: 0)
+        let t = try ShareToken(
+            owner: Ed25519.SigningKey.generate(), allocationID: String(repeating: "b", count: 64), path: "/docs/a b.pdf",
+            kind: .file, contentKey: key, recipient: recipient, expiration: 0)
         return (t, Hex.encode(key.copyBytes()))
     }
 
@@ -37,7 +38,9 @@ import MosaicProtocol
         }
         #expect(try t.withoutKey.with(keyHex: keyHex.uppercased()) == t)
         #expect(throws: ShareTokenError.self) { try ShareToken.decode(link: "http://127.0.0.1:7300/not-a-share") }
-        #expect(throws: ShareTokenError.self) { try ShareToken.decode(link: "http://127.0.0.1:7300/s/" + t.withoutKey.encoded + "#key=nothex") }
+        #expect(throws: ShareTokenError.self) {
+            try ShareToken.decode(link: "http://127.0.0.1:7300/s/" + t.withoutKey.encoded + "#key=nothex")
+        }
     }
 
     @Test func aLinkSealedToOneWalletHasNoFragment() throws {

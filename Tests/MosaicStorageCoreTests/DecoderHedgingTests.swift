@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import MosaicStorageCore
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicStorageCore
 
 /// A source that answers, but far too slowly (until cancelled): later than the suite's time limit,
 /// so only hedging can finish the download in time.
@@ -21,9 +22,12 @@ struct DecoderHedgingTests {
         let encoder = try FileEncoder(dataShards: 2, parityShards: 2, cipher: TaggedTestCipher())
         let sinks = (0..<4).map { _ in MemorySink() }
         var at = 0
-        let result = try await encoder.encode(read: { n in
-            let part = Array(data[at..<min(data.count, at + n)]); at += part.count; return part
-        }, to: sinks)
+        let result = try await encoder.encode(
+            read: { n in
+                let part = Array(data[at..<min(data.count, at + n)])
+                at += part.count
+                return part
+            }, to: sinks)
         var sources: [Int: any FragmentSource] = [:]
         for i in 0..<4 { sources[i] = MemorySource(await sinks[i].bytes) }
         sources[0] = SlowSource(inner: MemorySource(await sinks[0].bytes))

@@ -1,7 +1,8 @@
-import Testing
 import MosaicCrypto
-@testable import MosaicStorageCore
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicStorageCore
 
 @Suite struct ErasureCoderTests {
     @Test(arguments: [(2, 2), (4, 2), (10, 4), (3, 0), (1, 3)])
@@ -11,7 +12,9 @@ import MosaicTestSupport
         let data = testBytes(d * fs, seed: UInt64(d * 100 + p))
         let fragments = try coder.encode(data, fragmentSize: fs)
         #expect(fragments.count == d + p)
-        for i in 0..<d { #expect(fragments[i] == Array(data[(i * fs)..<((i + 1) * fs)]), "systematic: data fragment \(i) is the data slice") }
+        for i in 0..<d {
+            #expect(fragments[i] == Array(data[(i * fs)..<((i + 1) * fs)]), "systematic: data fragment \(i) is the data slice")
+        }
         for lost in combinations(d + p, p) {
             var survivors: [Int: [UInt8]] = [:]
             for i in 0..<(d + p) where !lost.contains(i) { survivors[i] = fragments[i] }

@@ -1,18 +1,21 @@
-import Testing
-@testable import MosaicStorageCore
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicStorageCore
 
 @Suite struct FileCodecTests {
     /// Encodes `plain` into memory sinks; returns the encoded file and the fragment streams.
-    static func upload(_ plain: [UInt8], d: Int, p: Int, cipher: any SegmentCipher, batch: Int = 3) async throws -> (EncodedFile, [[UInt8]]) {
+    static func upload(_ plain: [UInt8], d: Int, p: Int, cipher: any SegmentCipher, batch: Int = 3) async throws -> (EncodedFile, [[UInt8]])
+    {
         let encoder = try FileEncoder(dataShards: d, parityShards: p, cipher: cipher, chunksPerBatch: batch)
         let sinks = (0..<(d + p)).map { _ in MemorySink() }
         var offset = 0
-        let result = try await encoder.encode(read: { n in
-            let end = min(plain.count, offset + min(n, 50_000)) // short reads on purpose
-            defer { offset = end }
-            return Array(plain[offset..<end])
-        }, to: sinks)
+        let result = try await encoder.encode(
+            read: { n in
+                let end = min(plain.count, offset + min(n, 50_000))  // short reads on purpose
+                defer { offset = end }
+                return Array(plain[offset..<end])
+            }, to: sinks)
         #expect(result.failedSinks.isEmpty)
         var streams: [[UInt8]] = []
         for (i, s) in sinks.enumerated() {
@@ -27,8 +30,10 @@ import MosaicTestSupport
         return (result.file, streams)
     }
 
-    static func download(_ file: EncodedFile, _ sources: [Int: any FragmentSource], cipher: any SegmentCipher,
-                         range: Range<Int64>? = nil, batch: Int = 2) async throws -> ([UInt8], FileDecoder.Report) {
+    static func download(
+        _ file: EncodedFile, _ sources: [Int: any FragmentSource], cipher: any SegmentCipher,
+        range: Range<Int64>? = nil, batch: Int = 2
+    ) async throws -> ([UInt8], FileDecoder.Report) {
         let decoder = try FileDecoder(file: file, cipher: cipher, chunksPerBatch: batch)
         var out: [UInt8] = []
         let report = try await decoder.decode(from: sources, range: range) { out += $0 }
@@ -95,8 +100,10 @@ import MosaicTestSupport
         let P = Int64(65536 - 16)
         let plain = testBytes(20 * 65536 + 3)
         let (file, streams) = try await Self.upload(plain, d: 2, p: 1, cipher: cipher)
-        let ranges: [Range<Int64>] = [0..<1, 5..<70_000, P - 1..<P + 1, 2 * P..<4 * P + 1, 1_000_000..<Int64(plain.count),
-                                      Int64(plain.count) - 1..<Int64(plain.count) + 50, 10..<10, 0..<Int64(plain.count)]
+        let ranges: [Range<Int64>] = [
+            0..<1, 5..<70_000, P - 1..<P + 1, 2 * P..<4 * P + 1, 1_000_000..<Int64(plain.count),
+            Int64(plain.count) - 1..<Int64(plain.count) + 50, 10..<10, 0..<Int64(plain.count),
+        ]
         for r in ranges {
             let log = RequestLog()
             let sources: [Int: any FragmentSource] = [1: MemorySource(streams[1], log: log), 2: MemorySource(streams[2], log: log)]
@@ -116,14 +123,19 @@ import MosaicTestSupport
         let result = try await encoder.encode(read: { _ in [] }, to: [good[0], FailingSink(), good[1], good[2]], minimumSinks: 3)
         #expect(Set(result.failedSinks.keys) == [1])
         var offset = 0
-        let r2 = try await encoder.encode(read: { n in
-            defer { offset = min(plain.count, offset + n) }
-            return Array(plain[offset..<min(plain.count, offset + n)])
-        }, to: [MemorySink(), FailingSink(), MemorySink(), MemorySink()], minimumSinks: 3)
+        let r2 = try await encoder.encode(
+            read: { n in
+                defer { offset = min(plain.count, offset + n) }
+                return Array(plain[offset..<min(plain.count, offset + n)])
+            }, to: [MemorySink(), FailingSink(), MemorySink(), MemorySink()], minimumSinks: 3)
         #expect(Set(r2.failedSinks.keys) == [1])
         await #expect(throws: StorageError.self) {
             var sent = false
-            _ = try await encoder.encode(read: { _ in defer { sent = true }; return sent ? [] : [1, 2, 3] }, to: [MemorySink(), FailingSink(), FailingSink(), MemorySink()], minimumSinks: 3)
+            _ = try await encoder.encode(
+                read: { _ in
+                    defer { sent = true }
+                    return sent ? [] : [1, 2, 3]
+                }, to: [MemorySink(), FailingSink(), FailingSink(), MemorySink()], minimumSinks: 3)
         }
     }
 }

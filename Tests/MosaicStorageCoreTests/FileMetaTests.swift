@@ -2,15 +2,17 @@ import Foundation
 import MosaicCrypto
 import MosaicProtocol
 import Testing
+
 @testable import MosaicStorageCore
 
 @Suite struct FileMetaTests {
     static func sample() -> FileMeta {
-        FileMeta(allocationID: String(repeating: "ab", count: 32), path: "/docs/a.txt", kind: .file, size: 3,
-                 contentType: "text/plain", cipher: FileMeta.aesGCMCipher, dataShards: 2, parityShards: 1,
-                 fragmentRoots: [String(repeating: "01", count: 32), String(repeating: "02", count: 32), String(repeating: "03", count: 32)],
-                 fragmentLength: 64, wrappedKey: String(repeating: "cd", count: 80), noncePrefix: "0001020304050607",
-                 created: 1_700_000_000, modified: 1_700_000_100, ownerID: String(repeating: "ef", count: 32))
+        FileMeta(
+            allocationID: String(repeating: "ab", count: 32), path: "/docs/a.txt", kind: .file, size: 3,
+            contentType: "text/plain", cipher: FileMeta.aesGCMCipher, dataShards: 2, parityShards: 1,
+            fragmentRoots: [String(repeating: "01", count: 32), String(repeating: "02", count: 32), String(repeating: "03", count: 32)],
+            fragmentLength: 64, wrappedKey: String(repeating: "cd", count: 80), noncePrefix: "0001020304050607",
+            created: 1_700_000_000, modified: 1_700_000_100, ownerID: String(repeating: "ef", count: 32))
     }
 
     @Test func canonicalBytesVector() throws {

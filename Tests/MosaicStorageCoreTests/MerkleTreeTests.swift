@@ -1,16 +1,20 @@
-import MosaicProtocol
-import Testing
 import MosaicCrypto
-@testable import MosaicStorageCore
+import MosaicProtocol
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicStorageCore
 
 @Suite struct MerkleTreeTests {
     static func pattern(_ n: Int) -> [UInt8] { (0..<n).map { UInt8($0 % 251) } }
 
     /// Vectors from docs/STORAGE.md (computed independently with Python's hashlib).
     @Test func rootsMatchDocumentedVectors() throws {
-        #expect(Hex.encode(MerkleTree(stream: Array("abc".utf8)).root) == "609f6e36d2405585188d5cfd761f407c7cc46a7d3f314c88270469dde315fcd1")
-        #expect(Hex.encode(MerkleTree(stream: Self.pattern(2 * 65536 + 1)).root) == "ab2382bf1625e5d9a48a6c52a540d0029aa8f56bcc0d363e8ad4935cac5d2d0d")
+        #expect(
+            Hex.encode(MerkleTree(stream: Array("abc".utf8)).root) == "609f6e36d2405585188d5cfd761f407c7cc46a7d3f314c88270469dde315fcd1")
+        #expect(
+            Hex.encode(MerkleTree(stream: Self.pattern(2 * 65536 + 1)).root)
+                == "ab2382bf1625e5d9a48a6c52a540d0029aa8f56bcc0d363e8ad4935cac5d2d0d")
         let five = MerkleTree(stream: Self.pattern(4 * 65536 + 100))
         #expect(five.leafCount == 5)
         #expect(Hex.encode(try five.leafHash(at: 4)) == "3350a5930ee3ac3986ede0f9c3b22feae0a9b0d78378ca66b4a11ebf03e4c1fb")
@@ -64,13 +68,22 @@ import MosaicTestSupport
         #expect(!quiet(MerkleTree.verify(root: tree.root, blockIndex: 2, blockData: flipped, proof: proof)))
         var badSiblings = proof.siblings
         badSiblings[1][0] ^= 1
-        #expect(!quiet(MerkleTree.verify(root: tree.root, blockIndex: 2, blockData: block,
-                                   proof: MerkleProof(leafIndex: 2, leafCount: 6, siblings: badSiblings))))
+        #expect(
+            !quiet(
+                MerkleTree.verify(
+                    root: tree.root, blockIndex: 2, blockData: block,
+                    proof: MerkleProof(leafIndex: 2, leafCount: 6, siblings: badSiblings))))
         #expect(!quiet(MerkleTree.verify(root: tree.root, blockIndex: 3, blockData: block, proof: proof)))
-        #expect(!quiet(MerkleTree.verify(root: tree.root, blockIndex: 2, blockData: block,
-                                   proof: MerkleProof(leafIndex: 2, leafCount: 4, siblings: proof.siblings))))
-        #expect(!quiet(MerkleTree.verify(root: tree.root, blockIndex: 2, blockData: block,
-                                   proof: MerkleProof(leafIndex: 2, leafCount: 6, siblings: proof.siblings + [tree.root]))))
+        #expect(
+            !quiet(
+                MerkleTree.verify(
+                    root: tree.root, blockIndex: 2, blockData: block,
+                    proof: MerkleProof(leafIndex: 2, leafCount: 4, siblings: proof.siblings))))
+        #expect(
+            !quiet(
+                MerkleTree.verify(
+                    root: tree.root, blockIndex: 2, blockData: block,
+                    proof: MerkleProof(leafIndex: 2, leafCount: 6, siblings: proof.siblings + [tree.root]))))
         #expect(throws: StorageError.blockIndexOutOfRange(index: 6, count: 6)) { try tree.proof(forBlock: 6) }
         #expect(throws: StorageError.invalidProofEncoding) { try MerkleProof(encoded: [1, 2, 3]) }
     }

@@ -1,14 +1,17 @@
-import MosaicProtocol
 import Foundation
 import MosaicCrypto
-import Testing
-@testable import MosaicStorageCore
+import MosaicProtocol
 import MosaicTestSupport
+import Testing
+
+@testable import MosaicStorageCore
 
 @Suite struct SegmentCipherTests {
     let P = MerkleRules.blockSize - 16
 
-    func cipher(size: Int64, key: [UInt8] = [UInt8](repeating: 7, count: 32), prefix: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]) throws -> AESGCMSegmentCipher {
+    func cipher(size: Int64, key: [UInt8] = [UInt8](repeating: 7, count: 32), prefix: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]) throws
+        -> AESGCMSegmentCipher
+    {
         try AESGCMSegmentCipher(key: SecretBytes(key), noncePrefix: prefix, fileSize: size)
     }
 
@@ -18,9 +21,12 @@ import MosaicTestSupport
         let encoder = try FileEncoder(dataShards: 2, parityShards: 1, cipher: c)
         let sinks = (0..<3).map { _ in MemorySink() }
         var at = 0
-        let result = try await encoder.encode(read: { n in
-            let part = Array(data[at..<min(data.count, at + n)]); at += part.count; return part
-        }, to: sinks)
+        let result = try await encoder.encode(
+            read: { n in
+                let part = Array(data[at..<min(data.count, at + n)])
+                at += part.count
+                return part
+            }, to: sinks)
         let decoder = try FileDecoder(file: result.file, cipher: c)
         var sources: [Int: any FragmentSource] = [:]
         for i in 0..<3 { sources[i] = MemorySource(await sinks[i].bytes) }

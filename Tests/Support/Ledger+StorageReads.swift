@@ -4,7 +4,9 @@ import MosaicProtocol
 /// The storage contract's typed views (StorageContract+Views.swift) as one-line ledger reads, so
 /// tests read storage state the way the node's `/v1/storage` routes do, at the latest round.
 extension Ledger {
-    public func storageBlobbers() throws(LedgerError) -> [BlobberInfo] { try storageView { s, v throws(ContractError) in try s.blobbers(v) } }
+    public func storageBlobbers() throws(LedgerError) -> [BlobberInfo] {
+        try storageView { s, v throws(ContractError) in try s.blobbers(v) }
+    }
 
     public func storageBlobber(_ id: String) throws(LedgerError) -> BlobberInfo? {
         try storageView { s, v throws(ContractError) in try s.blobber(v, id: id) }

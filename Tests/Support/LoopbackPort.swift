@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A run of `count` consecutive loopback ports that are free now, for servers a test must restart

@@ -1,5 +1,5 @@
-import MosaicProtocol
 import MosaicCrypto
+import MosaicProtocol
 import MosaicStorageCore
 
 /// Test-only: passes bytes through. Only for layout tests; real uploads use MosaicCrypto's AEAD.
@@ -43,7 +43,9 @@ public func testBytes(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UI
     var out = [UInt8]()
     out.reserveCapacity(count)
     for _ in 0..<count {
-        s ^= s << 13; s ^= s >> 7; s ^= s << 17
+        s ^= s << 13
+        s ^= s >> 7
+        s ^= s << 17
         out.append(UInt8(truncatingIfNeeded: s >> 24))
     }
     return out

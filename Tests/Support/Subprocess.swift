@@ -18,15 +18,17 @@ public final class Subprocess: Sendable {
         case spawn(String, Int32)
         public var description: String {
             switch self {
-            case let .spawn(path, code): return "cannot start \(path): \(String(cString: strerror(code)))"
+            case .spawn(let path, let code): return "cannot start \(path): \(String(cString: strerror(code)))"
             }
         }
     }
 
     /// Starts `executable` with `arguments`. The standard streams are the given descriptors
     /// (nil: /dev/null); they are duplicated into the child, and the caller keeps its own.
-    public init(executable: String, arguments: [String], environment: [String: String],
-                stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws {
+    public init(
+        executable: String, arguments: [String], environment: [String: String],
+        stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -71,7 +73,9 @@ public final class Subprocess: Sendable {
         defer { closedir(dir) }
         let own = dirfd(dir)
         while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) } }
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
             if let fd = Int32(name), fd > 2, fd != own { posix_spawn_file_actions_addclose(&actions, fd) }
         }
     }
@@ -135,8 +139,22 @@ public final class SubprocessPipe: Sendable {
         write = fds[1]
     }
 
-    public func closeWrite() { closed.withLock { if !$0.write { $0.write = true; close(write) } } }
-    public func closeRead() { closed.withLock { if !$0.read { $0.read = true; close(read) } } }
+    public func closeWrite() {
+        closed.withLock {
+            if !$0.write {
+                $0.write = true
+                close(write)
+            }
+        }
+    }
+    public func closeRead() {
+        closed.withLock {
+            if !$0.read {
+                $0.read = true
+                close(read)
+            }
+        }
+    }
 
     /// Everything until end of file (the writer side must be closed here first).
     public func readToEnd() -> Data {

@@ -2,12 +2,12 @@ import BenchSupport
 import Foundation
 import MosaicCrypto
 import MosaicHTTP
+import MosaicHTTPServer
 import MosaicLedger
 import MosaicNode
 import MosaicProtocol
 import MosaicSDK
 import Synchronization
-import MosaicHTTPServer
 
 // Ledger throughput benchmark (not a test): a node in this process, signed transfers submitted
 // through its HTTP API by concurrent clients for a fixed time, then
@@ -61,7 +61,9 @@ let perClient = (expected / clients / batchSize + 1) * batchSize
 log("creating \(accountCount) accounts and signing \(perClient * clients) transfers…")
 let keys = (0..<accountCount).map { _ in Ed25519.SigningKey.generate() }
 let sink = Ed25519.SigningKey.generate().publicKey.clientID
-var genesis = Genesis(chainID: "mosaic-bench", allocations: Dictionary(uniqueKeysWithValues: keys.map { ($0.publicKey.clientID, 1_000_000 * TokenAmount.unitsPerToken) }))
+var genesis = Genesis(
+    chainID: "mosaic-bench",
+    allocations: Dictionary(uniqueKeysWithValues: keys.map { ($0.publicKey.clientID, 1_000_000 * TokenAmount.unitsPerToken) }))
 genesis.confirmations = confirmations
 genesis.blockTimeMillis = Int64(blockTimeMs)
 genesis.maxBlockTransactions = 100_000
@@ -85,8 +87,10 @@ DispatchQueue.concurrentPerform(iterations: clients) { c in
             let a = i % mine.count
             i += 1
             nonces[a] += 1
-            txs.append(Transaction.signed(by: mine[a], chainID: chainID, to: sink, value: 1 + UInt64(i % 1000), fee: fee,
-                                          nonce: nonces[a], creationDate: Int64(Date().timeIntervalSince1970)))
+            txs.append(
+                Transaction.signed(
+                    by: mine[a], chainID: chainID, to: sink, value: 1 + UInt64(i % 1000), fee: fee,
+                    nonce: nonces[a], creationDate: Int64(Date().timeIntervalSince1970)))
         }
         let body: Data
         if useJSON {
@@ -111,7 +115,9 @@ config.ledgerLimits = LedgerLimits(poolBytes: 1 << 30, senderPendingCount: 1 << 
 config.threads = 4
 let node = try NodeServer(configuration: config)
 try node.start()
-log("node at \(node.url), \(clients) clients × \(useJSON ? "JSON" : "binary") batches of \(batchSize), \(seconds) s, block time \(blockTimeMs) ms, \(confirmations) confirmations")
+log(
+    "node at \(node.url), \(clients) clients × \(useJSON ? "JSON" : "binary") batches of \(batchSize), \(seconds) s, block time \(blockTimeMs) ms, \(confirmations) confirmations"
+)
 
 // MARK: run
 
@@ -126,7 +132,8 @@ let roundWatcher = Thread {
     let decoder = JSONDecoder()
     while !stopWatching.load(ordering: .relaxed) {
         if let r = try? http.get("/v1/blocks?limit=1"), let list = try? decoder.decode([String: [BlockView]].self, from: Data(r.body)),
-           let b = list["blocks"]?.first {
+            let b = list["blocks"]?.first
+        {
             let now = ContinuousClock.now
             seen.withLock { m in if m[b.block.round] == nil { m[b.block.round] = now } }
         }
@@ -153,11 +160,15 @@ await withTaskGroup(of: Void.self) { group in
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 let thread = Thread {
                     defer { done.resume() }
-                    guard let http = try? RawHTTPClient(port: port) else { log("client \(c) cannot connect"); return }
+                    guard let http = try? RawHTTPClient(port: port) else {
+                        log("client \(c) cannot connect")
+                        return
+                    }
                     for b in prepared[c] {
                         guard ContinuousClock.now < deadline else { break }
                         let t0 = ContinuousClock.now
-                        guard let r = try? http.post("/v1/transactions/batch", body: b.body, contentType: contentType), r.status == 202 else {
+                        guard let r = try? http.post("/v1/transactions/batch", body: b.body, contentType: contentType), r.status == 202
+                        else {
                             rejected.add(b.count, ordering: .relaxed)
                             continue
                         }
@@ -226,10 +237,15 @@ let supply = try node.ledger.supply()
 await node.stop()
 try? FileManager.default.removeItem(atPath: dir)
 
-print(String(format: "submitted %d transfers (%d rejected); %d included in the %.1f s window and sealed (all sealed after %.1f s)",
-             submitted.load(ordering: .relaxed), rejected.load(ordering: .relaxed), sealedCount, total, submitWindow))
+print(
+    String(
+        format: "submitted %d transfers (%d rejected); %d included in the %.1f s window and sealed (all sealed after %.1f s)",
+        submitted.load(ordering: .relaxed), rejected.load(ordering: .relaxed), sealedCount, total, submitWindow))
 print(String(format: "transfers sealed per second: %.0f", rate))
-print(String(format: "submit-to-sealed latency: p50 %.2f s, p99 %.2f s (bound (confirmations+2) x block time = %.1f s)", pct(lat, 0.5), pct(lat, 0.99),
-             Double(confirmations + 2) * Double(blockTimeMs) / 1000))
+print(
+    String(
+        format: "submit-to-sealed latency: p50 %.2f s, p99 %.2f s (bound (confirmations+2) x block time = %.1f s)", pct(lat, 0.5),
+        pct(lat, 0.99),
+        Double(confirmations + 2) * Double(blockTimeMs) / 1000))
 print(String(format: "single-core Ed25519 verify: %.0f/s; sealed/verify ratio: %.0f%%", verifyPerSecond, 100 * rate / verifyPerSecond))
 print("supply conserved: \(supply.isConserved)")

@@ -1,12 +1,12 @@
 import BenchSupport
 import Foundation
 import MosaicCrypto
+import MosaicHTTPServer
 import MosaicLedger
 import MosaicNode
 import MosaicProtocol
 import MosaicSDK
 import Synchronization
-import MosaicHTTPServer
 
 // Notes benchmark (not a test): a node in this process with notepads filled through signed
 // calls, then for a fixed time
@@ -33,8 +33,10 @@ func pct(_ xs: [Double], _ p: Double) -> Double { xs.isEmpty ? .nan : xs[min(xs.
 
 let ownerKeys = (0..<owners).map { _ in Ed25519.SigningKey.generate() }
 let writerKeys = (0..<writers).map { _ in Ed25519.SigningKey.generate() }
-var genesis = Genesis(chainID: "mosaic-bench-notes",
-                      allocations: Dictionary(uniqueKeysWithValues: (ownerKeys + writerKeys).map { ($0.publicKey.clientID, 1_000 * TokenAmount.unitsPerToken) }))
+var genesis = Genesis(
+    chainID: "mosaic-bench-notes",
+    allocations: Dictionary(
+        uniqueKeysWithValues: (ownerKeys + writerKeys).map { ($0.publicKey.clientID, 1_000 * TokenAmount.unitsPerToken) }))
 genesis.confirmations = confirmations
 genesis.blockTimeMillis = Int64(blockTimeMs)
 genesis.maxBlockTransactions = 100_000
@@ -61,9 +63,11 @@ for key in ownerKeys {
         let body = "Note \(i) of \(key.publicKey.clientID.prefix(8)): " + String(repeating: "lorem ipsum ", count: 16)
         var args: [String: JSONValue] = ["title": .string("Note \(i)"), "body": .string(body)]
         if i == 0 { args["create"] = .bool(true) }
-        fill.append(Transaction.signed(by: key, chainID: genesis.chainID, to: address, value: 0, fee: genesis.minimumFee, nonce: nonce,
-                                       type: .contractCall, data: ContractCall(contract: "notes", method: "add", args: args).json,
-                                       creationDate: Int64(Date().timeIntervalSince1970)))
+        fill.append(
+            Transaction.signed(
+                by: key, chainID: genesis.chainID, to: address, value: 0, fee: genesis.minimumFee, nonce: nonce,
+                type: .contractCall, data: ContractCall(contract: "notes", method: "add", args: args).json,
+                creationDate: Int64(Date().timeIntervalSince1970)))
         // Each sender has at most max_nonce_ahead (10) waiting beyond its account nonce: submit in rounds.
     }
 }
@@ -94,16 +98,23 @@ let port = node.http.port
 
 let readerThreads = (0..<readers).map { r in
     Thread {
-        guard let http = try? RawHTTPClient(port: port) else { log("reader \(r) cannot connect"); return }
+        guard let http = try? RawHTTPClient(port: port) else {
+            log("reader \(r) cannot connect")
+            return
+        }
         var rng = SystemRandomNumberGenerator()
         var mine: [Double] = []
         var n = 0
         while ContinuousClock.now < deadline {
-            let path = n % 4 == 3
+            let path =
+                n % 4 == 3
                 ? "/v1/contracts/notes/views/notes?owner=\(ownerIDs[Int.random(in: 0..<owners, using: &rng)])&limit=10"
                 : "/v1/contracts/notes/views/note?id=\(Int.random(in: 1...maxID, using: &rng))"
             let t0 = ContinuousClock.now
-            guard let resp = try? http.get(path), resp.status == 200 else { readErrors.add(1, ordering: .relaxed); continue }
+            guard let resp = try? http.get(path), resp.status == 200 else {
+                readErrors.add(1, ordering: .relaxed)
+                continue
+            }
             if n % 16 == 0 { mine.append(secondsOf(ContinuousClock.now - t0)) }
             n += 1
         }
@@ -121,7 +132,8 @@ await withTaskGroup(of: Void.self) { group in
             while ContinuousClock.now < deadline {
                 let t0 = ContinuousClock.now
                 do {
-                    try await pad.add(title: "bench", body: "written under read load", createNotepad: first, until: .sealed, timeout: .seconds(30))
+                    try await pad.add(
+                        title: "bench", body: "written under read load", createNotepad: first, until: .sealed, timeout: .seconds(30))
                     first = false
                     let d = secondsOf(ContinuousClock.now - t0)
                     writeLatencies.withLock { $0.append(d) }
@@ -141,9 +153,15 @@ try? FileManager.default.removeItem(atPath: dir)
 let rl = readLatencies.withLock { $0.sorted() }
 let wl = writeLatencies.withLock { $0.sorted() }
 let we = writeErrors.withLock { $0 }
-print(String(format: "reads: %d in %.1f s from %d keep-alive clients (%d errors): %.0f reads/s", reads.load(ordering: .relaxed), readWindow, readers,
-             readErrors.load(ordering: .relaxed), Double(reads.load(ordering: .relaxed)) / readWindow))
+print(
+    String(
+        format: "reads: %d in %.1f s from %d keep-alive clients (%d errors): %.0f reads/s", reads.load(ordering: .relaxed), readWindow,
+        readers,
+        readErrors.load(ordering: .relaxed), Double(reads.load(ordering: .relaxed)) / readWindow))
 print(String(format: "read latency: p50 %.2f ms, p99 %.2f ms", pct(rl, 0.5) * 1000, pct(rl, 0.99) * 1000))
-print(String(format: "sealed writes: %d by %d wallets (%d failed), submit-to-sealed p50 %.2f s, p99 %.2f s (bound (confirmations+2) x block time = %.1f s); run %.1f s",
-             wl.count, writers, we.count, pct(wl, 0.5), pct(wl, 0.99), Double(confirmations + 2) * Double(blockTimeMs) / 1000, elapsed))
+print(
+    String(
+        format:
+            "sealed writes: %d by %d wallets (%d failed), submit-to-sealed p50 %.2f s, p99 %.2f s (bound (confirmations+2) x block time = %.1f s); run %.1f s",
+        wl.count, writers, we.count, pct(wl, 0.5), pct(wl, 0.99), Double(confirmations + 2) * Double(blockTimeMs) / 1000, elapsed))
 if let e = we.first { print("first write error: \(e)") }

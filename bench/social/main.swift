@@ -1,11 +1,11 @@
 import BenchSupport
 import Foundation
 import MosaicCrypto
+import MosaicHTTPServer
 import MosaicLedger
 import MosaicNode
 import MosaicProtocol
 import Synchronization
-import MosaicHTTPServer
 
 // Social feed read benchmark (not a test): a ledger seeded through the social contract with
 // POSTS root posts (each upvoted by its author, so all of them are in trending), then a node in
@@ -36,65 +36,89 @@ defer { if kept == nil { try? FileManager.default.removeItem(atPath: dir) } }
 let keys = (0..<authors).map { i in
     (try? Ed25519.SigningKey(seed: SecretBytes(Array(SHA256.hash(Array("bench-social-\(i)".utf8)))))) ?? Ed25519.SigningKey.generate()
 }
-var genesis = Genesis(chainID: "mosaic-bench-social",
-                      allocations: Dictionary(uniqueKeysWithValues: keys.enumerated().map { i, k in
-                          (k.publicKey.clientID, UInt64(1 + i % 1000) * TokenAmount.unitsPerToken)
-                      }))
+var genesis = Genesis(
+    chainID: "mosaic-bench-social",
+    allocations: Dictionary(
+        uniqueKeysWithValues: keys.enumerated().map { i, k in
+            (k.publicKey.clientID, UInt64(1 + i % 1000) * TokenAmount.unitsPerToken)
+        }))
 genesis.confirmations = 3
 genesis.maxBlockTransactions = 3 * authors
 genesis.poolCapacity = 1_000_000
 genesis.expiryBlocks = 1000
-let chainID = genesis.chainID, fee = genesis.minimumFee
+let chainID = genesis.chainID
+let fee = genesis.minimumFee
 let social = ContractCall.address(of: "social")
 let tags = ["mosaic", "storage", "swift", "news", "photo", "music", "travel", "food"]
 let body = String(repeating: "A post body of a realistic length for a feed preview. ", count: 6)
 
-if reuse { log("reusing the seeded ledger in \(dir)") } else {
-log("seeding \(waves * authors) posts by \(authors) authors in \(waves) waves (post + self-upvote per author each wave)…")
-let seedStart = ContinuousClock.now
-do {
-    let ledger = try Ledger(directory: dir, genesis: genesis,
-                            limits: LedgerLimits(poolBytes: 1 << 30, senderPendingCount: 1 << 20, senderPendingBytes: 1 << 30))
-    for wave in 0..<waves {
-        let count = min(authors, postCount - wave * authors)
-        let signed = Mutex<[[Transaction]]>(Array(repeating: [], count: count))
-        DispatchQueue.concurrentPerform(iterations: count) { i in
-            let key = keys[i]
-            let permlink = "post-\(wave)-\(i)"
-            let post = ContractCall(contract: "social", method: "comment", args: [
-                "permlink": .string(permlink), "parent_author": .string(""), "parent_permlink": .string(tags[i % tags.count]),
-                "title": .string("Post \(wave)/\(i) about \(tags[(i + wave) % tags.count])"), "body": .string(body),
-                "tags": .array([.string(tags[(i + wave + 1) % tags.count])])])
-            let vote = ContractCall(contract: "social", method: "vote", args: [
-                "author": .string(key.publicKey.clientID), "permlink": .string(permlink), "weight": .integer(Int64(100 + (i * 37 + wave * 11) % 9_900))])
-            // Votes count a locked voting stake: each author stakes half its tokens in the first wave.
-            let stake = UInt64(1 + i % 1000) * TokenAmount.unitsPerToken / 2
-            let first = wave == 0 ? [Transaction.signed(by: key, chainID: chainID, to: social, value: stake, fee: fee, nonce: 1, type: .contractCall,
-                                                        data: ContractCall(contract: "social", method: "stake").json, creationDate: Int64(Date().timeIntervalSince1970))] : []
-            let txs = first + [post, vote].enumerated().map { n, call in
-                Transaction.signed(by: key, chainID: chainID, to: social, value: 0, fee: fee, nonce: UInt64(2 * wave + n + 2),
-                                   type: .contractCall, data: call.json, creationDate: Int64(Date().timeIntervalSince1970))
+if reuse {
+    log("reusing the seeded ledger in \(dir)")
+} else {
+    log("seeding \(waves * authors) posts by \(authors) authors in \(waves) waves (post + self-upvote per author each wave)…")
+    let seedStart = ContinuousClock.now
+    do {
+        let ledger = try Ledger(
+            directory: dir, genesis: genesis,
+            limits: LedgerLimits(poolBytes: 1 << 30, senderPendingCount: 1 << 20, senderPendingBytes: 1 << 30))
+        for wave in 0..<waves {
+            let count = min(authors, postCount - wave * authors)
+            let signed = Mutex<[[Transaction]]>(Array(repeating: [], count: count))
+            DispatchQueue.concurrentPerform(iterations: count) { i in
+                let key = keys[i]
+                let permlink = "post-\(wave)-\(i)"
+                let post = ContractCall(
+                    contract: "social", method: "comment",
+                    args: [
+                        "permlink": .string(permlink), "parent_author": .string(""), "parent_permlink": .string(tags[i % tags.count]),
+                        "title": .string("Post \(wave)/\(i) about \(tags[(i + wave) % tags.count])"), "body": .string(body),
+                        "tags": .array([.string(tags[(i + wave + 1) % tags.count])]),
+                    ])
+                let vote = ContractCall(
+                    contract: "social", method: "vote",
+                    args: [
+                        "author": .string(key.publicKey.clientID), "permlink": .string(permlink),
+                        "weight": .integer(Int64(100 + (i * 37 + wave * 11) % 9_900)),
+                    ])
+                // Votes count a locked voting stake: each author stakes half its tokens in the first wave.
+                let stake = UInt64(1 + i % 1000) * TokenAmount.unitsPerToken / 2
+                let first =
+                    wave == 0
+                    ? [
+                        Transaction.signed(
+                            by: key, chainID: chainID, to: social, value: stake, fee: fee, nonce: 1, type: .contractCall,
+                            data: ContractCall(contract: "social", method: "stake").json, creationDate: Int64(Date().timeIntervalSince1970))
+                    ] : []
+                let txs =
+                    first
+                    + [post, vote].enumerated().map { n, call in
+                        Transaction.signed(
+                            by: key, chainID: chainID, to: social, value: 0, fee: fee, nonce: UInt64(2 * wave + n + 2),
+                            type: .contractCall, data: call.json, creationDate: Int64(Date().timeIntervalSince1970))
+                    }
+                signed.withLock { $0[i] = txs }
             }
-            signed.withLock { $0[i] = txs }
+            let all = signed.withLock { $0 }.flatMap { $0 }
+            let refused = ledger.submit(all).compactMap { $0 }
+            if let first = refused.first { log("wave \(wave): \(refused.count) refused, first: \(first)") }
+            let block = try ledger.produceBlock()
+            if wave == 0 {
+                let sample = try ledger.transactions(inRound: block.round, limit: 2)
+                for r in sample where r.receipt?.outcome == .failure { log("failed: \(r.receipt?.error ?? "")") }
+            }
+            try ledger.advanceClock(by: 300)
+            if wave % 5 == 4 || wave == waves - 1 {
+                log(
+                    String(
+                        format: "  %d posts after %.1f s", min(postCount, (wave + 1) * authors), secondsOf(ContinuousClock.now - seedStart))
+                )
+            }
         }
-        let all = signed.withLock { $0 }.flatMap { $0 }
-        let refused = ledger.submit(all).compactMap { $0 }
-        if let first = refused.first { log("wave \(wave): \(refused.count) refused, first: \(first)") }
-        let block = try ledger.produceBlock()
-        if wave == 0 {
-            let sample = try ledger.transactions(inRound: block.round, limit: 2)
-            for r in sample where r.receipt?.outcome == .failure { log("failed: \(r.receipt?.error ?? "")") }
-        }
-        try ledger.advanceClock(by: 300)
-        if wave % 5 == 4 || wave == waves - 1 {
-            log(String(format: "  %d posts after %.1f s", min(postCount, (wave + 1) * authors), secondsOf(ContinuousClock.now - seedStart)))
-        }
+        for _ in 0..<Int(genesis.confirmations) { try ledger.produceBlock() }
+        ledger.close()
     }
-    for _ in 0..<Int(genesis.confirmations) { try ledger.produceBlock() }
-    ledger.close()
-}
-let seedSeconds = secondsOf(ContinuousClock.now - seedStart)
-log(String(format: "seeded in %.1f s (%.0f transactions/s through the contract)", seedSeconds, Double(2 * postCount) / seedSeconds))
+    let seedSeconds = secondsOf(ContinuousClock.now - seedStart)
+    log(String(format: "seeded in %.1f s (%.0f transactions/s through the contract)", seedSeconds, Double(2 * postCount) / seedSeconds))
 }
 
 // MARK: node and reads
@@ -111,11 +135,20 @@ let path = "/v1/contracts/social/views/feed?sort=trending&limit=20"
 do {
     let http = try RawHTTPClient(port: node.http.port)
     let r = try http.get(path)
-    guard r.status == 200 else { log("feed answered \(r.status): \(String(decoding: r.body.prefix(300), as: UTF8.self))"); exit(1) }
-    struct Answer: Decodable { let round: UInt64; let result: SocialFeedPage }
+    guard r.status == 200 else {
+        log("feed answered \(r.status): \(String(decoding: r.body.prefix(300), as: UTF8.self))")
+        exit(1)
+    }
+    struct Answer: Decodable {
+        let round: UInt64
+        let result: SocialFeedPage
+    }
     let page = try JSONDecoder().decode(Answer.self, from: Data(r.body)).result
     let scores = page.posts.map(\.trendingScore)
-    guard page.posts.count == 20, scores == scores.sorted(by: >) else { log("unexpected page: \(page.posts.count) posts"); exit(1) }
+    guard page.posts.count == 20, scores == scores.sorted(by: >) else {
+        log("unexpected page: \(page.posts.count) posts")
+        exit(1)
+    }
     log("first page: \(page.posts.count) posts, \(r.body.count) bytes, top \(page.posts[0].path) (score \(scores[0]))")
 }
 
@@ -128,8 +161,10 @@ do {
         n += 1
     }
     log(String(format: "in process, one thread: %.0f feed views/s", Double(n) / secondsOf(ContinuousClock.now - start)))
-    for (label, name, args) in [("feed of 1 post", "feed", ["sort": JSONValue.string("trending"), "limit": .integer(1)]),
-                                ("one post", "post", ["author": .string(keys[0].publicKey.clientID), "permlink": .string("post-0-0")])] {
+    for (label, name, args) in [
+        ("feed of 1 post", "feed", ["sort": JSONValue.string("trending"), "limit": .integer(1)]),
+        ("one post", "post", ["author": .string(keys[0].publicKey.clientID), "permlink": .string("post-0-0")]),
+    ] {
         var c = 0
         let t0 = ContinuousClock.now
         while ContinuousClock.now - t0 < .seconds(1) {
@@ -141,21 +176,27 @@ do {
     // What the node adds per answer: encoding the result as JSON.
     let result = try node.ledger.view(contract: "social", name: "feed", args: ["sort": .string("trending"), "limit": .integer(20)])
     let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]   // as the node's responses
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]  // as the node's responses
     var m = 0
     let encodeStart = ContinuousClock.now
     while ContinuousClock.now - encodeStart < .seconds(1) {
         _ = try encoder.encode(result)
         m += 1
     }
-    log(String(format: "JSON encoding of one page, one thread, Foundation's JSONEncoder: %.0f/s", Double(m) / secondsOf(ContinuousClock.now - encodeStart)))
+    log(
+        String(
+            format: "JSON encoding of one page, one thread, Foundation's JSONEncoder: %.0f/s",
+            Double(m) / secondsOf(ContinuousClock.now - encodeStart)))
     var k = 0
     let directStart = ContinuousClock.now
     while ContinuousClock.now - directStart < .seconds(1) {
         _ = result.jsonData
         k += 1
     }
-    log(String(format: "JSON encoding of one page, one thread, JSONValue.jsonData (what the node uses): %.0f/s", Double(k) / secondsOf(ContinuousClock.now - directStart)))
+    log(
+        String(
+            format: "JSON encoding of one page, one thread, JSONValue.jsonData (what the node uses): %.0f/s",
+            Double(k) / secondsOf(ContinuousClock.now - directStart)))
 }
 
 /// Reads/s and failures of CLIENTS keep-alive clients asking for `next()` paths for SECONDS.
@@ -167,9 +208,16 @@ func measure(_ next: @escaping @Sendable () -> String) async throws -> (rate: Do
     let port = node.http.port
     let threads = (0..<clients).map { _ in
         Thread {
-            guard let http = try? RawHTTPClient(port: port) else { failures.add(1, ordering: .relaxed); return }
+            guard let http = try? RawHTTPClient(port: port) else {
+                failures.add(1, ordering: .relaxed)
+                return
+            }
             while ContinuousClock.now < deadline {
-                if let r = try? http.get(next()), r.status == 200 { reads.add(1, ordering: .relaxed) } else { failures.add(1, ordering: .relaxed) }
+                if let r = try? http.get(next()), r.status == 200 {
+                    reads.add(1, ordering: .relaxed)
+                } else {
+                    failures.add(1, ordering: .relaxed)
+                }
             }
         }
     }
@@ -185,12 +233,16 @@ let front = try await measure { path }
 //    read misses the cache and runs the view (a reader scrolling deep into the feed).
 let authorIDs = keys.map(\.publicKey.clientID)
 let deep = try await measure {
-    let wave = Int.random(in: 0..<waves), i = Int.random(in: 0..<min(authors, postCount - wave * authors))
+    let wave = Int.random(in: 0..<waves)
+    let i = Int.random(in: 0..<min(authors, postCount - wave * authors))
     return path + "&start_author=\(authorIDs[i])&start_permlink=post-\(wave)-\(i)"
 }
 await node.stop()
 // The box is shared: say how busy it was, since the figure moves with it.
 let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
-print(String(format: "feed reads (trending, 20 items, %d posts, %d clients, %d s over HTTP): front page %.0f/s, random deep pages (uncached) %.0f/s — target 2,000/s: %@ (%d failed; load average %@)",
-             postCount, clients, seconds, front.rate, deep.rate, min(front.rate, deep.rate) >= 2000 ? "met" : "NOT met",
-             front.failed + deep.failed, load))
+print(
+    String(
+        format:
+            "feed reads (trending, 20 items, %d posts, %d clients, %d s over HTTP): front page %.0f/s, random deep pages (uncached) %.0f/s — target 2,000/s: %@ (%d failed; load average %@)",
+        postCount, clients, seconds, front.rate, deep.rate, min(front.rate, deep.rate) >= 2000 ? "met" : "NOT met",
+        front.failed + deep.failed, load))

@@ -1,10 +1,11 @@
 import Foundation
+import MosaicBlobber
 import MosaicCrypto
 import MosaicSDK
 import MosaicStorageCore
-import MosaicBlobber
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // Storage throughput on loopback (run in release):
@@ -98,7 +99,9 @@ func makeInput(_ path: String, mib: Int) throws -> URL {
 }
 
 /// d + p blobbers in this process and an owner-signed allocation over them, assigned.
-func startGrid(d: Int, p: Int, name: String) async throws -> (servers: [BlobberServer], owner: Ed25519.SigningKey, allocation: StorageAllocation) {
+func startGrid(d: Int, p: Int, name: String) async throws -> (
+    servers: [BlobberServer], owner: Ed25519.SigningKey, allocation: StorageAllocation
+) {
     var servers: [BlobberServer] = []
     for i in 0..<(d + p) {
         let s = try BlobberServer(configuration: .init(directory: root + "/\(name)-blobber\(i)"))
@@ -106,9 +109,10 @@ func startGrid(d: Int, p: Int, name: String) async throws -> (servers: [BlobberS
         servers.append(s)
     }
     let owner = Ed25519.SigningKey.generate()
-    var assignment = AllocationAssignment(allocationID: Hex.encode(Random.bytes(32)), ownerPublicKey: owner.publicKey,
-                                          dataShards: d, parityShards: p, size: 1 << 40,
-                                          expiration: Int64(Date().timeIntervalSince1970) + 3600, blobbers: servers.map(\.blobberID))
+    var assignment = AllocationAssignment(
+        allocationID: Hex.encode(Random.bytes(32)), ownerPublicKey: owner.publicKey,
+        dataShards: d, parityShards: p, size: 1 << 40,
+        expiration: Int64(Date().timeIntervalSince1970) + 3600, blobbers: servers.map(\.blobberID))
     assignment.sign(with: owner)
     let allocation = try StorageAllocation(assignment: assignment, urls: servers.map(\.baseURL))
     let client = StorageClient(signingKey: owner, home: URL(fileURLWithPath: root + "/home"))
@@ -168,9 +172,12 @@ for (d, p) in layouts {
     let downCPU = cpuSeconds() - cpu
     let same = FileManager.default.contentsEqual(atPath: input.path, andPath: output.path)
     measured["\(d)+\(p)"] = (bytes / up / 1e6, bytes / down / 1e6)
-    print(String(format: "%d+%d %d MiB, %d chunks per batch: upload %.0f MB/s (%.2f s, %.2f CPU s), download %.0f MB/s (%.2f s, %.2f CPU s), byte-exact %@, peak RSS (client + blobbers) %@",
-                 d, p, mib, config.chunksPerBatch, bytes / up / 1e6, up, upCPU, bytes / down / 1e6, down, downCPU,
-                 same ? "true" : "FALSE", status("VmHWM")))
+    print(
+        String(
+            format:
+                "%d+%d %d MiB, %d chunks per batch: upload %.0f MB/s (%.2f s, %.2f CPU s), download %.0f MB/s (%.2f s, %.2f CPU s), byte-exact %@, peak RSS (client + blobbers) %@",
+            d, p, mib, config.chunksPerBatch, bytes / up / 1e6, up, upCPU, bytes / down / 1e6, down, downCPU,
+            same ? "true" : "FALSE", status("VmHWM")))
     try? FileManager.default.removeItem(at: output)
     for s in grid.servers { await s.stop() }
 }
@@ -212,7 +219,8 @@ throughput("SHA-256 (libcrypto, 64 KiB blocks)", bytes: block.count) {
 for (d, p) in layouts {
     // As the encoder calls it: in place, 64 KiB fragments, one batch of 16 chunks reused.
     let coder = try ErasureCoder(dataShards: d, parityShards: p)
-    let chunks = 16, fragment = 65_536
+    let chunks = 16
+    let fragment = 65_536
     var rows = [UInt8](repeating: 1, count: (d + p) * chunks * fragment)
     let dataPerPass = d * chunks * fragment
     let passes = max(1, block.count / dataPerPass)
@@ -220,8 +228,9 @@ for (d, p) in layouts {
         try rows.withUnsafeMutableBytes { raw in
             for _ in 0..<passes {
                 for k in 0..<chunks {
-                    try coder.encodeParity(in: UnsafeMutableRawBufferPointer(rebasing: raw[(k * fragment)...]),
-                                           fragmentSize: fragment, stride: chunks * fragment)
+                    try coder.encodeParity(
+                        in: UnsafeMutableRawBufferPointer(rebasing: raw[(k * fragment)...]),
+                        fragmentSize: fragment, stride: chunks * fragment)
                 }
             }
         }
@@ -256,7 +265,9 @@ func loopbackThroughput(total: Int) throws -> Double {
         to.sin_family = sa_family_t(AF_INET)
         to.sin_addr.s_addr = inet_addr("127.0.0.1")
         to.sin_port = port
-        let ok = withUnsafePointer(to: &to) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let ok = withUnsafePointer(to: &to) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard ok == 0 else { return }
         let chunk = [UInt8](repeating: 7, count: 1 << 20)
         var sent = 0
@@ -286,22 +297,26 @@ func loopbackThroughput(total: Int) throws -> Double {
     writerDone.wait()
     return Double(got) / s / 1e6
 }
-print(String(format: "bound: loopback TCP copy (127.0.0.1, %d MiB, writer and reader threads) %.0f MB/s",
-             mib, try loopbackThroughput(total: mib << 20)))
+print(
+    String(
+        format: "bound: loopback TCP copy (127.0.0.1, %d MiB, writer and reader threads) %.0f MB/s",
+        mib, try loopbackThroughput(total: mib << 20)))
 
 // The client's own peak memory: a fresh process uploads while the blobbers stay here.
 if let memoryMiB = memoryCheckMiB {
     let (d, p) = layouts.last ?? (4, 2)
     let grid = try await startGrid(d: d, p: p, name: "memory-\(d)+\(p)")
     let file = try makeInput(root + "/memory-input", mib: memoryMiB)
-    var spec = ChildSpec(seed: grid.owner.seed.withUnsafeBytes { Hex.encode(Array($0)) }, allocation: grid.allocation,
-                         file: file.path, home: root + "/child-home", chunksPerBatch: batch)
+    var spec = ChildSpec(
+        seed: grid.owner.seed.withUnsafeBytes { Hex.encode(Array($0)) }, allocation: grid.allocation,
+        file: file.path, home: root + "/child-home", chunksPerBatch: batch)
     spec.chunksPerBatch = batch
     let specURL = URL(fileURLWithPath: root + "/child-spec.json")
     try JSONEncoder().encode(spec).write(to: specURL)
     let child = Process()
-    child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0].hasPrefix("/")
-        ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0])
+    child.executableURL = URL(
+        fileURLWithPath: CommandLine.arguments[0].hasPrefix("/")
+            ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0])
     child.arguments = ["--client-upload", specURL.path]
     let pipe = Pipe()
     child.standardOutput = pipe
@@ -312,9 +327,11 @@ if let memoryMiB = memoryCheckMiB {
     let secs = out.split(separator: "\n").first { $0.hasPrefix("seconds") }.flatMap { Double($0.dropFirst(8)) }
     let kB = Int(hwm.split(separator: " ").first ?? "") ?? 0
     if child.terminationStatus == 0, kB > 0 {
-        print(String(format: "client peak memory (%d MiB upload, %d+%d, client in its own process): %d MiB (VmHWM %@; target <= 128 MiB)%@",
-                     memoryMiB, d, p, kB / 1024, hwm, kB <= 128 * 1024 ? "" : " — OVER TARGET",
-                     secs.map { String(format: ", upload %.0f MB/s", Double(memoryMiB << 20) / $0 / 1e6) } ?? ""))
+        print(
+            String(
+                format: "client peak memory (%d MiB upload, %d+%d, client in its own process): %d MiB (VmHWM %@; target <= 128 MiB)%@",
+                memoryMiB, d, p, kB / 1024, hwm, kB <= 128 * 1024 ? "" : " — OVER TARGET",
+                secs.map { String(format: ", upload %.0f MB/s", Double(memoryMiB << 20) / $0 / 1e6) } ?? ""))
     } else {
         print("client peak memory: the child upload failed (exit \(child.terminationStatus)); see its stderr above")
     }
@@ -355,10 +372,11 @@ if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script 
     // Only this run's results: an older file from an earlier run must not pass for them.
     let written = (try? FileManager.default.attributesOfItem(atPath: results.path)[.modificationDate] as? Date) ?? .distantPast
     if written >= started.addingTimeInterval(-1), let data = try? Data(contentsOf: results),
-       let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-       let cli = json["tahoe-cli"] as? [String: Any], let row = cli["\(mib)MiB"] as? [String: Any],
-       let put = (row["put_median_MBps"] as? NSNumber)?.doubleValue, let get = (row["get_median_MBps"] as? NSNumber)?.doubleValue,
-       put > 0, get > 0 {
+        let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let cli = json["tahoe-cli"] as? [String: Any], let row = cli["\(mib)MiB"] as? [String: Any],
+        let put = (row["put_median_MBps"] as? NSNumber)?.doubleValue, let get = (row["get_median_MBps"] as? NSNumber)?.doubleValue,
+        put > 0, get > 0
+    {
         print(String(format: "Tahoe-LAFS 2-of-4 %d MiB: put %.1f MB/s, get %.1f MB/s", mib, put, get))
         for (layout, r) in measured.sorted(by: { $0.key < $1.key }) {
             print(String(format: "Mosaic %@ vs Tahoe 2-of-4: upload %.1f×, download %.1f× (target ≥ 6×)", layout, r.up / put, r.down / get))
@@ -367,6 +385,8 @@ if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script 
         print("Tahoe-LAFS did not produce results (exit \(tahoe.terminationStatus)); see /tmp/tahoe for its logs")
     }
 } else {
-    print("Tahoe-LAFS comparison skipped (shared/bench/tahoe_grid.sh not found above \(FileManager.default.currentDirectoryPath), or MOSAIC_BENCH_TAHOE=0)")
+    print(
+        "Tahoe-LAFS comparison skipped (shared/bench/tahoe_grid.sh not found above \(FileManager.default.currentDirectoryPath), or MOSAIC_BENCH_TAHOE=0)"
+    )
 }
 print("load average at end: \(loadAverage())")

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal blocking HTTP/1.1 client over one keep-alive socket, for the benchmark's load
@@ -37,7 +38,8 @@ public final class RawHTTPClient {
     }
 
     public func post(_ path: String, body: Data, contentType: String) throws -> (status: Int, body: [UInt8]) {
-        var request = Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        var request = Array(
+            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
         request.append(contentsOf: body)
         return try exchange(request)
     }

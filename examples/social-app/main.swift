@@ -96,8 +96,9 @@ func loadOrCreateKey(dir: URL) throws -> Ed25519.SigningKey {
     }
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     let key = Ed25519.SigningKey.generate()
-    let ok = FileManager.default.createFile(atPath: file.path, contents: Data(Hex.encode(key.seed.copyBytes()).utf8),
-                                            attributes: [.posixPermissions: 0o600])
+    let ok = FileManager.default.createFile(
+        atPath: file.path, contents: Data(Hex.encode(key.seed.copyBytes()).utf8),
+        attributes: [.posixPermissions: 0o600])
     guard ok else { throw ExampleError.startup("cannot write \(file.path)") }
     return key
 }
@@ -160,7 +161,9 @@ struct App: Sendable {
     func register(on server: HTTPServer) {
         server.route(.get, "/", summary: "Home: sign in with Mosaic") { req in
             if store.user(cookie: req.cookies["example_session"]) != nil { return App.redirect("/feed") }
-            return App.page("Example social app", """
+            return App.page(
+                "Example social app",
+                """
                 <h1>Example social app</h1>
                 <p>A third-party app on Mosaic's social network. It never sees your keys: you grant it the right to
                 <strong>\(App.escape(options.scopes))</strong> for you on the Mosaic consent page, and it signs those operations with its own key.</p>
@@ -171,7 +174,10 @@ struct App: Sendable {
 
         server.route(.get, "/login", summary: "Start the consent flow") { _ in
             let state = Hex.encode(Random.bytes(16))
-            let q = [("app", options.name), ("scopes", options.scopes), ("redirect", redirectURL), ("expires", options.expires), ("state", state)]
+            let q = [
+                ("app", options.name), ("scopes", options.scopes), ("redirect", redirectURL), ("expires", options.expires),
+                ("state", state),
+            ]
             let url = options.mosaic.trimmingSuffix("/") + "/authorize?" + q.map { "\($0.0)=\(App.encode($0.1))" }.joined(separator: "&")
             var r = App.redirect(url)
             r.headers.add("Set-Cookie", "example_state=\(state); Path=/; HttpOnly; SameSite=Lax")
@@ -181,14 +187,19 @@ struct App: Sendable {
         server.route(.get, "/callback", summary: "Where the consent page sends the user back") { req in
             let q = req.query
             guard let state = q["state"], !state.isEmpty, state == req.cookies["example_state"] else {
-                return App.page("Sign-in failed", "<h1>Sign-in failed</h1><p id=\"error\">The state does not match the one this browser started with; start again.</p><p><a href=\"/\">Back</a></p>", status: 400)
+                return App.page(
+                    "Sign-in failed",
+                    "<h1>Sign-in failed</h1><p id=\"error\">The state does not match the one this browser started with; start again.</p><p><a href=\"/\">Back</a></p>",
+                    status: 400)
             }
             if let error = q["error"] {
                 let text = error == "access_denied" ? "You denied access, so this app cannot vote for you." : "Mosaic answered: \(error)"
-                return App.page("Not signed in", "<h1>Not signed in</h1><p id=\"denied\">\(App.escape(text))</p><p><a href=\"/\">Back</a></p>")
+                return App.page(
+                    "Not signed in", "<h1>Not signed in</h1><p id=\"denied\">\(App.escape(text))</p><p><a href=\"/\">Back</a></p>")
             }
             guard let hash = q["grant"], let user = q["user"], Transaction.isHexID(user) else {
-                return App.page("Sign-in failed", "<h1>Sign-in failed</h1><p id=\"error\">The callback lacks grant and user.</p>", status: 400)
+                return App.page(
+                    "Sign-in failed", "<h1>Sign-in failed</h1><p id=\"error\">The callback lacks grant and user.</p>", status: 400)
             }
             do {
                 let g = try await verify(grant: hash, user: user)
@@ -197,7 +208,9 @@ struct App: Sendable {
                 r.headers.add("Set-Cookie", "example_session=\(store.signIn(user)); Path=/; HttpOnly; SameSite=Lax")
                 return r
             } catch {
-                return App.page("Sign-in failed", "<h1>Sign-in failed</h1><p id=\"error\">\(App.escape("\(error)"))</p><p><a href=\"/\">Back</a></p>", status: 400)
+                return App.page(
+                    "Sign-in failed", "<h1>Sign-in failed</h1><p id=\"error\">\(App.escape("\(error)"))</p><p><a href=\"/\">Back</a></p>",
+                    status: 400)
             }
         }
 
@@ -209,21 +222,27 @@ struct App: Sendable {
             let rows: String
             do {
                 let page = try await social.feed(sort, limit: 50, truncateBody: 200)
-                rows = page.posts.isEmpty ? "<li id=\"empty\">No posts in this feed.</li>" : page.posts.map { p in
-                    """
-                    <li class="post" data-id="\(App.escape(p.path))"><div><strong>\(App.escape(p.title.isEmpty ? "(untitled)" : p.title))</strong>
-                    <span class="muted">by \(p.author.prefix(8))… · <span class="votes">\(p.voteCount) vote\(p.voteCount == 1 ? "" : "s")</span> · \(p.netRshares) rshares</span></div>
-                    <form method="post" action="/vote"><input type="hidden" name="id" value="\(App.escape(p.path))">
-                    <button type="submit" class="upvote">Upvote</button></form></li>
-                    """
-                }.joined()
+                rows =
+                    page.posts.isEmpty
+                    ? "<li id=\"empty\">No posts in this feed.</li>"
+                    : page.posts.map { p in
+                        """
+                        <li class="post" data-id="\(App.escape(p.path))"><div><strong>\(App.escape(p.title.isEmpty ? "(untitled)" : p.title))</strong>
+                        <span class="muted">by \(p.author.prefix(8))… · <span class="votes">\(p.voteCount) vote\(p.voteCount == 1 ? "" : "s")</span> · \(p.netRshares) rshares</span></div>
+                        <form method="post" action="/vote"><input type="hidden" name="id" value="\(App.escape(p.path))">
+                        <button type="submit" class="upvote">Upvote</button></form></li>
+                        """
+                    }.joined()
             } catch {
                 rows = "<li class=\"error\">Cannot read the feed: \(App.escape("\(error)"))</li>"
             }
             let tabs = SocialSort.allCases.map { s in
-                s == sort ? "<strong>\(s.rawValue)</strong>" : "<a id=\"tab-\(s.rawValue)\" href=\"/feed?sort=\(s.rawValue)\">\(s.rawValue)</a>"
+                s == sort
+                    ? "<strong>\(s.rawValue)</strong>" : "<a id=\"tab-\(s.rawValue)\" href=\"/feed?sort=\(s.rawValue)\">\(s.rawValue)</a>"
             }.joined(separator: " · ")
-            return App.page("Feed", """
+            return App.page(
+                "Feed",
+                """
                 <h1>Feed</h1><p class="muted">Signed in as <code id="user">\(user)</code> · <a href="/signout">sign out</a></p>
                 \(notice)\(failure)<p>\(tabs)</p><ul id="feed">\(rows)</ul>
                 """)
@@ -232,7 +251,9 @@ struct App: Sendable {
         server.route(.post, "/vote", summary: "Upvote a post for the signed-in user (signed by the app)") { req in
             guard let user = store.user(cookie: req.cookies["example_session"]) else { return App.redirect("/") }
             let form = App.form(req.body)
-            guard let text = form["id"], let id = SocialPostID(path: text) else { return App.redirect("/feed?error=" + App.encode("which post?")) }
+            guard let text = form["id"], let id = SocialPostID(path: text) else {
+                return App.redirect("/feed?error=" + App.encode("which post?"))
+            }
             let weight = Int(form["weight"] ?? "") ?? 10_000
             do {
                 try await social.acting(for: user).vote(id, weight: weight)
@@ -258,8 +279,9 @@ struct App: Sendable {
             throw ExampleError.grant("grant transaction \(hash) is \(view.status.rawValue) \(view.error ?? "")")
         }
         guard tx.clientID == user, let call = try? ContractCall.parse(tx.transactionData),
-              call.contract == "social", call.method == "grant",
-              call.args["app"] == .string(wallet.clientID) || call.args["app"] == .string(options.name) else {
+            call.contract == "social", call.method == "grant",
+            call.args["app"] == .string(wallet.clientID) || call.args["app"] == .string(options.name)
+        else {
             throw ExampleError.grant("transaction \(hash) is not a grant by \(user) to this app")
         }
         guard let g = try await social.grants(of: user).first(where: { $0.app == wallet.clientID }), !g.expired else {
@@ -271,7 +293,8 @@ struct App: Sendable {
     // MARK: helpers
 
     static func page(_ title: String, _ body: String, status: Int = 200) -> HTTPResponse {
-        .html("""
+        .html(
+            """
             <!doctype html><html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
             <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/style.css"></head>
             <body><main>\(body)</main></body></html>
@@ -345,16 +368,20 @@ func run() async -> Int32 {
         config.title = "Example social app"
         config.logger = nil
         let server = HTTPServer(configuration: config)
-        server.route(.get, "/style.css", summary: "Styles") { _ in HTTPResponse(status: 200, body: Data(App.css.utf8), contentType: "text/css") }
+        server.route(.get, "/style.css", summary: "Styles") { _ in
+            HTTPResponse(status: 200, body: Data(App.css.utf8), contentType: "text/css")
+        }
         // The redirect URL needs the bound port, so the pages are added once the server runs.
         try server.start()
         let base = server.baseURL.absoluteString.trimmingSuffix("/")
-        let app = App(options: options, wallet: wallet, social: SocialClient(wallet: wallet),
-                      store: Store(file: dir.appendingPathComponent("grants.json")), base: base)
+        let app = App(
+            options: options, wallet: wallet, social: SocialClient(wallet: wallet),
+            store: Store(file: dir.appendingPathComponent("grants.json")), base: base)
         app.register(on: server)
         try await prepare(app)
         if options.json {
-            let line = try JSONSerialization.data(withJSONObject: ["url": base, "app": options.name, "client_id": wallet.clientID], options: [.sortedKeys])
+            let line = try JSONSerialization.data(
+                withJSONObject: ["url": base, "app": options.name, "client_id": wallet.clientID], options: [.sortedKeys])
             FileHandle.standardOutput.write(line + Data("\n".utf8))
         } else {
             print("\(options.name) (app account \(wallet.clientID)) on \(base); sign in at \(base)/")

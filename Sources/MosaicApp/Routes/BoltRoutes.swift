@@ -26,27 +26,35 @@ extension AppServer {
             ])
         }
 
-        api(.post, "/api/faucet", summary: "Ask the faucet for tokens", access: .wallet, statuses: [202], errors: [409, 422, 429]) { [self] req in
+        api(.post, "/api/faucet", summary: "Ask the faucet for tokens", access: .wallet, statuses: [202], errors: [409, 422, 429]) {
+            [self] req in
             let wallet = try ledgerWallet(req)
             let tx = try await mapWallet { try await wallet.faucet() }
             return try AppServer.json(["hash": tx.hash], status: 202)
         }
 
-        api(.post, "/api/send", summary: "Send tokens to a client id", access: .wallet,
-            body: .json(.object([("to", .string(maxLength: 128)), ("amount", .string(maxLength: 64)), ("description", .string(maxLength: 1024))],
-                                required: ["to", "amount"])),
-            statuses: [202], errors: [409, 422]) { [self] req in
+        api(
+            .post, "/api/send", summary: "Send tokens to a client id", access: .wallet,
+            body: .json(
+                .object(
+                    [("to", .string(maxLength: 128)), ("amount", .string(maxLength: 64)), ("description", .string(maxLength: 1024))],
+                    required: ["to", "amount"])),
+            statuses: [202], errors: [409, 422]
+        ) { [self] req in
             let body = try req.decode(SendBody.self)
             let wallet = try ledgerWallet(req)
             let tx = try await mapWallet {
-                try await wallet.send(to: body.to.trimmingCharacters(in: .whitespaces), amount: body.amount.trimmingCharacters(in: .whitespaces),
-                                      description: body.description ?? "")
+                try await wallet.send(
+                    to: body.to.trimmingCharacters(in: .whitespaces), amount: body.amount.trimmingCharacters(in: .whitespaces),
+                    description: body.description ?? "")
             }
             return try AppServer.json(["hash": tx.hash], status: 202)
         }
 
-        api(.get, "/api/transactions", summary: "The wallet's transactions, newest first", access: .wallet,
-            parameters: [AppParameters.limit, AppParameters.offset]) { [self] req in
+        api(
+            .get, "/api/transactions", summary: "The wallet's transactions, newest first", access: .wallet,
+            parameters: [AppParameters.limit, AppParameters.offset]
+        ) { [self] req in
             let wallet = try ledgerWallet(req)
             let limit = try req.http[AppParameters.limit]
             let offset = try req.http[AppParameters.offset]
@@ -57,16 +65,20 @@ extension AppServer {
             ])
         }
 
-        api(.get, "/api/transactions/:hash", summary: "One transaction with every detail", access: .wallet,
-            parameters: [AppParameters.transactionHash], errors: [404]) { [self] req in
+        api(
+            .get, "/api/transactions/:hash", summary: "One transaction with every detail", access: .wallet,
+            parameters: [AppParameters.transactionHash], errors: [404]
+        ) { [self] req in
             let wallet = try ledgerWallet(req)
             let hash = try req.http[AppParameters.transactionHash]
             let view = try await mapWallet { try await wallet.client.transaction(hash) }
             return try AppServer.json(AppServer.txJSON(view, client: wallet.client))
         }
 
-        api(.get, "/api/transactions/:hash/wait", summary: "Long poll until a transaction reaches a status", access: .wallet,
-            parameters: [AppParameters.transactionHash, AppParameters.until, AppParameters.timeout], errors: [404]) { [self] req in
+        api(
+            .get, "/api/transactions/:hash/wait", summary: "Long poll until a transaction reaches a status", access: .wallet,
+            parameters: [AppParameters.transactionHash, AppParameters.until, AppParameters.timeout], errors: [404]
+        ) { [self] req in
             let wallet = try ledgerWallet(req)
             let hash = try req.http[AppParameters.transactionHash]
             let until = try req.http[AppParameters.until]
@@ -92,7 +104,8 @@ extension AppServer {
     static func txJSON(_ v: TransactionView, client: LedgerClient) -> [String: Any] {
         let t = v.transaction
         let call = t.transactionType == .contractCall ? try? ContractCall.parse(t.transactionData) : nil
-        let description = t.transactionType == .transfer ? t.transactionData : (call.map { "\($0.contract).\($0.method)" } ?? "contract call")
+        let description =
+            t.transactionType == .transfer ? t.transactionData : (call.map { "\($0.contract).\($0.method)" } ?? "contract call")
         // Tokens a contract paid out to the sender (a faucet pour), so the list can show "+1 MSC".
         var credited: UInt64 = 0
         for e in v.events ?? [] where e.attributes["to"] == t.clientID {
@@ -119,15 +132,17 @@ extension AppServer {
     /// gateway's error. A node's 401 becomes 422: the app's 401 means "your session".
     static func httpError(node e: LedgerClientError, url: String) -> HTTPError {
         switch e {
-        case let .rejected(code, message, status) where (400..<500).contains(status):
+        case .rejected(let code, let message, let status) where (400..<500).contains(status):
             return HTTPError(status: status == 401 ? 422 : status, code: code, message: message)
-        case let .rejected(code, message, status):
+        case .rejected(let code, let message, let status):
             return HTTPError(status: 502, code: code, message: "the node at \(url) failed (status \(status)): \(message)")
         case .notFound:
             return HTTPError.notFound(e.description, code: e.code)
         case .unreachable:
             // Not the SDK's words: they suggest 'mosaic devnet', which a page cannot run.
-            return HTTPError.unavailable("The network's node at \(url) cannot be reached. Check that it is running, or switch to another network in Network Details.")
+            return HTTPError.unavailable(
+                "The network's node at \(url) cannot be reached. Check that it is running, or switch to another network in Network Details."
+            )
         case .invalidResponse:
             return HTTPError(status: 502, code: e.code, message: e.description)
         }
@@ -149,7 +164,7 @@ extension AppServer {
                 throw HTTPError(status: 429, code: error.code, message: error.description)
             case .unknownTransaction:
                 throw HTTPError.notFound(error.description, code: error.code)
-            case let .node(e):
+            case .node(let e):
                 throw AppServer.httpError(node: e, url: (try? networkState.current().node) ?? "?")
             default:
                 throw HTTPError(status: 409, code: error.code, message: error.description)

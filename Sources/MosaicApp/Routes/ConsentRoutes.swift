@@ -41,15 +41,18 @@ extension AppServer {
         Query.string("state", .string(maxLength: 512), "opaque value handed back to the app"),
         Query.string("bounced", .string(maxLength: 8), "set by the page itself when it reloads through this origin"),
     ]
-    static let consentSchema = JSONSchema.object([
-        ("app", .string(maxLength: 64)), ("scopes", .string(maxLength: 256)), ("redirect", .string(maxLength: 2048)),
-        ("expires", .string(maxLength: 32)), ("state", .string(maxLength: 512)),
-    ], required: ["app", "redirect"])
+    static let consentSchema = JSONSchema.object(
+        [
+            ("app", .string(maxLength: 64)), ("scopes", .string(maxLength: 256)), ("redirect", .string(maxLength: 2048)),
+            ("expires", .string(maxLength: 32)), ("state", .string(maxLength: 512)),
+        ], required: ["app", "redirect"])
 
     func registerConsentRoutes() {
         let sessions = self.sessions
-        server.route(.get, "/authorize", summary: "Consent page: grant an app scopes on this wallet's social account",
-                     parameters: AppServer.consentParameters, errors: [404]) { [self] req in
+        server.route(
+            .get, "/authorize", summary: "Consent page: grant an app scopes on this wallet's social account",
+            parameters: AppServer.consentParameters, errors: [404]
+        ) { [self] req in
             let query = req.query
             // A SameSite=Strict cookie is not sent when another site links here. Bounce once
             // through this origin (a same-site navigation carries it) instead of starting a new
@@ -59,9 +62,13 @@ extension AppServer {
                 var q = query
                 q["bounced"] = "1"
                 let target = "/authorize?" + AppServer.queryString(q)
-                return AppServer.secured(.html(AppServer.consentShell(title: "Mosaic", body: """
-                    <p class="muted">Opening the consent page… <a href="\(AppServer.escape(target))">continue</a></p>
-                    """, refresh: target)))
+                return AppServer.secured(
+                    .html(
+                        AppServer.consentShell(
+                            title: "Mosaic",
+                            body: """
+                                <p class="muted">Opening the consent page… <a href="\(AppServer.escape(target))">continue</a></p>
+                                """, refresh: target)))
             }
             let existing = cookie.flatMap { sessions.touch($0) }
             let session = existing ?? sessions.create()
@@ -76,8 +83,11 @@ extension AppServer {
             return AppServer.secured(response)
         }
 
-        api(.post, "/api/authorize/approve", summary: "Approve a consent request: record the grant, answer the redirect URL", access: .wallet,
-            body: .json(AppServer.consentSchema), errors: [404, 409, 422]) { [self] req in
+        api(
+            .post, "/api/authorize/approve", summary: "Approve a consent request: record the grant, answer the redirect URL",
+            access: .wallet,
+            body: .json(AppServer.consentSchema), errors: [404, 409, 422]
+        ) { [self] req in
             let body = try req.decode(ConsentBody.self)
             let consent = try await consentRequest(body.query)
             let wallet = try ledgerWallet(req)
@@ -93,8 +103,11 @@ extension AppServer {
             ])
         }
 
-        api(.post, "/api/authorize/deny", summary: "Deny a consent request: answer the redirect URL with error=access_denied", access: .session,
-            body: .json(AppServer.consentSchema), errors: [404, 409, 422]) { [self] req in
+        api(
+            .post, "/api/authorize/deny", summary: "Deny a consent request: answer the redirect URL with error=access_denied",
+            access: .session,
+            body: .json(AppServer.consentSchema), errors: [404, 409, 422]
+        ) { [self] req in
             let body = try req.decode(ConsentBody.self)
             let consent = try await consentRequest(body.query)
             let url = AppServer.redirectURL(consent.redirect, [("error", "access_denied"), ("state", consent.state)])
@@ -107,35 +120,48 @@ extension AppServer {
     func consentRequest(_ query: [String: String]) async throws -> ConsentRequest {
         let appText = (query["app"] ?? "").trimmingCharacters(in: .whitespaces)
         guard !appText.isEmpty else {
-            throw HTTPError.badRequest("this authorization link names no app (?app=NAME); the app that sent you here is misconfigured", code: "invalid_request")
+            throw HTTPError.badRequest(
+                "this authorization link names no app (?app=NAME); the app that sent you here is misconfigured", code: "invalid_request")
         }
         guard appText.utf8.count <= 64 else { throw HTTPError.badRequest("the app name in this link is too long", code: "invalid_request") }
         let redirect = query["redirect"] ?? ""
         guard !redirect.isEmpty else {
-            throw HTTPError.badRequest("this authorization link has no redirect URL (?redirect=URL); the app that sent you here is misconfigured", code: "invalid_request")
+            throw HTTPError.badRequest(
+                "this authorization link has no redirect URL (?redirect=URL); the app that sent you here is misconfigured",
+                code: "invalid_request")
         }
         let state = query["state"] ?? ""
-        guard state.utf8.count <= 512 else { throw HTTPError.badRequest("the state in this link is longer than 512 bytes", code: "invalid_request") }
+        guard state.utf8.count <= 512 else {
+            throw HTTPError.badRequest("the state in this link is longer than 512 bytes", code: "invalid_request")
+        }
         let scopes: [SocialScope]
         switch SocialScope.parseList(query["scopes"] ?? "") {
         case .success(let s): scopes = s
         case .failure(let e):
             throw HTTPError.badRequest("\(e.description); this link asks for something Mosaic cannot grant", code: "invalid_scope")
         }
-        let expiresText = (query["expires"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty ? AppServer.defaultGrantDuration
+        let expiresText =
+            (query["expires"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+            ? AppServer.defaultGrantDuration
             : (query["expires"] ?? "").trimmingCharacters(in: .whitespaces)
         guard let ms = Quantity.milliseconds(expiresText), ms >= 60_000, ms / 1000 <= SocialRules.maxGrantSeconds else {
-            throw HTTPError.badRequest("invalid expiry \"\(expiresText.prefix(40))\": give a duration from 1m to 365d such as 1h, 7d or 30d", code: "invalid_expires")
+            throw HTTPError.badRequest(
+                "invalid expiry \"\(expiresText.prefix(40))\": give a duration from 1m to 365d such as 1h, 7d or 30d",
+                code: "invalid_expires")
         }
         let network = try mapConfig { try networkState.current() }
         let ledger = try mapConfig { try LedgerClient(network: network) }
         guard let app = try await mapSocial({ try await SocialClient(client: ledger).app(appText) }) else {
-            throw HTTPError.notFound("no app named \"\(appText)\" is registered on network \(network.name); nothing can be granted to it", code: "unknown_app")
+            throw HTTPError.notFound(
+                "no app named \"\(appText)\" is registered on network \(network.name); nothing can be granted to it", code: "unknown_app")
         }
         guard redirect == app.redirectURL else {
-            throw HTTPError.badRequest("the redirect URL \(redirect.prefix(200)) is not the one app \(app.name) registered (\(app.redirectURL)); the link may be forged, so Mosaic will not send you there", code: "redirect_mismatch")
+            throw HTTPError.badRequest(
+                "the redirect URL \(redirect.prefix(200)) is not the one app \(app.name) registered (\(app.redirectURL)); the link may be forged, so Mosaic will not send you there",
+                code: "redirect_mismatch")
         }
-        return ConsentRequest(app: app, scopes: scopes, redirect: redirect, expiresSeconds: ms / 1000, expiresText: expiresText, state: state)
+        return ConsentRequest(
+            app: app, scopes: scopes, redirect: redirect, expiresSeconds: ms / 1000, expiresText: expiresText, state: state)
     }
 
     static func redirectURL(_ base: String, _ items: [(String, String)]) -> String {
@@ -170,7 +196,8 @@ extension AppServer {
         fmt.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
         let scopes = c.scopes.map { s -> String in
             let (title, detail) = AppServer.scopeWords(s)
-            return "<li class=\"consent-scope\" data-scope=\"\(s.rawValue)\"><strong>\(e(title))</strong><span class=\"muted\">\(e(detail))</span></li>"
+            return
+                "<li class=\"consent-scope\" data-scope=\"\(s.rawValue)\"><strong>\(e(title))</strong><span class=\"muted\">\(e(detail))</span></li>"
         }.joined()
         let appCard = """
             <div class="consent-app" id="consent-app">
@@ -210,7 +237,9 @@ extension AppServer {
                     <p id="consent-no-wallet">There is no wallet on this computer yet. <a href="/">Create one in Mosaic</a>, then open this link again.</p>
                     """
             } else {
-                let picker = wallets.count > 1 ? """
+                let picker =
+                    wallets.count > 1
+                    ? """
                     <div class="field"><label for="consent-wallet-select">Wallet</label><select id="consent-wallet-select">\(wallets.map { "<option value=\"\(e($0.name))\">\(e($0.name))</option>" }.joined())</select></div>
                     """ : ""
                 form = """

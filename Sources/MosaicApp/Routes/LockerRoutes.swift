@@ -20,18 +20,25 @@ extension AppServer {
     }
 
     func registerLockerRoutes() {
-        api(.get, "/api/locker", summary: "The locker's files", access: .wallet, parameters: [AppParameters.alloc],
-            errors: [403, 404, 422]) { [self] req in
+        api(
+            .get, "/api/locker", summary: "The locker's files", access: .wallet, parameters: [AppParameters.alloc],
+            errors: [403, 404, 422]
+        ) { [self] req in
             let (client, alloc) = try await storage(req, allocationID: try req.http[AppParameters.alloc])
             let entries = try await AppServer.mapLocker { try await Locker(storage: client, allocation: alloc).list() }
             return try AppServer.json(["allocation_id": alloc.id, "entries": entries.map(AppServer.lockerJSON)])
         }
 
-        apiStreaming(.post, "/api/locker/upload", summary: "Lock a file (raw body) under a PIN given twice in X-Locker-PIN and X-Locker-PIN-Repeat",
-                     parameters: [AppParameters.lockerName, AppParameters.alloc, AppParameters.replace,
-                                  AppParameters.lockerPIN, AppParameters.lockerPINRepeat]) { [self] req, body in
+        apiStreaming(
+            .post, "/api/locker/upload", summary: "Lock a file (raw body) under a PIN given twice in X-Locker-PIN and X-Locker-PIN-Repeat",
+            parameters: [
+                AppParameters.lockerName, AppParameters.alloc, AppParameters.replace,
+                AppParameters.lockerPIN, AppParameters.lockerPINRepeat,
+            ]
+        ) { [self] req, body in
             let name = try req.http[AppParameters.lockerName]
-            let firstText = try req.http[AppParameters.lockerPIN], secondText = try req.http[AppParameters.lockerPINRepeat]
+            let firstText = try req.http[AppParameters.lockerPIN]
+            let secondText = try req.http[AppParameters.lockerPINRepeat]
             let pin = try AppServer.mapLocker { () throws(LockerError) -> LockerPIN in
                 try Locker.validate(name: name)
                 let first = try AppServer.headerPIN(firstText)
@@ -43,17 +50,24 @@ extension AppServer {
             let spool = try spoolFile()
             defer { try? FileManager.default.removeItem(at: spool) }
             try await AppServer.write(body, to: spool)
-            let type = req.http.headers["Content-Type"].flatMap { $0.hasPrefix("application/x-www-form") || $0 == "application/octet-stream" ? nil : $0 }
+            let type = req.http.headers["Content-Type"].flatMap {
+                $0.hasPrefix("application/x-www-form") || $0 == "application/octet-stream" ? nil : $0
+            }
             let entry = try await AppServer.mapLocker {
-                try await Locker(storage: client, allocation: alloc).put(localFile: spool, name: name, pin: pin,
-                                                                         replace: try req.http[AppParameters.replace], contentType: type)
+                try await Locker(storage: client, allocation: alloc).put(
+                    localFile: spool, name: name, pin: pin,
+                    replace: try req.http[AppParameters.replace], contentType: type)
             }
             return try AppServer.json(AppServer.lockerJSON(entry), status: 201)
         }
 
-        api(.post, "/api/locker/download", summary: "Open a locker file with its PIN (JSON {name, pin}); answers the file", access: .wallet,
-            body: .json(.object([("alloc", .hex64), ("name", .string(maxLength: 255)), ("pin", .string(maxLength: 1024))], required: ["name", "pin"])),
-            errors: [403, 404, 422, 429], bodyLimit: 4096) { [self] req in
+        api(
+            .post, "/api/locker/download", summary: "Open a locker file with its PIN (JSON {name, pin}); answers the file", access: .wallet,
+            body: .json(
+                .object(
+                    [("alloc", .hex64), ("name", .string(maxLength: 255)), ("pin", .string(maxLength: 1024))], required: ["name", "pin"])),
+            errors: [403, 404, 422, 429], bodyLimit: 4096
+        ) { [self] req in
             let body = try req.decode(LockerOpenBody.self)
             let pin = try AppServer.mapLocker { () throws(LockerError) -> LockerPIN in
                 try Locker.validate(name: body.name)
@@ -75,9 +89,11 @@ extension AppServer {
             return try AppServer.userFile(atPath: spool.path, name: entry.name, inline: false)
         }
 
-        api(.post, "/api/locker/delete", summary: "Delete a locker file (fragments, wrapped key, PIN count)", access: .wallet,
+        api(
+            .post, "/api/locker/delete", summary: "Delete a locker file (fragments, wrapped key, PIN count)", access: .wallet,
             body: .json(.object([("alloc", .hex64), ("name", .string(maxLength: 255))], required: ["name"])),
-            statuses: [204], errors: [403, 404, 422]) { [self] req in
+            statuses: [204], errors: [403, 404, 422]
+        ) { [self] req in
             let body = try req.decode(LockerNameBody.self)
             try AppServer.mapLocker { () throws(LockerError) in try Locker.validate(name: body.name) }
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
@@ -87,7 +103,9 @@ extension AppServer {
     }
 
     static func headerPIN(_ value: String?) throws(LockerError) -> LockerPIN {
-        guard let value, !value.isEmpty else { throw .invalidPIN("enter the PIN twice; a locker PIN needs \(LockerPIN.minCharacters) to \(LockerPIN.maxCharacters) characters") }
+        guard let value, !value.isEmpty else {
+            throw .invalidPIN("enter the PIN twice; a locker PIN needs \(LockerPIN.minCharacters) to \(LockerPIN.maxCharacters) characters")
+        }
         guard let text = value.removingPercentEncoding else { throw .invalidPIN("the PIN could not be read (bad encoding)") }
         return try LockerPIN(text)
     }
@@ -114,16 +132,22 @@ extension AppServer {
     static func httpError(_ e: LockerError) -> HTTPError {
         switch e {
         case .incorrectPIN: return HTTPError(status: 403, code: e.code, message: e.description)
-        case let .tooManyAttempts(_, after): return HTTPError(status: 429, code: e.code, message: e.description, headers: ["Retry-After": String(after)])
+        case .tooManyAttempts(_, let after):
+            return HTTPError(status: 429, code: e.code, message: e.description, headers: ["Retry-After": String(after)])
         case .invalidPIN, .pinMismatch, .pinUnavailable, .invalidName: return HTTPError(status: 400, code: e.code, message: e.description)
         // The page's words, not the CLI's (no --replace, no 'mosaic locker ls').
-        case let .exists(name):
-            return HTTPError(status: 409, code: e.code, message: "A locker file named \(name) already exists. Tick \u{201C}Replace a locker file with this name\u{201D} to overwrite it.")
-        case let .notFound(name):
-            return HTTPError(status: 404, code: e.code, message: "There is no locker file named \(name); it may have been deleted. Reload the list.")
-        case let .notALockerFile(name):
+        case .exists(let name):
+            return HTTPError(
+                status: 409, code: e.code,
+                message:
+                    "A locker file named \(name) already exists. Tick \u{201C}Replace a locker file with this name\u{201D} to overwrite it."
+            )
+        case .notFound(let name):
+            return HTTPError(
+                status: 404, code: e.code, message: "There is no locker file named \(name); it may have been deleted. Reload the list.")
+        case .notALockerFile(let name):
             return HTTPError(status: 422, code: e.code, message: "\(name) in the locker folder has no PIN, so it is not a locker file.")
-        case let .storage(s):
+        case .storage(let s):
             let h = AppServer.httpError(client: s)
             return HTTPError(status: h.status, code: h.code, message: h.message)
         default: return HTTPError(status: 422, code: e.code, message: e.description)

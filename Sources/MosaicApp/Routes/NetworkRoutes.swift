@@ -1,8 +1,8 @@
 import Foundation
 import MosaicHTTP
 import MosaicHTTPServer
-import MosaicSDK
 import MosaicProtocol
+import MosaicSDK
 
 /// Network details and switching (which locks every session, as signing in again is expected).
 extension AppServer {
@@ -42,33 +42,43 @@ extension AppServer {
             return try AppServer.json(body)
         }
 
-        api(.post, "/api/network", summary: "Switch this app's network (signs out); the CLI's current network stays", access: .session,
-            body: .json(.object([("name", .string(maxLength: 64))])), errors: [404]) { [self] req in
+        api(
+            .post, "/api/network", summary: "Switch this app's network (signs out); the CLI's current network stays", access: .session,
+            body: .json(.object([("name", .string(maxLength: 64))])), errors: [404]
+        ) { [self] req in
             let body = try req.decode(UseNetworkBody.self)
             try mapConfig { try networkState.use(body.name) }
             sessions.lockAll()
             return try AppServer.json(["name": body.name])
         }
 
-        api(.post, "/api/networks", summary: "Add a network (or change its URLs); it is not switched to", access: .session,
-            body: .json(.object([("name", .string(maxLength: 64)), ("node", .string(maxLength: 512)), ("app", .string(maxLength: 512))],
-                                required: ["name", "node"])),
-            statuses: [201], errors: [422]) { [self] req in
+        api(
+            .post, "/api/networks", summary: "Add a network (or change its URLs); it is not switched to", access: .session,
+            body: .json(
+                .object(
+                    [("name", .string(maxLength: 64)), ("node", .string(maxLength: 512)), ("app", .string(maxLength: 512))],
+                    required: ["name", "node"])),
+            statuses: [201], errors: [422]
+        ) { [self] req in
             let body = try req.decode(AddNetworkBody.self)
             let name = body.name.trimmingCharacters(in: .whitespaces)
-            let node = body.node.trimmingCharacters(in: .whitespaces), app = body.app?.trimmingCharacters(in: .whitespaces) ?? ""
+            let node = body.node.trimmingCharacters(in: .whitespaces)
+            let app = body.app?.trimmingCharacters(in: .whitespaces) ?? ""
             guard AppServer.isNetworkName(name) else {
                 throw HTTPError.unprocessable("A network name is 1 to 64 letters, digits, - or _.", code: "invalid_name")
             }
             guard AppServer.isHTTPURL(node) else {
-                throw HTTPError.unprocessable("The node URL must start with http:// or https://, such as http://10.0.0.5:7100.", code: "invalid_url")
+                throw HTTPError.unprocessable(
+                    "The node URL must start with http:// or https://, such as http://10.0.0.5:7100.", code: "invalid_url")
             }
             guard app.isEmpty || AppServer.isHTTPURL(app) else {
                 throw HTTPError.unprocessable("The app URL must start with http:// or https://, or be left empty.", code: "invalid_url")
             }
             try mapConfig {
                 var config = try ClientConfig.load(home: networkState.home)
-                config.upsert(ClientConfig.Network(name: name, node: node.hasSuffix("/") ? String(node.dropLast()) : node, app: app.isEmpty ? nil : app))
+                config.upsert(
+                    ClientConfig.Network(
+                        name: name, node: node.hasSuffix("/") ? String(node.dropLast()) : node, app: app.isEmpty ? nil : app))
                 try config.save(home: networkState.home)
             }
             return try AppServer.json(["name": name, "node": node], status: 201)
@@ -90,11 +100,14 @@ extension AppServer {
             return try body()
         } catch let e as ConfigError {
             switch e {
-            case let .unknownNetwork(name, known):
-                throw HTTPError.notFound("There is no network named \(name) here" + (known.isEmpty ? "." : "; the known ones are \(known.joined(separator: ", ")).") + " Add it in Network Details.",
-                                         code: "unknown_network")
+            case .unknownNetwork(let name, let known):
+                throw HTTPError.notFound(
+                    "There is no network named \(name) here"
+                        + (known.isEmpty ? "." : "; the known ones are \(known.joined(separator: ", ")).") + " Add it in Network Details.",
+                    code: "unknown_network")
             case .noNetwork:
-                throw HTTPError.unavailable("No network is set up yet. Add one in Network Details, or start a test network on this computer.")
+                throw HTTPError.unavailable(
+                    "No network is set up yet. Add one in Network Details, or start a test network on this computer.")
             default: throw HTTPError.internalError(e.description)
             }
         }

@@ -21,8 +21,11 @@ extension AppServer {
     }
 
     func registerNotesRoutes() {
-        api(.get, "/api/notes", summary: "A page of the wallet's notes, newest first (?limit=1–500, default 100; ?after=ID&round=R for the next page)",
-            access: .wallet, parameters: [AppParameters.notesLimit, AppParameters.after, AppParameters.round], errors: [422]) { [self] req in
+        api(
+            .get, "/api/notes",
+            summary: "A page of the wallet's notes, newest first (?limit=1–500, default 100; ?after=ID&round=R for the next page)",
+            access: .wallet, parameters: [AppParameters.notesLimit, AppParameters.after, AppParameters.round], errors: [422]
+        ) { [self] req in
             let pad = try notepad(req)
             let limit = try req.http[AppParameters.notesLimit]
             let after = try req.http[AppParameters.after]
@@ -31,34 +34,45 @@ extension AppServer {
             return try AppServer.json(AppServer.pageJSON(page))
         }
 
-        api(.post, "/api/notes", summary: "Add a note (creates the notepad when missing)", access: .wallet,
-            body: .json(AppServer.noteSchema), statuses: [202], errors: [409, 422]) { [self] req in
+        api(
+            .post, "/api/notes", summary: "Add a note (creates the notepad when missing)", access: .wallet,
+            body: .json(AppServer.noteSchema), statuses: [202], errors: [409, 422]
+        ) { [self] req in
             let body = try req.decode(NoteBody.self)
             let pad = try notepad(req)
             let w = try await mapNotes {
-                try await pad.add(title: body.title, body: body.body ?? "", isPrivate: body.isPrivate ?? false, createNotepad: true, until: nil)
+                try await pad.add(
+                    title: body.title, body: body.body ?? "", isPrivate: body.isPrivate ?? false, createNotepad: true, until: nil)
             }
             return try AppServer.json(["hash": w.hash], status: 202)
         }
 
-        api(.put, "/api/notes/:id", summary: "Replace a note's title and body", access: .wallet,
-            parameters: [AppParameters.noteID], body: .json(AppServer.noteSchema), statuses: [202], errors: [404, 409, 422]) { [self] req in
+        api(
+            .put, "/api/notes/:id", summary: "Replace a note's title and body", access: .wallet,
+            parameters: [AppParameters.noteID], body: .json(AppServer.noteSchema), statuses: [202], errors: [404, 409, 422]
+        ) { [self] req in
             let id = try AppServer.noteID(req)
             let body = try req.decode(NoteBody.self)
             let pad = try notepad(req)
-            let w = try await mapNotes { try await pad.edit(id, title: body.title, body: body.body ?? "", isPrivate: body.isPrivate ?? false, until: nil) }
+            let w = try await mapNotes {
+                try await pad.edit(id, title: body.title, body: body.body ?? "", isPrivate: body.isPrivate ?? false, until: nil)
+            }
             return try AppServer.json(["hash": w.hash], status: 202)
         }
 
-        api(.delete, "/api/notes/:id", summary: "Delete a note", access: .wallet,
-            parameters: [AppParameters.noteID], statuses: [202], errors: [404, 409, 422]) { [self] req in
+        api(
+            .delete, "/api/notes/:id", summary: "Delete a note", access: .wallet,
+            parameters: [AppParameters.noteID], statuses: [202], errors: [404, 409, 422]
+        ) { [self] req in
             let id = try AppServer.noteID(req)
             let pad = try notepad(req)
             let w = try await mapNotes { try await pad.delete(id, until: nil) }
             return try AppServer.json(["hash": w.hash], status: 202)
         }
 
-        api(.delete, "/api/notepad", summary: "Delete the notepad with all its notes", access: .wallet, statuses: [202], errors: [409, 422]) { [self] req in
+        api(
+            .delete, "/api/notepad", summary: "Delete the notepad with all its notes", access: .wallet, statuses: [202], errors: [409, 422]
+        ) { [self] req in
             let pad = try notepad(req)
             let w = try await mapNotes { try await pad.deleteNotepad(until: nil) }
             return try AppServer.json(["hash": w.hash], status: 202)
@@ -70,12 +84,15 @@ extension AppServer {
     static func noteID(_ req: AppRequest) throws -> UInt64 { try req.http[AppParameters.noteID] }
 
     /// A note's title, body and privacy (the contract's own limits answer 422 with their words).
-    static let noteSchema = JSONSchema.object([("title", .string(maxLength: 4096)), ("body", .string(maxLength: 65536)), ("private", .boolean)],
-                                              required: ["title"])
+    static let noteSchema = JSONSchema.object(
+        [("title", .string(maxLength: 4096)), ("body", .string(maxLength: 65536)), ("private", .boolean)],
+        required: ["title"])
 
     static func pageJSON(_ p: NotesPage) -> [String: Any] {
-        var out: [String: Any] = ["owner": p.owner, "round": p.round, "notes": p.notes.map(noteJSON), "notepad": NSNull(),
-                                  "next_after": p.nextAfter.map { $0 as Any } ?? NSNull()]
+        var out: [String: Any] = [
+            "owner": p.owner, "round": p.round, "notes": p.notes.map(noteJSON), "notepad": NSNull(),
+            "next_after": p.nextAfter.map { $0 as Any } ?? NSNull(),
+        ]
         if let n = p.notepad {
             out["notepad"] = ["number": n.number, "notes": n.notes, "max_notes": n.maxNotes, "created_at": n.createdAt]
         }
@@ -83,8 +100,10 @@ extension AppServer {
     }
 
     static func noteJSON(_ n: Note) -> [String: Any] {
-        ["id": n.id, "title": n.title, "body": n.body, "private": n.isPrivate, "locked": n.isLocked,
-         "created_at": n.createdAt, "updated_at": n.updatedAt, "round": n.updatedRound]
+        [
+            "id": n.id, "title": n.title, "body": n.body, "private": n.isPrivate, "locked": n.isLocked,
+            "created_at": n.createdAt, "updated_at": n.updatedAt, "round": n.updatedRound,
+        ]
     }
 
     /// Notes failures as HTTP answers: limits found before broadcasting are 422 with their code.

@@ -23,22 +23,33 @@ extension AppServer {
     }
 
     func registerShareRoutes() {
-        api(.post, "/api/files/share", summary: "Share a file: a signed ticket and a link", access: .wallet,
-            body: .json(.object([("alloc", .hex64), ("path", .string(maxLength: RemotePath.maxBytes)), ("to_client_id", .string(maxLength: 128)),
-                                 ("expire", .described(.string(maxLength: 32), "a duration such as 1d or 7d"))], required: ["alloc", "path"])),
-            errors: [403, 404, 422]) { [self] req in
+        api(
+            .post, "/api/files/share", summary: "Share a file: a signed ticket and a link", access: .wallet,
+            body: .json(
+                .object(
+                    [
+                        ("alloc", .hex64), ("path", .string(maxLength: RemotePath.maxBytes)), ("to_client_id", .string(maxLength: 128)),
+                        ("expire", .described(.string(maxLength: 32), "a duration such as 1d or 7d")),
+                    ], required: ["alloc", "path"])),
+            errors: [403, 404, 422]
+        ) { [self] req in
             let body = try req.decode(ShareBody.self)
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
             let wallet = try ledgerWallet(req)
             let meta = try await mapStorage { try await client.stat(body.path, allocation: alloc) }
             guard meta.kind == .file else {
-                throw HTTPError.unprocessable("\(body.path) is a folder; share its files one at a time (each file has its own key)", code: "not_a_file")
+                throw HTTPError.unprocessable(
+                    "\(body.path) is a folder; share its files one at a time (each file has its own key)", code: "not_a_file")
             }
             var recipient: Ed25519.PublicKey?
             if let to = body.toClientID?.trimmingCharacters(in: .whitespaces).lowercased(), !to.isEmpty {
-                guard Transaction.isHexID(to) else { throw HTTPError.unprocessable("invalid address: a client id is 64 hex characters", code: "invalid_address") }
+                guard Transaction.isHexID(to) else {
+                    throw HTTPError.unprocessable("invalid address: a client id is 64 hex characters", code: "invalid_address")
+                }
                 guard let key = try await mapWallet({ try await wallet.client.publicKey(of: to) }) else {
-                    throw HTTPError.unprocessable("wallet \(to) has never sent a transaction, so its public key is unknown; ask its owner to use the faucet once", code: "unknown_key")
+                    throw HTTPError.unprocessable(
+                        "wallet \(to) has never sent a transaction, so its public key is unknown; ask its owner to use the faucet once",
+                        code: "unknown_key")
                 }
                 recipient = key
             }
@@ -50,27 +61,37 @@ extension AppServer {
                 expiration = Int64(Date().timeIntervalSince1970) + ms / 1000
             }
             guard meta.cipher != FileMeta.lockerCipher else {
-                throw HTTPError.unprocessable("\(body.path) is a locker file; it cannot be shared (its key opens only with its PIN and this wallet)", code: "locker_file")
+                throw HTTPError.unprocessable(
+                    "\(body.path) is a locker file; it cannot be shared (its key opens only with its PIN and this wallet)",
+                    code: "locker_file")
             }
             guard let wrapped = Hex.decode(meta.wrappedKey), let contentKey = try? SealedBox.open(wrapped, with: client.key) else {
                 throw HTTPError.unprocessable("the content key of \(body.path) cannot be opened with this wallet", code: "not_owner")
             }
-            let token = try ShareToken(owner: client.key, allocationID: alloc.id, path: meta.path, kind: .file, contentKey: contentKey,
-                                       recipient: recipient, expiration: expiration,
-                                       readBudget: ShareToken.defaultReadBudget(fileSize: meta.size, allocation: alloc))
+            let token = try ShareToken(
+                owner: client.key, allocationID: alloc.id, path: meta.path, kind: .file, contentKey: contentKey,
+                recipient: recipient, expiration: expiration,
+                readBudget: ShareToken.defaultReadBudget(fileSize: meta.size, allocation: alloc))
             let url = token.link(base: server.baseURL)
-            try? shareLog.add(ShareLog.Entry(ticketID: token.ticket.id, allocationID: alloc.id, path: meta.path,
-                                             recipientID: token.ticket.recipientID, expiration: expiration,
-                                             created: Int64(Date().timeIntervalSince1970), url: url, revoked: false),
-                              owner: wallet.clientID)
-            return try AppServer.json(["ticket": token.encoded, "ticket_id": token.ticket.id, "url": url,
-                                       "public": recipient == nil, "expiration": expiration])
+            try? shareLog.add(
+                ShareLog.Entry(
+                    ticketID: token.ticket.id, allocationID: alloc.id, path: meta.path,
+                    recipientID: token.ticket.recipientID, expiration: expiration,
+                    created: Int64(Date().timeIntervalSince1970), url: url, revoked: false),
+                owner: wallet.clientID)
+            return try AppServer.json([
+                "ticket": token.encoded, "ticket_id": token.ticket.id, "url": url,
+                "public": recipient == nil, "expiration": expiration,
+            ])
         }
 
         server.route(.get, "/s/:ticket", summary: "A shared file's page", parameters: [AppParameters.ticket], errors: [404]) { [self] req in
             let token: ShareToken
             do { token = try ShareToken.decode(try req[AppParameters.ticket]) } catch {
-                return AppServer.secured(.html(AppServer.sharedPage(title: "Link not valid", body: "<p id=\"shared-error\">\(AppServer.escape("\(error)"))</p>"), status: 400))
+                return AppServer.secured(
+                    .html(
+                        AppServer.sharedPage(title: "Link not valid", body: "<p id=\"shared-error\">\(AppServer.escape("\(error)"))</p>"),
+                        status: 400))
             }
             // An old link has the key in its path: send the browser to the new form (key in the fragment).
             if token.key != nil {
@@ -92,7 +113,9 @@ extension AppServer {
             do {
                 let (meta, _) = try await sharedFile(token)
                 let name = (meta.path as NSString).lastPathComponent
-                let expires = token.ticket.expiration == 0 ? "never"
+                let expires =
+                    token.ticket.expiration == 0
+                    ? "never"
                     : AppServer.utcDate(token.ticket.expiration)
                 let type = meta.contentType.isEmpty ? "unknown" : meta.contentType
                 let body = """
@@ -109,23 +132,36 @@ extension AppServer {
                     """
                 return AppServer.secured(.html(AppServer.sharedPage(title: name, body: body)))
             } catch let e as HTTPError {
-                return AppServer.secured(.html(AppServer.sharedPage(title: "Cannot open this file", body: "<p id=\"shared-error\">\(AppServer.escape(e.message))</p>"), status: 404))
+                return AppServer.secured(
+                    .html(
+                        AppServer.sharedPage(
+                            title: "Cannot open this file", body: "<p id=\"shared-error\">\(AppServer.escape(e.message))</p>"), status: 404)
+                )
             } catch {
-                return AppServer.secured(.html(AppServer.sharedPage(title: "Cannot open this file", body: "<p id=\"shared-error\">This link cannot be opened now; the file may have been deleted or the share revoked.</p>"), status: 404))
+                return AppServer.secured(
+                    .html(
+                        AppServer.sharedPage(
+                            title: "Cannot open this file",
+                            body:
+                                "<p id=\"shared-error\">This link cannot be opened now; the file may have been deleted or the share revoked.</p>"
+                        ), status: 404))
             }
         }
 
-        server.route(.post, "/s/:ticket/download", summary: "Download a shared file: JSON {\"key\": HEX from the link's #key=}",
-                     parameters: [AppParameters.ticket],
-                     body: .json(.object([("key", .string(maxLength: 128))], required: [])),
-                     errors: [400, 403, 404, 415, 422], bodyLimit: 4096) { [self] req in
+        server.route(
+            .post, "/s/:ticket/download", summary: "Download a shared file: JSON {\"key\": HEX from the link's #key=}",
+            parameters: [AppParameters.ticket],
+            body: .json(.object([("key", .string(maxLength: 128))], required: [])),
+            errors: [400, 403, 404, 415, 422], bodyLimit: 4096
+        ) { [self] req in
             do {
                 try RequestGuard.checkJSONBody(req)
                 let body = req.body.isEmpty ? SharedDownloadBody(key: nil) : try req.decodeJSON(SharedDownloadBody.self)
                 var token = try ShareToken.decode(try req[AppParameters.ticket])
                 if let key = body.key, !key.isEmpty { token = try token.with(keyHex: key) }
                 guard token.key != nil || token.sealedKey != nil else {
-                    throw HTTPError.badRequest("this link has no key (the part after #key=); copy the whole link again", code: "missing_key")
+                    throw HTTPError.badRequest(
+                        "this link has no key (the part after #key=); copy the whole link again", code: "missing_key")
                 }
                 let reader = Ed25519.SigningKey.generate()
                 let key = try token.contentKey(for: reader)
@@ -135,17 +171,22 @@ extension AppServer {
                 // The response holds the open file; the name can go, so nothing stays on disk.
                 defer { try? FileManager.default.removeItem(at: spool) }
                 _ = try await mapStorage {
-                    try await client.download(remotePath: token.ticket.path, to: spool, allocation: alloc, ticket: token.ticket, contentKey: key)
+                    try await client.download(
+                        remotePath: token.ticket.path, to: spool, allocation: alloc, ticket: token.ticket, contentKey: key)
                 }
-                return AppServer.secured(try AppServer.userFile(atPath: spool.path, name: (token.ticket.path as NSString).lastPathComponent, inline: false))
+                return AppServer.secured(
+                    try AppServer.userFile(atPath: spool.path, name: (token.ticket.path as NSString).lastPathComponent, inline: false))
             } catch let e as HTTPError {
                 return AppServer.secured(e.response)
             } catch let e as ShareTokenError {
                 return AppServer.secured(HTTPError.badRequest(e.description, code: "invalid_ticket").response)
             } catch is CryptoError {
                 // The key sits outside the ticket's signature: a wrong one shows when AES-GCM fails.
-                return AppServer.secured(HTTPError.forbidden("the link's key does not open this file; copy the whole link again, including the part after #",
-                                                             code: "wrong_key").response)
+                return AppServer.secured(
+                    HTTPError.forbidden(
+                        "the link's key does not open this file; copy the whole link again, including the part after #",
+                        code: "wrong_key"
+                    ).response)
             }
         }
     }
@@ -163,11 +204,14 @@ extension AppServer {
             throw HTTPError.notFound("the shared allocation no longer exists", code: "unknown_allocation")
         }
         let alloc: StorageAllocation
-        do { alloc = try StorageAllocation(onLedger) } catch { throw HTTPError(status: 502, code: "invalid_allocation", message: error.description) }
+        do { alloc = try StorageAllocation(onLedger) } catch {
+            throw HTTPError(status: 502, code: "invalid_allocation", message: error.description)
+        }
         if token.ticket.expiration != 0 && token.ticket.expiration < Int64(Date().timeIntervalSince1970) {
             throw HTTPError.forbidden("this link expired; ask the owner to share the file again", code: "ticket_expired")
         }
-        let reader = StorageClient(signingKey: Ed25519.SigningKey.generate(), home: configuration.home.appendingPathComponent("app-readers"))
+        let reader = StorageClient(
+            signingKey: Ed25519.SigningKey.generate(), home: configuration.home.appendingPathComponent("app-readers"))
         let meta = try await mapStorage { try await reader.stat(token.ticket.path, allocation: alloc, ticket: token.ticket) }
         return (meta, alloc)
     }

@@ -20,8 +20,10 @@ extension AppServer {
     static let ticketSchema = JSONSchema.object([("ticket", .string(maxLength: 8192))])
 
     func registerSharedWithMeRoutes() {
-        api(.post, "/api/shared/info", summary: "A file shared with the signed-in wallet: name, size, type, expiry", access: .wallet,
-            body: .json(AppServer.ticketSchema), errors: [403, 404, 422]) { [self] req in
+        api(
+            .post, "/api/shared/info", summary: "A file shared with the signed-in wallet: name, size, type, expiry", access: .wallet,
+            body: .json(AppServer.ticketSchema), errors: [403, 404, 422]
+        ) { [self] req in
             let body = try req.decode(TicketBody.self)
             let (token, meta, _, _) = try await sharedForWallet(req, ticket: body.ticket)
             return try AppServer.json([
@@ -30,8 +32,10 @@ extension AppServer {
             ])
         }
 
-        api(.post, "/api/shared/download", summary: "Download a file shared with the signed-in wallet", access: .wallet,
-            body: .json(AppServer.ticketSchema), errors: [403, 404, 422]) { [self] req in
+        api(
+            .post, "/api/shared/download", summary: "Download a file shared with the signed-in wallet", access: .wallet,
+            body: .json(AppServer.ticketSchema), errors: [403, 404, 422]
+        ) { [self] req in
             let body = try req.decode(TicketBody.self)
             let (token, _, client, alloc) = try await sharedForWallet(req, ticket: body.ticket)
             let key: SecretBytes
@@ -39,7 +43,8 @@ extension AppServer {
             let spool = try spoolFile()
             defer { try? FileManager.default.removeItem(at: spool) }
             _ = try await mapStorage {
-                try await client.download(remotePath: token.ticket.path, to: spool, allocation: alloc, ticket: token.ticket, contentKey: key)
+                try await client.download(
+                    remotePath: token.ticket.path, to: spool, allocation: alloc, ticket: token.ticket, contentKey: key)
             }
             return try AppServer.userFile(atPath: spool.path, name: (token.ticket.path as NSString).lastPathComponent, inline: false)
         }
@@ -49,8 +54,10 @@ extension AppServer {
             return try AppServer.json(["shares": shareLog.list(owner: wallet.clientID).map(\.json)])
         }
 
-        api(.post, "/api/shares/revoke", summary: "Revoke a share: blobbers refuse its ticket from then on", access: .wallet,
-            body: .json(.object([("ticket_id", .hex64)])), errors: [404, 422]) { [self] req in
+        api(
+            .post, "/api/shares/revoke", summary: "Revoke a share: blobbers refuse its ticket from then on", access: .wallet,
+            body: .json(.object([("ticket_id", .hex64)])), errors: [404, 422]
+        ) { [self] req in
             let body = try req.decode(RevokeShareBody.self)
             let wallet = try ledgerWallet(req)
             guard shareLog.list(owner: wallet.clientID).contains(where: { $0.ticketID == body.ticketID }) else {
@@ -63,15 +70,17 @@ extension AppServer {
     }
 
     static func notForThisWallet(_ token: ShareToken) -> HTTPError {
-        HTTPError.forbidden("This file was shared with another wallet (\(token.ticket.recipientID.prefix(12))…). Sign out and unlock that wallet to open it.",
-                            code: "not_for_this_wallet")
+        HTTPError.forbidden(
+            "This file was shared with another wallet (\(token.ticket.recipientID.prefix(12))…). Sign out and unlock that wallet to open it.",
+            code: "not_for_this_wallet")
     }
 
     /// The ticket, the file's metadata, and a storage client with the session's key.
     func sharedForWallet(_ req: AppRequest, ticket: String) async throws -> (ShareToken, FileMeta, StorageClient, StorageAllocation) {
         let token: ShareToken
         do { token = try ShareToken.decode(ticket) } catch {
-            throw HTTPError.unprocessable("This is not a share link Mosaic can read; ask the owner to send it again.", code: "invalid_ticket")
+            throw HTTPError.unprocessable(
+                "This is not a share link Mosaic can read; ask the owner to send it again.", code: "invalid_ticket")
         }
         let unlocked = try req.wallet()
         if !token.ticket.recipientID.isEmpty && token.ticket.recipientID != unlocked.clientID { throw AppServer.notForThisWallet(token) }
@@ -83,7 +92,9 @@ extension AppServer {
             throw HTTPError.notFound("The shared allocation no longer exists.", code: "unknown_allocation")
         }
         let alloc: StorageAllocation
-        do { alloc = try StorageAllocation(onLedger) } catch { throw HTTPError(status: 502, code: "invalid_allocation", message: error.description) }
+        do { alloc = try StorageAllocation(onLedger) } catch {
+            throw HTTPError(status: 502, code: "invalid_allocation", message: error.description)
+        }
         let client = StorageClient(signingKey: unlocked.signingKey, home: configuration.home)
         let meta = try await mapStorage { try await client.stat(token.ticket.path, allocation: alloc, ticket: token.ticket) }
         return (token, meta, client, alloc)

@@ -57,9 +57,11 @@ extension AppServer {
     }
 
     func registerSocialRoutes() {
-        api(.get, "/api/social/feed", summary: "A feed page: trending, hot or created, optionally one tag", access: .open,
+        api(
+            .get, "/api/social/feed", summary: "A feed page: trending, hot or created, optionally one tag", access: .open,
             parameters: [AppParameters.sort, AppParameters.tag, AppParameters.feedLimit, AppParameters.start, AppParameters.round],
-            errors: [409, 422]) { [self] req in
+            errors: [409, 422]
+        ) { [self] req in
             let social = try socialReader(req)
             let sort = try req.http[AppParameters.sort]
             let tag = try AppServer.tagFilter(try req.http[AppParameters.tag])
@@ -67,16 +69,21 @@ extension AppServer {
             var start: SocialPostID?
             if let s = try req.http[AppParameters.start] { start = try AppServer.postID(s) }
             let round = try req.http[AppParameters.round]
-            let page = try await mapSocial { try await social.feed(sort, tag: tag, limit: limit, start: start, round: round, truncateBody: 280) }
+            let page = try await mapSocial {
+                try await social.feed(sort, tag: tag, limit: limit, start: start, round: round, truncateBody: 280)
+            }
             let names = await AppServer.names(social, page.posts.map(\.author))
             return try AppServer.json([
-                "sort": page.sort.rawValue, "tag": page.tag ?? NSNull(), "posts": try page.posts.map { try AppServer.postJSON($0, names: names) },
+                "sort": page.sort.rawValue, "tag": page.tag ?? NSNull(),
+                "posts": try page.posts.map { try AppServer.postJSON($0, names: names) },
                 "next": page.next ?? NSNull(), "round": page.round,
             ])
         }
 
-        api(.get, "/api/social/post", summary: "One post with the current votes on it", access: .open,
-            parameters: [AppParameters.postID], errors: [404, 409, 422]) { [self] req in
+        api(
+            .get, "/api/social/post", summary: "One post with the current votes on it", access: .open,
+            parameters: [AppParameters.postID], errors: [404, 409, 422]
+        ) { [self] req in
             let social = try socialReader(req)
             let id = try AppServer.postID(try req.http[AppParameters.postID])
             guard let post = try await mapSocial({ try await social.post(id) }) else {
@@ -87,13 +94,19 @@ extension AppServer {
             let names = await AppServer.names(social, [post.author] + votes.map(\.voter))
             return try AppServer.json([
                 "post": try AppServer.postJSON(post, names: names),
-                "votes": try votes.map { v in var j = try AppServer.encodable(v); j["voter_name"] = names[v.voter] ?? NSNull(); return j },
+                "votes": try votes.map { v in
+                    var j = try AppServer.encodable(v)
+                    j["voter_name"] = names[v.voter] ?? NSNull()
+                    return j
+                },
                 "my_vote": votes.first(where: { $0.voter == me }).map { Int($0.weight) } ?? 0,
             ])
         }
 
-        api(.get, "/api/social/replies", summary: "The direct replies of a post, in creation order", access: .open,
-            parameters: [AppParameters.postID], errors: [404, 409, 422]) { [self] req in
+        api(
+            .get, "/api/social/replies", summary: "The direct replies of a post, in creation order", access: .open,
+            parameters: [AppParameters.postID], errors: [404, 409, 422]
+        ) { [self] req in
             let social = try socialReader(req)
             let id = try AppServer.postID(try req.http[AppParameters.postID])
             let replies = try await mapSocial { try await social.replies(to: id) }
@@ -105,7 +118,9 @@ extension AppServer {
                 var json = try AppServer.postJSON(reply, names: names)
                 var mine = 0
                 if reply.voteCount > 0, out.count < 100, !me.isEmpty {
-                    let votes = try await mapSocial { try await social.votes(on: SocialPostID(author: reply.author, permlink: reply.permlink)) }
+                    let votes = try await mapSocial {
+                        try await social.votes(on: SocialPostID(author: reply.author, permlink: reply.permlink))
+                    }
                     mine = votes.first(where: { $0.voter == me }).map { Int($0.weight) } ?? 0
                 }
                 json["my_vote"] = mine
@@ -114,10 +129,16 @@ extension AppServer {
             return try AppServer.json(["parent": id.description, "replies": out, "round": replies.round])
         }
 
-        api(.post, "/api/social/posts", summary: "Write a root post (waits until sealed)", access: .wallet,
-            body: .json(.object([("title", .string(maxLength: 1024)), ("body", .string(maxLength: 65536)),
-                                 ("tags", .either(.array(.string(maxLength: 64), maxItems: 16), .string(maxLength: 1024)))], required: ["body"])),
-            statuses: [201], errors: [409, 422]) { [self] req in
+        api(
+            .post, "/api/social/posts", summary: "Write a root post (waits until sealed)", access: .wallet,
+            body: .json(
+                .object(
+                    [
+                        ("title", .string(maxLength: 1024)), ("body", .string(maxLength: 65536)),
+                        ("tags", .either(.array(.string(maxLength: 64), maxItems: 16), .string(maxLength: 1024))),
+                    ], required: ["body"])),
+            statuses: [201], errors: [409, 422]
+        ) { [self] req in
             let body = try req.decode(PostBody.self)
             let social = try socialClient(req)
             let title = (body.title ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -130,9 +151,11 @@ extension AppServer {
             return try await postAnswer(social, id)
         }
 
-        api(.post, "/api/social/replies", summary: "Reply to a post or a reply (waits until sealed)", access: .wallet,
+        api(
+            .post, "/api/social/replies", summary: "Reply to a post or a reply (waits until sealed)", access: .wallet,
             body: .json(.object([("parent", .string(maxLength: 256)), ("body", .string(maxLength: 65536))])),
-            statuses: [201], errors: [409, 422]) { [self] req in
+            statuses: [201], errors: [409, 422]
+        ) { [self] req in
             let body = try req.decode(ReplyBody.self)
             let social = try socialClient(req)
             let parent = try AppServer.postID(body.parent)
@@ -140,10 +163,16 @@ extension AppServer {
             return try await postAnswer(social, id)
         }
 
-        api(.post, "/api/social/edit", summary: "Change the wallet's own post or reply before payout (waits until sealed)", access: .wallet,
-            body: .json(.object([("id", .string(maxLength: 256)), ("title", .string(maxLength: 1024)), ("body", .string(maxLength: 65536)),
-                                 ("tags", .either(.array(.string(maxLength: 64), maxItems: 16), .string(maxLength: 1024)))], required: ["id"])),
-            errors: [403, 409, 422]) { [self] req in
+        api(
+            .post, "/api/social/edit", summary: "Change the wallet's own post or reply before payout (waits until sealed)", access: .wallet,
+            body: .json(
+                .object(
+                    [
+                        ("id", .string(maxLength: 256)), ("title", .string(maxLength: 1024)), ("body", .string(maxLength: 65536)),
+                        ("tags", .either(.array(.string(maxLength: 64), maxItems: 16), .string(maxLength: 1024))),
+                    ], required: ["id"])),
+            errors: [403, 409, 422]
+        ) { [self] req in
             let body = try req.decode(EditBody.self)
             let social = try socialClient(req)
             let id = try AppServer.postID(body.id)
@@ -155,9 +184,11 @@ extension AppServer {
             return try await postAnswer(social, id, status: 200)
         }
 
-        api(.post, "/api/social/votes", summary: "Vote on a post: weight -10000…10000, 0 removes (waits until sealed)", access: .wallet,
+        api(
+            .post, "/api/social/votes", summary: "Vote on a post: weight -10000…10000, 0 removes (waits until sealed)", access: .wallet,
             body: .json(.object([("id", .string(maxLength: 256)), ("weight", .integer(-10_000...10_000))])),
-            errors: [404, 409, 422]) { [self] req in
+            errors: [404, 409, 422]
+        ) { [self] req in
             let body = try req.decode(VoteBody.self)
             let social = try socialClient(req)
             let id = try AppServer.postID(body.id)
@@ -168,7 +199,10 @@ extension AppServer {
             return try AppServer.json(["post": try AppServer.postJSON(post), "my_vote": body.weight, "hash": tx.transaction.hash])
         }
 
-        api(.post, "/api/social/stake", summary: "Lock tokens as the wallet's voting stake: votes count it (waits until sealed)", access: .wallet) { [self] req in
+        api(
+            .post, "/api/social/stake", summary: "Lock tokens as the wallet's voting stake: votes count it (waits until sealed)",
+            access: .wallet
+        ) { [self] req in
             let body = try req.decode(StakeBody.self)
             let social = try socialClient(req)
             guard let text = body.amount, let amount = try? TokenAmount(parsing: text).baseUnits, amount > 0 else {
@@ -179,13 +213,17 @@ extension AppServer {
             return try AppServer.json(["account": try AppServer.encodable(account), "hash": tx.transaction.hash])
         }
 
-        api(.post, "/api/social/unstake", summary: "Return voting stake (all without an amount) once no vote locks it (waits until sealed)", access: .wallet) { [self] req in
+        api(
+            .post, "/api/social/unstake", summary: "Return voting stake (all without an amount) once no vote locks it (waits until sealed)",
+            access: .wallet
+        ) { [self] req in
             let body = try req.decode(StakeBody.self)
             let social = try socialClient(req)
             var amount: UInt64?
             if let text = body.amount, !text.isEmpty {
                 guard let units = try? TokenAmount(parsing: text).baseUnits, units > 0 else {
-                    throw HTTPError.unprocessable("give the amount to unstake in tokens, such as 0.5 (or nothing for all)", code: "invalid_amount")
+                    throw HTTPError.unprocessable(
+                        "give the amount to unstake in tokens, such as 0.5 (or nothing for all)", code: "invalid_amount")
                 }
                 amount = units
             }
@@ -204,8 +242,11 @@ extension AppServer {
             return try AppServer.json(json)
         }
 
-        api(.get, "/api/social/profile", summary: "An account's profile page: profile, reputation, rewards, posts, replies and votes", access: .open,
-            parameters: [AppParameters.socialAccount], errors: [404, 422]) { [self] req in
+        api(
+            .get, "/api/social/profile", summary: "An account's profile page: profile, reputation, rewards, posts, replies and votes",
+            access: .open,
+            parameters: [AppParameters.socialAccount], errors: [404, 422]
+        ) { [self] req in
             let social = try socialReader(req)
             let who = try req.http[AppParameters.socialAccount].trimmingCharacters(in: .whitespaces)
             let key = Transaction.isHexID(who.lowercased()) ? who.lowercased() : who
@@ -226,16 +267,24 @@ extension AppServer {
                 "replies": try replies.posts.map { try AppServer.postJSON($0, names: names) },
                 "votes": try votes.votes.map { v -> [String: Any] in
                     var j = try AppServer.encodable(v.vote)
-                    j["id"] = "\(v.vote.author)/\(v.vote.permlink)"; j["title"] = v.title; j["is_reply"] = v.isReply
+                    j["id"] = "\(v.vote.author)/\(v.vote.permlink)"
+                    j["title"] = v.title
+                    j["is_reply"] = v.isReply
                     j["author_name"] = names[v.vote.author] ?? NSNull()
                     return j
                 },
             ])
         }
 
-        api(.post, "/api/social/profile", summary: "Set the wallet's profile: a unique name and an about text (waits until sealed)", access: .wallet,
-            body: .json(.object([("name", .string(maxLength: 64)), ("about", .string(maxLength: 2048))])), errors: [409, 422]) { [self] req in
-            struct ProfileBody: Decodable { let name: String?; let about: String? }
+        api(
+            .post, "/api/social/profile", summary: "Set the wallet's profile: a unique name and an about text (waits until sealed)",
+            access: .wallet,
+            body: .json(.object([("name", .string(maxLength: 64)), ("about", .string(maxLength: 2048))])), errors: [409, 422]
+        ) { [self] req in
+            struct ProfileBody: Decodable {
+                let name: String?
+                let about: String?
+            }
             let body = try req.decode(ProfileBody.self)
             let social = try socialClient(req)
             let name = body.name?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -243,14 +292,19 @@ extension AppServer {
             return try AppServer.json(["account": try AppServer.encodable(account)])
         }
 
-        api(.post, "/api/social/claim", summary: "Move the wallet's credited rewards into its balance (waits until sealed)", access: .wallet,
-            errors: [409]) { [self] req in
+        api(
+            .post, "/api/social/claim", summary: "Move the wallet's credited rewards into its balance (waits until sealed)",
+            access: .wallet,
+            errors: [409]
+        ) { [self] req in
             let social = try socialClient(req)
             let tx = try await mapSocial { try await social.claimRewards() }
             let amount = tx.events?.first { $0.name == "claim_rewards" }?.attributes["amount"].flatMap { UInt64($0) } ?? 0
             let account = try await mapSocial { try await social.account(try req.wallet().clientID) }
-            return try AppServer.json(["hash": tx.transaction.hash, "amount": amount, "amount_tokens": TokenAmount(baseUnits: amount).description,
-                                       "account": try AppServer.encodable(account)])
+            return try AppServer.json([
+                "hash": tx.transaction.hash, "amount": amount, "amount_tokens": TokenAmount(baseUnits: amount).description,
+                "account": try AppServer.encodable(account),
+            ])
         }
 
         api(.get, "/api/social/grants", summary: "The apps this wallet authorized, expired ones flagged", access: .wallet) { [self] req in
@@ -259,8 +313,10 @@ extension AppServer {
             return try AppServer.json(["grants": try grants.map { try AppServer.encodable($0) }])
         }
 
-        api(.post, "/api/social/grants/revoke", summary: "End this wallet's grant to an app (waits until sealed)", access: .wallet,
-            body: .json(.object([("app", .string(maxLength: 64))])), errors: [409, 422]) { [self] req in
+        api(
+            .post, "/api/social/grants/revoke", summary: "End this wallet's grant to an app (waits until sealed)", access: .wallet,
+            body: .json(.object([("app", .string(maxLength: 64))])), errors: [409, 422]
+        ) { [self] req in
             let body = try req.decode(RevokeBody.self)
             let social = try socialClient(req)
             let app = body.app.trimmingCharacters(in: .whitespaces)
@@ -305,7 +361,9 @@ extension AppServer {
     /// "AUTHOR/PERMLINK" checked, or a 400 that says the expected form.
     static func postID(_ text: String) throws -> SocialPostID {
         guard let id = SocialPostID(path: text.trimmingCharacters(in: .whitespaces)) else {
-            throw HTTPError.badRequest("\"\(text.prefix(80))\" is not a post id: give AUTHOR/PERMLINK (64 hex characters, then a-z, 0-9, -)", code: "invalid_post_id")
+            throw HTTPError.badRequest(
+                "\"\(text.prefix(80))\" is not a post id: give AUTHOR/PERMLINK (64 hex characters, then a-z, 0-9, -)",
+                code: "invalid_post_id")
         }
         return id
     }

@@ -30,15 +30,18 @@ extension AppServer {
     }
 
     static func allocationTerms(data: Int?, parity: Int?, size: String?, expire: String?) throws -> AllocationTerms {
-        let data = data ?? 2, parity = parity ?? 2
+        let data = data ?? 2
+        let parity = parity ?? 2
         guard (1...32).contains(data), (0...32).contains(parity) else {
             throw HTTPError.unprocessable("Data shards must be 1 to 32 and parity shards 0 to 32.", code: "invalid_shards")
         }
         guard let size = Quantity.bytes(size ?? "1GiB"), size > 0 else {
-            throw HTTPError.unprocessable("The size \"\(size ?? "")\" is not a size; give one such as 500MiB or 1GiB.", code: "invalid_size")
+            throw HTTPError.unprocessable(
+                "The size \"\(size ?? "")\" is not a size; give one such as 500MiB or 1GiB.", code: "invalid_size")
         }
         guard let ms = Quantity.milliseconds(expire ?? "30d"), ms >= 60_000 else {
-            throw HTTPError.unprocessable("The expiry \"\(expire ?? "")\" is not a duration; give one such as 7d or 30d (at least 1m).", code: "invalid_expire")
+            throw HTTPError.unprocessable(
+                "The expiry \"\(expire ?? "")\" is not a duration; give one such as 7d or 30d (at least 1m).", code: "invalid_expire")
         }
         return AllocationTerms(data: data, parity: parity, size: size, seconds: UInt64(ms / 1000))
     }
@@ -54,17 +57,20 @@ extension AppServer {
 
         var json: [String: Any] {
             let (total, over) = lock.addingReportingOverflow(fee)
-            return ["quote": quote, "quote_tokens": TokenAmount(baseUnits: quote).description,
-                    "lock": lock, "lock_tokens": TokenAmount(baseUnits: lock).description,
-                    "fee": fee, "fee_tokens": TokenAmount(baseUnits: fee).description,
-                    "balance": balance, "balance_tokens": TokenAmount(baseUnits: balance).description,
-                    "enough": !over && total <= balance]
+            return [
+                "quote": quote, "quote_tokens": TokenAmount(baseUnits: quote).description,
+                "lock": lock, "lock_tokens": TokenAmount(baseUnits: lock).description,
+                "fee": fee, "fee_tokens": TokenAmount(baseUnits: fee).description,
+                "balance": balance, "balance_tokens": TokenAmount(baseUnits: balance).description,
+                "enough": !over && total <= balance,
+            ]
         }
     }
 
     func allocationQuote(_ terms: AllocationTerms, wallet: Wallet) async throws -> AllocationQuote {
         let quote = try await mapWallet {
-            try await wallet.client.storageQuote(size: terms.size, dataShards: terms.data, parityShards: terms.parity, seconds: terms.seconds)
+            try await wallet.client.storageQuote(
+                size: terms.size, dataShards: terms.data, parityShards: terms.parity, seconds: terms.seconds)
         }
         let info = try await mapWallet { try await wallet.networkInfo() }
         let balance = try await mapWallet { try await wallet.balance() }.baseUnits
@@ -92,25 +98,29 @@ extension AppServer {
         let lock: UInt64
         if let text = body.lock?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
             do { lock = try TokenAmount.parse(text).baseUnits } catch {
-                throw HTTPError.unprocessable("\(error.description). Give the tokens to lock as a number such as 0.05.", code: "invalid_amount")
+                throw HTTPError.unprocessable(
+                    "\(error.description). Give the tokens to lock as a number such as 0.05.", code: "invalid_amount")
             }
             guard lock >= cost.quote else {
-                throw HTTPError.unprocessable("These terms cost \(TokenAmount(baseUnits: cost.quote)) tokens; lock at least that much, or leave the amount empty to lock the suggested \(TokenAmount(baseUnits: cost.lock)).",
-                                              code: "lock_too_small")
+                throw HTTPError.unprocessable(
+                    "These terms cost \(TokenAmount(baseUnits: cost.quote)) tokens; lock at least that much, or leave the amount empty to lock the suggested \(TokenAmount(baseUnits: cost.lock)).",
+                    code: "lock_too_small")
             }
         } else {
             lock = cost.lock
         }
         let (total, over) = lock.addingReportingOverflow(cost.fee)
         guard !over, total <= cost.balance else {
-            throw HTTPError.unprocessable("Your balance is \(TokenAmount(baseUnits: cost.balance)) tokens; this allocation needs \(TokenAmount(baseUnits: lock)) plus a fee of \(TokenAmount(baseUnits: cost.fee)). Get tokens from the faucet in Bolt, or choose a smaller size or a shorter time.",
-                                          code: "insufficient_balance")
+            throw HTTPError.unprocessable(
+                "Your balance is \(TokenAmount(baseUnits: cost.balance)) tokens; this allocation needs \(TokenAmount(baseUnits: lock)) plus a fee of \(TokenAmount(baseUnits: cost.fee)). Get tokens from the faucet in Bolt, or choose a smaller size or a shorter time.",
+                code: "insufficient_balance")
         }
         let info = try await mapWallet { try await wallet.networkInfo() }
         let expiration = info.time + Int64(terms.seconds)
         let name = (body.name ?? "").trimmingCharacters(in: .whitespaces)
         let id = try await mapWallet {
-            try await wallet.newAllocation(name: name, data: terms.data, parity: terms.parity, size: terms.size, expiration: expiration, lock: lock)
+            try await wallet.newAllocation(
+                name: name, data: terms.data, parity: terms.parity, size: terms.size, expiration: expiration, lock: lock)
         }
         return try await allocation(id, client: wallet.client)
     }

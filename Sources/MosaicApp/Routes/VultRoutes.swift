@@ -45,46 +45,61 @@ extension AppServer {
             return try AppServer.json(["allocations": list.map(AppServer.allocationJSON)])
         }
 
-        api(.get, "/api/allocations/:id", summary: "One allocation with every detail", access: .wallet,
-            parameters: [AppParameters.allocationID], errors: [404]) { [self] req in
+        api(
+            .get, "/api/allocations/:id", summary: "One allocation with every detail", access: .wallet,
+            parameters: [AppParameters.allocationID], errors: [404]
+        ) { [self] req in
             let wallet = try ledgerWallet(req)
             let a = try await allocation(try req.http[AppParameters.allocationID], client: wallet.client)
             return try AppServer.json(AppServer.allocationJSON(a))
         }
 
-        api(.get, "/api/allocations/quote", summary: "What a new allocation costs: the network's quote, the suggested lock, the fee and the balance",
-            access: .wallet, parameters: [AppParameters.quoteSize, AppParameters.quoteData, AppParameters.quoteParity, AppParameters.quoteExpire],
-            errors: [422]) { [self] req in
+        api(
+            .get, "/api/allocations/quote",
+            summary: "What a new allocation costs: the network's quote, the suggested lock, the fee and the balance",
+            access: .wallet,
+            parameters: [AppParameters.quoteSize, AppParameters.quoteData, AppParameters.quoteParity, AppParameters.quoteExpire],
+            errors: [422]
+        ) { [self] req in
             let wallet = try ledgerWallet(req)
-            let terms = try AppServer.allocationTerms(data: try req.http[AppParameters.quoteData], parity: try req.http[AppParameters.quoteParity],
-                                                      size: try req.http[AppParameters.quoteSize], expire: try req.http[AppParameters.quoteExpire])
+            let terms = try AppServer.allocationTerms(
+                data: try req.http[AppParameters.quoteData], parity: try req.http[AppParameters.quoteParity],
+                size: try req.http[AppParameters.quoteSize], expire: try req.http[AppParameters.quoteExpire])
             return try AppServer.json(try await allocationQuote(terms, wallet: wallet).json)
         }
 
-        api(.post, "/api/allocations", summary: "Create an allocation", access: .wallet,
-            body: .json(.object([
-                ("name", .string(maxLength: 256)), ("data_shards", .integer(1...32)), ("parity_shards", .integer(0...32)),
-                ("size", .described(.string(maxLength: 32), "a size such as 500MiB or 1GiB")),
-                ("expire", .described(.string(maxLength: 32), "a duration such as 7d or 30d")),
-                ("lock", .described(.string(maxLength: 64), "tokens to lock, e.g. 1.5")),
-            ], required: [])),
-            statuses: [201], errors: [409, 422]) { [self] req in
+        api(
+            .post, "/api/allocations", summary: "Create an allocation", access: .wallet,
+            body: .json(
+                .object(
+                    [
+                        ("name", .string(maxLength: 256)), ("data_shards", .integer(1...32)), ("parity_shards", .integer(0...32)),
+                        ("size", .described(.string(maxLength: 32), "a size such as 500MiB or 1GiB")),
+                        ("expire", .described(.string(maxLength: 32), "a duration such as 7d or 30d")),
+                        ("lock", .described(.string(maxLength: 64), "tokens to lock, e.g. 1.5")),
+                    ], required: [])),
+            statuses: [201], errors: [409, 422]
+        ) { [self] req in
             let body = try req.decode(NewAllocationBody.self)
             let wallet = try ledgerWallet(req)
             let a = try await createAllocation(body, wallet: wallet)
             return try AppServer.json(AppServer.allocationJSON(a), status: 201)
         }
 
-        api(.get, "/api/files", summary: "List a folder", access: .wallet,
-            parameters: [AppParameters.alloc, AppParameters.folder], errors: [403, 404, 422]) { [self] req in
+        api(
+            .get, "/api/files", summary: "List a folder", access: .wallet,
+            parameters: [AppParameters.alloc, AppParameters.folder], errors: [403, 404, 422]
+        ) { [self] req in
             let (client, alloc) = try await storage(req, allocationID: try req.http[AppParameters.alloc])
             let path = try req.http[AppParameters.folder]
             let entries = try await mapStorage { try await client.list(path, allocation: alloc) }
             return try AppServer.json(["path": path, "entries": entries.map(AppServer.entryJSON)])
         }
 
-        apiStreaming(.post, "/api/files/upload", summary: "Upload a file (raw body)",
-                     parameters: [AppParameters.alloc, AppParameters.file, AppParameters.replace]) { [self] req, body in
+        apiStreaming(
+            .post, "/api/files/upload", summary: "Upload a file (raw body)",
+            parameters: [AppParameters.alloc, AppParameters.file, AppParameters.replace]
+        ) { [self] req, body in
             let (client, alloc) = try await storage(req, allocationID: try req.http[AppParameters.alloc])
             let path = try req.http[AppParameters.file]
             let spool = try spoolFile()
@@ -92,33 +107,45 @@ extension AppServer {
             try await AppServer.write(body, to: spool)
             let type = req.http.headers["Content-Type"].flatMap { $0.hasPrefix("application/x-www-form") ? nil : $0 }
             let result = try await mapStorage {
-                try await client.upload(localFile: spool, remotePath: path, allocation: alloc, contentType: type,
-                                        replace: try req.http[AppParameters.replace])
+                try await client.upload(
+                    localFile: spool, remotePath: path, allocation: alloc, contentType: type,
+                    replace: try req.http[AppParameters.replace])
             }
             return try AppServer.json(AppServer.entryJSON(result.meta), status: 201)
         }
 
-        api(.get, "/api/files/download", summary: "Download a file", access: .wallet,
-            parameters: [AppParameters.alloc, AppParameters.file], errors: [403, 404, 422]) { [self] req in
+        api(
+            .get, "/api/files/download", summary: "Download a file", access: .wallet,
+            parameters: [AppParameters.alloc, AppParameters.file], errors: [403, 404, 422]
+        ) { [self] req in
             try await downloadResponse(req, attachment: true)
         }
 
-        api(.get, "/api/files/thumbnail", summary: "An image file, for thumbnails", access: .wallet,
-            parameters: [AppParameters.alloc, AppParameters.file], errors: [403, 404, 422]) { [self] req in
+        api(
+            .get, "/api/files/thumbnail", summary: "An image file, for thumbnails", access: .wallet,
+            parameters: [AppParameters.alloc, AppParameters.file], errors: [403, 404, 422]
+        ) { [self] req in
             try await downloadResponse(req, attachment: false)
         }
 
-        api(.post, "/api/files/mkdir", summary: "Create a folder", access: .wallet,
-            body: .json(AppServer.pathSchema), statuses: [201], errors: [403, 404, 409, 422]) { [self] req in
+        api(
+            .post, "/api/files/mkdir", summary: "Create a folder", access: .wallet,
+            body: .json(AppServer.pathSchema), statuses: [201], errors: [403, 404, 409, 422]
+        ) { [self] req in
             let body = try req.decode(PathBody.self)
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
             try await mapStorage { try await client.mkdir(body.path, allocation: alloc) }
             return try AppServer.json(["path": body.path], status: 201)
         }
 
-        api(.post, "/api/files/move", summary: "Rename or move a file or folder", access: .wallet,
-            body: .json(.object([("alloc", .hex64), ("from", .string(maxLength: RemotePath.maxBytes)), ("to", .string(maxLength: RemotePath.maxBytes))])),
-            errors: [403, 404, 409, 422]) { [self] req in
+        api(
+            .post, "/api/files/move", summary: "Rename or move a file or folder", access: .wallet,
+            body: .json(
+                .object([
+                    ("alloc", .hex64), ("from", .string(maxLength: RemotePath.maxBytes)), ("to", .string(maxLength: RemotePath.maxBytes)),
+                ])),
+            errors: [403, 404, 409, 422]
+        ) { [self] req in
             let body = try req.decode(MoveBody.self)
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
             try await mapStorage { try await client.move(body.from, to: body.to, allocation: alloc) }
@@ -126,8 +153,10 @@ extension AppServer {
             return try AppServer.json(AppServer.entryJSON(meta))
         }
 
-        api(.post, "/api/files/delete", summary: "Delete a file or folder", access: .wallet,
-            body: .json(AppServer.pathSchema), statuses: [204], errors: [403, 404, 422]) { [self] req in
+        api(
+            .post, "/api/files/delete", summary: "Delete a file or folder", access: .wallet,
+            body: .json(AppServer.pathSchema), statuses: [204], errors: [403, 404, 422]
+        ) { [self] req in
             let body = try req.decode(PathBody.self)
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
             try await mapStorage { try await client.delete(body.path, allocation: alloc) }
@@ -136,13 +165,18 @@ extension AppServer {
     }
 
     /// Like `api`, for a route whose body streams in (uploads); needs an unlocked wallet and CSRF.
-    func apiStreaming(_ method: HTTPMethod, _ path: String, summary: String, parameters: [any RouteParameter] = [],
-                      handler: @escaping @Sendable (AppRequest, RequestBodyStream) async throws -> HTTPResponse) {
+    func apiStreaming(
+        _ method: HTTPMethod, _ path: String, summary: String, parameters: [any RouteParameter] = [],
+        handler: @escaping @Sendable (AppRequest, RequestBodyStream) async throws -> HTTPResponse
+    ) {
         let sessions = self.sessions
-        server.streamingRoute(method, path, summary: summary, parameters: parameters, statuses: [201],
-                              errors: [401, 403, 404, 409, 422], bodyLimit: 64 << 30, precheck: { req in
-            _ = try AppServer.resolve(req, access: .wallet, sessions: sessions)
-        }) { req, body in
+        server.streamingRoute(
+            method, path, summary: summary, parameters: parameters, statuses: [201],
+            errors: [401, 403, 404, 409, 422], bodyLimit: 64 << 30,
+            precheck: { req in
+                _ = try AppServer.resolve(req, access: .wallet, sessions: sessions)
+            }
+        ) { req, body in
             do {
                 let app = try AppServer.resolve(req, access: .wallet, sessions: sessions)
                 return AppServer.secured(try await handler(app, body))
@@ -158,7 +192,8 @@ extension AppServer {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = dir.appendingPathComponent(Hex.encode(Random.bytes(16)))
         guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw HTTPError.internalError("cannot create a temporary file in the app's spool folder ($MOSAIC_HOME/app-spool); check that the disk has space")
+            throw HTTPError.internalError(
+                "cannot create a temporary file in the app's spool folder ($MOSAIC_HOME/app-spool); check that the disk has space")
         }
         return url
     }
@@ -195,26 +230,35 @@ extension AppServer {
         if let id = allocationID, !id.isEmpty {
             // Bodies carry the id too; it is checked like the query parameter before any use.
             guard ParameterType.hex64.parse(id) != nil else {
-                throw HTTPError.badRequest("alloc must be an allocation id, 64 lowercase hex characters; got \"\(id.prefix(80))\"", code: "invalid_allocation")
+                throw HTTPError.badRequest(
+                    "alloc must be an allocation id, 64 lowercase hex characters; got \"\(id.prefix(80))\"", code: "invalid_allocation")
             }
             a = try await allocation(id, client: wallet.client)
         } else {
             let all = try await allocations(owner: wallet.clientID, client: wallet.client).filter { $0.status == .active }
             guard all.count == 1, let only = all.first else {
-                throw HTTPError.badRequest(all.isEmpty ? "this wallet has no allocation yet; create one first" : "choose an allocation with ?alloc=ID", code: "no_allocation")
+                throw HTTPError.badRequest(
+                    all.isEmpty ? "this wallet has no allocation yet; create one first" : "choose an allocation with ?alloc=ID",
+                    code: "no_allocation")
             }
             a = only
         }
-        guard a.ownerID == unlocked.clientID else { throw HTTPError.forbidden("allocation \(a.id) belongs to another wallet", code: "not_owner") }
+        guard a.ownerID == unlocked.clientID else {
+            throw HTTPError.forbidden("allocation \(a.id) belongs to another wallet", code: "not_owner")
+        }
         let alloc: StorageAllocation
-        do { alloc = try StorageAllocation(a) } catch { throw HTTPError(status: 502, code: "invalid_allocation", message: error.description) }
+        do { alloc = try StorageAllocation(a) } catch {
+            throw HTTPError(status: 502, code: "invalid_allocation", message: error.description)
+        }
         return (StorageClient(signingKey: unlocked.signingKey, home: configuration.home), alloc)
     }
 
     static func entryJSON(_ m: FileMeta) -> [String: Any] {
         let name = m.path == "/" ? "/" : (m.path as NSString).lastPathComponent
-        return ["name": name, "path": m.path, "type": m.kind == .file ? "file" : "dir", "size": m.size,
-                "modified": m.modified, "mime": m.contentType]
+        return [
+            "name": name, "path": m.path, "type": m.kind == .file ? "file" : "dir", "size": m.size,
+            "modified": m.modified, "mime": m.contentType,
+        ]
     }
 
     static func allocationJSON(_ a: Allocation) -> [String: Any] {
@@ -248,19 +292,24 @@ extension AppServer {
     /// the page offers its own action (Replace / Keep both for `exists`).
     static func httpError(client e: StorageClientError) -> HTTPError {
         switch e {
-        case let .notFound(p):
-            return HTTPError.notFound("\(RemotePath.name(p)) is not there any more; it may have been moved or deleted. Reload the folder.", code: "not_found")
-        case let .alreadyExists(p):
+        case .notFound(let p):
+            return HTTPError.notFound(
+                "\(RemotePath.name(p)) is not there any more; it may have been moved or deleted. Reload the folder.", code: "not_found")
+        case .alreadyExists(let p):
             return HTTPError.conflict("A file named \(RemotePath.name(p)) is already in this folder.", code: "exists")
-        case let .expired(_, at):
+        case .expired(_, let at):
             let date = AppServer.utcDate(at)
-            return HTTPError.unprocessable("This allocation expired on \(date); it can no longer be written. Create a new allocation from Home.", code: "storage")
-        case let .unreadable(p, _):
-            return HTTPError.unprocessable("\(RemotePath.name(p)) cannot be read from enough blobbers right now. Try again in a moment.", code: "storage")
-        case let .lockerFile(p):
-            return HTTPError.unprocessable("\(RemotePath.name(p)) is a locker file, locked with a PIN; open it on the Locker page.", code: "locker_file")
-        case let .tooFewBlobbers(needed, reached, _):
-            return HTTPError.unprocessable("Only \(reached) of the \(needed) blobbers this needs answered. Try again in a moment.", code: "storage")
+            return HTTPError.unprocessable(
+                "This allocation expired on \(date); it can no longer be written. Create a new allocation from Home.", code: "storage")
+        case .unreadable(let p, _):
+            return HTTPError.unprocessable(
+                "\(RemotePath.name(p)) cannot be read from enough blobbers right now. Try again in a moment.", code: "storage")
+        case .lockerFile(let p):
+            return HTTPError.unprocessable(
+                "\(RemotePath.name(p)) is a locker file, locked with a PIN; open it on the Locker page.", code: "locker_file")
+        case .tooFewBlobbers(let needed, let reached, _):
+            return HTTPError.unprocessable(
+                "Only \(reached) of the \(needed) blobbers this needs answered. Try again in a moment.", code: "storage")
         default:
             return HTTPError.unprocessable(e.description, code: "storage")
         }

@@ -74,9 +74,11 @@ package final class BlobberRuntime: Sendable {
         let url = Self.text(server.baseURL)
         if let existing = try await client.storageBlobber(id) {
             if existing.url != url || existing.capacity != options.capacity || existing.writePrice != options.writePrice
-                || existing.readPrice != options.readPrice {
-                try await wallet.updateBlobber(url: url, capacity: max(options.capacity, existing.allocated), writePrice: options.writePrice,
-                                               readPrice: options.readPrice, until: options.registrationStatus)
+                || existing.readPrice != options.readPrice
+            {
+                try await wallet.updateBlobber(
+                    url: url, capacity: max(options.capacity, existing.allocated), writePrice: options.writePrice,
+                    readPrice: options.readPrice, until: options.registrationStatus)
             }
             return
         }
@@ -95,14 +97,16 @@ package final class BlobberRuntime: Sendable {
             balance = try await client.account(id).balance
         }
         guard balance >= need else {
-            throw BlobberRuntimeError.underfunded("""
+            throw BlobberRuntimeError.underfunded(
+                """
                 blobber \(id) holds \(TokenAmount(baseUnits: balance)) but needs \(TokenAmount(baseUnits: need)) \
                 (stake \(TokenAmount(baseUnits: options.stake)) plus fees); send tokens to it \
                 ('mosaic wallet send --to \(id) --amount \(TokenAmount(baseUnits: need - balance))') and start it again
                 """)
         }
-        try await wallet.registerBlobber(url: url, capacity: options.capacity, writePrice: options.writePrice, readPrice: options.readPrice,
-                                         stake: options.stake, until: options.registrationStatus)
+        try await wallet.registerBlobber(
+            url: url, capacity: options.capacity, writePrice: options.writePrice, readPrice: options.readPrice,
+            stake: options.stake, until: options.registrationStatus)
     }
 
     /// Stops answering, commits what is pending one last time, and stops serving.
@@ -161,7 +165,7 @@ package enum BlobberRuntimeError: Error, Equatable, CustomStringConvertible {
 
     package var description: String {
         switch self {
-        case let .underfunded(m), let .badKey(m): return m
+        case .underfunded(let m), .badKey(let m): return m
         }
     }
 }

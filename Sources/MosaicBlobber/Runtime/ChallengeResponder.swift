@@ -33,10 +33,18 @@ package final class ChallengeResponder: Sendable {
                 try? await Task.sleep(for: self.interval)
             }
         }
-        task.withLock { $0?.cancel(); $0 = t }
+        task.withLock {
+            $0?.cancel()
+            $0 = t
+        }
     }
 
-    package func stop() { task.withLock { $0?.cancel(); $0 = nil } }
+    package func stop() {
+        task.withLock {
+            $0?.cancel()
+            $0 = nil
+        }
+    }
 
     /// Answers every open challenge not answered yet; returns the ids submitted now with the
     /// transaction hash, or the error that stopped the answer.

@@ -1,6 +1,6 @@
-import MosaicProtocol
 import Foundation
 import MosaicCrypto
+import MosaicProtocol
 import MosaicStorageCore
 
 /// The on-disk form of one stored fragment stream:

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicCrypto
 import MosaicStorageCore
 import Synchronization
 
@@ -106,11 +107,13 @@ package final class FragmentStore: Sendable {
         let root = directory + "/uploads"
         var out: [StoredUpload] = []
         for allocation in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] where (try? Self.validate(allocation)) != nil {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + allocation)) ?? [] where name.hasSuffix(".part") {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + allocation)) ?? [] where name.hasSuffix(".part")
+            {
                 let upload = String(name.dropLast(5))
                 var st = stat()
                 guard (try? Self.validate(upload)) != nil, stat(root + "/" + allocation + "/" + name, &st) == 0 else { continue }
-                out.append(StoredUpload(allocation: allocation, upload: upload, length: Int64(st.st_size), modified: Int64(st.st_mtim.tv_sec)))
+                out.append(
+                    StoredUpload(allocation: allocation, upload: upload, length: Int64(st.st_size), modified: Int64(st.st_mtim.tv_sec)))
             }
         }
         return out
@@ -130,12 +133,16 @@ package final class FragmentStore: Sendable {
             let path = root + "/" + name
             let stem = name.dropLast(5)
             guard let dot = stem.firstIndex(of: "."), (try? validate(String(stem[..<dot]))) != nil,
-                  (try? validate(String(stem[stem.index(after: dot)...]))) != nil else {
+                (try? validate(String(stem[stem.index(after: dot)...]))) != nil
+            else {
                 unlink(path)
                 continue
             }
             let dir = root + "/" + stem[..<dot]
-            if mkdir(dir, 0o755) != 0 && errno != EEXIST { unlink(path); continue }
+            if mkdir(dir, 0o755) != 0 && errno != EEXIST {
+                unlink(path)
+                continue
+            }
             if rename(path, dir + "/" + stem[stem.index(after: dot)...] + ".part") != 0 { unlink(path) }
         }
     }
@@ -235,9 +242,12 @@ package final class FragmentStore: Sendable {
 
     /// Ids become file names, so only a safe alphabet is allowed (no '/', no leading dot).
     static func validate(_ name: String) throws {
-        let ok = !name.isEmpty && name.utf8.count <= 128 && !name.hasPrefix(".") && name.utf8.allSatisfy {
-            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5a) || ($0 >= 0x61 && $0 <= 0x7a) || $0 == 0x2e || $0 == 0x5f || $0 == 0x2d
-        }
+        let ok =
+            !name.isEmpty && name.utf8.count <= 128 && !name.hasPrefix(".")
+            && name.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5a) || ($0 >= 0x61 && $0 <= 0x7a) || $0 == 0x2e || $0 == 0x5f
+                    || $0 == 0x2d
+            }
         guard ok else { throw StorageError.invalidName(name) }
     }
 }
@@ -245,5 +255,3 @@ package final class FragmentStore: Sendable {
 extension Hex {
     static func encodeRandom() -> String { Hex.encode(Random.bytes(16)) }
 }
-
-import MosaicCrypto

@@ -1,6 +1,6 @@
-import MosaicProtocol
 import Foundation
 import MosaicCrypto
+import MosaicProtocol
 import MosaicStorageCore
 import Synchronization
 
@@ -79,7 +79,8 @@ package final class FragmentWriter: Sendable {
     package func receive(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         try state.withLock { s in
             guard offset <= s.length else {
-                throw StorageError.io(operation: "write at offset \(offset) beyond received length \(s.length) of", path: tempPath, errno: EINVAL)
+                throw StorageError.io(
+                    operation: "write at offset \(offset) beyond received length \(s.length) of", path: tempPath, errno: EINVAL)
             }
             let skip = Int(min(Int64(bytes.count), s.length - offset))
             try Self.append(UnsafeRawBufferPointer(rebasing: bytes[skip...]), to: &s, path: tempPath)

@@ -15,14 +15,18 @@ enum AllocCommand {
             Tokens locked (--lock) go to the allocation's write pool and pay the blobbers as data is written;
             what is left returns at finalization. Without --lock the network's quote for these terms is locked.
             """,
-        examples: ["mosaic alloc new --data 2 --parity 2 --size 1GiB --expire 30d --lock 1",
-                   "mosaic alloc new --data 4 --parity 2 --size 10GiB --expire 90d --name photos --json"],
-        flags: [.option("data", "D", "data shards (any D blobbers rebuild a file)"),
-                .option("parity", "P", "parity shards (P blobbers may be lost)"),
-                .option("size", "SIZE", "user bytes, e.g. 1GiB"),
-                .option("expire", "DURATION", "lifetime from now, e.g. 30d"),
-                .option("lock", "TOKENS", "tokens for the write pool (default: the network's quote)"),
-                .option("name", "NAME", "a label shown in lists")],
+        examples: [
+            "mosaic alloc new --data 2 --parity 2 --size 1GiB --expire 30d --lock 1",
+            "mosaic alloc new --data 4 --parity 2 --size 10GiB --expire 90d --name photos --json",
+        ],
+        flags: [
+            .option("data", "D", "data shards (any D blobbers rebuild a file)"),
+            .option("parity", "P", "parity shards (P blobbers may be lost)"),
+            .option("size", "SIZE", "user bytes, e.g. 1GiB"),
+            .option("expire", "DURATION", "lifetime from now, e.g. 30d"),
+            .option("lock", "TOKENS", "tokens for the write pool (default: the network's quote)"),
+            .option("name", "NAME", "a label shown in lists"),
+        ],
         action: { inv in
             let data = try count(try inv.required("data"), flag: "data", min: 1)
             let parity = try count(try inv.required("parity"), flag: "parity", min: 0)
@@ -37,16 +41,21 @@ enum AllocCommand {
                 lock = try await quote(ctx.client, size: size, data: data, parity: parity, seconds: seconds)
             }
             let now = try await ctx.client.network().time
-            if !inv.json { Console.err("creating allocation (\(data)+\(parity) shards, \(ByteSize.format(size))); waiting until it is sealed…\n") }
+            if !inv.json {
+                Console.err("creating allocation (\(data)+\(parity) shards, \(ByteSize.format(size))); waiting until it is sealed…\n")
+            }
             let name = inv.value("name") ?? ""
             let id = try await chain({ message in
                 if message.contains("not enough blobbers") { return tooFew(message, data + parity) }
                 if message.contains("lock at least") { return "\(message); pass a larger --lock (or omit it to lock the network's quote)" }
                 return "cannot create the allocation: \(message)"
             }) { () async throws(WalletError) in
-                try await ctx.wallet.newAllocation(name: name, data: data, parity: parity, size: size, expiration: now + Int64(seconds), lock: lock)
+                try await ctx.wallet.newAllocation(
+                    name: name, data: data, parity: parity, size: size, expiration: now + Int64(seconds), lock: lock)
             }
-            guard let a = try await ctx.client.storageAllocation(id) else { throw CLIError.failure("allocation \(id) was created but cannot be read back") }
+            guard let a = try await ctx.client.storageAllocation(id) else {
+                throw CLIError.failure("allocation \(id) was created but cannot be read back")
+            }
             return CommandOutput(text: "created allocation \(id)\n" + details(a), json: json(a))
         })
 
@@ -59,10 +68,14 @@ enum AllocCommand {
             let all = try await ctx.client.storageAllocations(owner: id)
             var table = Table(["ID", "NAME", "SHARDS", "SIZE", "USED", "EXPIRES (UTC)", "STATUS"])
             for a in all {
-                table.add([a.id, a.name.isEmpty ? "-" : a.name, "\(a.dataShards)+\(a.parityShards)", ByteSize.format(a.size),
-                           ByteSize.format(a.usedSize), Wallet.iso8601(a.expiration), a.status.rawValue])
+                table.add([
+                    a.id, a.name.isEmpty ? "-" : a.name, "\(a.dataShards)+\(a.parityShards)", ByteSize.format(a.size),
+                    ByteSize.format(a.usedSize), Wallet.iso8601(a.expiration), a.status.rawValue,
+                ])
             }
-            let text = all.isEmpty ? "no allocations yet; create one with 'mosaic alloc new --data 2 --parity 2 --size 1GiB --expire 30d'" : table.rendered()
+            let text =
+                all.isEmpty
+                ? "no allocations yet; create one with 'mosaic alloc new --data 2 --parity 2 --size 1GiB --expire 30d'" : table.rendered()
             return CommandOutput(text: text, json: .object([("allocations", .array(all.map(json)))]))
         })
 
@@ -78,10 +91,15 @@ enum AllocCommand {
 
     static let update = Command(
         name: "update", summary: "extend, grow, add a blobber to, or add tokens to an allocation",
-        usage: "ID", examples: ["mosaic alloc update ID --extend 30d", "mosaic alloc update ID --grow 1GiB --lock 1",
-                                "mosaic alloc update ID --add-blobber BLOBBER_ID"],
-        flags: [.option("extend", "DURATION", "move the expiration later"), .option("grow", "SIZE", "add user bytes"),
-                .option("add-blobber", "ID", "add one more blobber"), .option("lock", "TOKENS", "tokens to add to the write pool")],
+        usage: "ID",
+        examples: [
+            "mosaic alloc update ID --extend 30d", "mosaic alloc update ID --grow 1GiB --lock 1",
+            "mosaic alloc update ID --add-blobber BLOBBER_ID",
+        ],
+        flags: [
+            .option("extend", "DURATION", "move the expiration later"), .option("grow", "SIZE", "add user bytes"),
+            .option("add-blobber", "ID", "add one more blobber"), .option("lock", "TOKENS", "tokens to add to the write pool"),
+        ],
         arguments: ["ID"], minArguments: 1, maxArguments: 1,
         action: { inv in
             let extend = try inv.value("extend").map { try expireSeconds($0, flag: "extend") }
@@ -99,7 +117,8 @@ enum AllocCommand {
                 let added = try await add.asyncMap { try await ctx.client.storageBlobber($0) } ?? nil
                 lock = updateCost(a, extend: extend ?? 0, grow: grow ?? 0, added: added, now: try await ctx.client.network().time)
             }
-            _ = try await chain({ m in "cannot update allocation \(a.id): \(m)\(m.contains("lock") ? "; pass a larger --lock" : "")" }) { () async throws(WalletError) in
+            _ = try await chain({ m in "cannot update allocation \(a.id): \(m)\(m.contains("lock") ? "; pass a larger --lock" : "")" }) {
+                () async throws(WalletError) in
                 try await ctx.wallet.updateAllocation(a.id, extendSeconds: extend, growBytes: grow, addBlobber: add, lock: lock)
             }
             let after = try await ctx.client.storageAllocation(a.id) ?? a
@@ -128,9 +147,13 @@ enum AllocCommand {
         let balance = try await ctx.wallet.balance().amount.baseUnits
         let fee = try await ctx.wallet.networkInfo().minimumFee
         let refund = balance + fee > before ? balance + fee - before : 0
-        return CommandOutput(text: "\(cancel ? "canceled" : "finalized") allocation \(a.id); \(TokenAmount(baseUnits: refund)) returned to the wallet (the call's fee was \(TokenAmount(baseUnits: fee)))",
-                             json: .object([("allocation_id", .string(a.id)), ("status", .string(after.status.rawValue)),
-                                            ("returned", .uint(refund))]))
+        return CommandOutput(
+            text:
+                "\(cancel ? "canceled" : "finalized") allocation \(a.id); \(TokenAmount(baseUnits: refund)) returned to the wallet (the call's fee was \(TokenAmount(baseUnits: fee)))",
+            json: .object([
+                ("allocation_id", .string(a.id)), ("status", .string(after.status.rawValue)),
+                ("returned", .uint(refund)),
+            ]))
     }
 
     // MARK: helpers
@@ -146,7 +169,8 @@ enum AllocCommand {
         let mine = try await ctx.client.storageAllocations(owner: owner)
         let hits = id.map { t in mine.filter { $0.id.hasPrefix(t.lowercased()) || $0.name == t } } ?? mine.filter { $0.status == .active }
         guard hits.count == 1, let a = hits.first else {
-            throw CLIError.usage(hits.isEmpty ? "no allocation found; list yours with 'mosaic alloc list'" : "several allocations match; give the id")
+            throw CLIError.usage(
+                hits.isEmpty ? "no allocation found; list yours with 'mosaic alloc list'" : "several allocations match; give the id")
         }
         return a
     }
@@ -185,10 +209,16 @@ enum AllocCommand {
             ("successful_challenges", .uint(a.successfulChallenges)), ("failed_challenges", .uint(a.failedChallenges)),
             ("latest_closed_challenge", a.latestClosedChallenge.map { .int($0) } ?? .null),
             ("write_pool", .uint(a.writePool)), ("challenge_pool", .uint(a.challengePool)),
-            ("blobbers", .array(a.blobbers.map { b in
-                .object([("id", .string(b.blobberID)), ("url", .string(b.url)), ("used", .uint(b.used)),
-                         ("allocation_root", .string(b.allocationRoot))])
-            })),
+            (
+                "blobbers",
+                .array(
+                    a.blobbers.map { b in
+                        .object([
+                            ("id", .string(b.blobberID)), ("url", .string(b.url)), ("used", .uint(b.used)),
+                            ("allocation_root", .string(b.allocationRoot)),
+                        ])
+                    })
+            ),
         ])
     }
 
@@ -200,7 +230,7 @@ enum AllocCommand {
         switch result {
         case .success(let v): return v
         case .failure(let e):
-            if case let .failed(_, message) = e { throw CLIError.failure(explain(message)) }
+            if case .failed(_, let message) = e { throw CLIError.failure(explain(message)) }
             throw e
         }
     }
@@ -224,7 +254,8 @@ enum AllocCommand {
 
     static func quote(_ client: LedgerClient, size: UInt64, data: Int, parity: Int, seconds: UInt64) async throws -> UInt64 {
         let result: Result<UInt64, LedgerClientError>
-        do { result = .success(try await client.storageQuote(size: size, dataShards: data, parityShards: parity, seconds: seconds)) } catch {
+        do { result = .success(try await client.storageQuote(size: size, dataShards: data, parityShards: parity, seconds: seconds)) } catch
+        {
             result = .failure(error)
         }
         switch result {

@@ -11,8 +11,10 @@ enum AppCommand {
             name to this computer gets 421); --allow-host adds a name, e.g. one a local proxy uses.
             """,
         examples: ["mosaic app", "mosaic app --port 7300 --network devnet", "mosaic app --allow-host mosaic.local"],
-        flags: [.option("port", "P", "port to listen on (default 7300; 0 picks a free one)"),
-                .option("allow-host", "NAME", "another host name the app answers to (repeat for more)", repeatable: true)],
+        flags: [
+            .option("port", "P", "port to listen on (default 7300; 0 picks a free one)"),
+            .option("allow-host", "NAME", "another host name the app answers to (repeat for more)", repeatable: true),
+        ],
         action: { inv in
             let signals = TerminationSignal()
             var config = AppServer.Configuration(home: inv.home, network: inv.value("network"))

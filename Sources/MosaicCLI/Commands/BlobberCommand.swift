@@ -15,16 +15,20 @@ enum BlobberCommand {
             markers and answers challenges. On a devnet the stake comes from the faucet. A real operator first
             funds the blobber id (printed on start; 'mosaic wallet send --to ID --amount TOKENS') with the stake plus fees.
             """,
-        examples: ["mosaic blobber --dir ./b1 --node http://127.0.0.1:7100",
-                   "mosaic blobber --dir ./b2 --node http://127.0.0.1:7100 --port 5052 --capacity 100GiB --write-price 0.01"],
-        flags: [.option("dir", "DIR", "data folder (created if missing)"),
-                .option("node", "URL", "ledger node (default: the current network's node)"),
-                .option("port", "P", "port on 127.0.0.1 (default 0: a free one)"),
-                .option("capacity", "SIZE", "space offered, e.g. 10GiB (default 10GiB)"),
-                .option("write-price", "TOKENS", "per GiB per 30 days (default 0.01)"),
-                .option("read-price", "TOKENS", "per GiB read (default 0.001)"),
-                .option("stake", "TOKENS", "tokens locked at registration (default 1, the minimum)"),
-                .toggle("verbose", "log requests and challenge answers on standard error")],
+        examples: [
+            "mosaic blobber --dir ./b1 --node http://127.0.0.1:7100",
+            "mosaic blobber --dir ./b2 --node http://127.0.0.1:7100 --port 5052 --capacity 100GiB --write-price 0.01",
+        ],
+        flags: [
+            .option("dir", "DIR", "data folder (created if missing)"),
+            .option("node", "URL", "ledger node (default: the current network's node)"),
+            .option("port", "P", "port on 127.0.0.1 (default 0: a free one)"),
+            .option("capacity", "SIZE", "space offered, e.g. 10GiB (default 10GiB)"),
+            .option("write-price", "TOKENS", "per GiB per 30 days (default 0.01)"),
+            .option("read-price", "TOKENS", "per GiB read (default 0.001)"),
+            .option("stake", "TOKENS", "tokens locked at registration (default 1, the minimum)"),
+            .toggle("verbose", "log requests and challenge answers on standard error"),
+        ],
         action: { inv in try await run(inv) })
 
     static func run(_ inv: Invocation) async throws -> CommandOutput {
@@ -32,7 +36,9 @@ enum BlobberCommand {
         let dir = URL(fileURLWithPath: try inv.required("dir"), isDirectory: true)
         let node: URL
         if let text = inv.value("node") {
-            guard let u = URL(string: text), u.scheme != nil else { throw CLIError.usage("--node \(text): give a URL such as http://127.0.0.1:7100") }
+            guard let u = URL(string: text), u.scheme != nil else {
+                throw CLIError.usage("--node \(text): give a URL such as http://127.0.0.1:7100")
+            }
             node = u
         } else {
             let network = try ClientConfig.load(home: inv.home).resolve(inv.value("network"))
@@ -60,10 +66,14 @@ enum BlobberCommand {
         }
         let url = Devnet.text(runtime.url)
         if inv.json {
-            Console.out(JSONValue.object([("blobber_id", .string(runtime.blobberID)), ("url", .string(url)),
-                                          ("node", .string(Devnet.text(node))), ("dir", .string(dir.path))]).rendered() + "\n")
+            Console.out(
+                JSONValue.object([
+                    ("blobber_id", .string(runtime.blobberID)), ("url", .string(url)),
+                    ("node", .string(Devnet.text(node))), ("dir", .string(dir.path)),
+                ]).rendered() + "\n")
         } else {
-            Console.out("""
+            Console.out(
+                """
                 blobber \(runtime.blobberID) listening on \(url)
                 registered on \(Devnet.text(node)) with \(ByteSize.format(options.capacity)); data in \(dir.path)
                 Press Ctrl-C to stop.

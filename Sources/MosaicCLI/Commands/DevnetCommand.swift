@@ -12,16 +12,20 @@ enum DevnetCommand {
             as "devnet" in the client config and made current, so 'mosaic wallet …' works with no flags.
             With --json, one line {"node","app","blobbers","dir"} is printed once everything is ready.
             """,
-        examples: ["mosaic devnet", "mosaic devnet --dir /tmp/dn --port 0 --block-time 500ms --json",
-                   "mosaic devnet time advance 7d"],
-        flags: [.option("dir", "DIR", "data folder (default $MOSAIC_HOME/devnet)"),
-                .option("app-port", "P", "web app port (default 7300, or a free one if taken; 0 picks a free one)"),
-                .toggle("no-app", "do not start the web app"),
-                .option("blobbers", "N", "blobbers to run in process, each registered before ready (default 6)"),
-                .option("port", "P", "node port on 127.0.0.1 (default 7100, or a free one if taken; 0 picks a free one)"),
-                .option("block-time", "DURATION", "block interval: 0, 500ms, 1s, 2s (default 1s)"),
-                .option("confirmations", "N", "blocks before a transaction is sealed (default 3)"),
-                .toggle("verbose", "log every request on standard error")],
+        examples: [
+            "mosaic devnet", "mosaic devnet --dir /tmp/dn --port 0 --block-time 500ms --json",
+            "mosaic devnet time advance 7d",
+        ],
+        flags: [
+            .option("dir", "DIR", "data folder (default $MOSAIC_HOME/devnet)"),
+            .option("app-port", "P", "web app port (default 7300, or a free one if taken; 0 picks a free one)"),
+            .toggle("no-app", "do not start the web app"),
+            .option("blobbers", "N", "blobbers to run in process, each registered before ready (default 6)"),
+            .option("port", "P", "node port on 127.0.0.1 (default 7100, or a free one if taken; 0 picks a free one)"),
+            .option("block-time", "DURATION", "block interval: 0, 500ms, 1s, 2s (default 1s)"),
+            .option("confirmations", "N", "blocks before a transaction is sealed (default 3)"),
+            .toggle("verbose", "log every request on standard error"),
+        ],
         subcommands: [time],
         action: { inv in try await run(inv) })
 
@@ -42,28 +46,38 @@ enum DevnetCommand {
             let clock: ClockView
             do { clock = try await client.advanceClock(seconds: ms / 1000) } catch let error as LedgerClientError {
                 if case .notFound = error {
-                    throw CLIError.failure("network \(network.name) does not allow moving its clock; only a node started by 'mosaic devnet' (or 'mosaic node --allow-time-travel') does")
+                    throw CLIError.failure(
+                        "network \(network.name) does not allow moving its clock; only a node started by 'mosaic devnet' (or 'mosaic node --allow-time-travel') does"
+                    )
                 }
                 throw error
             }
-            return CommandOutput(text: "ledger clock of \(network.name) moved forward by \(inv.arguments[0]); it is now \(Wallet.iso8601(clock.time)) (offset \(clock.offsetSeconds) s)",
-                                 json: .object([("network", .string(network.name)), ("time", .int(clock.time)),
-                                                ("offset_seconds", .int(clock.offsetSeconds))]))
+            return CommandOutput(
+                text:
+                    "ledger clock of \(network.name) moved forward by \(inv.arguments[0]); it is now \(Wallet.iso8601(clock.time)) (offset \(clock.offsetSeconds) s)",
+                json: .object([
+                    ("network", .string(network.name)), ("time", .int(clock.time)),
+                    ("offset_seconds", .int(clock.offsetSeconds)),
+                ]))
         })
 
     static func run(_ inv: Invocation) async throws -> CommandOutput {
         let signals = TerminationSignal()
-        let dir = inv.value("dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let dir =
+            inv.value("dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? inv.home.appendingPathComponent("devnet", isDirectory: true)
         var options = Devnet.Options(directory: dir)
         options.port = try inv.value("port").map { try NodeCommand.parsePort($0, default: Devnet.defaultPort) }
         if let bt = inv.value("block-time") { options.blockTime = try DurationText.parse(bt, flag: "block-time") }
         if let c = inv.value("confirmations") { options.confirmations = try NodeCommand.parseConfirmations(c) }
         if inv.has("verbose") { options.logger = { @Sendable line in Console.err(line + "\n") } }
-        let blobbers = try inv.value("blobbers").map { text -> Int in
-            guard let n = Int(text), (0...32).contains(n) else { throw CLIError.usage("--blobbers \(text): give a number from 0 to 32") }
-            return n
-        } ?? 6
+        let blobbers =
+            try inv.value("blobbers").map { text -> Int in
+                guard let n = Int(text), (0...32).contains(n) else {
+                    throw CLIError.usage("--blobbers \(text): give a number from 0 to 32")
+                }
+                return n
+            } ?? 6
         for i in 0..<blobbers {
             options.services.append(BlobberService(index: i + 1, logger: options.logger))
         }

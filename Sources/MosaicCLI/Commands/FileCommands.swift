@@ -17,7 +17,10 @@ enum FileCommands {
         usage: "LOCAL REMOTE",
         discussion: "An interrupted upload resumes when the same command is run again. Missing folders are created.",
         examples: ["mosaic upload ./report.pdf /docs/report.pdf", "mosaic upload --alloc 3f9a ./big.iso /isos/big.iso --json"],
-        flags: [allocFlag, .toggle("replace", "overwrite REMOTE if it exists"), .option("content-type", "TYPE", "MIME type (default: from the extension)")],
+        flags: [
+            allocFlag, .toggle("replace", "overwrite REMOTE if it exists"),
+            .option("content-type", "TYPE", "MIME type (default: from the extension)"),
+        ],
         arguments: ["LOCAL", "REMOTE"], minArguments: 2, maxArguments: 2,
         action: { inv in
             let ctx = try StorageContext(inv)
@@ -27,31 +30,42 @@ enum FileCommands {
             let bar = ProgressBar(label: "upload", json: inv.json)
             let started = ContinuousClock.now
             let r = try await StorageContext.failing {
-                try await ctx.storage.upload(localFile: local, remotePath: remote, allocation: a, contentType: inv.value("content-type"),
-                                             replace: inv.has("replace"), progress: bar.callback)
+                try await ctx.storage.upload(
+                    localFile: local, remotePath: remote, allocation: a, contentType: inv.value("content-type"),
+                    replace: inv.has("replace"), progress: bar.callback)
             }
             bar.finish()
             let seconds = elapsedMillis(since: started)
-            var text = "uploaded \(local.path) to \(r.meta.path) (\(ByteSize.format(UInt64(max(0, r.meta.size))))) on \(r.committed.count) of \(a.totalShards) blobbers in \(DurationText.format(milliseconds: seconds))"
+            var text =
+                "uploaded \(local.path) to \(r.meta.path) (\(ByteSize.format(UInt64(max(0, r.meta.size))))) on \(r.committed.count) of \(a.totalShards) blobbers in \(DurationText.format(milliseconds: seconds))"
             if r.resumed { text += "; resumed an interrupted upload" }
             if !r.failed.isEmpty {
-                text += "\nblobbers that missed it: " + r.failed.sorted { $0.key < $1.key }.map { "\($0.key + 1) (\($0.value))" }.joined(separator: ", ")
+                text +=
+                    "\nblobbers that missed it: "
+                    + r.failed.sorted { $0.key < $1.key }.map { "\($0.key + 1) (\($0.value))" }.joined(separator: ", ")
                 text += "\nrun 'mosaic repair --alloc \(a.id)' when they are back"
             }
-            return CommandOutput(text: text, json: .object([
-                ("allocation_id", .string(a.id)), ("path", .string(r.meta.path)), ("size", .int(r.meta.size)),
-                ("committed", .array(r.committed.map { .int(Int64($0)) })), ("failed", .object(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })),
-                ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)), ("elapsed_ms", .int(seconds)),
-            ]))
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    ("allocation_id", .string(a.id)), ("path", .string(r.meta.path)), ("size", .int(r.meta.size)),
+                    ("committed", .array(r.committed.map { .int(Int64($0)) })),
+                    ("failed", .object(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })),
+                    ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)), ("elapsed_ms", .int(seconds)),
+                ]))
         })
 
     static let download = Command(
         name: "download", summary: "download REMOTE to LOCAL (verified, decrypted), or a shared file with --ticket",
         usage: "REMOTE LOCAL | --ticket T LOCAL",
-        examples: ["mosaic download /docs/report.pdf ./report.pdf", "mosaic download /big.iso ./part --range 0-1048575",
-                   "mosaic download --ticket mosaic-ticket:… ./shared.pdf"],
-        flags: [allocFlag, .option("ticket", "T", "a ticket from 'mosaic share', or its web link (file shared with you or public)"),
-                .option("range", "A-B", "only bytes A to B (inclusive)"), .toggle("replace", "overwrite LOCAL if it exists")],
+        examples: [
+            "mosaic download /docs/report.pdf ./report.pdf", "mosaic download /big.iso ./part --range 0-1048575",
+            "mosaic download --ticket mosaic-ticket:… ./shared.pdf",
+        ],
+        flags: [
+            allocFlag, .option("ticket", "T", "a ticket from 'mosaic share', or its web link (file shared with you or public)"),
+            .option("range", "A-B", "only bytes A to B (inclusive)"), .toggle("replace", "overwrite LOCAL if it exists"),
+        ],
         arguments: ["REMOTE", "LOCAL"], minArguments: 1, maxArguments: 2,
         action: { inv in
             let ctx = try StorageContext(inv)
@@ -87,8 +101,9 @@ enum FileCommands {
             let r: DownloadResult
             do {
                 r = try await StorageContext.failing {
-                    try await ctx.storage.download(remotePath: remote, to: local, allocation: a, range: range, ticket: ticket, contentKey: key,
-                                                   progress: bar.callback)
+                    try await ctx.storage.download(
+                        remotePath: remote, to: local, allocation: a, range: range, ticket: ticket, contentKey: key,
+                        progress: bar.callback)
                 }
             } catch let e as CLIError where ticket != nil && e.description.contains("revoked") {
                 bar.finish()
@@ -96,9 +111,13 @@ enum FileCommands {
             }
             bar.finish()
             let ms = elapsedMillis(since: started)
-            return CommandOutput(text: "downloaded \(remote) to \(local.path) (\(ByteSize.format(UInt64(max(0, r.bytesWritten))))) in \(DurationText.format(milliseconds: ms))",
-                                 json: .object([("allocation_id", .string(a.id)), ("path", .string(remote)), ("local", .string(local.path)),
-                                                ("bytes", .int(r.bytesWritten)), ("size", .int(r.meta.size)), ("elapsed_ms", .int(ms))]))
+            return CommandOutput(
+                text:
+                    "downloaded \(remote) to \(local.path) (\(ByteSize.format(UInt64(max(0, r.bytesWritten))))) in \(DurationText.format(milliseconds: ms))",
+                json: .object([
+                    ("allocation_id", .string(a.id)), ("path", .string(remote)), ("local", .string(local.path)),
+                    ("bytes", .int(r.bytesWritten)), ("size", .int(r.meta.size)), ("elapsed_ms", .int(ms)),
+                ]))
         })
 
     static let ls = Command(
@@ -123,11 +142,15 @@ enum FileCommands {
             var table = Table(["NAME", "SIZE", "MODIFIED (UTC)", "TYPE"])
             for m in entries {
                 let name = inv.has("recursive") ? m.path : (m.path.split(separator: "/").last.map(String.init) ?? m.path)
-                table.add([m.kind == .directory ? name + "/" : name, m.kind == .directory ? "-" : ByteSize.format(UInt64(max(0, m.size))),
-                           m.kind == .directory ? "-" : Wallet.iso8601(m.modified), m.kind == .directory ? "folder" : (m.contentType.isEmpty ? "file" : m.contentType)])
+                table.add([
+                    m.kind == .directory ? name + "/" : name, m.kind == .directory ? "-" : ByteSize.format(UInt64(max(0, m.size))),
+                    m.kind == .directory ? "-" : Wallet.iso8601(m.modified),
+                    m.kind == .directory ? "folder" : (m.contentType.isEmpty ? "file" : m.contentType),
+                ])
             }
-            return CommandOutput(text: entries.isEmpty ? "\(path) is empty" : table.rendered(),
-                                 json: .object([("allocation_id", .string(a.id)), ("path", .string(path)), ("entries", .array(entries.map(metaJSON)))]))
+            return CommandOutput(
+                text: entries.isEmpty ? "\(path) is empty" : table.rendered(),
+                json: .object([("allocation_id", .string(a.id)), ("path", .string(path)), ("entries", .array(entries.map(metaJSON)))]))
         })
 
     static let stat = Command(
@@ -139,9 +162,11 @@ enum FileCommands {
             let m = try await StorageContext.failing { try await ctx.storage.stat(inv.arguments[0], allocation: a) }
             var lines = ["path:          \(m.path)", "type:          \(m.kind == .directory ? "folder" : "file")"]
             if m.kind == .file {
-                lines += ["size:          \(ByteSize.format(UInt64(max(0, m.size)))) (\(m.size) bytes)", "content type:  \(m.contentType)",
-                          "created:       \(Wallet.iso8601(m.created))", "modified:      \(Wallet.iso8601(m.modified))",
-                          "shards:        \(m.dataShards)+\(m.parityShards)", "cipher:        \(m.cipher)"]
+                lines += [
+                    "size:          \(ByteSize.format(UInt64(max(0, m.size)))) (\(m.size) bytes)", "content type:  \(m.contentType)",
+                    "created:       \(Wallet.iso8601(m.created))", "modified:      \(Wallet.iso8601(m.modified))",
+                    "shards:        \(m.dataShards)+\(m.parityShards)", "cipher:        \(m.cipher)",
+                ]
             }
             return CommandOutput(text: lines.joined(separator: "\n"), json: metaJSON(m))
         })
@@ -153,7 +178,9 @@ enum FileCommands {
             let ctx = try StorageContext(inv)
             let a = try await ctx.allocation(forWriting: true)
             try await StorageContext.failing { try await ctx.storage.delete(inv.arguments[0], allocation: a) }
-            return CommandOutput(text: "deleted \(inv.arguments[0])", json: .object([("allocation_id", .string(a.id)), ("deleted", .string(inv.arguments[0]))]))
+            return CommandOutput(
+                text: "deleted \(inv.arguments[0])",
+                json: .object([("allocation_id", .string(a.id)), ("deleted", .string(inv.arguments[0]))]))
         })
 
     static let mv = Command(
@@ -163,8 +190,9 @@ enum FileCommands {
             let ctx = try StorageContext(inv)
             let a = try await ctx.allocation(forWriting: true)
             try await StorageContext.failing { try await ctx.storage.move(inv.arguments[0], to: inv.arguments[1], allocation: a) }
-            return CommandOutput(text: "moved \(inv.arguments[0]) to \(inv.arguments[1])",
-                                 json: .object([("allocation_id", .string(a.id)), ("from", .string(inv.arguments[0])), ("to", .string(inv.arguments[1]))]))
+            return CommandOutput(
+                text: "moved \(inv.arguments[0]) to \(inv.arguments[1])",
+                json: .object([("allocation_id", .string(a.id)), ("from", .string(inv.arguments[0])), ("to", .string(inv.arguments[1]))]))
         })
 
     static let cp = Command(
@@ -174,8 +202,9 @@ enum FileCommands {
             let ctx = try StorageContext(inv)
             let a = try await ctx.allocation(forWriting: true)
             try await StorageContext.failing { try await ctx.storage.copy(inv.arguments[0], to: inv.arguments[1], allocation: a) }
-            return CommandOutput(text: "copied \(inv.arguments[0]) to \(inv.arguments[1])",
-                                 json: .object([("allocation_id", .string(a.id)), ("from", .string(inv.arguments[0])), ("to", .string(inv.arguments[1]))]))
+            return CommandOutput(
+                text: "copied \(inv.arguments[0]) to \(inv.arguments[1])",
+                json: .object([("allocation_id", .string(a.id)), ("from", .string(inv.arguments[0])), ("to", .string(inv.arguments[1]))]))
         })
 
     static let mkdir = Command(
@@ -185,7 +214,9 @@ enum FileCommands {
             let ctx = try StorageContext(inv)
             let a = try await ctx.allocation(forWriting: true)
             try await StorageContext.failing { try await ctx.storage.mkdir(inv.arguments[0], allocation: a) }
-            return CommandOutput(text: "created folder \(inv.arguments[0])", json: .object([("allocation_id", .string(a.id)), ("created", .string(inv.arguments[0]))]))
+            return CommandOutput(
+                text: "created folder \(inv.arguments[0])",
+                json: .object([("allocation_id", .string(a.id)), ("created", .string(inv.arguments[0]))]))
         })
 
     static let repair = Command(
@@ -201,12 +232,14 @@ enum FileCommands {
             for x in r.repaired { lines.append("  rebuilt \(x.path) on blobber \(x.blobber + 1)") }
             for x in r.removed { lines.append("  removed \(x.path) from blobber \(x.blobber + 1)") }
             for (i, why) in r.failed.sorted(by: { $0.key < $1.key }) { lines.append("  blobber \(i + 1) not repaired: \(why)") }
-            return CommandOutput(text: lines.joined(separator: "\n"), json: .object([
-                ("allocation_id", .string(a.id)),
-                ("repaired", .array(r.repaired.map { .object([("blobber", .int(Int64($0.blobber))), ("path", .string($0.path))]) })),
-                ("removed", .array(r.removed.map { .object([("blobber", .int(Int64($0.blobber))), ("path", .string($0.path))]) })),
-                ("failed", .object(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })),
-            ]))
+            return CommandOutput(
+                text: lines.joined(separator: "\n"),
+                json: .object([
+                    ("allocation_id", .string(a.id)),
+                    ("repaired", .array(r.repaired.map { .object([("blobber", .int(Int64($0.blobber))), ("path", .string($0.path))]) })),
+                    ("removed", .array(r.removed.map { .object([("blobber", .int(Int64($0.blobber))), ("path", .string($0.path))]) })),
+                    ("failed", .object(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })),
+                ]))
         })
 
     // MARK: helpers
@@ -220,16 +253,20 @@ enum FileCommands {
         let need = a.blobbers.reduce(UInt64(0)) { $0 &+ (StoragePricing.readCost(price: $1.readPrice, blocks: blocks) ?? 0) }
         let have = try await ctx.client.storageReadPool(ctx.wallet.clientID)
         guard need > have else { return }
-        if !json { Console.err("locking \(TokenAmount(baseUnits: need - have)) in this wallet's read pool to pay the blobbers for reading…\n") }
+        if !json {
+            Console.err("locking \(TokenAmount(baseUnits: need - have)) in this wallet's read pool to pay the blobbers for reading…\n")
+        }
         _ = try await AllocCommand.chain({ "cannot lock tokens to pay for the read: \($0)" }) { () async throws(WalletError) in
             try await ctx.wallet.lockReadPool(need - have, until: .finalized)
         }
     }
 
     static func metaJSON(_ m: FileMeta) -> JSONValue {
-        .object([("path", .string(m.path)), ("name", .string(m.path.split(separator: "/").last.map(String.init) ?? "/")),
-                 ("type", .string(m.kind == .directory ? "folder" : "file")), ("size", .int(m.size)), ("content_type", .string(m.contentType)),
-                 ("created", .int(m.created)), ("modified", .int(m.modified))])
+        .object([
+            ("path", .string(m.path)), ("name", .string(m.path.split(separator: "/").last.map(String.init) ?? "/")),
+            ("type", .string(m.kind == .directory ? "folder" : "file")), ("size", .int(m.size)), ("content_type", .string(m.contentType)),
+            ("created", .int(m.created)), ("modified", .int(m.modified)),
+        ])
     }
 
     /// "A-B" inclusive, as plaintext offsets.

@@ -33,8 +33,9 @@ struct LedgerContext {
 
     /// Unlocks with `--passphrase-file`, `MOSAIC_PASSPHRASE` or a prompt.
     func unlockedWallet() throws -> Wallet {
-        let passphrase = try PassphraseSource.resolve(passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
-                                                      prompt: "Passphrase for wallet \(walletName): ")
+        let passphrase = try PassphraseSource.resolve(
+            passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+            prompt: "Passphrase for wallet \(walletName): ")
         return Wallet(try keystore.unlock(name: walletName, passphrase: passphrase), client: client)
     }
 
@@ -65,11 +66,14 @@ struct LedgerContext {
     }
 
     func txFields(_ tx: Transaction, view: TransactionView?, status: TransactionStatus) -> [(String, JSONValue)] {
-        [("hash", .string(tx.hash)), ("status", .string(status.rawValue)), ("client_id", .string(tx.clientID)),
-         ("to_client_id", .string(tx.toClientID)), ("value", .uint(tx.value)), ("tokens", .string(TokenAmount(baseUnits: tx.value).description)),
-         ("fee", .uint(tx.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: tx.fee).description)), ("nonce", .uint(tx.nonce)),
-         ("round", view?.round.map { .uint($0) } ?? .null), ("block_hash", .optional(view?.blockHash)),
-         ("explorer_url", .string(explorer(tx.hash)))]
+        [
+            ("hash", .string(tx.hash)), ("status", .string(status.rawValue)), ("client_id", .string(tx.clientID)),
+            ("to_client_id", .string(tx.toClientID)), ("value", .uint(tx.value)),
+            ("tokens", .string(TokenAmount(baseUnits: tx.value).description)),
+            ("fee", .uint(tx.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: tx.fee).description)), ("nonce", .uint(tx.nonce)),
+            ("round", view?.round.map { .uint($0) } ?? .null), ("block_hash", .optional(view?.blockHash)),
+            ("explorer_url", .string(explorer(tx.hash))),
+        ]
     }
 
     func viewJSON(_ v: TransactionView) -> JSONValue {
@@ -93,11 +97,17 @@ struct LedgerContext {
         let t = v.transaction
         var rows: [(String, String)] = [
             ("hash", t.hash),
-            ("status", v.status.rawValue + (v.round.map { " in block #\($0), \(v.confirmations) confirmation\(v.confirmations == 1 ? "" : "s")" } ?? "")),
+            (
+                "status",
+                v.status.rawValue
+                    + (v.round.map { " in block #\($0), \(v.confirmations) confirmation\(v.confirmations == 1 ? "" : "s")" } ?? "")
+            ),
         ]
         if let o = v.outcome { rows.append(("outcome", o.rawValue + (v.error.map { ": \($0)" } ?? ""))) }
-        rows += [("from", t.clientID), ("to", t.toClientID), ("value", TokenAmount(baseUnits: t.value).description),
-                 ("fee", TokenAmount(baseUnits: t.fee).description), ("type", t.transactionType.rawValue)]
+        rows += [
+            ("from", t.clientID), ("to", t.toClientID), ("value", TokenAmount(baseUnits: t.value).description),
+            ("fee", TokenAmount(baseUnits: t.fee).description), ("type", t.transactionType.rawValue),
+        ]
         if !t.transactionData.isEmpty { rows.append((t.transactionType == .transfer ? "description" : "call", t.transactionData)) }
         if let out = v.output, !out.isEmpty { rows.append(("output", out)) }
         rows += [("nonce", String(t.nonce)), ("created", WalletLedgerCommands.shortDate(t.creationDate) + " UTC")]

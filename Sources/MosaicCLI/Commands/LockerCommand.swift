@@ -21,8 +21,10 @@ enum LockerCommand {
         name: "put", summary: "lock a local FILE in the locker (asks for a new PIN twice)",
         usage: "FILE [--name NAME] [--replace]",
         examples: ["mosaic locker put ./passport.pdf", "mosaic locker put ./tax.pdf --name tax-2026.pdf --pin-file ./pin.txt --json"],
-        flags: [FileCommands.allocFlag, .option("name", "NAME", "name in the locker (default: FILE's name)"),
-                .toggle("replace", "overwrite a locker file of that name"), pinFlag],
+        flags: [
+            FileCommands.allocFlag, .option("name", "NAME", "name in the locker (default: FILE's name)"),
+            .toggle("replace", "overwrite a locker file of that name"), pinFlag,
+        ],
         arguments: ["FILE"], minArguments: 1, maxArguments: 1,
         action: { inv in
             let local = URL(fileURLWithPath: inv.arguments[0])
@@ -42,17 +44,23 @@ enum LockerCommand {
             let bar = ProgressBar(label: "lock", json: inv.json)
             let e = try await locker.put(localFile: local, name: name, pin: pin, replace: inv.has("replace"), progress: bar.callback)
             bar.finish()
-            return CommandOutput(text: "locked \(local.path) as \(e.name) (\(ByteSize.format(UInt64(max(0, e.size))))); open it with 'mosaic locker get \(e.name)'",
-                                 json: .object([("allocation_id", .string(a.id)), ("name", .string(e.name)), ("path", .string(Locker.folder + "/" + e.name)),
-                                                ("size", .int(e.size)), ("replaced", .bool(inv.has("replace")))]))
+            return CommandOutput(
+                text:
+                    "locked \(local.path) as \(e.name) (\(ByteSize.format(UInt64(max(0, e.size))))); open it with 'mosaic locker get \(e.name)'",
+                json: .object([
+                    ("allocation_id", .string(a.id)), ("name", .string(e.name)), ("path", .string(Locker.folder + "/" + e.name)),
+                    ("size", .int(e.size)), ("replaced", .bool(inv.has("replace"))),
+                ]))
         })
 
     static let get = Command(
         name: "get", summary: "open locker file NAME with its PIN and save it (default ./NAME)",
         usage: "NAME [--to PATH]",
         examples: ["mosaic locker get passport.pdf", "mosaic locker get tax-2026.pdf --to ~/tax.pdf --pin-file ./pin.txt"],
-        flags: [FileCommands.allocFlag, .option("to", "PATH", "where to save it (default: NAME in the current folder)"),
-                .toggle("replace", "overwrite PATH if it exists"), pinFlag],
+        flags: [
+            FileCommands.allocFlag, .option("to", "PATH", "where to save it (default: NAME in the current folder)"),
+            .toggle("replace", "overwrite PATH if it exists"), pinFlag,
+        ],
         arguments: ["NAME"], minArguments: 1, maxArguments: 1,
         action: { inv in
             let name = inv.arguments[0]
@@ -68,9 +76,12 @@ enum LockerCommand {
             let bar = ProgressBar(label: "open", json: inv.json)
             let e = try await locker.get(name: name, pin: pin, to: local, progress: bar.callback)
             bar.finish()
-            return CommandOutput(text: "opened \(e.name) to \(local.path) (\(ByteSize.format(UInt64(max(0, e.size)))))",
-                                 json: .object([("allocation_id", .string(a.id)), ("name", .string(e.name)), ("local", .string(local.path)),
-                                                ("size", .int(e.size))]))
+            return CommandOutput(
+                text: "opened \(e.name) to \(local.path) (\(ByteSize.format(UInt64(max(0, e.size)))))",
+                json: .object([
+                    ("allocation_id", .string(a.id)), ("name", .string(e.name)), ("local", .string(local.path)),
+                    ("size", .int(e.size)),
+                ]))
         })
 
     static let ls = Command(
@@ -83,13 +94,26 @@ enum LockerCommand {
             let entries = try await Locker(storage: ctx.storage, allocation: a).list()
             var table = Table(["NAME", "SIZE", "MODIFIED (UTC)", "TYPE"])
             for e in entries {
-                table.add([e.name, ByteSize.format(UInt64(max(0, e.size))), Wallet.iso8601(e.modified), e.contentType.isEmpty ? "file" : e.contentType])
+                table.add([
+                    e.name, ByteSize.format(UInt64(max(0, e.size))), Wallet.iso8601(e.modified),
+                    e.contentType.isEmpty ? "file" : e.contentType,
+                ])
             }
-            return CommandOutput(text: entries.isEmpty ? "the locker is empty; add a file with 'mosaic locker put FILE'" : table.rendered(),
-                                 json: .object([("allocation_id", .string(a.id)), ("entries", .array(entries.map { e in
-                                     .object([("name", .string(e.name)), ("size", .int(e.size)), ("content_type", .string(e.contentType)),
-                                              ("created", .int(e.created)), ("modified", .int(e.modified))])
-                                 }))]))
+            return CommandOutput(
+                text: entries.isEmpty ? "the locker is empty; add a file with 'mosaic locker put FILE'" : table.rendered(),
+                json: .object([
+                    ("allocation_id", .string(a.id)),
+                    (
+                        "entries",
+                        .array(
+                            entries.map { e in
+                                .object([
+                                    ("name", .string(e.name)), ("size", .int(e.size)), ("content_type", .string(e.contentType)),
+                                    ("created", .int(e.created)), ("modified", .int(e.modified)),
+                                ])
+                            })
+                    ),
+                ]))
         })
 
     static let rm = Command(
@@ -101,6 +125,7 @@ enum LockerCommand {
             let ctx = try StorageContext(inv)
             let a = try await ctx.allocation(forWriting: true)
             try await Locker(storage: ctx.storage, allocation: a).remove(name: name)
-            return CommandOutput(text: "deleted locker file \(name)", json: .object([("allocation_id", .string(a.id)), ("deleted", .string(name))]))
+            return CommandOutput(
+                text: "deleted locker file \(name)", json: .object([("allocation_id", .string(a.id)), ("deleted", .string(name))]))
         })
 }

@@ -16,13 +16,16 @@ enum NetworkCommand {
             for n in config.networks {
                 table.add([n.name == config.current ? "*" : "", n.name, n.node, n.app ?? "-"])
             }
-            let text = config.networks.isEmpty
+            let text =
+                config.networks.isEmpty
                 ? "no networks yet; start one with 'mosaic devnet' or add one with 'mosaic network add NAME URL'"
                 : table.rendered()
-            return CommandOutput(text: text, json: .object([
-                ("current", .optional(config.current)),
-                ("networks", .array(config.networks.map(json))),
-            ]))
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    ("current", .optional(config.current)),
+                    ("networks", .array(config.networks.map(json))),
+                ]))
         })
 
     static let add = Command(
@@ -31,7 +34,8 @@ enum NetworkCommand {
         flags: [.option("app", "URL", "URL of the network's web app")],
         arguments: ["NAME", "URL"], minArguments: 2, maxArguments: 2,
         action: { inv in
-            let name = inv.arguments[0], url = inv.arguments[1]
+            let name = inv.arguments[0]
+            let url = inv.arguments[1]
             guard isValidName(name) else { throw ConfigError.invalidName(name) }
             guard isValidURL(url) else { throw ConfigError.invalidURL(url) }
             if let app = inv.value("app"), !isValidURL(app) { throw ConfigError.invalidURL(app) }
@@ -39,8 +43,9 @@ enum NetworkCommand {
             let network = ClientConfig.Network(name: name, node: trimmed(url), app: inv.value("app").map(trimmed))
             config.upsert(network)
             try config.save(home: inv.home)
-            return CommandOutput(text: "added network \(name) (\(network.node))" + (config.current == name ? "; it is now the current network" : ""),
-                                 json: json(network))
+            return CommandOutput(
+                text: "added network \(name) (\(network.node))" + (config.current == name ? "; it is now the current network" : ""),
+                json: json(network))
         })
 
     static let use = Command(

@@ -13,13 +13,15 @@ enum NodeCommand {
             --block-time 0 makes a block as soon as transactions arrive (for tests and demos).
             """,
         examples: ["mosaic node --dir ./node1", "mosaic node --dir /tmp/n --port 7100 --block-time 500ms --confirmations 2"],
-        flags: [.option("dir", "DIR", "ledger directory (created if missing)"),
-                .option("port", "P", "port on 127.0.0.1 (default 7100; 0 picks a free one)"),
-                .option("block-time", "DURATION", "block interval: 0, 500ms, 1s, 2s (default: the genesis value, 1s)"),
-                .option("confirmations", "N", "blocks after a transaction's block before it is sealed, for a new chain (default 3)"),
-                .option("genesis", "FILE", "genesis.json for a new chain"),
-                .toggle("allow-time-travel", "serve POST /v1/devnet/time (moves the ledger clock; devnets only)"),
-                .toggle("quiet", "no access log on standard error")],
+        flags: [
+            .option("dir", "DIR", "ledger directory (created if missing)"),
+            .option("port", "P", "port on 127.0.0.1 (default 7100; 0 picks a free one)"),
+            .option("block-time", "DURATION", "block interval: 0, 500ms, 1s, 2s (default: the genesis value, 1s)"),
+            .option("confirmations", "N", "blocks after a transaction's block before it is sealed, for a new chain (default 3)"),
+            .option("genesis", "FILE", "genesis.json for a new chain"),
+            .toggle("allow-time-travel", "serve POST /v1/devnet/time (moves the ledger clock; devnets only)"),
+            .toggle("quiet", "no access log on standard error"),
+        ],
         action: { inv in try await run(inv) })
 
     static func run(_ inv: Invocation) async throws -> CommandOutput {
@@ -43,8 +45,9 @@ enum NodeCommand {
             if let blockTime { g.blockTimeMillis = millis(blockTime) }
             genesis = g
         }
-        var config = NodeConfiguration(directory: dir, genesis: genesis, port: port, blockTime: blockTime,
-                                       allowTimeTravel: inv.has("allow-time-travel"))
+        var config = NodeConfiguration(
+            directory: dir, genesis: genesis, port: port, blockTime: blockTime,
+            allowTimeTravel: inv.has("allow-time-travel"))
         if !inv.has("quiet") { config.logger = { @Sendable line in Console.err(line + "\n") } }
         let node: NodeServer
         do { node = try NodeServer(configuration: config) } catch {
@@ -57,10 +60,14 @@ enum NodeCommand {
         let g = node.ledger.genesis
         let url = Devnet.text(node.url)
         if inv.json {
-            Console.out(JSONValue.object([("node", .string(url)), ("chain_id", .string(g.chainID)), ("dir", .string(dir)),
-                                          ("block_time_ms", .int(node.blockTimeMillis)), ("confirmations", .uint(g.confirmations))]).rendered() + "\n")
+            Console.out(
+                JSONValue.object([
+                    ("node", .string(url)), ("chain_id", .string(g.chainID)), ("dir", .string(dir)),
+                    ("block_time_ms", .int(node.blockTimeMillis)), ("confirmations", .uint(g.confirmations)),
+                ]).rendered() + "\n")
         } else {
-            Console.out("""
+            Console.out(
+                """
                 node listening on \(url)  (explorer: \(url)/explorer)
                 chain \(g.chainID), a block every \(DurationText.format(milliseconds: node.blockTimeMillis)), sealed after \(g.confirmations) confirmations; data in \(dir)
                 Press Ctrl-C to stop.
@@ -68,7 +75,9 @@ enum NodeCommand {
                 """)
         }
         if let confirmations, confirmations != g.confirmations {
-            Console.err("note: \(dir) holds an existing chain sealed after \(g.confirmations) confirmations; --confirmations \(confirmations) applies to new chains only\n")
+            Console.err(
+                "note: \(dir) holds an existing chain sealed after \(g.confirmations) confirmations; --confirmations \(confirmations) applies to new chains only\n"
+            )
         }
         let sig = await signals.wait()
         signals.restoreDefaults()
@@ -85,7 +94,9 @@ enum NodeCommand {
     }
 
     static func parseConfirmations(_ text: String) throws -> UInt64 {
-        guard let n = UInt64(text), n <= 1000 else { throw CLIError.usage("--confirmations \(text): give a number of blocks from 0 to 1000") }
+        guard let n = UInt64(text), n <= 1000 else {
+            throw CLIError.usage("--confirmations \(text): give a number of blocks from 0 to 1000")
+        }
         return n
     }
 

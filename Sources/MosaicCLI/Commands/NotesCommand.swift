@@ -8,17 +8,24 @@ import MosaicSDK
 enum NotesCommand {
     static let command = Command(
         name: "notes", summary: "a notepad on the ledger: one per account, notes by id",
-        discussion: "Writes cost the network's minimum fee and wait until sealed (--no-wait returns once the node accepted them). Reads are free and need no passphrase. Notes are public unless --private, which encrypts title and body to your wallet.",
-        examples: ["mosaic notes create", "mosaic notes add --title Groceries --body 'milk, eggs'",
-                   "mosaic notes add --title Diary --body '…' --private", "mosaic notes list", "mosaic notes show 7",
-                   "mosaic notes edit 7 --title Groceries --body 'milk, eggs, bread'", "mosaic notes rm 7", "mosaic notes drop"],
+        discussion:
+            "Writes cost the network's minimum fee and wait until sealed (--no-wait returns once the node accepted them). Reads are free and need no passphrase. Notes are public unless --private, which encrypts title and body to your wallet.",
+        examples: [
+            "mosaic notes create", "mosaic notes add --title Groceries --body 'milk, eggs'",
+            "mosaic notes add --title Diary --body '…' --private", "mosaic notes list", "mosaic notes show 7",
+            "mosaic notes edit 7 --title Groceries --body 'milk, eggs, bread'", "mosaic notes rm 7", "mosaic notes drop",
+        ],
         subcommands: [create, add, edit, rm, drop, list, show, stats])
 
-    static let waitFlags = WalletLedgerCommands.waitFlags + [
-        .option("gas", "N", "computation limit for this call, below the network's (default: the network's limit)")]
-    static let noteFlags: [Flag] = [.option("title", "TEXT", "the note's title, 1 to 256 bytes"),
-                                    .option("body", "TEXT", "the note's text, up to 16 KiB"),
-                                    .toggle("private", "encrypt title and body so only this wallet can read them")]
+    static let waitFlags =
+        WalletLedgerCommands.waitFlags + [
+            .option("gas", "N", "computation limit for this call, below the network's (default: the network's limit)")
+        ]
+    static let noteFlags: [Flag] = [
+        .option("title", "TEXT", "the note's title, 1 to 256 bytes"),
+        .option("body", "TEXT", "the note's text, up to 16 KiB"),
+        .toggle("private", "encrypt title and body so only this wallet can read them"),
+    ]
 
     static let create = Command(
         name: "create", summary: "create this wallet's notepad (one per account)",
@@ -32,14 +39,18 @@ enum NotesCommand {
 
     static let add = Command(
         name: "add", summary: "add a note; prints its id",
-        examples: ["mosaic notes add --title Groceries --body 'milk, eggs'", "mosaic notes add --title Secret --body '…' --private --json"],
+        examples: [
+            "mosaic notes add --title Groceries --body 'milk, eggs'", "mosaic notes add --title Secret --body '…' --private --json",
+        ],
         flags: noteFlags + [.toggle("create", "no longer needed: a wallet without a notepad gets one with its first note")] + waitFlags,
         action: { inv in
             let title = try inv.required("title")
             let (ctx, pad) = try notepad(inv)
-            let w = try await pad.add(title: title, body: inv.value("body") ?? "", isPrivate: inv.has("private"),
-                                      createNotepad: true, gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
-            return output(ctx, w, headline: w.noteID.map { "note \($0) added" + (inv.has("private") ? " (private)" : "") } ?? "note submitted")
+            let w = try await pad.add(
+                title: title, body: inv.value("body") ?? "", isPrivate: inv.has("private"),
+                createNotepad: true, gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
+            return output(
+                ctx, w, headline: w.noteID.map { "note \($0) added" + (inv.has("private") ? " (private)" : "") } ?? "note submitted")
         })
 
     static let edit = Command(
@@ -50,8 +61,9 @@ enum NotesCommand {
             let id = try noteID(inv)
             let title = try inv.required("title")
             let (ctx, pad) = try notepad(inv)
-            let w = try await pad.edit(id, title: title, body: inv.value("body") ?? "", isPrivate: inv.has("private"),
-                                       gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
+            let w = try await pad.edit(
+                id, title: title, body: inv.value("body") ?? "", isPrivate: inv.has("private"),
+                gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
             return output(ctx, w, headline: "note \(id) edited")
         })
 
@@ -72,18 +84,23 @@ enum NotesCommand {
             let (ctx, pad) = try notepad(inv)
             let w = try await pad.deleteNotepad(gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
             let n = w.events.first { $0.name == "NotepadDeleted" }?.attributes["notes"]
-            return output(ctx, w, headline: n.map { "notepad deleted with \($0) note\($0 == "1" ? "" : "s")" } ?? "notepad deletion submitted")
+            return output(
+                ctx, w, headline: n.map { "notepad deleted with \($0) note\($0 == "1" ? "" : "s")" } ?? "notepad deletion submitted")
         })
 
-    static let readFlags: [Flag] = [.option("round", "N", "read as of this round (default: the latest sealed one)"),
-                                    .toggle("decrypt", "unlock the wallet to show its private notes in clear")]
+    static let readFlags: [Flag] = [
+        .option("round", "N", "read as of this round (default: the latest sealed one)"),
+        .toggle("decrypt", "unlock the wallet to show its private notes in clear"),
+    ]
 
     static let list = Command(
         name: "list", summary: "list an account's notes (default: this wallet's)",
         examples: ["mosaic notes list", "mosaic notes list --owner 3c2580b8…7801 --json", "mosaic notes list --limit 20 --after 40"],
-        flags: [.option("owner", "CLIENT_ID", "whose notes (default: this wallet's)"),
-                .option("limit", "N", "how many (default 100, at most 500)"), .option("after", "ID", "start after this note id"),
-                .toggle("newest", "newest first")] + readFlags,
+        flags: [
+            .option("owner", "CLIENT_ID", "whose notes (default: this wallet's)"),
+            .option("limit", "N", "how many (default 100, at most 500)"), .option("after", "ID", "start after this note id"),
+            .toggle("newest", "newest first"),
+        ] + readFlags,
         action: { inv in
             let limit = try WalletLedgerCommands.number(inv.value("limit"), flag: "limit", default: 100, max: 500)
             guard limit > 0 else { throw CLIError.usage("--limit 0: give a whole number from 1 to 500") }
@@ -93,7 +110,8 @@ enum NotesCommand {
             let ctx = try LedgerContext(inv, needsWallet: owner == nil)
             let who = owner ?? ctx.stored?.clientID ?? ""
             guard Transaction.isHexID(who) else { throw NotesError.invalidOwner(who) }
-            var page = try await NotesClient(client: ctx.client).notes(owner: who, after: after, limit: limit, newestFirst: inv.has("newest"), round: round)
+            var page = try await NotesClient(client: ctx.client).notes(
+                owner: who, after: after, limit: limit, newestFirst: inv.has("newest"), round: round)
             if let opener = try opener(inv, ctx, owner: who, notes: page.notes) { page.notes = page.notes.map(opener.open) }
             return CommandOutput(text: listText(page, mine: owner == nil), json: pageJSON(page))
         })
@@ -109,9 +127,14 @@ enum NotesCommand {
             guard var note = try await NotesClient(client: ctx.client).note(id, round: round) else { throw NotesError.noteNotFound(id) }
             if let opener = try opener(inv, ctx, owner: note.owner, notes: [note]) { note = opener.open(note) }
             var rows: [(String, String)] = [("id", String(note.id)), ("owner", note.owner), ("title", note.title)]
-            if note.isPrivate { rows.append(("private", note.isLocked ? "yes (encrypted to its owner; shown as stored)" : "yes (decrypted with your wallet)")) }
-            rows += [("created", WalletLedgerCommands.shortDate(note.createdAt) + " UTC (block #\(note.createdRound))"),
-                     ("updated", WalletLedgerCommands.shortDate(note.updatedAt) + " UTC (block #\(note.updatedRound))")]
+            if note.isPrivate {
+                rows.append(
+                    ("private", note.isLocked ? "yes (encrypted to its owner; shown as stored)" : "yes (decrypted with your wallet)"))
+            }
+            rows += [
+                ("created", WalletLedgerCommands.shortDate(note.createdAt) + " UTC (block #\(note.createdRound))"),
+                ("updated", WalletLedgerCommands.shortDate(note.updatedAt) + " UTC (block #\(note.updatedRound))"),
+            ]
             let width = rows.map(\.0.count).max() ?? 0
             let head = rows.map { $0.0 + ":" + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }.joined(separator: "\n")
             return CommandOutput(text: head + "\n\n" + note.body, json: noteJSON(note))
@@ -123,9 +146,13 @@ enum NotesCommand {
         action: { inv in
             let ctx = try LedgerContext(inv, needsWallet: false)
             let s = try await NotesClient(client: ctx.client).stats()
-            return CommandOutput(text: "notepads created: \(s.notepadsCreated) (live \(s.notepadsLive), deleted \(s.notepadsDeleted))\nnotes created: \(s.notesCreated)",
-                                 json: .object([("notepads_created", .uint(s.notepadsCreated)), ("notepads_deleted", .uint(s.notepadsDeleted)),
-                                                ("notepads_live", .uint(s.notepadsLive)), ("notes_created", .uint(s.notesCreated))]))
+            return CommandOutput(
+                text:
+                    "notepads created: \(s.notepadsCreated) (live \(s.notepadsLive), deleted \(s.notepadsDeleted))\nnotes created: \(s.notesCreated)",
+                json: .object([
+                    ("notepads_created", .uint(s.notepadsCreated)), ("notepads_deleted", .uint(s.notepadsDeleted)),
+                    ("notepads_live", .uint(s.notepadsLive)), ("notes_created", .uint(s.notesCreated)),
+                ]))
         })
 
     // MARK: helpers
@@ -133,18 +160,21 @@ enum NotesCommand {
     static func notepad(_ inv: Invocation) throws -> (LedgerContext, Notepad) {
         let ctx = try LedgerContext(inv)
         let quiet = inv.json
-        return (ctx, Notepad(wallet: try ctx.unlockedWallet()) { hash, stage, view in
-            guard !quiet else { return }
-            // The lifecycle on standard error: pending → finalized (executed) → sealed.
-            switch stage {
-            case .pending: Console.err("pending:   \(hash) accepted by the node\n")
-            case .finalized:
-                let round = view?.round.map { "block #\($0)" } ?? "a block"
-                Console.err("finalized: executed in \(round) (\(view?.outcome?.rawValue ?? "?")); waiting until it is sealed…\n")
-            case .sealed: Console.err("sealed:    \(view?.confirmations ?? 0) blocks after it\n")
-            case .expired: break
+        return (
+            ctx,
+            Notepad(wallet: try ctx.unlockedWallet()) { hash, stage, view in
+                guard !quiet else { return }
+                // The lifecycle on standard error: pending → finalized (executed) → sealed.
+                switch stage {
+                case .pending: Console.err("pending:   \(hash) accepted by the node\n")
+                case .finalized:
+                    let round = view?.round.map { "block #\($0)" } ?? "a block"
+                    Console.err("finalized: executed in \(round) (\(view?.outcome?.rawValue ?? "?")); waiting until it is sealed…\n")
+                case .sealed: Console.err("sealed:    \(view?.confirmations ?? 0) blocks after it\n")
+                case .expired: break
+                }
             }
-        })
+        )
     }
 
     static func gas(_ inv: Invocation) throws -> UInt64? {
@@ -171,12 +201,14 @@ enum NotesCommand {
     /// passphrase is at hand (`--decrypt`, `--passphrase-file` or MOSAIC_PASSPHRASE).
     static func opener(_ inv: Invocation, _ ctx: LedgerContext, owner: String, notes: [Note]) throws -> Notepad? {
         guard notes.contains(where: \.isPrivate) else { return nil }
-        let canUnlock = inv.has("decrypt") || inv.value("passphrase-file") != nil || inv.environment[PassphraseSource.environmentVariable] != nil
+        let canUnlock =
+            inv.has("decrypt") || inv.value("passphrase-file") != nil || inv.environment[PassphraseSource.environmentVariable] != nil
         guard canUnlock else { return nil }
         let name = try ctx.keystore.resolveName(inv.value("wallet"))
         guard try ctx.keystore.wallet(named: name).clientID == owner else { return nil }
-        let passphrase = try PassphraseSource.resolve(passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
-                                                      prompt: "Passphrase for wallet \(name): ")
+        let passphrase = try PassphraseSource.resolve(
+            passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+            prompt: "Passphrase for wallet \(name): ")
         return Notepad(wallet: Wallet(try ctx.keystore.unlock(name: name, passphrase: passphrase), client: ctx.client))
     }
 
@@ -184,34 +216,50 @@ enum NotesCommand {
         var lines = [headline, "transaction: \(w.hash)"]
         if let v = w.view, let round = v.round {
             lines.append("status:      \(v.status.rawValue) in block #\(round)")
-            for e in v.events ?? [] { lines.append("event:       \(e.name) " + e.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) }
+            for e in v.events ?? [] {
+                lines.append(
+                    "event:       \(e.name) "
+                        + e.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+            }
         } else {
             lines.append("status:      pending (check with 'mosaic wallet tx \(w.hash) --wait sealed')")
         }
         lines.append("explorer:    \(ctx.explorer(w.hash))")
         let events: [JSONValue] = w.events.map { e in
-            .object([("name", .string(e.name)), ("attributes", .object(e.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))])
+            .object([
+                ("name", .string(e.name)),
+                ("attributes", .object(e.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            ])
         }
-        return CommandOutput(text: lines.joined(separator: "\n"), json: .object([
-            ("hash", .string(w.hash)), ("status", .string(w.view?.status.rawValue ?? "pending")),
-            ("note_id", w.noteID.map { .uint($0) } ?? .null), ("round", w.view?.round.map { .uint($0) } ?? .null),
-            ("output", .optional(w.view?.output)), ("events", .array(events)), ("explorer_url", .string(ctx.explorer(w.hash))),
-        ]))
+        return CommandOutput(
+            text: lines.joined(separator: "\n"),
+            json: .object([
+                ("hash", .string(w.hash)), ("status", .string(w.view?.status.rawValue ?? "pending")),
+                ("note_id", w.noteID.map { .uint($0) } ?? .null), ("round", w.view?.round.map { .uint($0) } ?? .null),
+                ("output", .optional(w.view?.output)), ("events", .array(events)), ("explorer_url", .string(ctx.explorer(w.hash))),
+            ]))
     }
 
     static func noteJSON(_ n: Note) -> JSONValue {
-        .object([("id", .uint(n.id)), ("owner", .string(n.owner)), ("title", .string(n.title)), ("body", .string(n.body)),
-                 ("private", .bool(n.isPrivate)), ("locked", .bool(n.isLocked)), ("created_at", .int(n.createdAt)),
-                 ("updated_at", .int(n.updatedAt)), ("created_round", .uint(n.createdRound)), ("updated_round", .uint(n.updatedRound))])
+        .object([
+            ("id", .uint(n.id)), ("owner", .string(n.owner)), ("title", .string(n.title)), ("body", .string(n.body)),
+            ("private", .bool(n.isPrivate)), ("locked", .bool(n.isLocked)), ("created_at", .int(n.createdAt)),
+            ("updated_at", .int(n.updatedAt)), ("created_round", .uint(n.createdRound)), ("updated_round", .uint(n.updatedRound)),
+        ])
     }
 
     static func pageJSON(_ p: NotesPage) -> JSONValue {
-        let pad: JSONValue = p.notepad.map { n in
-            .object([("number", .uint(n.number)), ("notes", .int(Int64(n.notes))), ("max_notes", .int(Int64(n.maxNotes))),
-                     ("created_at", .int(n.createdAt)), ("created_round", .uint(n.createdRound))])
-        } ?? .null
-        return .object([("owner", .string(p.owner)), ("round", .uint(p.round)), ("notepad", pad),
-                        ("notes", .array(p.notes.map(noteJSON))), ("next_after", p.nextAfter.map { .uint($0) } ?? .null)])
+        let pad: JSONValue =
+            p.notepad.map { n in
+                .object([
+                    ("number", .uint(n.number)), ("notes", .int(Int64(n.notes))), ("max_notes", .int(Int64(n.maxNotes))),
+                    ("created_at", .int(n.createdAt)), ("created_round", .uint(n.createdRound)),
+                ])
+            } ?? .null
+        return .object([
+            ("owner", .string(p.owner)), ("round", .uint(p.round)), ("notepad", pad),
+            ("notes", .array(p.notes.map(noteJSON))), ("next_after", p.nextAfter.map { .uint($0) } ?? .null),
+        ])
     }
 
     static func listText(_ p: NotesPage, mine: Bool) -> String {

@@ -11,8 +11,9 @@ struct ReadOnlyWallet {
     func balance() async throws -> Balance {
         let info = try await client.network()
         let a = try await client.account(clientID)
-        return Balance(clientID: clientID, amount: TokenAmount(baseUnits: a.balance), nonce: a.nonce, symbol: info.symbol,
-                       usdMicrosPerToken: info.usdMicrosPerToken, round: a.round)
+        return Balance(
+            clientID: clientID, amount: TokenAmount(baseUnits: a.balance), nonce: a.nonce, symbol: info.symbol,
+            usdMicrosPerToken: info.usdMicrosPerToken, round: a.round)
     }
 
     func transactions(limit: Int, offset: Int) async throws -> TransactionPage {

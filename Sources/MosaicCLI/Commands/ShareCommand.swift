@@ -18,12 +18,16 @@ enum ShareCommand {
             pool pays for reads under the ticket (all readers together; readers with their own read pool pay
             themselves); the default is the cost of 10 full downloads at the allocation's read prices.
             """,
-        examples: ["mosaic share /docs/report.pdf", "mosaic share /docs/report.pdf --to 6a3803d5…3827 --expire 7d",
-                   "mosaic share --revoke 549cf8e6…211a"],
-        flags: [FileCommands.allocFlag, .option("to", "CLIENT_ID", "the only wallet that may read (default: anyone with the ticket)"),
-                .option("expire", "DURATION", "ticket lifetime, e.g. 7d (default: until revoked)"),
-                .option("read-budget", "TOKENS", "most the write pool pays for reads under the ticket (default: 10 full downloads)"),
-                .option("revoke", "TICKET", "revoke a ticket (its id or the whole ticket string)")],
+        examples: [
+            "mosaic share /docs/report.pdf", "mosaic share /docs/report.pdf --to 6a3803d5…3827 --expire 7d",
+            "mosaic share --revoke 549cf8e6…211a",
+        ],
+        flags: [
+            FileCommands.allocFlag, .option("to", "CLIENT_ID", "the only wallet that may read (default: anyone with the ticket)"),
+            .option("expire", "DURATION", "ticket lifetime, e.g. 7d (default: until revoked)"),
+            .option("read-budget", "TOKENS", "most the write pool pays for reads under the ticket (default: 10 full downloads)"),
+            .option("revoke", "TICKET", "revoke a ticket (its id or the whole ticket string)"),
+        ],
         arguments: ["PATH"], minArguments: 0, maxArguments: 1,
         action: { inv in
             if let revoke = inv.value("revoke") { return try await ShareCommand.revoke(inv, revoke) }
@@ -37,7 +41,9 @@ enum ShareCommand {
             var recipient: Ed25519.PublicKey?
             if let to = inv.value("to") { recipient = try await publicKey(of: to.lowercased(), ctx.client) }
             var expiration: Int64 = 0
-            if let e = inv.value("expire") { expiration = Int64(Date().timeIntervalSince1970) + Int64(try AllocCommand.expireSeconds(e, flag: "expire")) }
+            if let e = inv.value("expire") {
+                expiration = Int64(Date().timeIntervalSince1970) + Int64(try AllocCommand.expireSeconds(e, flag: "expire"))
+            }
             guard meta.cipher != FileMeta.lockerCipher else {
                 throw CLIError.failure("\(path) is a locker file; it cannot be shared (its key opens only with its PIN and this wallet)")
             }
@@ -46,8 +52,9 @@ enum ShareCommand {
             }
             var budget = ShareToken.defaultReadBudget(fileSize: meta.size, allocation: a)
             if let b = inv.value("read-budget") { budget = try BlobberCommand.tokens(b, flag: "read-budget") }
-            let token = try ShareToken(owner: ctx.storage.key, allocationID: a.id, path: meta.path, kind: .file, contentKey: key,
-                                       recipient: recipient, expiration: expiration, readBudget: budget)
+            let token = try ShareToken(
+                owner: ctx.storage.key, allocationID: a.id, path: meta.path, kind: .file, contentKey: key,
+                recipient: recipient, expiration: expiration, readBudget: budget)
             let who = recipient.map { "wallet \($0.clientID)" } ?? "anyone holding it (public link)"
             // A web link keeps the key in its #fragment, which no server or Referer ever sees.
             let link = recipient == nil ? ctx.ledger.network.app.flatMap(URL.init(string:)).map { token.link(base: $0) } : nil
@@ -56,12 +63,14 @@ enum ShareCommand {
                 ticket \(token.ticket.id) for \(meta.path), readable by \(who), \(expiration == 0 ? "until revoked" : "until \(Wallet.iso8601(expiration))"), reads paid by this allocation up to \(TokenAmount(baseUnits: budget)) tokens
                 \(link.map { "web link: \($0)\n" } ?? "")download with: mosaic download --ticket TICKET LOCAL · revoke with: mosaic share --revoke \(token.ticket.id)
                 """
-            return CommandOutput(text: text, json: .object([
-                ("ticket", .string(token.encoded)), ("ticket_id", .string(token.ticket.id)), ("allocation_id", .string(a.id)),
-                ("path", .string(meta.path)), ("recipient_id", .string(token.ticket.recipientID)), ("expiration", .int(expiration)),
-                ("read_budget", .int(Int64(clamping: budget))),
-                ("link", link.map(JSONValue.string) ?? .null),
-            ]))
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    ("ticket", .string(token.encoded)), ("ticket_id", .string(token.ticket.id)), ("allocation_id", .string(a.id)),
+                    ("path", .string(meta.path)), ("recipient_id", .string(token.ticket.recipientID)), ("expiration", .int(expiration)),
+                    ("read_budget", .int(Int64(clamping: budget))),
+                    ("link", link.map(JSONValue.string) ?? .null),
+                ]))
         })
 
     static func revoke(_ inv: Invocation, _ text: String) async throws -> CommandOutput {
@@ -69,21 +78,26 @@ enum ShareCommand {
         if text.hasPrefix(ShareToken.prefix) || text.contains("/s/" + ShareToken.prefix) {
             id = try ShareToken.decode(link: text).ticket.id
         } else {
-            guard Transaction.isHexID(text.lowercased()) else { throw CLIError.usage("--revoke \(text): give the ticket id (64 hex) or the ticket string") }
+            guard Transaction.isHexID(text.lowercased()) else {
+                throw CLIError.usage("--revoke \(text): give the ticket id (64 hex) or the ticket string")
+            }
             id = text.lowercased()
         }
         let ctx = try StorageContext(inv)
         _ = try await AllocCommand.chain({ "cannot revoke ticket \(id): \($0)" }) { () async throws(WalletError) in
             try await ctx.wallet.revokeTicket(id)
         }
-        return CommandOutput(text: "revoked ticket \(id); blobbers refuse it from now on",
-                             json: .object([("ticket_id", .string(id)), ("revoked", .bool(true))]))
+        return CommandOutput(
+            text: "revoked ticket \(id); blobbers refuse it from now on",
+            json: .object([("ticket_id", .string(id)), ("revoked", .bool(true))]))
     }
 
     /// The Ed25519 key behind a client id, from a transaction it signed (client ids are key hashes).
     static func publicKey(of clientID: String, _ client: LedgerClient) async throws -> Ed25519.PublicKey {
         guard Transaction.isHexID(clientID) else { throw CLIError.usage("--to \(clientID): give a client id (64 hex characters)") }
         if let key = try await client.publicKey(of: clientID) { return key }
-        throw CLIError.failure("wallet \(clientID) has never sent a transaction, so its public key is unknown; ask its owner to run 'mosaic wallet faucet' (or send anything) first")
+        throw CLIError.failure(
+            "wallet \(clientID) has never sent a transaction, so its public key is unknown; ask its owner to run 'mosaic wallet faucet' (or send anything) first"
+        )
     }
 }

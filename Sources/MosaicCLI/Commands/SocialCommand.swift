@@ -12,31 +12,40 @@ enum SocialCommand {
             and waited on until sealed; reads are free. An app's wallet acts for a user who authorized it
             with --for USER_CLIENT_ID.
             """,
-        examples: ["mosaic social post --title 'Hello' --body 'First post' --tag intro",
-                   "mosaic social feed --sort trending --limit 10",
-                   "mosaic social stake 5", "mosaic social vote AUTHOR/PERMLINK --weight 10000"],
-        subcommands: [post, reply, edit, vote, stake, unstake, feed, show, replies, account, profile, posts, votes, rewards, claim,
-                      authorize, revoke, grants, app])
+        examples: [
+            "mosaic social post --title 'Hello' --body 'First post' --tag intro",
+            "mosaic social feed --sort trending --limit 10",
+            "mosaic social stake 5", "mosaic social vote AUTHOR/PERMLINK --weight 10000",
+        ],
+        subcommands: [
+            post, reply, edit, vote, stake, unstake, feed, show, replies, account, profile, posts, votes, rewards, claim,
+            authorize, revoke, grants, app,
+        ])
 
     static let forFlag = Flag.option("for", "USER", "sign as an app for USER (client id), who granted it the scope")
 
     static let post = Command(
         name: "post", summary: "publish a root post (the first --tag is its category, else \"general\")",
-        examples: ["mosaic social post --title 'Hello world' --body 'First post' --tag intro --tag mosaic",
-                   "mosaic social post --title T --body-file post.md --permlink my-post --json"],
-        flags: [.option("title", "TEXT", "title, under 256 bytes"), .option("body", "TEXT", "body (at most 64 KiB)"),
-                .option("body-file", "FILE", "read the body from FILE"),
-                .option("permlink", "P", "1–255 of a-z, 0-9, - (default: made from the title)"),
-                .option("tag", "TAG", "a tag (repeat; at most 5 with the category)", repeatable: true),
-                .option("category", "TAG", "the category (default: the first --tag)"),
-                .option("metadata", "JSON", "JSON metadata object"), forFlag],
+        examples: [
+            "mosaic social post --title 'Hello world' --body 'First post' --tag intro --tag mosaic",
+            "mosaic social post --title T --body-file post.md --permlink my-post --json",
+        ],
+        flags: [
+            .option("title", "TEXT", "title, under 256 bytes"), .option("body", "TEXT", "body (at most 64 KiB)"),
+            .option("body-file", "FILE", "read the body from FILE"),
+            .option("permlink", "P", "1–255 of a-z, 0-9, - (default: made from the title)"),
+            .option("tag", "TAG", "a tag (repeat; at most 5 with the category)", repeatable: true),
+            .option("category", "TAG", "the category (default: the first --tag)"),
+            .option("metadata", "JSON", "JSON metadata object"), forFlag,
+        ],
         action: { inv in
             let title = try inv.required("title")
             let body = try bodyText(inv, required: true) ?? ""
             let social = try writer(inv)
             let id = try await run { () async throws(SocialError) in
-                try await social.post(title: title, body: body, tags: inv.all("tag"), category: inv.value("category"),
-                                      permlink: inv.value("permlink"), jsonMetadata: inv.value("metadata") ?? "")
+                try await social.post(
+                    title: title, body: body, tags: inv.all("tag"), category: inv.value("category"),
+                    permlink: inv.value("permlink"), jsonMetadata: inv.value("metadata") ?? "")
             }
             return try await shown(social, id, headline: "posted \(id)")
         })
@@ -44,17 +53,20 @@ enum SocialCommand {
     static let reply = Command(
         name: "reply", summary: "reply to a post or a reply",
         usage: "AUTHOR/PERMLINK --body TEXT", examples: ["mosaic social reply AUTHOR/PERMLINK --body 'Nice!'"],
-        flags: [.option("body", "TEXT", "body"), .option("body-file", "FILE", "read the body from FILE"),
-                .option("title", "TEXT", "optional title"), .option("permlink", "P", "default: re-<parent permlink>-<time>"),
-                .option("metadata", "JSON", "JSON metadata object"), forFlag],
+        flags: [
+            .option("body", "TEXT", "body"), .option("body-file", "FILE", "read the body from FILE"),
+            .option("title", "TEXT", "optional title"), .option("permlink", "P", "default: re-<parent permlink>-<time>"),
+            .option("metadata", "JSON", "JSON metadata object"), forFlag,
+        ],
         arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
         action: { inv in
             let parent = try postID(inv.arguments[0])
             let body = try bodyText(inv, required: true) ?? ""
             let social = try writer(inv)
             let id = try await run { () async throws(SocialError) in
-                try await social.reply(to: parent, body: body, title: inv.value("title") ?? "", permlink: inv.value("permlink"),
-                                       jsonMetadata: inv.value("metadata") ?? "")
+                try await social.reply(
+                    to: parent, body: body, title: inv.value("title") ?? "", permlink: inv.value("permlink"),
+                    jsonMetadata: inv.value("metadata") ?? "")
             }
             return try await shown(social, id, headline: "replied \(id)")
         })
@@ -63,9 +75,12 @@ enum SocialCommand {
         name: "edit", summary: "change a post's title, body, tags or metadata (until its payout; the parent is fixed)",
         usage: "AUTHOR/PERMLINK [--title T] [--body B] [--tag T]…",
         examples: ["mosaic social edit AUTHOR/PERMLINK --body 'Fixed a typo'"],
-        flags: [.option("title", "TEXT", "new title"), .option("body", "TEXT", "new body"), .option("body-file", "FILE", "read the new body from FILE"),
-                .option("tag", "TAG", "new tags (repeat; replace the old ones)", repeatable: true),
-                .option("metadata", "JSON", "new JSON metadata object")],
+        flags: [
+            .option("title", "TEXT", "new title"), .option("body", "TEXT", "new body"),
+            .option("body-file", "FILE", "read the new body from FILE"),
+            .option("tag", "TAG", "new tags (repeat; replace the old ones)", repeatable: true),
+            .option("metadata", "JSON", "new JSON metadata object"),
+        ],
         arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
         action: { inv in
             let id = try postID(inv.arguments[0])
@@ -73,8 +88,9 @@ enum SocialCommand {
             let tags = inv.all("tag")
             let social = try writer(inv)
             _ = try await run { () async throws(SocialError) in
-                try await social.edit(id, title: inv.value("title"), body: body, jsonMetadata: inv.value("metadata"),
-                                      tags: tags.isEmpty ? nil : tags)
+                try await social.edit(
+                    id, title: inv.value("title"), body: body, jsonMetadata: inv.value("metadata"),
+                    tags: tags.isEmpty ? nil : tags)
             }
             return try await shown(social, id, headline: "edited \(id)")
         })
@@ -94,13 +110,18 @@ enum SocialCommand {
             let social = try writer(inv)
             let view = try await run { () async throws(SocialError) in try await social.vote(id, weight: weight) }
             let post = try await run { () async throws(SocialError) in try await social.post(id) }
-            let text2 = "\(view.output ?? "voted") (transaction \(view.transaction.hash))"
+            let text2 =
+                "\(view.output ?? "voted") (transaction \(view.transaction.hash))"
                 + (post.map { "\nnet rshares: \($0.netRshares), votes: \($0.voteCount)" } ?? "")
-            return CommandOutput(text: text2, json: .object([("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
-                                                            ("voter", .string(social.actor ?? "")), ("author", .string(id.author)),
-                                                            ("permlink", .string(id.permlink)), ("weight", .int(Int64(weight))),
-                                                            ("output", .optional(view.output)),
-                                                            ("post", post.map(json) ?? .null)]))
+            return CommandOutput(
+                text: text2,
+                json: .object([
+                    ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
+                    ("voter", .string(social.actor ?? "")), ("author", .string(id.author)),
+                    ("permlink", .string(id.permlink)), ("weight", .int(Int64(weight))),
+                    ("output", .optional(view.output)),
+                    ("post", post.map(json) ?? .null),
+                ]))
         })
 
     static let stake = Command(
@@ -117,9 +138,12 @@ enum SocialCommand {
             let amount = try BlobberCommand.tokens(inv.arguments[0], flag: "amount")
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let view = try await run { () async throws(SocialError) in try await social.stake(amount) }
-            return CommandOutput(text: "\(view.output ?? "staked") (transaction \(view.transaction.hash))",
-                                 json: .object([("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
-                                                ("amount", .uint(amount)), ("output", .optional(view.output))]))
+            return CommandOutput(
+                text: "\(view.output ?? "staked") (transaction \(view.transaction.hash))",
+                json: .object([
+                    ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
+                    ("amount", .uint(amount)), ("output", .optional(view.output)),
+                ]))
         })
 
     static let unstake = Command(
@@ -130,25 +154,36 @@ enum SocialCommand {
             let amount = try inv.arguments.first.map { try BlobberCommand.tokens($0, flag: "amount") }
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let view = try await run { () async throws(SocialError) in try await social.unstake(amount) }
-            return CommandOutput(text: "\(view.output ?? "unstaked") (transaction \(view.transaction.hash))",
-                                 json: .object([("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
-                                                ("output", .optional(view.output))]))
+            return CommandOutput(
+                text: "\(view.output ?? "unstaked") (transaction \(view.transaction.hash))",
+                json: .object([
+                    ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
+                    ("output", .optional(view.output)),
+                ]))
         })
 
     static let feed = Command(
         name: "feed", summary: "list root posts by trending, hot or created (newest first)",
-        examples: ["mosaic social feed", "mosaic social feed --sort hot --tag mosaic --limit 10",
-                   "mosaic social feed --sort created --start AUTHOR/PERMLINK --json"],
-        flags: [.option("sort", "SORT", "trending (default), hot or created"), .option("tag", "TAG", "only posts with this tag"),
-                .option("limit", "N", "1–100 (default 20)"), .option("start", "AUTHOR/PERMLINK", "continue after this post (the previous page's next)"),
-                .option("round", "N", "read the state of this round (default the latest sealed)")],
+        examples: [
+            "mosaic social feed", "mosaic social feed --sort hot --tag mosaic --limit 10",
+            "mosaic social feed --sort created --start AUTHOR/PERMLINK --json",
+        ],
+        flags: [
+            .option("sort", "SORT", "trending (default), hot or created"), .option("tag", "TAG", "only posts with this tag"),
+            .option("limit", "N", "1–100 (default 20)"),
+            .option("start", "AUTHOR/PERMLINK", "continue after this post (the previous page's next)"),
+            .option("round", "N", "read the state of this round (default the latest sealed)"),
+        ],
         action: { inv in
             let sortText = inv.value("sort") ?? "trending"
-            guard let sort = SocialSort(rawValue: sortText) else { throw CLIError.usage("--sort \(sortText): use trending, hot or created") }
-            let limit = try inv.value("limit").map { t -> Int in
-                guard let n = Int(t), (1...100).contains(n) else { throw CLIError.usage("--limit \(t): give a number from 1 to 100") }
-                return n
-            } ?? 20
+            guard let sort = SocialSort(rawValue: sortText) else {
+                throw CLIError.usage("--sort \(sortText): use trending, hot or created")
+            }
+            let limit =
+                try inv.value("limit").map { t -> Int in
+                    guard let n = Int(t), (1...100).contains(n) else { throw CLIError.usage("--limit \(t): give a number from 1 to 100") }
+                    return n
+                } ?? 20
             let start = try inv.value("start").map(postID)
             let round = try inv.value("round").map { t -> UInt64 in
                 guard let r = UInt64(t) else { throw CLIError.usage("--round \(t): give a round number") }
@@ -160,14 +195,22 @@ enum SocialCommand {
             }
             var table = Table(["#", "POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "CREATED (UTC)"])
             for (i, p) in page.posts.enumerated() {
-                table.add([String(i + 1), short(p.path), String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount),
-                           String(p.children), WalletLedgerCommands.shortDate(p.created)])
+                table.add([
+                    String(i + 1), short(p.path), String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount),
+                    String(p.children), WalletLedgerCommands.shortDate(p.created),
+                ])
             }
-            var text = page.posts.isEmpty ? "no posts in the \(sort.rawValue) feed\(inv.value("tag").map { " of tag \($0)" } ?? "")" : table.rendered()
+            var text =
+                page.posts.isEmpty
+                ? "no posts in the \(sort.rawValue) feed\(inv.value("tag").map { " of tag \($0)" } ?? "")" : table.rendered()
             if let next = page.next { text += "\nmore: --start \(next) --round \(page.round)" }
-            return CommandOutput(text: text, json: .object([("sort", .string(sort.rawValue)), ("tag", .optional(page.tag)),
-                                                           ("round", .uint(page.round)), ("posts", .array(page.posts.map(json))),
-                                                           ("next", .optional(page.next))]))
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    ("sort", .string(sort.rawValue)), ("tag", .optional(page.tag)),
+                    ("round", .uint(page.round)), ("posts", .array(page.posts.map(json))),
+                    ("next", .optional(page.next)),
+                ]))
         })
 
     static let show = Command(
@@ -185,15 +228,24 @@ enum SocialCommand {
                 let named = try? await social.accounts(Array(voters))
                 var names: [String: String] = [:]
                 for a in named?.accounts ?? [] { if let n = a.name { names[a.clientID] = n } }
-                out.text += "\n\nvotes:\n" + votes.map { v in
-                    "  \(names[v.voter].map { "\($0) (\(v.voter))" } ?? v.voter)  weight \(v.weight)  rshares \(v.rshares)  changes \(v.changes)"
-                }.joined(separator: "\n")
+                out.text +=
+                    "\n\nvotes:\n"
+                    + votes.map { v in
+                        "  \(names[v.voter].map { "\($0) (\(v.voter))" } ?? v.voter)  weight \(v.weight)  rshares \(v.rshares)  changes \(v.changes)"
+                    }.joined(separator: "\n")
             }
             if case .object(var fields) = out.json {
-                fields.append(("votes", .array(votes.map { v in
-                    .object([("voter", .string(v.voter)), ("weight", .int(Int64(v.weight))), ("rshares", .int(v.rshares)),
-                             ("changes", .uint(UInt64(v.changes))), ("time", .int(v.time))])
-                })))
+                fields.append(
+                    (
+                        "votes",
+                        .array(
+                            votes.map { v in
+                                .object([
+                                    ("voter", .string(v.voter)), ("weight", .int(Int64(v.weight))), ("rshares", .int(v.rshares)),
+                                    ("changes", .uint(UInt64(v.changes))), ("time", .int(v.time)),
+                                ])
+                            })
+                    ))
                 out.json = .object(fields)
             }
             return out
@@ -206,12 +258,21 @@ enum SocialCommand {
         action: { inv in
             let id = try postID(inv.arguments[0])
             let social = try reader(inv)
-            guard try await run({ () async throws(SocialError) in try await social.post(id) }) != nil else { throw CLIError.failure("post \(id) does not exist") }
+            guard try await run({ () async throws(SocialError) in try await social.post(id) }) != nil else {
+                throw CLIError.failure("post \(id) does not exist")
+            }
             let list = try await run { () async throws(SocialError) in try await social.replies(to: id) }
-            let text = list.replies.isEmpty ? "no replies to \(id)"
-                : list.replies.map { "\(short($0.path))  \(WalletLedgerCommands.shortDate($0.created)) UTC\n  \($0.body.prefix(200))" }.joined(separator: "\n")
-            return CommandOutput(text: text, json: .object([("parent", .string(id.description)), ("round", .uint(list.round)),
-                                                           ("replies", .array(list.replies.map(json)))]))
+            let text =
+                list.replies.isEmpty
+                ? "no replies to \(id)"
+                : list.replies.map { "\(short($0.path))  \(WalletLedgerCommands.shortDate($0.created)) UTC\n  \($0.body.prefix(200))" }
+                    .joined(separator: "\n")
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    ("parent", .string(id.description)), ("round", .uint(list.round)),
+                    ("replies", .array(list.replies.map(json))),
+                ]))
         })
 
     static let account = Command(
@@ -226,7 +287,9 @@ enum SocialCommand {
         arguments: ["NAME|CLIENT_ID"], minArguments: 0, maxArguments: SocialRules.maxAccountsPerRead,
         action: { inv in
             let ctx = try LedgerContext(inv, needsWallet: inv.arguments.isEmpty)
-            let asked = inv.arguments.isEmpty ? [ctx.readOnlyWallet().clientID] : inv.arguments.map { Transaction.isHexID($0.lowercased()) ? $0.lowercased() : $0 }
+            let asked =
+                inv.arguments.isEmpty
+                ? [ctx.readOnlyWallet().clientID] : inv.arguments.map { Transaction.isHexID($0.lowercased()) ? $0.lowercased() : $0 }
             let social = SocialClient(client: ctx.client)
             let info = try await ctx.client.network()
             if asked.count == 1 {
@@ -235,18 +298,26 @@ enum SocialCommand {
             }
             let list = try await run { () async throws(SocialError) in try await social.accounts(asked) }
             var text = list.accounts.map { accountText($0, now: info.time) }.joined(separator: "\n\n")
-            if !list.missing.isEmpty { text += (text.isEmpty ? "" : "\n\n") + "no account has the name: " + list.missing.joined(separator: ", ") }
-            return CommandOutput(text: text, json: .object([("accounts", .array(list.accounts.map(json))),
-                                                           ("missing", .array(list.missing.map(JSONValue.string)))]))
+            if !list.missing.isEmpty {
+                text += (text.isEmpty ? "" : "\n\n") + "no account has the name: " + list.missing.joined(separator: ", ")
+            }
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    ("accounts", .array(list.accounts.map(json))),
+                    ("missing", .array(list.missing.map(JSONValue.string))),
+                ]))
         })
 
     static let profile = Command(
         name: "profile", summary: "set this wallet's profile: a unique name and an about text",
-        discussion: "The name (3–32 of a-z, 0-9 and -) is how others find the account ('mosaic social account NAME'); a change frees the old one.",
+        discussion:
+            "The name (3–32 of a-z, 0-9 and -) is how others find the account ('mosaic social account NAME'); a change frees the old one.",
         examples: ["mosaic social profile --name alice --about 'Writes about boats'", "mosaic social profile --about 'New text'"],
         flags: [.option("name", "NAME", "3–32 characters of a-z, 0-9 and -"), .option("about", "TEXT", "at most 512 bytes")],
         action: { inv in
-            let name = inv.value("name"), about = inv.value("about")
+            let name = inv.value("name")
+            let about = inv.value("about")
             guard name != nil || about != nil else { throw CLIError.usage("give --name and/or --about") }
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let a = try await run { () async throws(SocialError) in try await social.setProfile(name: name, about: about) }
@@ -257,8 +328,10 @@ enum SocialCommand {
     static let posts = Command(
         name: "posts", summary: "an account's posts (or --replies), newest first, with their rewards",
         usage: "NAME|CLIENT_ID", examples: ["mosaic social posts alice", "mosaic social posts alice --replies --limit 50 --json"],
-        flags: [.toggle("replies", "its replies instead of its root posts"), .option("limit", "N", "1–100 (default 20)"),
-                .option("start", "NEXT", "continue after the previous page (its 'more:' value)")],
+        flags: [
+            .toggle("replies", "its replies instead of its root posts"), .option("limit", "N", "1–100 (default 20)"),
+            .option("start", "NEXT", "continue after the previous page (its 'more:' value)"),
+        ],
         arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
         action: { inv in
             let social = try reader(inv)
@@ -269,13 +342,19 @@ enum SocialCommand {
             }
             var table = Table(["POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "REWARD", "CREATED (UTC)"])
             for p in page.posts {
-                table.add([p.path, String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount), String(p.children),
-                           rewardText(p), WalletLedgerCommands.shortDate(p.created)])
+                table.add([
+                    p.path, String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount), String(p.children),
+                    rewardText(p), WalletLedgerCommands.shortDate(p.created),
+                ])
             }
             var text = page.posts.isEmpty ? "no \(inv.has("replies") ? "replies" : "posts") by \(who)" : table.rendered()
             if let next = page.next { text += "\nmore: --start \(next)" }
-            return CommandOutput(text: text, json: .object([("client_id", .string(page.clientID)), ("posts", .array(page.posts.map(json))),
-                                                           ("next", .optional(page.next))]))
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    ("client_id", .string(page.clientID)), ("posts", .array(page.posts.map(json))),
+                    ("next", .optional(page.next)),
+                ]))
         })
 
     static let votes = Command(
@@ -287,28 +366,42 @@ enum SocialCommand {
             let social = try reader(inv)
             let limit = try pageLimit(inv)
             let who = normalized(inv.arguments[0])
-            let page = try await run { () async throws(SocialError) in try await social.accountVotes(who, limit: limit, start: inv.value("start")) }
+            let page = try await run { () async throws(SocialError) in
+                try await social.accountVotes(who, limit: limit, start: inv.value("start"))
+            }
             var table = Table(["POST", "TITLE", "WEIGHT", "RSHARES", "TIME (UTC)"])
             for v in page.votes {
-                table.add(["\(v.vote.author)/\(v.vote.permlink)", v.isReply ? "(reply)" : String(v.title.prefix(40)), String(v.vote.weight),
-                           String(v.vote.rshares), WalletLedgerCommands.shortDate(v.vote.time)])
+                table.add([
+                    "\(v.vote.author)/\(v.vote.permlink)", v.isReply ? "(reply)" : String(v.title.prefix(40)), String(v.vote.weight),
+                    String(v.vote.rshares), WalletLedgerCommands.shortDate(v.vote.time),
+                ])
             }
             var text = page.votes.isEmpty ? "no votes by \(who)" : table.rendered()
             if let next = page.next { text += "\nmore: --start \(next)" }
-            return CommandOutput(text: text, json: .object([
-                ("client_id", .string(page.clientID)), ("next", .optional(page.next)),
-                ("votes", .array(page.votes.map { v in
-                    .object([("author", .string(v.vote.author)), ("permlink", .string(v.vote.permlink)), ("title", .string(v.title)),
-                             ("is_reply", .bool(v.isReply)), ("weight", .int(Int64(v.vote.weight))), ("rshares", .int(v.vote.rshares)),
-                             ("time", .int(v.vote.time))])
-                })),
-            ]))
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    ("client_id", .string(page.clientID)), ("next", .optional(page.next)),
+                    (
+                        "votes",
+                        .array(
+                            page.votes.map { v in
+                                .object([
+                                    ("author", .string(v.vote.author)), ("permlink", .string(v.vote.permlink)), ("title", .string(v.title)),
+                                    ("is_reply", .bool(v.isReply)), ("weight", .int(Int64(v.vote.weight))),
+                                    ("rshares", .int(v.vote.rshares)),
+                                    ("time", .int(v.vote.time)),
+                                ])
+                            })
+                    ),
+                ]))
         })
 
     static let rewards = Command(
         name: "rewards", summary: "the reward pool, and this wallet's (or ACCOUNT's) rewards",
         usage: "[NAME|CLIENT_ID]",
-        discussion: "Posts and replies are paid when the hour holding their payout time ends (docs/SOCIAL.md §8); 'mosaic social claim' moves the credited tokens to the wallet.",
+        discussion:
+            "Posts and replies are paid when the hour holding their payout time ends (docs/SOCIAL.md §8); 'mosaic social claim' moves the credited tokens to the wallet.",
         examples: ["mosaic social rewards", "mosaic social rewards alice --json"],
         arguments: ["NAME|CLIENT_ID"], minArguments: 0, maxArguments: 1,
         action: { inv in
@@ -327,12 +420,19 @@ enum SocialCommand {
                   as curator:  \(TokenAmount(baseUnits: r.curation))
                   claimed:     \(TokenAmount(baseUnits: r.claimed))
                 """
-            return CommandOutput(text: text, json: .object([
-                ("pool", .object([("free", .uint(pool.free)), ("reserved", .uint(pool.reserved)), ("pending", .uint(pool.pending)),
-                                  ("staked", .uint(pool.staked)), ("share_bps", .uint(pool.shareBps)), ("curation_bps", .uint(pool.curationBps)),
-                                  ("window_seconds", .int(pool.windowSeconds))])),
-                ("client_id", .string(a.clientID)), ("rewards", rewardsJSON(r)),
-            ]))
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    (
+                        "pool",
+                        .object([
+                            ("free", .uint(pool.free)), ("reserved", .uint(pool.reserved)), ("pending", .uint(pool.pending)),
+                            ("staked", .uint(pool.staked)), ("share_bps", .uint(pool.shareBps)), ("curation_bps", .uint(pool.curationBps)),
+                            ("window_seconds", .int(pool.windowSeconds)),
+                        ])
+                    ),
+                    ("client_id", .string(a.clientID)), ("rewards", rewardsJSON(r)),
+                ]))
         })
 
     static let claim = Command(
@@ -342,16 +442,21 @@ enum SocialCommand {
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let view = try await run { () async throws(SocialError) in try await social.claimRewards() }
             let amount = view.events?.first { $0.name == "claim_rewards" }?.attributes["amount"].flatMap { UInt64($0) } ?? 0
-            return CommandOutput(text: "\(view.output ?? "claimed") (transaction \(view.transaction.hash))",
-                                 json: .object([("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
-                                                ("amount", .uint(amount)), ("output", .optional(view.output))]))
+            return CommandOutput(
+                text: "\(view.output ?? "claimed") (transaction \(view.transaction.hash))",
+                json: .object([
+                    ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
+                    ("amount", .uint(amount)), ("output", .optional(view.output)),
+                ]))
         })
 
     static let authorize = Command(
         name: "authorize", summary: "let an app post or vote for this wallet (a signed grant with scopes and an expiry)",
         examples: ["mosaic social authorize --app reader --scopes vote,comment --expires 7d"],
-        flags: [.option("app", "APP", "the app's name or client id"), .option("scopes", "LIST", "vote, comment or vote,comment"),
-                .option("expires", "DURATION", "how long the grant lasts, e.g. 7d (at most 365d)")],
+        flags: [
+            .option("app", "APP", "the app's name or client id"), .option("scopes", "LIST", "vote, comment or vote,comment"),
+            .option("expires", "DURATION", "how long the grant lasts, e.g. 7d (at most 365d)"),
+        ],
         action: { inv in
             let app = try inv.required("app")
             let scopes: [SocialScope]
@@ -361,9 +466,13 @@ enum SocialCommand {
             }
             let seconds = try AllocCommand.expireSeconds(try inv.required("expires"), flag: "expires")
             let social = try writer(inv)
-            let g = try await run { () async throws(SocialError) in try await social.authorize(app: app, scopes: scopes, expiresIn: Int64(seconds)) }
-            return CommandOutput(text: "app \(g.appName) (\(g.app)) may now \(g.scopes.map(\.rawValue).joined(separator: " and ")) for you until \(Wallet.iso8601(g.expiresAt))",
-                                 json: json(g))
+            let g = try await run { () async throws(SocialError) in
+                try await social.authorize(app: app, scopes: scopes, expiresIn: Int64(seconds))
+            }
+            return CommandOutput(
+                text:
+                    "app \(g.appName) (\(g.app)) may now \(g.scopes.map(\.rawValue).joined(separator: " and ")) for you until \(Wallet.iso8601(g.expiresAt))",
+                json: json(g))
         })
 
     static let revoke = Command(
@@ -373,8 +482,12 @@ enum SocialCommand {
         action: { inv in
             let social = try writer(inv)
             let view = try await run { () async throws(SocialError) in try await social.revoke(app: inv.arguments[0]) }
-            return CommandOutput(text: view.output ?? "revoked", json: .object([("app", .string(inv.arguments[0])),
-                                                                                ("hash", .string(view.transaction.hash)), ("revoked", .bool(true))]))
+            return CommandOutput(
+                text: view.output ?? "revoked",
+                json: .object([
+                    ("app", .string(inv.arguments[0])),
+                    ("hash", .string(view.transaction.hash)), ("revoked", .bool(true)),
+                ]))
         })
 
     static let grants = Command(
@@ -387,11 +500,16 @@ enum SocialCommand {
             let list = try await run { () async throws(SocialError) in try await SocialClient(client: ctx.client).grants(of: user) }
             var table = Table(["APP", "CLIENT ID", "SCOPES", "EXPIRES (UTC)", "STATUS"])
             for g in list {
-                table.add([g.appName, short(g.app), g.scopes.map(\.rawValue).joined(separator: ","), Wallet.iso8601(g.expiresAt),
-                           g.expired ? "expired" : "active"])
+                table.add([
+                    g.appName, short(g.app), g.scopes.map(\.rawValue).joined(separator: ","), Wallet.iso8601(g.expiresAt),
+                    g.expired ? "expired" : "active",
+                ])
             }
-            return CommandOutput(text: list.isEmpty ? "no grants; authorize an app with 'mosaic social authorize --app APP --scopes vote,comment --expires 7d'" : table.rendered(),
-                                 json: .object([("user", .string(user)), ("grants", .array(list.map(json)))]))
+            return CommandOutput(
+                text: list.isEmpty
+                    ? "no grants; authorize an app with 'mosaic social authorize --app APP --scopes vote,comment --expires 7d'"
+                    : table.rendered(),
+                json: .object([("user", .string(user)), ("grants", .array(list.map(json)))]))
         })
 
     static let app = Command(
@@ -403,7 +521,8 @@ enum SocialCommand {
         examples: ["mosaic social app register --name reader --redirect https://reader.example/callback"],
         flags: [.option("name", "NAME", "3–32 of a-z, 0-9, -"), .option("redirect", "URL", "where a consent page returns the user")],
         action: { inv in
-            let name = try inv.required("name"), redirect = try inv.required("redirect")
+            let name = try inv.required("name")
+            let redirect = try inv.required("redirect")
             let social = try writer(inv)
             let a = try await run { () async throws(SocialError) in try await social.registerApp(name: name, redirectURL: redirect) }
             return CommandOutput(text: "registered app \(a.name) (\(a.clientID)), redirect \(a.redirectURL)", json: json(a))
@@ -417,8 +536,9 @@ enum SocialCommand {
             guard let a = try await run({ () async throws(SocialError) in try await social.app(inv.arguments[0]) }) else {
                 throw CLIError.failure("no app \(inv.arguments[0]) is registered")
             }
-            return CommandOutput(text: "app \(a.name)\nclient id: \(a.clientID)\nredirect:  \(a.redirectURL)\nregistered: \(Wallet.iso8601(a.registered))",
-                                 json: json(a))
+            return CommandOutput(
+                text: "app \(a.name)\nclient id: \(a.clientID)\nredirect:  \(a.redirectURL)\nregistered: \(Wallet.iso8601(a.registered))",
+                json: json(a))
         })
 
     // MARK: helpers
@@ -431,13 +551,16 @@ enum SocialCommand {
     static func writer(_ inv: Invocation) throws -> SocialClient {
         let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
         guard let user = inv.value("for") else { return social }
-        guard Transaction.isHexID(user.lowercased()) else { throw CLIError.usage("--for \(user): give the user's client id (64 hex characters)") }
+        guard Transaction.isHexID(user.lowercased()) else {
+            throw CLIError.usage("--for \(user): give the user's client id (64 hex characters)")
+        }
         return social.acting(for: user.lowercased())
     }
 
     static func postID(_ text: String) throws -> SocialPostID {
         guard let id = SocialPostID(path: text) else {
-            throw CLIError.usage("'\(text.prefix(80))' is not AUTHOR/PERMLINK: the author's client id (64 hex), '/', and a permlink of a-z, 0-9 and -")
+            throw CLIError.usage(
+                "'\(text.prefix(80))' is not AUTHOR/PERMLINK: the author's client id (64 hex), '/', and a permlink of a-z, 0-9 and -")
         }
         return id
     }
@@ -470,7 +593,9 @@ enum SocialCommand {
     }
 
     static func shown(_ social: SocialClient, _ id: SocialPostID, headline: String?) async throws -> CommandOutput {
-        guard let p = try await run({ () async throws(SocialError) in try await social.post(id) }) else { throw CLIError.failure("post \(id) does not exist") }
+        guard let p = try await run({ () async throws(SocialError) in try await social.post(id) }) else {
+            throw CLIError.failure("post \(id) does not exist")
+        }
         var lines = headline.map { [$0] } ?? []
         lines += [
             "post:        \(p.path)",
@@ -502,7 +627,10 @@ enum SocialCommand {
 
     /// "1.5 (author 1.125, curators 0.375)", "≈ 0.2 pending" or "-".
     static func rewardText(_ p: SocialPost) -> String {
-        if let r = p.reward { return "\(TokenAmount(baseUnits: r.author + r.curation)) (author \(TokenAmount(baseUnits: r.author)), curators \(TokenAmount(baseUnits: r.curation)))" }
+        if let r = p.reward {
+            return
+                "\(TokenAmount(baseUnits: r.author + r.curation)) (author \(TokenAmount(baseUnits: r.author)), curators \(TokenAmount(baseUnits: r.curation)))"
+        }
         if let e = p.pendingReward { return "≈ \(TokenAmount(baseUnits: e)) pending" }
         return "-"
     }
@@ -525,7 +653,9 @@ enum SocialCommand {
     }
 
     static func rewardsJSON(_ r: SocialRewardBalance) -> JSONValue {
-        .object([("pending", .uint(r.pending)), ("author", .uint(r.author)), ("curation", .uint(r.curation)), ("claimed", .uint(r.claimed))])
+        .object([
+            ("pending", .uint(r.pending)), ("author", .uint(r.author)), ("curation", .uint(r.curation)), ("claimed", .uint(r.claimed)),
+        ])
     }
 
     static func json(_ a: SocialAccount) -> JSONValue {
@@ -536,29 +666,40 @@ enum SocialCommand {
             ("created", a.created.map { .int($0) } ?? .null), ("last_root_post", a.lastRootPost.map { .int($0) } ?? .null),
             ("last_reply", a.lastReply.map { .int($0) } ?? .null), ("last_vote", a.lastVote.map { .int($0) } ?? .null),
             ("next_root_post_at", a.nextRootPostAt.map { .int($0) } ?? .null),
-            ("stake", .uint(a.stake)), ("stake_locked_until", a.stakeLockedUntil.map { .int($0) } ?? .null)])
+            ("stake", .uint(a.stake)), ("stake_locked_until", a.stakeLockedUntil.map { .int($0) } ?? .null),
+        ])
     }
 
     static func json(_ p: SocialPost) -> JSONValue {
-        .object([("author", .string(p.author)), ("permlink", .string(p.permlink)), ("parent_author", .string(p.parentAuthor)),
-                 ("parent_permlink", .string(p.parentPermlink)), ("category", .string(p.category)), ("title", .string(p.title)),
-                 ("body", .string(p.body)), ("json_metadata", .string(p.jsonMetadata)), ("tags", .array(p.tags.map(JSONValue.string))),
-                 ("created", .int(p.created)), ("last_update", .int(p.lastUpdate)), ("depth", .uint(UInt64(p.depth))),
-                 ("children", .uint(UInt64(p.children))), ("net_rshares", .int(p.netRshares)), ("vote_count", .uint(UInt64(p.voteCount))),
-                 ("trending_score", .int(p.trendingScore)), ("hot_score", .int(p.hotScore)), ("payout_at", .int(p.payoutAt)),
-                 ("paid_out", .bool(p.paidOut)), ("sequence", .uint(p.sequence)), ("author_name", .optional(p.authorName)),
-                 ("reward", p.reward.map { r in .object([("author", .uint(r.author)), ("curation", .uint(r.curation)), ("paid_at", .int(r.paidAt))]) } ?? .null),
-                 ("pending_reward", p.pendingReward.map { .uint($0) } ?? .null)])
+        .object([
+            ("author", .string(p.author)), ("permlink", .string(p.permlink)), ("parent_author", .string(p.parentAuthor)),
+            ("parent_permlink", .string(p.parentPermlink)), ("category", .string(p.category)), ("title", .string(p.title)),
+            ("body", .string(p.body)), ("json_metadata", .string(p.jsonMetadata)), ("tags", .array(p.tags.map(JSONValue.string))),
+            ("created", .int(p.created)), ("last_update", .int(p.lastUpdate)), ("depth", .uint(UInt64(p.depth))),
+            ("children", .uint(UInt64(p.children))), ("net_rshares", .int(p.netRshares)), ("vote_count", .uint(UInt64(p.voteCount))),
+            ("trending_score", .int(p.trendingScore)), ("hot_score", .int(p.hotScore)), ("payout_at", .int(p.payoutAt)),
+            ("paid_out", .bool(p.paidOut)), ("sequence", .uint(p.sequence)), ("author_name", .optional(p.authorName)),
+            (
+                "reward",
+                p.reward.map { r in .object([("author", .uint(r.author)), ("curation", .uint(r.curation)), ("paid_at", .int(r.paidAt))]) }
+                    ?? .null
+            ),
+            ("pending_reward", p.pendingReward.map { .uint($0) } ?? .null),
+        ])
     }
 
     static func json(_ g: SocialGrant) -> JSONValue {
-        .object([("user", .string(g.user)), ("app", .string(g.app)), ("app_name", .string(g.appName)),
-                 ("scopes", .array(g.scopes.map { .string($0.rawValue) })), ("granted", .int(g.granted)),
-                 ("expires_at", .int(g.expiresAt)), ("expired", .bool(g.expired))])
+        .object([
+            ("user", .string(g.user)), ("app", .string(g.app)), ("app_name", .string(g.appName)),
+            ("scopes", .array(g.scopes.map { .string($0.rawValue) })), ("granted", .int(g.granted)),
+            ("expires_at", .int(g.expiresAt)), ("expired", .bool(g.expired)),
+        ])
     }
 
     static func json(_ a: SocialApp) -> JSONValue {
-        .object([("client_id", .string(a.clientID)), ("name", .string(a.name)), ("redirect_url", .string(a.redirectURL)),
-                 ("registered", .int(a.registered))])
+        .object([
+            ("client_id", .string(a.clientID)), ("name", .string(a.name)), ("redirect_url", .string(a.redirectURL)),
+            ("registered", .int(a.registered)),
+        ])
     }
 }

@@ -13,8 +13,9 @@ struct StorageContext {
 
     init(_ inv: Invocation) throws {
         ledger = try LedgerContext(inv)
-        let passphrase = try PassphraseSource.resolve(passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
-                                                      prompt: "Passphrase for wallet \(ledger.walletName): ")
+        let passphrase = try PassphraseSource.resolve(
+            passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+            prompt: "Passphrase for wallet \(ledger.walletName): ")
         unlocked = try ledger.keystore.unlock(name: ledger.walletName, passphrase: passphrase)
         wallet = Wallet(unlocked, client: ledger.client)
         storage = StorageClient(wallet: unlocked, home: inv.home)
@@ -28,7 +29,8 @@ struct StorageContext {
             let text = id.lowercased()
             if Transaction.isHexID(text) {
                 guard let a = try await client.storageAllocation(text) else {
-                    throw CLIError.failure("allocation \(text) does not exist on network \(ledger.network.name); list yours with 'mosaic alloc list'")
+                    throw CLIError.failure(
+                        "allocation \(text) does not exist on network \(ledger.network.name); list yours with 'mosaic alloc list'")
                 }
                 return a
             }
@@ -36,15 +38,18 @@ struct StorageContext {
             let mine = try await client.storageAllocations(owner: wallet.clientID)
             let hits = mine.filter { $0.id.hasPrefix(text) || $0.name == id }
             guard hits.count == 1, let a = hits.first else {
-                throw CLIError.usage("--alloc \(id): \(hits.isEmpty ? "no allocation of this wallet has that id or name" : "several allocations match; give more of the id")")
+                throw CLIError.usage(
+                    "--alloc \(id): \(hits.isEmpty ? "no allocation of this wallet has that id or name" : "several allocations match; give more of the id")"
+                )
             }
             return a
         }
         let active = try await client.storageAllocations(owner: wallet.clientID).filter { $0.status == .active }
         guard active.count == 1, let a = active.first else {
-            throw CLIError.usage(active.isEmpty
-                ? "this wallet has no active allocation; create one with 'mosaic alloc new --data 2 --parity 2 --size 1GiB --expire 30d'"
-                : "this wallet has \(active.count) active allocations; pick one with --alloc ID (see 'mosaic alloc list')")
+            throw CLIError.usage(
+                active.isEmpty
+                    ? "this wallet has no active allocation; create one with 'mosaic alloc new --data 2 --parity 2 --size 1GiB --expire 30d'"
+                    : "this wallet has \(active.count) active allocations; pick one with --alloc ID (see 'mosaic alloc list')")
         }
         return a
     }
@@ -53,7 +58,9 @@ struct StorageContext {
     func allocation(forWriting: Bool) async throws -> StorageAllocation {
         let a = try await ledgerAllocation()
         guard a.ownerID == wallet.clientID else {
-            throw CLIError.failure("allocation \(a.id) belongs to \(a.ownerID), not to wallet \(ledger.walletName); use 'mosaic download --ticket TICKET LOCAL' for files shared with you")
+            throw CLIError.failure(
+                "allocation \(a.id) belongs to \(a.ownerID), not to wallet \(ledger.walletName); use 'mosaic download --ticket TICKET LOCAL' for files shared with you"
+            )
         }
         if forWriting {
             guard a.status == .active else {
@@ -61,10 +68,14 @@ struct StorageContext {
             }
             let now = try await client.network().time
             guard a.expiration > now else {
-                throw CLIError.failure("allocation \(a.id) expired at \(Wallet.iso8601(a.expiration)); extend it with 'mosaic alloc update \(a.id) --extend 30d' before writing")
+                throw CLIError.failure(
+                    "allocation \(a.id) expired at \(Wallet.iso8601(a.expiration)); extend it with 'mosaic alloc update \(a.id) --extend 30d' before writing"
+                )
             }
             guard a.writePool > 0 else {
-                throw CLIError.failure("allocation \(a.id) has an empty write pool, so blobbers cannot be paid for new data; add tokens with 'mosaic alloc update \(a.id) --lock 1'")
+                throw CLIError.failure(
+                    "allocation \(a.id) has an empty write pool, so blobbers cannot be paid for new data; add tokens with 'mosaic alloc update \(a.id) --lock 1'"
+                )
             }
         }
         return try StorageAllocation(a)

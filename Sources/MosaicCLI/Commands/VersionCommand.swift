@@ -3,7 +3,8 @@ enum VersionCommand {
         name: "version", summary: "print the version of mosaic",
         examples: ["mosaic version", "mosaic version --json"],
         action: { _ in
-            CommandOutput(text: "mosaic \(MosaicCommandLine.version)",
-                          json: .object([("version", .string(MosaicCommandLine.version))]))
+            CommandOutput(
+                text: "mosaic \(MosaicCommandLine.version)",
+                json: .object([("version", .string(MosaicCommandLine.version))]))
         })
 }

@@ -6,23 +6,27 @@ import MosaicSDK
 /// faucet, send and history.
 enum WalletCommand {
     static var command: Command {
-        Command(name: "wallet", summary: "create, recover and use wallets",
-                subcommands: [create, recover, list, show, setDefault, reveal] + WalletLedgerCommands.all)
+        Command(
+            name: "wallet", summary: "create, recover and use wallets",
+            subcommands: [create, recover, list, show, setDefault, reveal] + WalletLedgerCommands.all)
     }
 
     static let create = Command(
         name: "create", summary: "create a wallet: a new 24-word mnemonic and its keys",
         discussion: "The mnemonic is printed once. Write it down: it is the only way to recover the wallet.",
-        examples: ["mosaic wallet create", "mosaic wallet create --name savings",
-                   "MOSAIC_PASSPHRASE=… mosaic wallet create --name ci --json"],
+        examples: [
+            "mosaic wallet create", "mosaic wallet create --name savings",
+            "MOSAIC_PASSPHRASE=… mosaic wallet create --name ci --json",
+        ],
         flags: [.option("name", "NAME", "wallet name (default: \"default\")")],
         action: { inv in
             let keystore = Keystore(home: inv.home, environment: inv.environment)
             let name = inv.value("name") ?? "default"
             try Keystore.validate(name: name)
             if keystore.names().contains(name) { throw KeystoreError.walletExists(name: name) }
-            let passphrase = try PassphraseSource.resolve(passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
-                                                          prompt: "New passphrase for wallet \(name): ", confirm: true)
+            let passphrase = try PassphraseSource.resolve(
+                passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+                prompt: "New passphrase for wallet \(name): ", confirm: true)
             let (wallet, mnemonic) = try keystore.create(name: name, passphrase: passphrase)
             let phrase = mnemonic.revealPhrase()
             let words = mnemonic.revealWords()
@@ -35,25 +39,31 @@ enum WalletCommand {
 
                 """
             for row in stride(from: 0, to: words.count, by: 4) {
-                text += words[row..<min(row + 4, words.count)].enumerated().map { i, w in
-                    let label = String(row + i + 1)
-                    return String(repeating: " ", count: 3 - label.count) + label + ". " + w.padding(toLength: 10, withPad: " ", startingAt: 0)
-                }.joined(separator: " ") + "\n"
+                text +=
+                    words[row..<min(row + 4, words.count)].enumerated().map { i, w in
+                        let label = String(row + i + 1)
+                        return String(repeating: " ", count: 3 - label.count) + label + ". "
+                            + w.padding(toLength: 10, withPad: " ", startingAt: 0)
+                    }.joined(separator: " ") + "\n"
             }
             text += "\nAnyone with these words controls the wallet's tokens and files."
-            return CommandOutput(text: text, json: .object([
-                ("name", .string(wallet.name)), ("client_id", .string(wallet.clientID)),
-                ("public_key", .string(wallet.publicKey.hex)), ("mnemonic", .string(phrase)),
-                ("default", .bool(keystore.defaultName == wallet.name)),
-            ]))
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    ("name", .string(wallet.name)), ("client_id", .string(wallet.clientID)),
+                    ("public_key", .string(wallet.publicKey.hex)), ("mnemonic", .string(phrase)),
+                    ("default", .bool(keystore.defaultName == wallet.name)),
+                ]))
         })
 
     static let recover = Command(
         name: "recover", summary: "recover a wallet from its 24-word mnemonic",
         discussion: "The mnemonic is read from --mnemonic-file, or from standard input (a prompt on a terminal).",
         examples: ["mosaic wallet recover --name restored --mnemonic-file words.txt"],
-        flags: [.option("name", "NAME", "wallet name (default: \"default\")"),
-                .option("mnemonic-file", "FILE", "read the mnemonic from FILE")],
+        flags: [
+            .option("name", "NAME", "wallet name (default: \"default\")"),
+            .option("mnemonic-file", "FILE", "read the mnemonic from FILE"),
+        ],
         action: { inv in
             let keystore = Keystore(home: inv.home, environment: inv.environment)
             let name = inv.value("name") ?? "default"
@@ -62,11 +72,13 @@ enum WalletCommand {
             let phrase = try readMnemonic(file: inv.value("mnemonic-file"))
             let mnemonic: Mnemonic
             do throws(MnemonicError) { mnemonic = try Mnemonic(phrase: phrase) } catch { throw KeystoreError.invalidMnemonic(error) }
-            let passphrase = try PassphraseSource.resolve(passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
-                                                          prompt: "New passphrase for wallet \(name): ", confirm: true)
+            let passphrase = try PassphraseSource.resolve(
+                passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+                prompt: "New passphrase for wallet \(name): ", confirm: true)
             let wallet = try keystore.recover(name: name, mnemonic: mnemonic, passphrase: passphrase)
-            return CommandOutput(text: "Recovered wallet \(wallet.name)\nclient id:   \(wallet.clientID)\npublic key:  \(wallet.publicKey.hex)",
-                                 json: storedJSON(wallet, isDefault: keystore.defaultName == wallet.name))
+            return CommandOutput(
+                text: "Recovered wallet \(wallet.name)\nclient id:   \(wallet.clientID)\npublic key:  \(wallet.publicKey.hex)",
+                json: storedJSON(wallet, isDefault: keystore.defaultName == wallet.name))
         })
 
     static let list = Command(
@@ -81,10 +93,12 @@ enum WalletCommand {
                 table.add([w.name == def ? "*" : "", w.name, w.clientID, isoDate(w.created)])
             }
             let text = wallets.isEmpty ? "no wallets yet; create one with 'mosaic wallet create'" : table.rendered()
-            return CommandOutput(text: text, json: .object([
-                ("default", .optional(def)),
-                ("wallets", .array(wallets.map { storedJSON($0, isDefault: $0.name == def) })),
-            ]))
+            return CommandOutput(
+                text: text,
+                json: .object([
+                    ("default", .optional(def)),
+                    ("wallets", .array(wallets.map { storedJSON($0, isDefault: $0.name == def) })),
+                ]))
         })
 
     static let show = Command(
@@ -124,17 +138,20 @@ enum WalletCommand {
             let keystore = Keystore(home: inv.home, environment: inv.environment)
             let name = try keystore.resolveName(inv.arguments.first ?? inv.value("wallet"))
             _ = try keystore.wallet(named: name)
-            let passphrase = try PassphraseSource.resolve(passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
-                                                          prompt: "Passphrase for wallet \(name): ")
+            let passphrase = try PassphraseSource.resolve(
+                passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+                prompt: "Passphrase for wallet \(name): ")
             let wallet = try keystore.unlock(name: name, passphrase: passphrase)
             let phrase = wallet.mnemonic.revealPhrase()
             return CommandOutput(text: phrase, json: .object([("name", .string(name)), ("mnemonic", .string(phrase))]))
         })
 
     static func storedJSON(_ w: StoredWallet, isDefault: Bool) -> JSONValue {
-        .object([("name", .string(w.name)), ("client_id", .string(w.clientID)),
-                 ("public_key", .string(w.publicKey.hex)), ("created", .string(isoDate(w.created))),
-                 ("default", .bool(isDefault))])
+        .object([
+            ("name", .string(w.name)), ("client_id", .string(w.clientID)),
+            ("public_key", .string(w.publicKey.hex)), ("created", .string(isoDate(w.created))),
+            ("default", .bool(isDefault)),
+        ])
     }
 
     static func isoDate(_ d: Date) -> String {

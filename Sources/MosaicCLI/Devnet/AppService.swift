@@ -27,7 +27,7 @@ final class AppService: DevnetService {
         var app = try AppServer(configuration: config)
         do {
             try app.start()
-        } catch where port == nil {
+        } catch  where port == nil {
             config.port = 0
             app = try AppServer(configuration: config)
             try app.start()
@@ -37,7 +37,10 @@ final class AppService: DevnetService {
     }
 
     func stop() async {
-        if let app = server.withLock({ s -> AppServer? in defer { s = nil }; return s }) {
+        if let app = server.withLock({ s -> AppServer? in
+            defer { s = nil }
+            return s
+        }) {
             await app.stop()
         }
     }

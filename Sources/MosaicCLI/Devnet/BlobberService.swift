@@ -47,6 +47,11 @@ final class BlobberService: DevnetService {
 
     func stop() async {
         registration.withLock { $0?.cancel() }
-        if let r = runtime.withLock({ s -> BlobberRuntime? in defer { s = nil }; return s }) { await r.stop() }
+        if let r = runtime.withLock({ s -> BlobberRuntime? in
+            defer { s = nil }
+            return s
+        }) {
+            await r.stop()
+        }
     }
 }

@@ -44,13 +44,14 @@ actor Devnet {
         genesis.confirmations = options.confirmations
         let c = options.blockTime.components
         genesis.blockTimeMillis = c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
-        var config = NodeConfiguration(directory: nodeDir.path, genesis: genesis, port: options.port ?? Devnet.defaultPort,
-                                       blockTime: options.blockTime, allowTimeTravel: true, logger: options.logger)
+        var config = NodeConfiguration(
+            directory: nodeDir.path, genesis: genesis, port: options.port ?? Devnet.defaultPort,
+            blockTime: options.blockTime, allowTimeTravel: true, logger: options.logger)
         config.threads = 4
         let server = try NodeServer(configuration: config)
         do {
             try server.start()
-        } catch where options.port == nil {
+        } catch  where options.port == nil {
             // The usual port is taken (another devnet?): any free one will do.
             server.ledger.close()
             config.port = 0

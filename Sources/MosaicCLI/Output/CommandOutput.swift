@@ -25,7 +25,7 @@ enum CLIError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .usage(m), let .failure(m): return m
+        case .usage(let m), .failure(let m): return m
         }
     }
 

@@ -21,7 +21,7 @@ enum JSONValue: Sendable, Equatable {
 
     private func write(into out: inout String) {
         switch self {
-        case let .object(pairs):
+        case .object(let pairs):
             out += "{"
             for (i, (k, v)) in pairs.enumerated() {
                 if i > 0 { out += "," }
@@ -30,17 +30,17 @@ enum JSONValue: Sendable, Equatable {
                 v.write(into: &out)
             }
             out += "}"
-        case let .array(items):
+        case .array(let items):
             out += "["
             for (i, v) in items.enumerated() {
                 if i > 0 { out += "," }
                 v.write(into: &out)
             }
             out += "]"
-        case let .string(s): JSONValue.quote(s, into: &out)
-        case let .int(n): out += String(n)
-        case let .uint(n): out += String(n)
-        case let .bool(b): out += b ? "true" : "false"
+        case .string(let s): JSONValue.quote(s, into: &out)
+        case .int(let n): out += String(n)
+        case .uint(let n): out += String(n)
+        case .bool(let b): out += b ? "true" : "false"
         case .null: out += "null"
         }
     }

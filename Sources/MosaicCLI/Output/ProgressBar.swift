@@ -53,6 +53,7 @@ final class ProgressBar: Sendable {
         let percent = total > 0 ? min(bytes, total) * 100 / total : 100
         var left = "--"
         if rate > 0, total >= bytes { left = DurationText.format(milliseconds: Int64((UInt64(total - bytes) / rate) * 1000)) }
-        return "\(label) [\(bar)] \(percent)% \(ByteSize.format(UInt64(max(0, bytes))))/\(ByteSize.format(UInt64(max(0, total)))) \(ByteSize.format(rate))/s, \(left) left"
+        return
+            "\(label) [\(bar)] \(percent)% \(ByteSize.format(UInt64(max(0, bytes))))/\(ByteSize.format(UInt64(max(0, total)))) \(ByteSize.format(rate))/s, \(left) left"
     }
 }

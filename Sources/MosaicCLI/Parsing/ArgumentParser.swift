@@ -60,9 +60,13 @@ struct ArgumentParser {
             let word = words[i]
             i += 1
             if onlyPositional || !word.hasPrefix("--") || word == "-" {
-                if word == "--" && !onlyPositional { onlyPositional = true; continue }
+                if word == "--" && !onlyPositional {
+                    onlyPositional = true
+                    continue
+                }
                 if !onlyPositional && word.hasPrefix("-") && word.count > 1 && Int(word) == nil && word != "-" {
-                    throw CLIError.usage("unknown flag '\(word)' for 'mosaic \(path.joined(separator: " "))'; flags start with -- (see --help)")
+                    throw CLIError.usage(
+                        "unknown flag '\(word)' for 'mosaic \(path.joined(separator: " "))'; flags start with -- (see --help)")
                 }
                 positional.append(word)
                 continue
@@ -79,7 +83,9 @@ struct ArgumentParser {
             }
             if flag.takesValue {
                 let value: String
-                if let inline { value = inline } else {
+                if let inline {
+                    value = inline
+                } else {
                     guard i < words.count else {
                         throw CLIError.usage("--\(name) needs a value (\(flag.valueName ?? "VALUE"))")
                     }
@@ -101,9 +107,13 @@ struct ArgumentParser {
             throw CLIError.usage("'\(cmdName)' needs \(missing) (usage: \(cmdName) \(command.usage))")
         }
         if positional.count > command.maxArguments {
-            throw CLIError.usage("'\(cmdName)' got an unexpected argument '\(positional[command.maxArguments])' (usage: \(cmdName) \(command.usage))")
+            throw CLIError.usage(
+                "'\(cmdName)' got an unexpected argument '\(positional[command.maxArguments])' (usage: \(cmdName) \(command.usage))")
         }
-        return .run(command, Invocation(commandPath: path, arguments: positional, values: values,
-                                        toggles: toggles, environment: environment))
+        return .run(
+            command,
+            Invocation(
+                commandPath: path, arguments: positional, values: values,
+                toggles: toggles, environment: environment))
     }
 }

@@ -19,7 +19,9 @@ struct Invocation: Sendable {
     /// The value of a flag that must be present.
     func required(_ flag: String) throws -> String {
         guard let v = value(flag) else {
-            throw CLIError.usage("missing --\(flag) for 'mosaic \(commandPath.joined(separator: " "))'; see 'mosaic help \(commandPath.joined(separator: " "))'")
+            throw CLIError.usage(
+                "missing --\(flag) for 'mosaic \(commandPath.joined(separator: " "))'; see 'mosaic help \(commandPath.joined(separator: " "))'"
+            )
         }
         return v
     }

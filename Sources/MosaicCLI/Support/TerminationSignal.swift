@@ -5,7 +5,8 @@ import Synchronization
 /// Waits for SIGINT or SIGTERM through DispatchSource handlers (not C signal handlers, which may
 /// call almost nothing), so long-running commands can stop their servers cleanly.
 final class TerminationSignal: Sendable {
-    private let state = Mutex<(sources: [any DispatchSourceSignal], continuation: CheckedContinuation<Int32, Never>?, received: Int32?)>(([], nil, nil))
+    private let state = Mutex<(sources: [any DispatchSourceSignal], continuation: CheckedContinuation<Int32, Never>?, received: Int32?)>(
+        ([], nil, nil))
 
     /// Installs the handlers now, before anything starts, so an early Ctrl-C is not lost.
     init() {

@@ -22,19 +22,29 @@ struct NotepadRecord: Sendable, ContractRecord {
     }
 
     func write(to w: inout CanonicalWriter) {
-        w.append(string: owner); w.append(uint64: number); w.append(uint64: firstID); w.append(uint64: UInt64(max(0, notes)))
-        w.append(int64: createdAt); w.append(uint64: createdRound)
+        w.append(string: owner)
+        w.append(uint64: number)
+        w.append(uint64: firstID)
+        w.append(uint64: UInt64(max(0, notes)))
+        w.append(int64: createdAt)
+        w.append(uint64: createdRound)
     }
 
     init(from r: inout CanonicalReader) throws(CanonicalReader.Malformed) {
-        owner = try r.string(); number = try r.uint64(); firstID = try r.uint64(); notes = Int(clamping: try r.uint64())
-        createdAt = try r.int64(); createdRound = try r.uint64()
+        owner = try r.string()
+        number = try r.uint64()
+        firstID = try r.uint64()
+        notes = Int(clamping: try r.uint64())
+        createdAt = try r.int64()
+        createdRound = try r.uint64()
     }
 
     func json(maxNotes: Int) -> JSONValue {
-        .object(["owner": .string(owner), "number": .integer(Int64(clamping: number)), "first_id": .integer(Int64(clamping: firstID)),
-                 "notes": .integer(Int64(notes)), "max_notes": .integer(Int64(maxNotes)),
-                 "created_at": .integer(createdAt), "created_round": .integer(Int64(clamping: createdRound))])
+        .object([
+            "owner": .string(owner), "number": .integer(Int64(clamping: number)), "first_id": .integer(Int64(clamping: firstID)),
+            "notes": .integer(Int64(notes)), "max_notes": .integer(Int64(maxNotes)),
+            "created_at": .integer(createdAt), "created_round": .integer(Int64(clamping: createdRound)),
+        ])
     }
 }
 
@@ -46,13 +56,17 @@ struct NotesStats: Codable, Sendable {
     var nextID: UInt64 = 1
 
     enum CodingKeys: String, CodingKey {
-        case notepadsCreated = "notepads_created", notepadsDeleted = "notepads_deleted", nextID = "next_id"
+        case notepadsCreated = "notepads_created"
+        case notepadsDeleted = "notepads_deleted"
+        case nextID = "next_id"
     }
 
     var json: JSONValue {
-        .object(["notepads_created": .integer(Int64(clamping: notepadsCreated)),
-                 "notepads_deleted": .integer(Int64(clamping: notepadsDeleted)),
-                 "notepads_live": .integer(Int64(clamping: notepadsCreated &- notepadsDeleted)),
-                 "notes_created": .integer(Int64(clamping: nextID &- 1))])
+        .object([
+            "notepads_created": .integer(Int64(clamping: notepadsCreated)),
+            "notepads_deleted": .integer(Int64(clamping: notepadsDeleted)),
+            "notepads_live": .integer(Int64(clamping: notepadsCreated &- notepadsDeleted)),
+            "notes_created": .integer(Int64(clamping: nextID &- 1)),
+        ])
     }
 }

@@ -3,7 +3,8 @@ import MosaicProtocol
 /// The signed methods: every rule is checked before the first write, so a refused call
 /// changes nothing (and the ledger drops a failed call's writes anyway).
 extension NotesContract {
-    static let noNotepad = ContractError.refused("this account has no notepad; create one first (notes.create_notepad, 'mosaic notes create')")
+    static let noNotepad = ContractError.refused(
+        "this account has no notepad; create one first (notes.create_notepad, 'mosaic notes create')")
 
     func stats(_ context: ContractContext) throws(ContractError) -> NotesStats {
         try NotesContract.decode(try context.get(NotesContract.statsKey), key: NotesContract.statsKey) ?? NotesStats()
@@ -39,8 +40,9 @@ extension NotesContract {
     private func makeNotepad(_ context: ContractContext) throws(ContractError) -> NotepadRecord {
         var stats = try stats(context)
         stats.notepadsCreated += 1
-        let pad = NotepadRecord(owner: context.caller, number: stats.notepadsCreated, firstID: stats.nextID, notes: 0,
-                                createdAt: context.now, createdRound: context.round)
+        let pad = NotepadRecord(
+            owner: context.caller, number: stats.notepadsCreated, firstID: stats.nextID, notes: 0,
+            createdAt: context.now, createdRound: context.round)
         try context.set(NotesContract.padKey(context.caller), pad.bytes)
         try context.set(NotesContract.statsKey, try NotesContract.encode(stats))
         try context.emit("NotepadCreated", ["owner": context.caller, "number": String(pad.number)])
@@ -51,13 +53,18 @@ extension NotesContract {
     /// ("note 7 added") and in the `NoteAdded` event. With `create: true` a missing notepad is
     /// created in the same call.
     func add(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
-        let title = try a.string("title"), body = try a.optionalString("body") ?? ""
+        let title = try a.string("title")
+        let body = try a.optionalString("body") ?? ""
         let isPrivate = try a.bool("private")
         try NotesContract.validate(title: title, body: body, isPrivate: isPrivate)
         var pad: NotepadRecord
-        if let existing = try notepad(context, context.caller) { pad = existing }
-        else if try a.bool("create") { pad = try makeNotepad(context) }
-        else { throw NotesContract.noNotepad }
+        if let existing = try notepad(context, context.caller) {
+            pad = existing
+        } else if try a.bool("create") {
+            pad = try makeNotepad(context)
+        } else {
+            throw NotesContract.noNotepad
+        }
         guard pad.notes < noteLimit else {
             throw .refused("notepad is full: it holds \(pad.notes) notes, the most allowed; delete some first")
         }
@@ -65,8 +72,9 @@ extension NotesContract {
         let id = stats.nextID
         stats.nextID += 1
         pad.notes += 1
-        let note = NoteRecord(id: id, owner: context.caller, title: title, body: body, isPrivate: isPrivate, createdAt: context.now,
-                              updatedAt: context.now, createdRound: context.round, updatedRound: context.round)
+        let note = NoteRecord(
+            id: id, owner: context.caller, title: title, body: body, isPrivate: isPrivate, createdAt: context.now,
+            updatedAt: context.now, createdRound: context.round, updatedRound: context.round)
         try context.set(NotesContract.noteKey(context.caller, id), note.bytes)
         try context.set(NotesContract.idKey(id), Array(context.caller.utf8))
         try context.set(NotesContract.indexKey(context.caller, id), [1])
@@ -79,7 +87,8 @@ extension NotesContract {
     /// `edit {id, title, body, private?}`: replaces a note's title and body.
     func edit(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let id = try a.uint64("id")
-        let title = try a.string("title"), body = try a.optionalString("body") ?? ""
+        let title = try a.string("title")
+        let body = try a.optionalString("body") ?? ""
         let isPrivate = try a.bool("private")
         try NotesContract.validate(title: title, body: body, isPrivate: isPrivate)
         let pad = try requireNotepad(context)
@@ -150,7 +159,10 @@ extension NotesContract {
                 done = rows.count < limit
                 for row in rows {
                     guard let id = NotesContract.id(fromKey: row.key) else { continue }
-                    if id >= upTo { done = true; break }
+                    if id >= upTo {
+                        done = true
+                        break
+                    }
                     try removeNote(context, owner: owner, id)
                     budget -= 1
                 }

@@ -56,13 +56,18 @@ extension NotesContract {
         let rows = try state.scan(prefix: prefix, after: cursor, limit: limit + 1, reverse: reverse)
         for row in rows {
             guard let id = NotesContract.id(fromKey: row.key), id >= pad.firstID else { break }
-            if notes.count == limit { more = true; break }
+            if notes.count == limit {
+                more = true
+                break
+            }
             guard let note = try NoteRecord.load(row.value, key: row.key) else { continue }
             notes.append(note.json)
             last = id
         }
-        return .object(["owner": .string(owner), "notepad": pad.json(maxNotes: noteLimit), "notes": .array(notes),
-                        "next_after": more ? last.map { .integer(Int64(clamping: $0)) } ?? .null : .null])
+        return .object([
+            "owner": .string(owner), "notepad": pad.json(maxNotes: noteLimit), "notes": .array(notes),
+            "next_after": more ? last.map { .integer(Int64(clamping: $0)) } ?? .null : .null,
+        ])
     }
 
     private func noteView(_ state: ContractView, _ a: ContractArgs) throws(ContractError) -> JSONValue {

@@ -98,7 +98,9 @@ public struct NotesContract: Contract {
 
     static func decode<T: Decodable>(_ bytes: [UInt8]?, key: String) throws(ContractError) -> T? {
         guard let bytes else { return nil }
-        do { return try JSONDecoder().decode(T.self, from: Data(bytes)) } catch { throw .refused("notes record \(key) is unreadable: \(error)") }
+        do { return try JSONDecoder().decode(T.self, from: Data(bytes)) } catch {
+            throw .refused("notes record \(key) is unreadable: \(error)")
+        }
     }
 
     // MARK: field rules
@@ -111,10 +113,13 @@ public struct NotesContract: Contract {
             try validatePrivate(body, field: "body", min: 0, max: maxBodyBytes)
             return
         }
-        let t = title.utf8.count, b = body.utf8.count
+        let t = title.utf8.count
+        let b = body.utf8.count
         guard t >= 1 else { throw .invalidArguments("title is empty; give a title of 1 to \(maxTitleBytes) bytes") }
         guard t <= maxTitleBytes else { throw .invalidArguments("title is \(t) bytes; at most \(maxTitleBytes) bytes (UTF-8) allowed") }
-        guard b <= maxBodyBytes else { throw .invalidArguments("body is \(b) bytes; at most \(maxBodyBytes) bytes (16 KiB, UTF-8) allowed") }
+        guard b <= maxBodyBytes else {
+            throw .invalidArguments("body is \(b) bytes; at most \(maxBodyBytes) bytes (16 KiB, UTF-8) allowed")
+        }
     }
 
     private static func validatePrivate(_ field: String, field name: String, min: Int, max: Int) throws(ContractError) {
@@ -123,7 +128,10 @@ public struct NotesContract: Contract {
         }
         let plain = bytes.count - privateOverhead
         guard plain >= min else {
-            throw .invalidArguments(min > 0 ? "private \(name) is empty; give a \(name) of \(min) to \(max) bytes" : "private \(name) is shorter than its nonce and tag")
+            throw .invalidArguments(
+                min > 0
+                    ? "private \(name) is empty; give a \(name) of \(min) to \(max) bytes"
+                    : "private \(name) is shorter than its nonce and tag")
         }
         guard plain <= max else { throw .invalidArguments("private \(name) holds \(plain) bytes; at most \(max) bytes allowed") }
     }

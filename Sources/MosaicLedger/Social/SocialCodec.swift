@@ -9,7 +9,9 @@ enum SocialCodec {
     static func encode(_ p: SocialPost) -> [UInt8] {
         var w = CanonicalWriter()
         w.append(uint8: ContractRecordFormat.version)
-        for s in [p.author, p.permlink, p.parentAuthor, p.parentPermlink, p.category, p.title, p.body, p.jsonMetadata] { w.append(string: s) }
+        for s in [p.author, p.permlink, p.parentAuthor, p.parentPermlink, p.category, p.title, p.body, p.jsonMetadata] {
+            w.append(string: s)
+        }
         w.append(uint32: UInt32(p.tags.count))
         for t in p.tags { w.append(string: t) }
         w.append(int64: p.created)
@@ -49,23 +51,36 @@ enum SocialCodec {
         var r = CanonicalReader(bytes)
         do {
             guard try r.uint8() == ContractRecordFormat.version else { return nil }
-            let author = try r.string(), permlink = try r.string(), parentAuthor = try r.string(), parentPermlink = try r.string()
-            let category = try r.string(), title = try r.string()
+            let author = try r.string()
+            let permlink = try r.string()
+            let parentAuthor = try r.string()
+            let parentPermlink = try r.string()
+            let category = try r.string()
+            let title = try r.string()
             var truncated = false
-            let body = try r.string(limit: bodyLimit, truncated: &truncated), meta = try r.string()
+            let body = try r.string(limit: bodyLimit, truncated: &truncated)
+            let meta = try r.string()
             let tagCount = try r.uint32()
             guard tagCount <= 64 else { return nil }
             var tags: [String] = []
             for _ in 0..<tagCount { tags.append(try r.string()) }
-            let created = try r.int64(), lastUpdate = try r.int64(), depth = try r.uint32(), children = try r.uint32()
-            let net = try r.int64(), votes = try r.uint32(), trending = try r.int64(), hot = try r.int64(), payout = try r.int64()
+            let created = try r.int64()
+            let lastUpdate = try r.int64()
+            let depth = try r.uint32()
+            let children = try r.uint32()
+            let net = try r.int64()
+            let votes = try r.uint32()
+            let trending = try r.int64()
+            let hot = try r.int64()
+            let payout = try r.int64()
             let seq = try r.uint64()
             if try r.bool() { truncated = true }
-            return SocialPost(author: author, permlink: permlink, parentAuthor: parentAuthor, parentPermlink: parentPermlink,
-                              category: category, title: title, body: body, jsonMetadata: meta, tags: tags,
-                              created: created, lastUpdate: lastUpdate, depth: depth, children: children, netRshares: net,
-                              voteCount: votes, trendingScore: trending, hotScore: hot, payoutAt: payout, sequence: seq,
-                              bodyTruncated: truncated)
+            return SocialPost(
+                author: author, permlink: permlink, parentAuthor: parentAuthor, parentPermlink: parentPermlink,
+                category: category, title: title, body: body, jsonMetadata: meta, tags: tags,
+                created: created, lastUpdate: lastUpdate, depth: depth, children: children, netRshares: net,
+                voteCount: votes, trendingScore: trending, hotScore: hot, payoutAt: payout, sequence: seq,
+                bodyTruncated: truncated)
         } catch {
             return nil
         }

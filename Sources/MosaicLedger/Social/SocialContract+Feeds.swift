@@ -13,7 +13,9 @@ extension SocialContract {
         }
         var tag = try a.optionalString("tag")?.lowercased()
         if tag == "" || tag == SocialKeys.allTags { tag = nil }
-        if let t = tag, !SocialRules.isValidTag(t) { throw .invalidArguments("tag \"\(t.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -") }
+        if let t = tag, !SocialRules.isValidTag(t) {
+            throw .invalidArguments("tag \"\(t.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -")
+        }
         let limit = try Self.limit(a, default: 20)
         let bodyLimit = try Self.bodyLimit(a)
         let prefix = SocialKeys.feedPrefix(sort, tag: tag)
@@ -24,8 +26,11 @@ extension SocialContract {
                 throw .invalidArguments("start post \(startAuthor)/\(startPermlink) does not exist")
             }
             guard let order = SocialKeys.order(start, sort), sort == .created || !start.paidOut,
-                  tag.map({ start.tags.contains($0) }) ?? true else {
-                throw .invalidArguments("start post \(start.path) is not in the \(sort.rawValue) feed\(tag.map { " of tag \($0)" } ?? ""); start from an item of a page of this feed")
+                tag.map({ start.tags.contains($0) }) ?? true
+            else {
+                throw .invalidArguments(
+                    "start post \(start.path) is not in the \(sort.rawValue) feed\(tag.map { " of tag \($0)" } ?? ""); start from an item of a page of this feed"
+                )
             }
             after = SocialKeys.feed(sort, tag: tag, order: order, start.author, start.permlink)
         } else if try a.optionalString("start_permlink") != nil {
@@ -43,13 +48,19 @@ extension SocialContract {
             let rows = try store.reader.scan(prefix: prefix, after: after, limit: want, reverse: false)
             for row in rows {
                 after = row.key
-                if posts.count == limit, sort == .created { more = true; break scanning }
+                if posts.count == limit, sort == .created {
+                    more = true
+                    break scanning
+                }
                 guard var post = SocialCodec.decodePost(row.value, bodyLimit: bodyLimit) else {
                     throw .refused("social state \(row.key) is unreadable")
                 }
                 post.paidOut = store.now >= post.payoutAt
                 if sort != .created, post.paidOut { continue }
-                if posts.count == limit { more = true; break scanning }
+                if posts.count == limit {
+                    more = true
+                    break scanning
+                }
                 posts.append(post.jsonValue)
                 last = post
             }
@@ -121,19 +132,23 @@ extension SocialContract {
 extension SocialPost {
     /// The post as a view result (the same fields and names as its Codable form).
     var jsonValue: JSONValue {
-        .object(["author": .string(author), "permlink": .string(permlink), "parent_author": .string(parentAuthor),
-                 "parent_permlink": .string(parentPermlink), "category": .string(category), "title": .string(title),
-                 "body": .string(body), "json_metadata": .string(jsonMetadata), "tags": .array(tags.map(JSONValue.string)),
-                 "created": .integer(created), "last_update": .integer(lastUpdate), "depth": .integer(Int64(depth)),
-                 "children": .integer(Int64(children)), "net_rshares": .integer(netRshares), "vote_count": .integer(Int64(voteCount)),
-                 "trending_score": .integer(trendingScore), "hot_score": .integer(hotScore), "payout_at": .integer(payoutAt),
-                 "paid_out": .bool(paidOut), "sequence": .integer(Int64(clamping: sequence)), "body_truncated": .bool(bodyTruncated)])
+        .object([
+            "author": .string(author), "permlink": .string(permlink), "parent_author": .string(parentAuthor),
+            "parent_permlink": .string(parentPermlink), "category": .string(category), "title": .string(title),
+            "body": .string(body), "json_metadata": .string(jsonMetadata), "tags": .array(tags.map(JSONValue.string)),
+            "created": .integer(created), "last_update": .integer(lastUpdate), "depth": .integer(Int64(depth)),
+            "children": .integer(Int64(children)), "net_rshares": .integer(netRshares), "vote_count": .integer(Int64(voteCount)),
+            "trending_score": .integer(trendingScore), "hot_score": .integer(hotScore), "payout_at": .integer(payoutAt),
+            "paid_out": .bool(paidOut), "sequence": .integer(Int64(clamping: sequence)), "body_truncated": .bool(bodyTruncated),
+        ])
     }
 }
 
 extension SocialVote {
     var jsonValue: JSONValue {
-        .object(["voter": .string(voter), "author": .string(author), "permlink": .string(permlink), "weight": .integer(Int64(weight)),
-                 "rshares": .integer(rshares), "changes": .integer(Int64(changes)), "time": .integer(time)])
+        .object([
+            "voter": .string(voter), "author": .string(author), "permlink": .string(permlink), "weight": .integer(Int64(weight)),
+            "rshares": .integer(rshares), "changes": .integer(Int64(changes)), "time": .integer(time),
+        ])
     }
 }

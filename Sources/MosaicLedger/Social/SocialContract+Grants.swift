@@ -14,8 +14,10 @@ extension SocialContract {
         }
         let redirect = try a.string("redirect_url")
         guard redirect.hasPrefix("http://") || redirect.hasPrefix("https://"), redirect.utf8.count > 8,
-              redirect.utf8.count <= SocialRules.maxRedirectBytes, !redirect.contains(where: { $0.isWhitespace }) else {
-            throw .invalidArguments("redirect_url must be an http:// or https:// URL of at most \(SocialRules.maxRedirectBytes) bytes, without spaces")
+            redirect.utf8.count <= SocialRules.maxRedirectBytes, !redirect.contains(where: { $0.isWhitespace })
+        else {
+            throw .invalidArguments(
+                "redirect_url must be an http:// or https:// URL of at most \(SocialRules.maxRedirectBytes) bytes, without spaces")
         }
         if let owner = try context.get(SocialKeys.appName(name)).map({ String(decoding: $0, as: UTF8.self) }), owner != context.caller {
             throw .refused("app name \(name) is taken by \(owner); choose another name")
@@ -38,7 +40,8 @@ extension SocialContract {
         let store = SocialStore(reader: context)
         let appText = try a.string("app")
         guard let app = try store.app(named: appText) else {
-            throw .refused("no app \(appText.prefix(80)) is registered; apps register with social.register_app ('mosaic social app register')")
+            throw .refused(
+                "no app \(appText.prefix(80)) is registered; apps register with social.register_app ('mosaic social app register')")
         }
         guard app.clientID != context.caller else { throw .refused("an app cannot grant itself; it already acts as itself") }
         let words = try a.optionalStrings("scopes") ?? []
@@ -49,9 +52,15 @@ extension SocialContract {
         }
         let expires = try a.int64("expires_at")
         let now = context.now
-        guard expires > now else { throw .invalidArguments("expires_at \(UTCTime.iso8601(expires)) is not in the future (now is \(UTCTime.iso8601(now)))") }
-        guard StorageContract.seconds(from: now, to: expires) <= UInt64(SocialRules.maxGrantSeconds) else { throw .invalidArguments("a grant lasts at most 365 days") }
-        let grant = SocialGrant(id: context.transactionHash, user: context.caller, app: app.clientID, appName: app.name, scopes: scopes, granted: now, expiresAt: expires)
+        guard expires > now else {
+            throw .invalidArguments("expires_at \(UTCTime.iso8601(expires)) is not in the future (now is \(UTCTime.iso8601(now)))")
+        }
+        guard StorageContract.seconds(from: now, to: expires) <= UInt64(SocialRules.maxGrantSeconds) else {
+            throw .invalidArguments("a grant lasts at most 365 days")
+        }
+        let grant = SocialGrant(
+            id: context.transactionHash, user: context.caller, app: app.clientID, appName: app.name, scopes: scopes, granted: now,
+            expiresAt: expires)
         try context.set(SocialKeys.grant(context.caller, app.clientID), try SocialCodec.encodeJSON(grant))
         let list = scopes.map(\.rawValue).joined(separator: ",")
         try context.emit("grant", ["user": context.caller, "app": app.clientID, "scopes": list, "expires_at": String(expires)])
@@ -87,15 +96,19 @@ extension SocialContract {
     /// `app`: arg `app` (client id or name); the app or null.
     func appView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         guard let app = try store.app(named: try a.string("app")) else { return .null }
-        return .object(["client_id": .string(app.clientID), "name": .string(app.name), "redirect_url": .string(app.redirectURL),
-                        "registered": .integer(app.registered)])
+        return .object([
+            "client_id": .string(app.clientID), "name": .string(app.name), "redirect_url": .string(app.redirectURL),
+            "registered": .integer(app.registered),
+        ])
     }
 }
 
 extension SocialGrant {
     var jsonValue: JSONValue {
-        .object(["id": .string(id), "user": .string(user), "app": .string(app), "app_name": .string(appName),
-                 "scopes": .array(scopes.map { .string($0.rawValue) }), "granted": .integer(granted),
-                 "expires_at": .integer(expiresAt), "expired": .bool(expired)])
+        .object([
+            "id": .string(id), "user": .string(user), "app": .string(app), "app_name": .string(appName),
+            "scopes": .array(scopes.map { .string($0.rawValue) }), "granted": .integer(granted),
+            "expires_at": .integer(expiresAt), "expired": .bool(expired),
+        ])
     }
 }

@@ -18,26 +18,36 @@ extension SocialContract {
         var tags = try Self.tags(a.optionalStrings("tags") ?? [])
         if parentAuthor.isEmpty {
             guard SocialRules.isValidTag(parentPermlink) else {
-                throw .invalidArguments(parentPermlink.isEmpty
-                    ? "a root post needs a category: give \"parent_permlink\" (1–24 of a-z, 0-9 and -), e.g. \"general\""
-                    : "category \"\(parentPermlink.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -")
+                throw .invalidArguments(
+                    parentPermlink.isEmpty
+                        ? "a root post needs a category: give \"parent_permlink\" (1–24 of a-z, 0-9 and -), e.g. \"general\""
+                        : "category \"\(parentPermlink.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -")
             }
         } else {
-            guard Transaction.isHexID(parentAuthor) else { throw .invalidArguments("\"parent_author\" must be a client id (64 lowercase hex characters)") }
-            guard SocialRules.isValidPermlink(parentPermlink) else { throw .invalidArguments("\"parent_permlink\" must be 1–255 characters of a-z, 0-9 and -") }
+            guard Transaction.isHexID(parentAuthor) else {
+                throw .invalidArguments("\"parent_author\" must be a client id (64 lowercase hex characters)")
+            }
+            guard SocialRules.isValidPermlink(parentPermlink) else {
+                throw .invalidArguments("\"parent_permlink\" must be 1–255 characters of a-z, 0-9 and -")
+            }
         }
         try authorize(context, store, actor: author, scope: .comment)
 
         let now = context.now
         if try context.get(SocialKeys.post(author, permlink)) != nil {
-            throw .refused("post \(author)/\(permlink) already exists and permlinks are unique per author; change it with social.edit ('mosaic social edit') or choose another permlink")
+            throw .refused(
+                "post \(author)/\(permlink) already exists and permlinks are unique per author; change it with social.edit ('mosaic social edit') or choose another permlink"
+            )
         }
         var account = try store.account(author)
-        let category: String, depth: UInt32
+        let category: String
+        let depth: UInt32
         var parent: SocialPost?
         if parentAuthor.isEmpty {
             if let last = account.lastRootPost, now < last + SocialRules.rootPostInterval {
-                throw .refused("one root post per 5 minutes: your last was at \(UTCTime.iso8601(last)); post again at \(Self.when(last + SocialRules.rootPostInterval, now: now))")
+                throw .refused(
+                    "one root post per 5 minutes: your last was at \(UTCTime.iso8601(last)); post again at \(Self.when(last + SocialRules.rootPostInterval, now: now))"
+                )
             }
             category = parentPermlink
             tags.removeAll { $0 == category }
@@ -48,22 +58,28 @@ extension SocialContract {
                 throw .refused("parent post \(parentAuthor)/\(parentPermlink) does not exist")
             }
             if let last = account.lastReply, now < last + SocialRules.replyInterval {
-                throw .refused("one reply per 3 seconds: your last was at \(UTCTime.iso8601(last)); reply again at \(Self.when(last + SocialRules.replyInterval, now: now))")
+                throw .refused(
+                    "one reply per 3 seconds: your last was at \(UTCTime.iso8601(last)); reply again at \(Self.when(last + SocialRules.replyInterval, now: now))"
+                )
             }
             guard p.depth < 255 else { throw .refused("replies nest at most 255 deep; reply higher up the thread") }
-            guard p.children < UInt32.max else { throw .refused("post \(p.path) has the most replies a post can have; reply elsewhere in the thread") }
+            guard p.children < UInt32.max else {
+                throw .refused("post \(p.path) has the most replies a post can have; reply elsewhere in the thread")
+            }
             parent = p
             category = p.category
             depth = p.depth + 1
         }
         guard tags.count <= SocialRules.maxTags else {
-            throw .invalidArguments("at most \(SocialRules.maxTags) tags including the category; got \(tags.count): \(tags.joined(separator: ", "))")
+            throw .invalidArguments(
+                "at most \(SocialRules.maxTags) tags including the category; got \(tags.count): \(tags.joined(separator: ", "))")
         }
 
         let sequence = try nextSequence(context)
-        var post = SocialPost(author: author, permlink: permlink, parentAuthor: parentAuthor, parentPermlink: parentPermlink,
-                              category: category, title: title, body: body, jsonMetadata: meta, tags: tags, created: now,
-                              lastUpdate: now, depth: depth, payoutAt: now + SocialRules.payoutWindow, sequence: sequence)
+        var post = SocialPost(
+            author: author, permlink: permlink, parentAuthor: parentAuthor, parentPermlink: parentPermlink,
+            category: category, title: title, body: body, jsonMetadata: meta, tags: tags, created: now,
+            lastUpdate: now, depth: depth, payoutAt: now + SocialRules.payoutWindow, sequence: sequence)
         post.trendingScore = post.isRoot ? SocialScore.trending(rshares: 0, created: now) : 0
         post.hotScore = post.isRoot ? SocialScore.hot(rshares: 0, created: now) : 0
         try save(context, post, replacing: nil)
@@ -83,7 +99,10 @@ extension SocialContract {
         window.posts += 1
         try context.set(SocialKeys.window(windowIndex), try SocialCodec.encodeJSON(window))
         try context.set(SocialKeys.accountPost(post), Array(post.path.utf8))
-        if account.created == nil { account.created = now; account.powerTime = now }
+        if account.created == nil {
+            account.created = now
+            account.powerTime = now
+        }
         account.postCount += 1
         try saveAccount(context, author, account)
         try context.emit(post.isRoot ? "post" : "reply", ["author": author, "permlink": permlink, "parent": parent?.path ?? category])
@@ -107,7 +126,8 @@ extension SocialContract {
         guard let old = try store.post(author, permlink) else {
             throw .refused("post \(author)/\(permlink) does not exist, so it cannot be edited; create it with social.comment")
         }
-        let parentAuthor = try a.optionalString("parent_author"), parentPermlink = try a.optionalString("parent_permlink")
+        let parentAuthor = try a.optionalString("parent_author")
+        let parentPermlink = try a.optionalString("parent_permlink")
         if (parentAuthor != nil && parentAuthor != old.parentAuthor) || (parentPermlink != nil && parentPermlink != old.parentPermlink) {
             let was = old.isRoot ? "a root post in category \(old.category)" : "a reply to \(old.parentAuthor)/\(old.parentPermlink)"
             throw .refused("the parent of a post cannot change: \(old.path) is \(was)")
@@ -125,7 +145,8 @@ extension SocialContract {
                 tags.insert(post.category, at: 0)
             }
             guard tags.count <= SocialRules.maxTags else {
-                throw .invalidArguments("at most \(SocialRules.maxTags) tags including the category; got \(tags.count): \(tags.joined(separator: ", "))")
+                throw .invalidArguments(
+                    "at most \(SocialRules.maxTags) tags including the category; got \(tags.count): \(tags.joined(separator: ", "))")
             }
             post.tags = tags
         }
@@ -146,8 +167,11 @@ extension SocialContract {
     static func permlink(_ a: ContractArgs) throws(ContractError) -> String {
         let p = try a.string("permlink")
         guard SocialRules.isValidPermlink(p) else {
-            throw .invalidArguments(p.isEmpty ? "permlink is empty: give 1–255 characters of a-z, 0-9 and -"
-                : "permlink \"\(p.prefix(60))\(p.count > 60 ? "…" : "")\" must be 1–255 characters of a-z, 0-9 and - (\(p.utf8.count) bytes given)")
+            throw .invalidArguments(
+                p.isEmpty
+                    ? "permlink is empty: give 1–255 characters of a-z, 0-9 and -"
+                    : "permlink \"\(p.prefix(60))\(p.count > 60 ? "…" : "")\" must be 1–255 characters of a-z, 0-9 and - (\(p.utf8.count) bytes given)"
+            )
         }
         return p
     }

@@ -48,9 +48,13 @@ extension SocialContract {
         guard !asked.isEmpty, asked.count <= SocialRules.maxAccountsPerRead else {
             throw .invalidArguments("\"accounts\" must list 1–\(SocialRules.maxAccountsPerRead) client ids or names (got \(asked.count))")
         }
-        var out: [JSONValue] = [], missing: [JSONValue] = []
+        var out: [JSONValue] = []
+        var missing: [JSONValue] = []
         for item in asked {
-            if Transaction.isHexID(item) { out.append(try Self.accountJSON(store, item)); continue }
+            if Transaction.isHexID(item) {
+                out.append(try Self.accountJSON(store, item))
+                continue
+            }
             if let id = try store.nameOwner(item) { out.append(try Self.accountJSON(store, id)) } else { missing.append(.string(item)) }
         }
         return .object(["accounts": .array(out), "missing": .array(missing)])
@@ -62,7 +66,9 @@ extension SocialContract {
     func accountPostsView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let id = try Self.accountID(store, a)
         let kind = try a.optionalString("kind") ?? "posts"
-        guard kind == "posts" || kind == "replies" else { throw .invalidArguments("kind \"\(kind.prefix(20))\" is unknown: use posts or replies") }
+        guard kind == "posts" || kind == "replies" else {
+            throw .invalidArguments("kind \"\(kind.prefix(20))\" is unknown: use posts or replies")
+        }
         let limit = try Self.limit(a, default: 20)
         let given = try a.optionalInt64("truncate_body")
         let bodyLimit = given == nil ? SocialCodec.cardBodyBytes : try Self.bodyLimit(a)
@@ -89,7 +95,8 @@ extension SocialContract {
         for row in rows.prefix(limit) {
             let path = String(decoding: row.value, as: UTF8.self)
             guard let slash = path.firstIndex(of: "/"), let post = try store.post(path: row.value, bodyLimit: 1),
-                  let vote = try store.vote(String(path[..<slash]), String(path[path.index(after: slash)...]), id) else { continue }
+                let vote = try store.vote(String(path[..<slash]), String(path[path.index(after: slash)...]), id)
+            else { continue }
             guard case .object(var o) = vote.jsonValue else { continue }
             o["title"] = .string(post.title)
             o["is_reply"] = .bool(!post.isRoot)
@@ -125,18 +132,22 @@ extension SocialContract {
         let rewards = try store.rewards(id)
         let rep = state.reputation ?? 0
         let next = state.lastRootPost.map { $0 + SocialRules.rootPostInterval }.flatMap { $0 > store.now ? $0 : nil }
-        return .object(["client_id": .string(acct.clientID), "post_count": .integer(Int64(clamping: acct.postCount)),
-                        "stake": .integer(Int64(clamping: acct.stake)),
-                        "stake_locked_until": acct.stakeLockedUntil.map(JSONValue.integer) ?? .null,
-                        "voting_power": .integer(Int64(acct.votingPower)), "created": acct.created.map(JSONValue.integer) ?? .null,
-                        "last_root_post": acct.lastRootPost.map(JSONValue.integer) ?? .null,
-                        "last_reply": acct.lastReply.map(JSONValue.integer) ?? .null,
-                        "last_vote": acct.lastVote.map(JSONValue.integer) ?? .null,
-                        "next_root_post_at": next.map(JSONValue.integer) ?? .null,
-                        "name": profile.map { .string($0.name) } ?? .null, "about": profile.map { .string($0.about) } ?? .null,
-                        "reputation": .integer(rep), "reputation_score": .integer(reputationScore(rep)),
-                        "rewards": .object(["pending": .integer(Int64(clamping: rewards.pending)), "author": .integer(Int64(clamping: rewards.author)),
-                                            "curation": .integer(Int64(clamping: rewards.curation)), "claimed": .integer(Int64(clamping: rewards.claimed))])])
+        return .object([
+            "client_id": .string(acct.clientID), "post_count": .integer(Int64(clamping: acct.postCount)),
+            "stake": .integer(Int64(clamping: acct.stake)),
+            "stake_locked_until": acct.stakeLockedUntil.map(JSONValue.integer) ?? .null,
+            "voting_power": .integer(Int64(acct.votingPower)), "created": acct.created.map(JSONValue.integer) ?? .null,
+            "last_root_post": acct.lastRootPost.map(JSONValue.integer) ?? .null,
+            "last_reply": acct.lastReply.map(JSONValue.integer) ?? .null,
+            "last_vote": acct.lastVote.map(JSONValue.integer) ?? .null,
+            "next_root_post_at": next.map(JSONValue.integer) ?? .null,
+            "name": profile.map { .string($0.name) } ?? .null, "about": profile.map { .string($0.about) } ?? .null,
+            "reputation": .integer(rep), "reputation_score": .integer(reputationScore(rep)),
+            "rewards": .object([
+                "pending": .integer(Int64(clamping: rewards.pending)), "author": .integer(Int64(clamping: rewards.author)),
+                "curation": .integer(Int64(clamping: rewards.curation)), "claimed": .integer(Int64(clamping: rewards.claimed)),
+            ]),
+        ])
     }
 
     /// The familiar reputation scale: 25 + sign(r) × 9 × max(0, log10|r| − 9), in integers
@@ -153,8 +164,10 @@ extension SocialContract {
         guard case .object(var o) = post.jsonValue else { return post.jsonValue }
         if let name = try store.profile(post.author)?.name { o["author_name"] = .string(name) }
         if let r = try store.load(SocialKeys.postReward(post.author, post.permlink), as: SocialPostReward.self) {
-            o["reward"] = .object(["author": .integer(Int64(clamping: r.author)), "curation": .integer(Int64(clamping: r.curation)),
-                                   "paid_at": .integer(r.paidAt)])
+            o["reward"] = .object([
+                "author": .integer(Int64(clamping: r.author)), "curation": .integer(Int64(clamping: r.curation)),
+                "paid_at": .integer(r.paidAt),
+            ])
         } else if let estimate = try estimatedReward(store, post) {
             o["pending_reward"] = .integer(Int64(clamping: estimate))
         }
@@ -163,7 +176,9 @@ extension SocialContract {
 
     /// What the post would get if its window closed now: the window's release share by its rshares.
     static func estimatedReward(_ store: SocialStore, _ post: SocialPost) throws(ContractError) -> UInt64? {
-        guard post.netRshares > 0, let window = try store.window(SocialRewards.window(of: post.payoutAt)), window.rshares > 0 else { return nil }
+        guard post.netRshares > 0, let window = try store.window(SocialRewards.window(of: post.payoutAt)), window.rshares > 0 else {
+            return nil
+        }
         let free = try store.pool().free
         let release = window.release ?? SocialRewards.release(free: free, window: window)
         return SocialRewards.share(release, UInt64(post.netRshares), of: window.rshares)
@@ -172,7 +187,9 @@ extension SocialContract {
     /// The key a page continues after: `start` is the previous page's `next` (the key's tail).
     static func pageStart(_ a: ContractArgs, prefix: String) throws(ContractError) -> String? {
         guard let start = try a.optionalString("start"), !start.isEmpty else { return nil }
-        guard start.utf8.count <= 400, !start.contains("\0") else { throw .invalidArguments("\"start\" must be the \"next\" of a previous page") }
+        guard start.utf8.count <= 400, !start.contains("\0") else {
+            throw .invalidArguments("\"start\" must be the \"next\" of a previous page")
+        }
         return prefix + start
     }
 

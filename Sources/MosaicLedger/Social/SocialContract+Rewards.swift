@@ -31,10 +31,12 @@ extension SocialContract {
     /// `rewards`: no args; the pool (`SocialRewardPool`) as of the last block.
     func rewardsView(_ store: SocialStore, _ a: ContractArgs) throws(ContractError) -> JSONValue {
         let p = try store.pool()
-        return .object(["free": .integer(Int64(clamping: p.free)), "reserved": .integer(Int64(clamping: p.reserved)),
-                        "pending": .integer(Int64(clamping: p.pending)), "staked": .integer(Int64(clamping: p.staked)),
-                        "share_bps": .integer(Int64(SocialRules.rewardShareBps)), "curation_bps": .integer(Int64(SocialRules.curationBps)),
-                        "window_seconds": .integer(SocialRules.rewardWindowSeconds)])
+        return .object([
+            "free": .integer(Int64(clamping: p.free)), "reserved": .integer(Int64(clamping: p.reserved)),
+            "pending": .integer(Int64(clamping: p.pending)), "staked": .integer(Int64(clamping: p.staked)),
+            "share_bps": .integer(Int64(SocialRules.rewardShareBps)), "curation_bps": .integer(Int64(SocialRules.curationBps)),
+            "window_seconds": .integer(SocialRules.rewardWindowSeconds),
+        ])
     }
 
     /// The end-of-block turn: counts the pool from the contract's balance, then pays the posts
@@ -54,7 +56,8 @@ extension SocialContract {
                 continue
             }
             guard let entry = try context.scan(prefix: SocialKeys.payoutPrefix, after: nil, limit: 1, reverse: false).first,
-                  Self.isDue(entry.key, now: context.now) else { break }
+                Self.isDue(entry.key, now: context.now)
+            else { break }
             try startPayout(context, store, &pool, entry)
         }
         if pool != before { try context.set(SocialKeys.pool, try SocialCodec.encodeJSON(pool)) }
@@ -69,13 +72,20 @@ extension SocialContract {
 
     /// The first step of a post's payout: out of trending and hot, the window's release taken
     /// from the pool (at its first post), the author credited; curators next, or the post is done.
-    private func startPayout(_ context: ContractContext, _ store: SocialStore, _ pool: inout SocialPoolState, _ entry: ContractEntry) throws(ContractError) {
-        guard let post = try store.post(path: entry.value) else { try context.set(entry.key, nil); return }
+    private func startPayout(_ context: ContractContext, _ store: SocialStore, _ pool: inout SocialPoolState, _ entry: ContractEntry)
+        throws(ContractError)
+    {
+        guard let post = try store.post(path: entry.value) else {
+            try context.set(entry.key, nil)
+            return
+        }
         for key in SocialKeys.feedKeys(post, sorts: [.trending, .hot], ignoringPayout: true) { try context.set(key, nil) }
         let index = SocialRewards.window(of: post.payoutAt)
         var window = try store.window(index) ?? SocialRewardWindow()
         let release: UInt64
-        if let r = window.release { release = r } else {
+        if let r = window.release {
+            release = r
+        } else {
             release = SocialRewards.release(free: pool.free, window: window)
             window.release = release
             pool.free -= release
@@ -88,8 +98,9 @@ extension SocialContract {
         let up = try store.upRshares(post.author, post.permlink)
         if curation > 0, up > 0 {
             try context.set(SocialKeys.window(index), try SocialCodec.encodeJSON(window))
-            let cursor = SocialPayoutCursor(queueKey: entry.key, path: post.path, window: index, curation: curation, up: up,
-                                            after: nil, paid: 0, author: authorPart)
+            let cursor = SocialPayoutCursor(
+                queueKey: entry.key, path: post.path, window: index, curation: curation, up: up,
+                after: nil, paid: 0, author: authorPart)
             try context.set(SocialKeys.payoutCursor, try SocialCodec.encodeJSON(cursor))
         } else {
             try finish(context, &pool, &window, index: index, post: post, queueKey: entry.key, author: authorPart, curation: 0)
@@ -97,11 +108,17 @@ extension SocialContract {
     }
 
     /// One step of curator payments: up to 100 votes of the post in voter order.
-    private func payCurators(_ context: ContractContext, _ store: SocialStore, _ pool: inout SocialPoolState, _ c: SocialPayoutCursor) throws(ContractError) {
+    private func payCurators(_ context: ContractContext, _ store: SocialStore, _ pool: inout SocialPoolState, _ c: SocialPayoutCursor)
+        throws(ContractError)
+    {
         var cursor = c
         var window = try store.window(cursor.window) ?? SocialRewardWindow()
-        guard let slash = cursor.path.firstIndex(of: "/") else { try context.set(SocialKeys.payoutCursor, nil); return }
-        let author = String(cursor.path[..<slash]), permlink = String(cursor.path[cursor.path.index(after: slash)...])
+        guard let slash = cursor.path.firstIndex(of: "/") else {
+            try context.set(SocialKeys.payoutCursor, nil)
+            return
+        }
+        let author = String(cursor.path[..<slash])
+        let permlink = String(cursor.path[cursor.path.index(after: slash)...])
         let prefix = SocialKeys.votes(author, permlink)
         let page = 100
         let rows = try context.scan(prefix: prefix, after: cursor.after.map { prefix + $0 }, limit: page, reverse: false)
@@ -119,16 +136,24 @@ extension SocialContract {
             return
         }
         try context.set(SocialKeys.payoutCursor, nil)
-        guard let post = try store.post(author, permlink) else { try context.set(cursor.queueKey, nil); return }
-        try finish(context, &pool, &window, index: cursor.window, post: post, queueKey: cursor.queueKey, author: cursor.author, curation: cursor.paid)
+        guard let post = try store.post(author, permlink) else {
+            try context.set(cursor.queueKey, nil)
+            return
+        }
+        try finish(
+            context, &pool, &window, index: cursor.window, post: post, queueKey: cursor.queueKey, author: cursor.author,
+            curation: cursor.paid)
     }
 
     /// Records the post's reward and leaves the queue; the window's last post returns what
     /// rounding left of the release to the free pool.
-    private func finish(_ context: ContractContext, _ pool: inout SocialPoolState, _ window: inout SocialRewardWindow, index: UInt64,
-                        post: SocialPost, queueKey: String, author: UInt64, curation: UInt64) throws(ContractError) {
-        try context.set(SocialKeys.postReward(post.author, post.permlink),
-                        try SocialCodec.encodeJSON(SocialPostReward(author: author, curation: curation, paidAt: context.now)))
+    private func finish(
+        _ context: ContractContext, _ pool: inout SocialPoolState, _ window: inout SocialRewardWindow, index: UInt64,
+        post: SocialPost, queueKey: String, author: UInt64, curation: UInt64
+    ) throws(ContractError) {
+        try context.set(
+            SocialKeys.postReward(post.author, post.permlink),
+            try SocialCodec.encodeJSON(SocialPostReward(author: author, curation: curation, paidAt: context.now)))
         try context.set(SocialKeys.upRshares(post.author, post.permlink), nil)
         try context.set(queueKey, nil)
         window.posts = window.posts > 0 ? window.posts - 1 : 0
@@ -144,8 +169,10 @@ extension SocialContract {
     }
 
     /// Moves `amount` from the window's release to the account's pending rewards.
-    private func credit(_ context: ContractContext, _ store: SocialStore, _ pool: inout SocialPoolState, _ window: inout SocialRewardWindow,
-                        _ id: String, _ amount: UInt64, curation: Bool) throws(ContractError) {
+    private func credit(
+        _ context: ContractContext, _ store: SocialStore, _ pool: inout SocialPoolState, _ window: inout SocialRewardWindow,
+        _ id: String, _ amount: UInt64, curation: Bool
+    ) throws(ContractError) {
         guard amount > 0 else { return }
         let moved = min(amount, pool.reserved)
         var r = try store.rewards(id)
@@ -211,12 +238,13 @@ struct SocialPayoutCursor: Codable, Sendable {
     var author: UInt64
 
     enum CodingKeys: String, CodingKey {
-        case queueKey = "queue_key", path, window, curation, up, after, paid, author
+        case queueKey = "queue_key"
+        case path, window, curation, up, after, paid, author
     }
 }
 
-fileprivate extension UInt64 {
-    func saturatingAdd(_ other: UInt64) -> UInt64 {
+extension UInt64 {
+    fileprivate func saturatingAdd(_ other: UInt64) -> UInt64 {
         let (s, o) = addingReportingOverflow(other)
         return o ? .max : s
     }

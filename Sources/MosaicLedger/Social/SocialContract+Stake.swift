@@ -34,7 +34,8 @@ extension SocialContract {
             throw .refused("the voting stake is \(TokenAmount(baseUnits: stake.amount)); cannot unstake \(TokenAmount(baseUnits: amount))")
         }
         if let until = stake.lockedUntil, context.now < until {
-            throw .refused("the voting stake is locked by your votes until the last voted post pays out at \(Self.when(until, now: context.now))")
+            throw .refused(
+                "the voting stake is locked by your votes until the last voted post pays out at \(Self.when(until, now: context.now))")
         }
         stake.amount -= amount
         try context.set(SocialKeys.stake(context.caller), stake.amount == 0 ? nil : try SocialCodec.encodeJSON(stake))

@@ -24,22 +24,30 @@ extension SocialContract {
         }
         var account = try store.account(voter)
         if let last = account.lastVote, now < saturatingAdd(last, SocialRules.voteInterval) {
-            throw .refused("votes must be at least 3 seconds apart: your last was at \(UTCTime.iso8601(last)); vote again at \(Self.when(saturatingAdd(last, SocialRules.voteInterval), now: now))")
+            throw .refused(
+                "votes must be at least 3 seconds apart: your last was at \(UTCTime.iso8601(last)); vote again at \(Self.when(saturatingAdd(last, SocialRules.voteInterval), now: now))"
+            )
         }
         let old = try store.vote(author, permlink, voter)
         if let old {
             if Int64(old.weight) == weight {
-                throw .refused(weight == 0 ? "your vote on \(post.path) is already removed" : "your vote on \(post.path) already has weight \(weight)")
+                throw .refused(
+                    weight == 0 ? "your vote on \(post.path) is already removed" : "your vote on \(post.path) already has weight \(weight)")
             }
             guard old.changes < SocialRules.maxVoteChanges else {
-                throw .refused("your vote on \(post.path) was changed \(old.changes) times already; at most \(SocialRules.maxVoteChanges) changes are allowed")
+                throw .refused(
+                    "your vote on \(post.path) was changed \(old.changes) times already; at most \(SocialRules.maxVoteChanges) changes are allowed"
+                )
             }
         } else if weight == 0 {
             throw .refused("weight 0 removes a vote, but you have not voted on \(post.path)")
         }
 
         // Voting power: regenerate, then spend 2 % of it for a full vote (rounded up).
-        if account.created == nil { account.created = now; account.powerTime = now }
+        if account.created == nil {
+            account.created = now
+            account.powerTime = now
+        }
         let power = account.power(at: now)
         let used = Self.powerUsed(power: power, weight: weight)
         var stake = try store.stake(voter)
@@ -66,13 +74,18 @@ extension SocialContract {
             post.hotScore = SocialScore.hot(rshares: post.netRshares, created: post.created)
         }
         try save(context, post, replacing: before)
-        try recordVote(context, store, before: before, after: post, oldRshares: old?.rshares ?? 0, rshares: rshares, voter: voter, removed: weight == 0)
-        let record = SocialVote(voter: voter, author: author, permlink: permlink, weight: Int32(weight), rshares: rshares,
-                                changes: old.map { $0.changes + 1 } ?? 0, time: now)
+        try recordVote(
+            context, store, before: before, after: post, oldRshares: old?.rshares ?? 0, rshares: rshares, voter: voter, removed: weight == 0
+        )
+        let record = SocialVote(
+            voter: voter, author: author, permlink: permlink, weight: Int32(weight), rshares: rshares,
+            changes: old.map { $0.changes + 1 } ?? 0, time: now)
         try context.set(SocialKeys.vote(author, permlink, voter), try SocialCodec.encodeJSON(record))
-        try context.emit("vote", ["voter": voter, "author": author, "permlink": permlink, "weight": String(weight), "rshares": String(rshares)])
+        try context.emit(
+            "vote", ["voter": voter, "author": author, "permlink": permlink, "weight": String(weight), "rshares": String(rshares)])
         if weight != 0, stake.amount == 0 {
-            return "voted \(weight) on \(post.path): 0 rshares (votes count the voting stake and this account has none; lock tokens with social.stake)"
+            return
+                "voted \(weight) on \(post.path): 0 rshares (votes count the voting stake and this account has none; lock tokens with social.stake)"
         }
         return weight == 0 ? "removed vote on \(post.path)" : "voted \(weight) on \(post.path): \(rshares) rshares"
     }
@@ -80,8 +93,10 @@ extension SocialContract {
     /// What a vote changes beyond the post: the author's reputation (net rshares received), the
     /// payout window's and the post's positive rshares (the reward split, §8), and the voter's
     /// list of votes.
-    func recordVote(_ context: ContractContext, _ store: SocialStore, before: SocialPost, after: SocialPost, oldRshares: Int64,
-                    rshares: Int64, voter: String, removed: Bool) throws(ContractError) {
+    func recordVote(
+        _ context: ContractContext, _ store: SocialStore, before: SocialPost, after: SocialPost, oldRshares: Int64,
+        rshares: Int64, voter: String, removed: Bool
+    ) throws(ContractError) {
         let delta = rshares.subtractingReportingOverflow(oldRshares)
         if !delta.overflow, delta.partialValue != 0 {
             var author = try store.account(after.author)
@@ -89,14 +104,16 @@ extension SocialContract {
             author.reputation = o ? (delta.partialValue > 0 ? .max : .min) : rep
             try saveAccount(context, after.author, author)
         }
-        let wasPositive = UInt64(max(0, before.netRshares)), isPositive = UInt64(max(0, after.netRshares))
+        let wasPositive = UInt64(max(0, before.netRshares))
+        let isPositive = UInt64(max(0, after.netRshares))
         if wasPositive != isPositive {
             let index = SocialRewards.window(of: after.payoutAt)
             var window = try store.window(index) ?? SocialRewardWindow()
             window.rshares = Self.moved(window.rshares, from: wasPositive, to: isPositive)
             try context.set(SocialKeys.window(index), try SocialCodec.encodeJSON(window))
         }
-        let wasUp = UInt64(max(0, oldRshares)), isUp = UInt64(max(0, rshares))
+        let wasUp = UInt64(max(0, oldRshares))
+        let isUp = UInt64(max(0, rshares))
         if wasUp != isUp {
             let up = Self.moved(try store.upRshares(after.author, after.permlink), from: wasUp, to: isUp)
             try context.set(SocialKeys.upRshares(after.author, after.permlink), up == 0 ? nil : Array(String(up).utf8))
@@ -128,6 +145,6 @@ extension SocialContract {
     }
 }
 
-private extension UInt64 {
-    var asInt64: Int64 { Int64(clamping: self) }
+extension UInt64 {
+    fileprivate var asInt64: Int64 { Int64(clamping: self) }
 }

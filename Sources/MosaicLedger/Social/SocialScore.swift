@@ -35,7 +35,10 @@ enum SocialScore {
         guard n > 0 else { return 0 }
         var digits: Int64 = 0
         var power: UInt64 = 1
-        while n / power >= 10 { power *= 10; digits += 1 }
+        while n / power >= 10 {
+            power *= 10
+            digits += 1
+        }
         let one: UInt128 = 1_000_000_000_000_000_000
         let ten = one * 10
         var x = UInt128(n) * one / UInt128(power)
@@ -43,14 +46,23 @@ enum SocialScore {
         for _ in 0..<7 {
             func mul(_ a: UInt128, _ b: UInt128, _ e: inout Int64) -> UInt128 {
                 var p = a * b / one
-                while p >= ten { p /= 10; e += 1 }
+                while p >= ten {
+                    p /= 10
+                    e += 1
+                }
                 return p
             }
-            var ea: Int64 = 0, eb: Int64 = 0, ec: Int64 = 0, ed: Int64 = 0
+            var ea: Int64 = 0
+            var eb: Int64 = 0
+            var ec: Int64 = 0
+            var ed: Int64 = 0
             let a = mul(x, x, &ea)
-            let b = mul(a, a, &eb); eb += 2 * ea
-            let c = mul(b, x, &ec); ec += eb
-            let d = mul(c, c, &ed); ed += 2 * ec
+            let b = mul(a, a, &eb)
+            eb += 2 * ea
+            let c = mul(b, x, &ec)
+            ec += eb
+            let d = mul(c, c, &ed)
+            ed += 2 * ec
             fraction = fraction * 10 + ed
             x = d
         }
@@ -67,7 +79,10 @@ enum SocialScore {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8](repeating: 0x30, count: 16)
         var v = v
-        for i in stride(from: 15, through: 0, by: -1) { out[i] = digits[Int(v & 15)]; v >>= 4 }
+        for i in stride(from: 15, through: 0, by: -1) {
+            out[i] = digits[Int(v & 15)]
+            v >>= 4
+        }
         return String(decoding: out, as: UTF8.self)
     }
 }

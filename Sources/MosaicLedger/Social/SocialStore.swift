@@ -110,8 +110,14 @@ struct SocialAccountState: Codable, Sendable {
     static let regenerationSeconds: Int64 = 5 * 86_400
 
     enum CodingKeys: String, CodingKey {
-        case postCount = "post_count", power, powerTime = "power_time", created
-        case lastRootPost = "last_root_post", lastReply = "last_reply", lastVote = "last_vote", reputation
+        case postCount = "post_count"
+        case power
+        case powerTime = "power_time"
+        case created
+        case lastRootPost = "last_root_post"
+        case lastReply = "last_reply"
+        case lastVote = "last_vote"
+        case reputation
     }
 
     /// Voting power at `now`: stored power + elapsed × 10000 / 432,000, at most 10000.
@@ -125,8 +131,9 @@ struct SocialAccountState: Codable, Sendable {
     }
 
     func view(_ id: String, now: Int64, stake: SocialStake = SocialStake()) -> SocialAccount {
-        SocialAccount(clientID: id, postCount: postCount, votingPower: power(at: now), created: created,
-                      lastRootPost: lastRootPost, lastReply: lastReply, lastVote: lastVote, stake: stake.amount,
-                      stakeLockedUntil: stake.lockedUntil.flatMap { $0 > now ? $0 : nil })
+        SocialAccount(
+            clientID: id, postCount: postCount, votingPower: power(at: now), created: created,
+            lastRootPost: lastRootPost, lastReply: lastReply, lastVote: lastVote, stake: stake.amount,
+            stakeLockedUntil: stake.lockedUntil.flatMap { $0 > now ? $0 : nil })
     }
 }

@@ -14,7 +14,9 @@ extension StorageContract {
         let maxShards = Int64(config.maxShards)
         // Each bound on its own before adding: d + p cannot overflow once both are ≤ maxShards.
         guard d >= 1, p >= 0, d <= maxShards, p <= maxShards - d else {
-            throw .invalidArguments("invalid shards: data_shards must be at least 1, parity_shards at least 0, and together at most \(config.maxShards) (got \(d)+\(p))")
+            throw .invalidArguments(
+                "invalid shards: data_shards must be at least 1, parity_shards at least 0, and together at most \(config.maxShards) (got \(d)+\(p))"
+            )
         }
         let size = try a.uint64("size")
         guard size >= config.minAllocationSize else {
@@ -44,13 +46,18 @@ extension StorageContract {
         if chosen.count < need {
             let (rest, looked) = try candidateBlobbers(state, excluding: Set(preferred), per: per)
             guard chosen.count + rest.count >= need else {
-                throw .refused("not enough blobbers: need \(need) with \(StorageContract.bytes(per)) free, found \(chosen.count + rest.count)\(looked >= config.maxBlobberCandidates ? " among the \(looked) looked at; name preferred blobbers with \"blobbers\", or send the call again (another transaction looks at other blobbers)" : "")")
+                throw .refused(
+                    "not enough blobbers: need \(need) with \(StorageContract.bytes(per)) free, found \(chosen.count + rest.count)\(looked >= config.maxBlobberCandidates ? " among the \(looked) looked at; name preferred blobbers with \"blobbers\", or send the call again (another transaction looks at other blobbers)" : "")"
+                )
             }
             chosen += rest.prefix(need - chosen.count)
         }
 
-        guard let cost = StoragePricing.allocationCost(writePrices: chosen.map(\.writePrice), size: size, dataShards: Int(d),
-                                                       seconds: duration) else {
+        guard
+            let cost = StoragePricing.allocationCost(
+                writePrices: chosen.map(\.writePrice), size: size, dataShards: Int(d),
+                seconds: duration)
+        else {
             throw .refused("the cost of this allocation overflows; choose a smaller size or duration")
         }
         guard c.value >= cost else {
@@ -61,16 +68,23 @@ extension StorageContract {
         for var b in chosen {
             b.allocated = try checkedAdd(b.allocated, per, "blobber allocated bytes")
             try state.save(b)
-            parts.append(AllocationBlobber(blobberID: b.id, url: b.url, writePrice: b.writePrice, readPrice: b.readPrice,
-                                           challengePoolSince: c.now))
+            parts.append(
+                AllocationBlobber(
+                    blobberID: b.id, url: b.url, writePrice: b.writePrice, readPrice: b.readPrice,
+                    challengePoolSince: c.now))
         }
-        let alloc = Allocation(id: c.transactionHash, name: name, ownerID: c.caller, ownerPublicKey: c.callerPublicKey,
-                               dataShards: Int(d), parityShards: Int(p), size: size, expiration: expiration, blobbers: parts,
-                               writePool: c.value, createdAt: c.now)
+        let alloc = Allocation(
+            id: c.transactionHash, name: name, ownerID: c.caller, ownerPublicKey: c.callerPublicKey,
+            dataShards: Int(d), parityShards: Int(p), size: size, expiration: expiration, blobbers: parts,
+            writePool: c.value, createdAt: c.now)
         try state.save(alloc)
         try state.addToOwner(c.caller, alloc.id)
-        try c.emit("new_allocation", ["allocation": alloc.id, "owner": c.caller, "size": String(size),
-                                      "blobbers": parts.map(\.blobberID).joined(separator: ",")])
+        try c.emit(
+            "new_allocation",
+            [
+                "allocation": alloc.id, "owner": c.caller, "size": String(size),
+                "blobbers": parts.map(\.blobberID).joined(separator: ","),
+            ])
         return "allocation \(alloc.id) on \(need) blobbers, \(StorageContract.bytes(size)), write pool \(tokens(c.value))"
     }
 
@@ -126,7 +140,8 @@ extension StorageContract {
         if let add, !Transaction.isHexID(add) {
             throw .invalidArguments("\"add_blobber\" must be a blobber id (64 lowercase hex characters), not \"\(add.prefix(80))\"")
         }
-        guard let extendBy = Int64(exactly: extend), case let (newExpiration, false) = alloc.expiration.addingReportingOverflow(extendBy) else {
+        guard let extendBy = Int64(exactly: extend), case (let newExpiration, false) = alloc.expiration.addingReportingOverflow(extendBy)
+        else {
             throw .invalidArguments("\"extend_seconds\" \(extend) is too large")
         }
         let newLeft = StorageContract.seconds(from: c.now, to: newExpiration)
@@ -142,14 +157,16 @@ extension StorageContract {
         for i in alloc.blobbers.indices {
             let entry = alloc.blobbers[i]
             guard let after = StoragePricing.writeCost(price: entry.writePrice, bytes: newPer, seconds: newLeft),
-                  let before = StoragePricing.writeCost(price: entry.writePrice, bytes: alloc.blobberSize, seconds: oldLeft) else {
+                let before = StoragePricing.writeCost(price: entry.writePrice, bytes: alloc.blobberSize, seconds: oldLeft)
+            else {
                 throw .refused("the cost of this update overflows")
             }
             extra = try checkedAdd(extra, after > before ? after - before : 0, "cost")
             if growPer > 0 {
                 guard var b = try state.blobber(entry.blobberID) else { continue }
                 guard b.free >= growPer else {
-                    throw .refused("blobber \(b.id) has \(StorageContract.bytes(b.free)) free; growing needs \(StorageContract.bytes(growPer)) more")
+                    throw .refused(
+                        "blobber \(b.id) has \(StorageContract.bytes(b.free)) free; growing needs \(StorageContract.bytes(growPer)) more")
                 }
                 b.allocated = try checkedAdd(b.allocated, growPer, "blobber allocated bytes")
                 try state.save(b)
@@ -172,8 +189,10 @@ extension StorageContract {
             extra = try checkedAdd(extra, cost, "cost")
             b.allocated = try checkedAdd(b.allocated, newPer, "blobber allocated bytes")
             try state.save(b)
-            alloc.blobbers.append(AllocationBlobber(blobberID: b.id, url: b.url, writePrice: b.writePrice, readPrice: b.readPrice,
-                                                    challengePoolSince: c.now))
+            alloc.blobbers.append(
+                AllocationBlobber(
+                    blobberID: b.id, url: b.url, writePrice: b.writePrice, readPrice: b.readPrice,
+                    challengePoolSince: c.now))
             added = b
         }
         guard c.value >= extra else {
@@ -184,9 +203,14 @@ extension StorageContract {
         alloc.size = newSize
         alloc.blobberSize = newPer
         try state.save(alloc)
-        try c.emit("update_allocation", ["allocation": alloc.id, "expiration": String(newExpiration), "size": String(newSize),
-                                         "added_blobber": added?.id ?? ""])
-        return "allocation \(alloc.id) updated: \(StorageContract.bytes(newSize)) until \(UTCTime.iso8601(newExpiration)), write pool \(tokens(alloc.writePool))"
+        try c.emit(
+            "update_allocation",
+            [
+                "allocation": alloc.id, "expiration": String(newExpiration), "size": String(newSize),
+                "added_blobber": added?.id ?? "",
+            ])
+        return
+            "allocation \(alloc.id) updated: \(StorageContract.bytes(newSize)) until \(UTCTime.iso8601(newExpiration)), write pool \(tokens(alloc.writePool))"
     }
 
     /// `cancel_allocation(allocation_id)`, owner only, before expiration: `settle` with the
@@ -207,7 +231,9 @@ extension StorageContract {
         var alloc = try state.allocation(try a.id("allocation_id"))
         guard alloc.status == .active else { throw .refused("allocation \(alloc.id) is already \(alloc.status.rawValue)") }
         guard c.now >= alloc.expiration else {
-            throw .refused("allocation \(alloc.id) expires at \(UTCTime.iso8601(alloc.expiration)) (in \(StorageContract.seconds(from: c.now, to: alloc.expiration)) s); the owner may cancel it earlier")
+            throw .refused(
+                "allocation \(alloc.id) expires at \(UTCTime.iso8601(alloc.expiration)) (in \(StorageContract.seconds(from: c.now, to: alloc.expiration)) s); the owner may cancel it earlier"
+            )
         }
         let s = try settle(state, &alloc, canceled: false)
         try c.emit("finalize_allocation", ["allocation": alloc.id, "paid": String(s.paid), "refund": String(s.refund)])
@@ -280,7 +306,8 @@ extension StorageContract {
         guard alloc.ownerID == c.caller else { throw .refused("only the owner \(alloc.ownerID) may change allocation \(alloc.id)") }
         guard alloc.status == .active else { throw .refused("allocation \(alloc.id) is \(alloc.status.rawValue)") }
         guard c.now < alloc.expiration else {
-            throw .refused("allocation \(alloc.id) expired at \(UTCTime.iso8601(alloc.expiration)); finalize it with storage.finalize_allocation")
+            throw .refused(
+                "allocation \(alloc.id) expired at \(UTCTime.iso8601(alloc.expiration)); finalize it with storage.finalize_allocation")
         }
     }
 

@@ -11,10 +11,12 @@ extension StorageContract {
         let writePrice = try a.uint64("write_price")
         let readPrice = try a.uint64("read_price")
         guard c.value >= config.minBlobberStake else {
-            throw .refused("stake at least \(tokens(config.minBlobberStake)) (the call's value) to register a blobber; sent \(tokens(c.value))")
+            throw .refused(
+                "stake at least \(tokens(config.minBlobberStake)) (the call's value) to register a blobber; sent \(tokens(c.value))")
         }
-        let b = BlobberInfo(id: c.caller, url: url, capacity: capacity, writePrice: writePrice, readPrice: readPrice,
-                            stake: c.value, registeredAt: c.now, updatedAt: c.now)
+        let b = BlobberInfo(
+            id: c.caller, url: url, capacity: capacity, writePrice: writePrice, readPrice: readPrice,
+            stake: c.value, registeredAt: c.now, updatedAt: c.now)
         try state.save(b)
         try state.addBlobberToOrder(c.caller)
         try c.emit("register_blobber", ["blobber": c.caller, "url": url, "capacity": String(capacity), "stake": String(c.value)])
@@ -47,7 +49,9 @@ extension StorageContract {
         let c = state.context
         let b = try requireRegisteredBlobber(state)
         guard b.allocated == 0 else {
-            throw .refused("blobber \(b.id) still holds \(StorageContract.bytes(b.allocated)) for allocations; wait until they are canceled or finalized")
+            throw .refused(
+                "blobber \(b.id) still holds \(StorageContract.bytes(b.allocated)) for allocations; wait until they are canceled or finalized"
+            )
         }
         try state.save(StorageState.blobberKey(b.id), nil as BlobberInfo?)
         try state.removeBlobberFromOrder(b.id)

@@ -18,7 +18,11 @@ extension StorageContract {
             let rows = try c.scan(prefix: StorageState.openPrefix, after: nil, limit: 8)
             for row in rows {
                 let id = String(decoding: row.value, as: UTF8.self)
-                guard let ch = try state.challenge(id), ch.status == .open else { try c.set(row.key, nil); closed += 1; continue }
+                guard let ch = try state.challenge(id), ch.status == .open else {
+                    try c.set(row.key, nil)
+                    closed += 1
+                    continue
+                }
                 guard ch.deadline < c.now else { break closing }
                 try resolve(state, ch, passed: false, reason: "no answer before the deadline \(UTCTime.iso8601(ch.deadline))")
                 closed += 1
@@ -32,16 +36,18 @@ extension StorageContract {
         let parts = pair.split(separator: ":").map(String.init)
         guard parts.count == 2 else { return }
         guard let alloc = try state.load(StorageState.allocationKey(parts[0]), as: Allocation.self),
-              alloc.status == .active, c.now < alloc.expiration, let bi = alloc.index(of: parts[1]),
-              alloc.blobbers[bi].allocationRoot != AllocationTree.emptyRoot else {
+            alloc.status == .active, c.now < alloc.expiration, let bi = alloc.index(of: parts[1]),
+            alloc.blobbers[bi].allocationRoot != AllocationTree.emptyRoot
+        else {
             try state.setChallengeable(parts[0], parts[1], false)
             return
         }
         let pairKey = StorageState.openPairKey(alloc.id, parts[1])
         guard try c.get(pairKey) == nil, try state.challenge(id) == nil else { return }
-        let ch = Challenge(id: id, allocationID: alloc.id, blobberID: parts[1], allocationRoot: alloc.blobbers[bi].allocationRoot,
-                           issuedRound: c.round, issuedAt: c.now,
-                           deadline: saturatingAdd(c.now, config.challengeTimeoutSeconds))
+        let ch = Challenge(
+            id: id, allocationID: alloc.id, blobberID: parts[1], allocationRoot: alloc.blobbers[bi].allocationRoot,
+            issuedRound: c.round, issuedAt: c.now,
+            deadline: saturatingAdd(c.now, config.challengeTimeoutSeconds))
         try state.save(ch)
         try c.set(StorageState.openKey(deadline: ch.deadline, id: id), Array(id.utf8))
         try c.set(pairKey, Array(id.utf8))
@@ -94,16 +100,24 @@ extension StorageContract {
         var blobber = try state.blobber(ch.blobberID)
         if alloc.status != .active {
             // The allocation ended while the challenge was open: close it without counting it.
-            ch.reason = reason.isEmpty ? "allocation \(alloc.status.rawValue); not counted" : "\(reason) (allocation \(alloc.status.rawValue); not counted)"
+            ch.reason =
+                reason.isEmpty
+                ? "allocation \(alloc.status.rawValue); not counted" : "\(reason) (allocation \(alloc.status.rawValue); not counted)"
             try state.save(ch)
             return 0
         }
         if passed {
             alloc.successfulChallenges = incremented(alloc.successfulChallenges)
-            if var b = blobber { b.successfulChallenges = incremented(b.successfulChallenges); blobber = b }
+            if var b = blobber {
+                b.successfulChallenges = incremented(b.successfulChallenges)
+                blobber = b
+            }
         } else {
             alloc.failedChallenges = incremented(alloc.failedChallenges)
-            if var b = blobber { b.failedChallenges = incremented(b.failedChallenges); blobber = b }
+            if var b = blobber {
+                b.failedChallenges = incremented(b.failedChallenges)
+                blobber = b
+            }
         }
         alloc.latestClosedChallenge = c.now
         if let bi = alloc.index(of: ch.blobberID) {
@@ -133,8 +147,9 @@ extension StorageContract {
         try state.save(alloc)
         if let blobber { try state.save(blobber) }
         try state.save(ch)
-        try c.emit(passed ? "challenge_passed" : "challenge_failed",
-                   ["challenge": ch.id, "allocation": ch.allocationID, "blobber": ch.blobberID, "amount": String(ch.amount)])
+        try c.emit(
+            passed ? "challenge_passed" : "challenge_failed",
+            ["challenge": ch.id, "allocation": ch.allocationID, "blobber": ch.blobberID, "amount": String(ch.amount)])
         return ch.amount
     }
 }

@@ -16,33 +16,46 @@ extension StorageContract {
             var alloc = try state.allocation(m.allocationID)
             guard alloc.status == .active else { throw .refused("\(at): the allocation is \(alloc.status.rawValue)") }
             guard c.now < alloc.expiration else {
-                throw .refused("\(at): the allocation expired at \(UTCTime.iso8601(alloc.expiration)); the owner must extend it with storage.update_allocation")
+                throw .refused(
+                    "\(at): the allocation expired at \(UTCTime.iso8601(alloc.expiration)); the owner must extend it with storage.update_allocation"
+                )
             }
             guard m.clientID == alloc.ownerID else { throw .refused("\(at) is signed by \(m.clientID), not the owner \(alloc.ownerID)") }
             do { try m.verify(ownerPublicKey: alloc.ownerPublicKey) } catch { throw .refused("\(at): \(error)") }
             guard let bi = alloc.index(of: c.caller) else { throw .refused("\(at): blobber \(c.caller) is not part of the allocation") }
             var part = alloc.blobbers[bi]
             guard m.previousRoot == part.allocationRoot else {
-                throw .refused("\(at): previous_root \(m.previousRoot) does not match the committed root \(part.allocationRoot); commit markers in order")
+                throw .refused(
+                    "\(at): previous_root \(m.previousRoot) does not match the committed root \(part.allocationRoot); commit markers in order"
+                )
             }
             guard m.root != m.previousRoot else { throw .refused("\(at): root equals previous_root") }
             guard m.size <= alloc.blobberSize else {
-                throw .refused("\(at): size \(m.size) exceeds the allocation's \(alloc.blobberSize) bytes per blobber; grow it with storage.update_allocation")
+                throw .refused(
+                    "\(at): size \(m.size) exceeds the allocation's \(alloc.blobberSize) bytes per blobber; grow it with storage.update_allocation"
+                )
             }
             guard m.root != AllocationTree.emptyRoot || m.size == 0 else { throw .refused("\(at): an empty root must have size 0") }
             if let latest = part.latestWriteMarker, m.timestamp <= latest {
-                throw .refused("\(at): timestamp \(m.timestamp) is not after the latest committed marker's \(latest); write markers' timestamps must strictly increase")
+                throw .refused(
+                    "\(at): timestamp \(m.timestamp) is not after the latest committed marker's \(latest); write markers' timestamps must strictly increase"
+                )
             }
             guard m.timestamp <= milliseconds(saturatingAdd(c.now, config.markerClockSkew)) else {
                 throw .refused("\(at): timestamp \(m.timestamp) (ms) is more than \(config.markerClockSkew) s in the future")
             }
             if m.size > part.used {
-                guard let cost = StoragePricing.writeCost(price: part.writePrice, bytes: m.size - part.used,
-                                                          seconds: StorageContract.seconds(from: c.now, to: alloc.expiration)) else {
+                guard
+                    let cost = StoragePricing.writeCost(
+                        price: part.writePrice, bytes: m.size - part.used,
+                        seconds: StorageContract.seconds(from: c.now, to: alloc.expiration))
+                else {
                     throw .refused("\(at): cost overflows")
                 }
                 guard alloc.writePool >= cost else {
-                    throw .refused("\(at): the write pool has \(tokens(alloc.writePool)) but storing \(m.size - part.used) more bytes until expiration costs \(tokens(cost)); the owner must add tokens with storage.update_allocation")
+                    throw .refused(
+                        "\(at): the write pool has \(tokens(alloc.writePool)) but storing \(m.size - part.used) more bytes until expiration costs \(tokens(cost)); the owner must add tokens with storage.update_allocation"
+                    )
                 }
                 alloc.writePool -= cost
                 part.challengePool = try checkedAdd(part.challengePool, cost, "challenge pool")
@@ -83,8 +96,12 @@ extension StorageContract {
             let payment: ReadPayment
             do { payment = try judge(state, m, index: i) } catch .refused(let why) {
                 refused.append(why)
-                try c.emit("read_marker_refused", ["allocation": m.allocationID, "blobber": c.caller, "reader": m.clientID,
-                                                   "counter": String(m.counter), "reason": String(why.prefix(300))])
+                try c.emit(
+                    "read_marker_refused",
+                    [
+                        "allocation": m.allocationID, "blobber": c.caller, "reader": m.clientID,
+                        "counter": String(m.counter), "reason": String(why.prefix(300)),
+                    ])
                 continue
             }
             try apply(state, payment, m)
@@ -92,7 +109,8 @@ extension StorageContract {
         }
         let redeemed = markers.count - refused.count
         guard redeemed > 0 else { throw .refused(refused.count == 1 ? refused[0] : refused.joined(separator: "; ")) }
-        return "redeemed \(redeemed) read marker(s) for \(tokens(paid))" + (refused.isEmpty ? "" : "; refused \(refused.count): " + refused.joined(separator: "; "))
+        return "redeemed \(redeemed) read marker(s) for \(tokens(paid))"
+            + (refused.isEmpty ? "" : "; refused \(refused.count): " + refused.joined(separator: "; "))
     }
 
     /// What redeeming one marker will do, decided before anything is written.
@@ -120,7 +138,8 @@ extension StorageContract {
         }
         let price = alloc.blobbers[bi].readPrice
         guard m.readPrice >= price else {
-            throw .refused("\(at): signed for read_price \(m.readPrice), below the \(price) per GiB the allocation agreed with this blobber")
+            throw .refused(
+                "\(at): signed for read_price \(m.readPrice), below the \(price) per GiB the allocation agreed with this blobber")
         }
         let counterKey = StorageState.readCounterKey(alloc.id, c.caller, m.clientID)
         let last = try state.uint(counterKey)
@@ -135,7 +154,9 @@ extension StorageContract {
         if alloc.writePool >= cost, case .pays(let spent) = try ownerPays(state, m, alloc, cost: cost) {
             return ReadPayment(alloc: alloc, counterKey: counterKey, cost: cost, ticketSpent: spent)
         }
-        throw .refused("\(at): the reader's read pool has \(tokens(pool)) but \(m.counter - last) blocks cost \(tokens(cost)), and the allocation's write pool does not pay for this reader (\(ownerPaysRule)); the reader must lock tokens with storage.lock_read_pool")
+        throw .refused(
+            "\(at): the reader's read pool has \(tokens(pool)) but \(m.counter - last) blocks cost \(tokens(cost)), and the allocation's write pool does not pay for this reader (\(ownerPaysRule)); the reader must lock tokens with storage.lock_read_pool"
+        )
     }
 
     /// Writes a judged payment: nothing here refuses a marker (an error fails the whole call).
@@ -198,8 +219,10 @@ extension StorageContract {
 
     /// The `markers` argument of a blobber's batch call: the caller must be a registered blobber,
     /// and a call carries 1 to `maxMarkersPerCall` markers.
-    private func blobberMarkers<M: Decodable>(_ state: StorageState, _ a: ContractArgs, as type: M.Type,
-                                              kind: String) throws(ContractError) -> [M] {
+    private func blobberMarkers<M: Decodable>(
+        _ state: StorageState, _ a: ContractArgs, as type: M.Type,
+        kind: String
+    ) throws(ContractError) -> [M] {
         _ = try requireRegisteredBlobber(state)
         let markers = try a.decodeArray("markers", as: type)
         guard !markers.isEmpty, markers.count <= config.maxMarkersPerCall else {

@@ -44,7 +44,8 @@ extension StorageContract {
     public func openChallenges(_ state: ContractView, blobber: String? = nil) throws(ContractError) -> [Challenge] {
         var out: [Challenge] = []
         for id in try StorageContract.ids(state, prefix: StorageState.openPrefix) {
-            if let c: Challenge = try StorageContract.record(state, StorageState.challengeKey(id)), blobber == nil || c.blobberID == blobber {
+            if let c: Challenge = try StorageContract.record(state, StorageState.challengeKey(id)), blobber == nil || c.blobberID == blobber
+            {
                 out.append(c)
             }
         }
@@ -72,8 +73,12 @@ extension StorageContract {
     /// cost at the d + p highest write prices among blobbers with room (unspent tokens return to
     /// the owner at finalization). Nil when fewer than d + p blobbers have room.
     /// Nil too for shard counts the contract would refuse (data < 1, parity < 0, more than `max_shards` together).
-    public func allocationQuote(_ state: ContractView, dataShards: Int, parityShards: Int, size: UInt64, seconds: UInt64) throws(ContractError) -> UInt64? {
-        guard dataShards >= 1, parityShards >= 0, dataShards <= config.maxShards, parityShards <= config.maxShards - dataShards else { return nil }
+    public func allocationQuote(_ state: ContractView, dataShards: Int, parityShards: Int, size: UInt64, seconds: UInt64)
+        throws(ContractError) -> UInt64?
+    {
+        guard dataShards >= 1, parityShards >= 0, dataShards <= config.maxShards, parityShards <= config.maxShards - dataShards else {
+            return nil
+        }
         let per = StoragePricing.blobberSize(size: size, dataShards: dataShards)
         let need = dataShards + parityShards
         let prices = try blobbers(state).filter { $0.free >= per && !isExcluded($0) }.map(\.writePrice).sorted(by: >)

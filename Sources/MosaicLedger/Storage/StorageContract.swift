@@ -12,9 +12,11 @@ public struct StorageContract: Contract {
     public let config: StorageConfig
     public var name: String { "storage" }
     public var methods: [String] {
-        ["register_blobber", "update_blobber", "unregister_blobber", "new_allocation", "update_allocation", "cancel_allocation",
-         "finalize_allocation", "commit_write_markers", "lock_read_pool", "unlock_read_pool", "redeem_read_markers",
-         "respond_challenge", "revoke_ticket"]
+        [
+            "register_blobber", "update_blobber", "unregister_blobber", "new_allocation", "update_allocation", "cancel_allocation",
+            "finalize_allocation", "commit_write_markers", "lock_read_pool", "unlock_read_pool", "redeem_read_markers",
+            "respond_challenge", "revoke_ticket",
+        ]
     }
 
     /// The methods whose call value the contract keeps on record (stake, write pool, read pool).
@@ -70,8 +72,10 @@ public struct StorageContract: Contract {
     static func earned(_ b: AllocationBlobber, expiration: Int64, now: Int64) -> UInt64 {
         if now >= expiration || b.challengePoolSince >= expiration { return b.challengePool }
         guard now > b.challengePoolSince else { return 0 }
-        let part = StoragePricing.mulDivFloor(b.challengePool, seconds(from: b.challengePoolSince, to: now),
-                                              seconds(from: b.challengePoolSince, to: expiration)) ?? b.challengePool
+        let part =
+            StoragePricing.mulDivFloor(
+                b.challengePool, seconds(from: b.challengePoolSince, to: now),
+                seconds(from: b.challengePoolSince, to: expiration)) ?? b.challengePool
         return min(part, b.challengePool)
     }
 

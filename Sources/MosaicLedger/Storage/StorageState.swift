@@ -41,7 +41,9 @@ struct StorageState {
     static func ownerKey(_ owner: String, _ n: UInt64) -> String { ownerPrefix(owner) + hex16(n) }
     static func ownerCountKey(_ owner: String) -> String { "owner_count:\(owner)" }
     static let challengeablePrefix = "challengeable:"
-    static func challengeableKey(_ allocationID: String, _ blobberID: String) -> String { challengeableKey(pair: "\(allocationID):\(blobberID)") }
+    static func challengeableKey(_ allocationID: String, _ blobberID: String) -> String {
+        challengeableKey(pair: "\(allocationID):\(blobberID)")
+    }
     static func challengeableKey(pair: String) -> String { challengeablePrefix + Hex.encode(SHA256.hash(Array(pair.utf8))) }
     static func challengeableAtKey(_ position: UInt64) -> String { "challengeable_at:" + hex16(position) }
     static let challengeableCountKey = "challengeable_count"
@@ -75,7 +77,10 @@ struct StorageState {
     }
 
     func save<T: Encodable>(_ key: String, _ value: T?) throws(ContractError) {
-        guard let value else { try context.set(key, nil); return }
+        guard let value else {
+            try context.set(key, nil)
+            return
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do { try context.set(key, [UInt8](try encoder.encode(value))) } catch let e as ContractError { throw e } catch {
@@ -143,7 +148,8 @@ struct StorageState {
             try setUInt(Self.challengeableCountKey, try checkedAdd(count, 1, "challengeable set"))
         } else {
             guard slot > 0, count > 0 else { return }
-            let position = slot - 1, last = count - 1
+            let position = slot - 1
+            let last = count - 1
             if position != last, let moved = try context.get(Self.challengeableAtKey(last)) {
                 try context.set(Self.challengeableAtKey(position), moved)
                 try setUInt(Self.challengeableKey(pair: String(decoding: moved, as: UTF8.self)), slot)

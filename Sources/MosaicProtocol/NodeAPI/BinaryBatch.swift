@@ -44,12 +44,29 @@ public enum BinaryBatch {
     static func transaction(signingBytes b: [UInt8], signature: [UInt8], index: Int) throws(LedgerError) -> Transaction {
         var r = CanonicalReader(b)
         let what = "binary batch: record \(index)"
-        let domain: String, chain: String, client: String, key: [UInt8], to: String, value: UInt64, fee: UInt64, nonce: UInt64
-        let code: UInt8, data: String, created: UInt64
+        let domain: String
+        let chain: String
+        let client: String
+        let key: [UInt8]
+        let to: String
+        let value: UInt64
+        let fee: UInt64
+        let nonce: UInt64
+        let code: UInt8
+        let data: String
+        let created: UInt64
         do {
-            domain = try r.string(); chain = try r.string(); client = try r.string(); key = try r.lengthPrefixedBytes(); to = try r.string()
-            value = try r.uint64(); fee = try r.uint64(); nonce = try r.uint64(); code = try r.uint8()
-            data = try r.string(); created = try r.uint64()
+            domain = try r.string()
+            chain = try r.string()
+            client = try r.string()
+            key = try r.lengthPrefixedBytes()
+            to = try r.string()
+            value = try r.uint64()
+            fee = try r.uint64()
+            nonce = try r.uint64()
+            code = try r.uint8()
+            data = try r.string()
+            created = try r.uint64()
         } catch {
             throw .malformed("\(what) is not the canonical signing bytes of a transaction")
         }
@@ -59,8 +76,9 @@ public enum BinaryBatch {
         guard let type = TransactionType.allCases.first(where: { $0.code == code }) else {
             throw .malformed("\(what) has unknown transaction type \(code)")
         }
-        return Transaction(hash: Hex.encode(SHA256.hash(b)), clientID: client, publicKey: Hex.encode(key), toClientID: to,
-                           value: value, fee: fee, nonce: nonce, transactionType: type, transactionData: data,
-                           creationDate: Int64(bitPattern: created), chainID: chain, signature: Hex.encode(signature))
+        return Transaction(
+            hash: Hex.encode(SHA256.hash(b)), clientID: client, publicKey: Hex.encode(key), toClientID: to,
+            value: value, fee: fee, nonce: nonce, transactionType: type, transactionData: data,
+            creationDate: Int64(bitPattern: created), chainID: chain, signature: Hex.encode(signature))
     }
 }

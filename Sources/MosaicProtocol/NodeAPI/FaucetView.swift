@@ -20,8 +20,10 @@ public struct FaucetView: Sendable, Hashable, Codable {
         case now
     }
 
-    public init(clientID: String, pourAmount: UInt64, pouredInWindow: UInt64, accountLimit: UInt64, nextPourAt: Int64?,
-                remainingSupply: UInt64, now: Int64) {
+    public init(
+        clientID: String, pourAmount: UInt64, pouredInWindow: UInt64, accountLimit: UInt64, nextPourAt: Int64?,
+        remainingSupply: UInt64, now: Int64
+    ) {
         self.clientID = clientID
         self.pourAmount = pourAmount
         self.pouredInWindow = pouredInWindow

@@ -4,7 +4,10 @@ public struct SubmissionResult: Sendable, Hashable, Codable {
     public struct Rejection: Sendable, Hashable, Codable {
         public var code: String
         public var message: String
-        public init(code: String, message: String) { self.code = code; self.message = message }
+        public init(code: String, message: String) {
+            self.code = code
+            self.message = message
+        }
     }
 
     public var hash: String

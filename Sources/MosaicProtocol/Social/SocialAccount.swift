@@ -42,10 +42,12 @@ public struct SocialAccount: Sendable, Hashable, Codable {
         case nextRootPostAt = "next_root_post_at"
     }
 
-    public init(clientID: String, postCount: UInt64 = 0, votingPower: UInt32 = 10_000, created: Int64? = nil,
-                lastRootPost: Int64? = nil, lastReply: Int64? = nil, lastVote: Int64? = nil, stake: UInt64 = 0,
-                stakeLockedUntil: Int64? = nil, name: String? = nil, about: String? = nil, reputation: Int64 = 0,
-                reputationScore: Int64 = 25, rewards: SocialRewardBalance = SocialRewardBalance(), nextRootPostAt: Int64? = nil) {
+    public init(
+        clientID: String, postCount: UInt64 = 0, votingPower: UInt32 = 10_000, created: Int64? = nil,
+        lastRootPost: Int64? = nil, lastReply: Int64? = nil, lastVote: Int64? = nil, stake: UInt64 = 0,
+        stakeLockedUntil: Int64? = nil, name: String? = nil, about: String? = nil, reputation: Int64 = 0,
+        reputationScore: Int64 = 25, rewards: SocialRewardBalance = SocialRewardBalance(), nextRootPostAt: Int64? = nil
+    ) {
         self.clientID = clientID
         self.postCount = postCount
         self.votingPower = votingPower

@@ -21,7 +21,10 @@ public struct SocialGrant: Sendable, Hashable, Codable {
         case expired
     }
 
-    public init(id: String = "", user: String, app: String, appName: String, scopes: [SocialScope], granted: Int64, expiresAt: Int64, expired: Bool = false) {
+    public init(
+        id: String = "", user: String, app: String, appName: String, scopes: [SocialScope], granted: Int64, expiresAt: Int64,
+        expired: Bool = false
+    ) {
         self.id = id
         self.user = user
         self.app = app

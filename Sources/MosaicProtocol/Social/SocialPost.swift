@@ -71,10 +71,12 @@ public struct SocialPost: Sendable, Hashable, Codable {
         case authorName = "author_name"
     }
 
-    public init(author: String, permlink: String, parentAuthor: String, parentPermlink: String, category: String, title: String,
-                body: String, jsonMetadata: String, tags: [String], created: Int64, lastUpdate: Int64, depth: UInt32,
-                children: UInt32 = 0, netRshares: Int64 = 0, voteCount: UInt32 = 0, trendingScore: Int64 = 0, hotScore: Int64 = 0,
-                payoutAt: Int64, paidOut: Bool = false, sequence: UInt64, bodyTruncated: Bool = false) {
+    public init(
+        author: String, permlink: String, parentAuthor: String, parentPermlink: String, category: String, title: String,
+        body: String, jsonMetadata: String, tags: [String], created: Int64, lastUpdate: Int64, depth: UInt32,
+        children: UInt32 = 0, netRshares: Int64 = 0, voteCount: UInt32 = 0, trendingScore: Int64 = 0, hotScore: Int64 = 0,
+        payoutAt: Int64, paidOut: Bool = false, sequence: UInt64, bodyTruncated: Bool = false
+    ) {
         self.author = author
         self.permlink = permlink
         self.parentAuthor = parentAuthor

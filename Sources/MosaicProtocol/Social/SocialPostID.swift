@@ -13,7 +13,8 @@ public struct SocialPostID: Sendable, Hashable, Codable, CustomStringConvertible
     public init?(path: String) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
-        let a = String(parts[0]).lowercased(), p = String(parts[1])
+        let a = String(parts[0]).lowercased()
+        let p = String(parts[1])
         guard Transaction.isHexID(a), SocialRules.isValidPermlink(p) else { return nil }
         author = a
         permlink = p

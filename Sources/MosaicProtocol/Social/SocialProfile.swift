@@ -103,7 +103,9 @@ public struct SocialRewardPool: Sendable, Hashable, Codable {
         case windowSeconds = "window_seconds"
     }
 
-    public init(free: UInt64, reserved: UInt64, pending: UInt64, staked: UInt64, shareBps: UInt64, curationBps: UInt64, windowSeconds: Int64) {
+    public init(
+        free: UInt64, reserved: UInt64, pending: UInt64, staked: UInt64, shareBps: UInt64, curationBps: UInt64, windowSeconds: Int64
+    ) {
         self.free = free
         self.reserved = reserved
         self.pending = pending

@@ -56,8 +56,10 @@ public struct Allocation: Sendable, Hashable, Codable {
         case status
     }
 
-    public init(id: String, name: String, ownerID: String, ownerPublicKey: String, dataShards: Int, parityShards: Int,
-                size: UInt64, expiration: Int64, blobbers: [AllocationBlobber], writePool: UInt64, createdAt: Int64) {
+    public init(
+        id: String, name: String, ownerID: String, ownerPublicKey: String, dataShards: Int, parityShards: Int,
+        size: UInt64, expiration: Int64, blobbers: [AllocationBlobber], writePool: UInt64, createdAt: Int64
+    ) {
         self.id = id
         self.name = name
         self.ownerID = ownerID

@@ -28,9 +28,11 @@ public struct AllocationBlobber: Sendable, Hashable, Codable {
         case challengePoolSince = "challenge_pool_since"
     }
 
-    public init(blobberID: String, url: String, allocationRoot: String = AllocationTree.emptyRoot, used: UInt64 = 0,
-                latestWriteMarker: Int64? = nil, writePrice: UInt64, readPrice: UInt64, challengePool: UInt64 = 0,
-                challengePoolSince: Int64) {
+    public init(
+        blobberID: String, url: String, allocationRoot: String = AllocationTree.emptyRoot, used: UInt64 = 0,
+        latestWriteMarker: Int64? = nil, writePrice: UInt64, readPrice: UInt64, challengePool: UInt64 = 0,
+        challengePoolSince: Int64
+    ) {
         self.blobberID = blobberID
         self.url = url
         self.allocationRoot = allocationRoot

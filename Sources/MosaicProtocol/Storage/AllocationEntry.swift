@@ -26,8 +26,10 @@ public struct AllocationEntry: Sendable, Hashable, Codable {
         case metadataHash = "metadata_hash"
     }
 
-    public init(path: String, fragmentRoot: String, fragmentLength: UInt64, fileSize: UInt64,
-                metadataHash: String = AllocationTree.emptyRoot) {
+    public init(
+        path: String, fragmentRoot: String, fragmentLength: UInt64, fileSize: UInt64,
+        metadataHash: String = AllocationTree.emptyRoot
+    ) {
         self.path = path
         self.fragmentRoot = fragmentRoot
         self.fragmentLength = fragmentLength
@@ -57,7 +59,8 @@ public struct AllocationEntry: Sendable, Hashable, Codable {
 
     /// Length of block `index` of the fragment stream (0 past its end).
     public func blockLength(_ index: UInt64) -> UInt64 {
-        let b = UInt64(MerkleRules.blockSize), count = blockCount
+        let b = UInt64(MerkleRules.blockSize)
+        let count = blockCount
         guard index < count else { return 0 }
         return index < count - 1 ? b : fragmentLength - b * index
     }

@@ -50,7 +50,8 @@ public struct AllocationLeaves: Sendable, Equatable {
 
     /// First index whose path is not below `path` in byte order.
     private func position(of path: String) -> Int {
-        var low = 0, high = paths.count
+        var low = 0
+        var high = paths.count
         while low < high {
             let mid = (low + high) / 2
             if UTF8Order.less(paths[mid], path) { low = mid + 1 } else { high = mid }

@@ -47,8 +47,10 @@ public struct AuthTicket: Sendable, Hashable, Codable, CanonicalSigned {
         case signature
     }
 
-    public init(allocationID: String, ownerID: String, ownerPublicKey: String, path: String, kind: Kind,
-                recipientID: String, expiration: Int64, nonce: String, readBudget: UInt64 = 0) {
+    public init(
+        allocationID: String, ownerID: String, ownerPublicKey: String, path: String, kind: Kind,
+        recipientID: String, expiration: Int64, nonce: String, readBudget: UInt64 = 0
+    ) {
         self.id = ""
         self.allocationID = allocationID
         self.ownerID = ownerID

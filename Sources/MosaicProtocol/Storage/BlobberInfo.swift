@@ -33,9 +33,11 @@ public struct BlobberInfo: Sendable, Hashable, Codable {
         case penalties, rewards
     }
 
-    public init(id: String, url: String, capacity: UInt64, allocated: UInt64 = 0, writePrice: UInt64, readPrice: UInt64,
-                stake: UInt64, registeredAt: Int64, updatedAt: Int64, successfulChallenges: UInt64 = 0,
-                failedChallenges: UInt64 = 0, penalties: UInt64 = 0, rewards: UInt64 = 0) {
+    public init(
+        id: String, url: String, capacity: UInt64, allocated: UInt64 = 0, writePrice: UInt64, readPrice: UInt64,
+        stake: UInt64, registeredAt: Int64, updatedAt: Int64, successfulChallenges: UInt64 = 0,
+        failedChallenges: UInt64 = 0, penalties: UInt64 = 0, rewards: UInt64 = 0
+    ) {
         self.id = id
         self.url = url
         self.capacity = capacity

@@ -36,8 +36,10 @@ public struct Challenge: Sendable, Hashable, Codable {
         case amount, reason
     }
 
-    public init(id: String, allocationID: String, blobberID: String, allocationRoot: String, issuedRound: UInt64,
-                issuedAt: Int64, deadline: Int64) {
+    public init(
+        id: String, allocationID: String, blobberID: String, allocationRoot: String, issuedRound: UInt64,
+        issuedAt: Int64, deadline: Int64
+    ) {
         self.id = id
         self.allocationID = allocationID
         self.blobberID = blobberID

@@ -32,8 +32,10 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
         case blockSiblings = "block_siblings"
     }
 
-    public init(entry: AllocationEntry, entryIndex: UInt64, entryCount: UInt64, entrySiblings: [String],
-                blockIndex: UInt64, block: [UInt8], blockSiblings: [String]) {
+    public init(
+        entry: AllocationEntry, entryIndex: UInt64, entryCount: UInt64, entrySiblings: [String],
+        blockIndex: UInt64, block: [UInt8], blockSiblings: [String]
+    ) {
         self.entry = entry
         self.entryIndex = entryIndex
         self.entryCount = entryCount
@@ -45,8 +47,10 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
 
     /// Builds the answer to `challengeID` from the blobber's tree. `readBlock(entry, blockIndex)`
     /// returns the block's bytes and its fragment-tree siblings (from `FragmentStore`/`MerkleTree`).
-    public static func build(challengeID: String, tree: AllocationTree,
-                             readBlock: (AllocationEntry, UInt64) throws -> (bytes: [UInt8], siblings: [[UInt8]])) throws -> ChallengeProof {
+    public static func build(
+        challengeID: String, tree: AllocationTree,
+        readBlock: (AllocationEntry, UInt64) throws -> (bytes: [UInt8], siblings: [[UInt8]])
+    ) throws -> ChallengeProof {
         let count = UInt64(tree.entries.count)
         guard count > 0 else { throw StorageProtocolError.invalidProof("the allocation tree has no entries") }
         let ei = Challenge.entryIndex(challengeID: challengeID, entryCount: count)
@@ -58,8 +62,9 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
             bi = Challenge.blockIndex(challengeID: challengeID, blockCount: entry.blockCount)
             (bytes, siblings) = try readBlock(entry, bi)
         }
-        return ChallengeProof(entry: entry, entryIndex: ei, entryCount: count, entrySiblings: tree.siblings(ofEntry: Int(ei)),
-                              blockIndex: bi, block: bytes, blockSiblings: siblings.map { Hex.encode($0) })
+        return ChallengeProof(
+            entry: entry, entryIndex: ei, entryCount: count, entrySiblings: tree.siblings(ofEntry: Int(ei)),
+            blockIndex: bi, block: bytes, blockSiblings: siblings.map { Hex.encode($0) })
     }
 
     /// Checks the proof for `challengeID` against `allocationRoot` (hex).
@@ -70,7 +75,8 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
         guard entryIndex == wantEntry else { throw .invalidProof("entry_index \(entryIndex) is not the challenged \(wantEntry)") }
         guard let entrySibs = Self.decode(entrySiblings) else { throw .invalidProof("entry_siblings must be 64-hex hashes") }
         guard let treeRoot = MerkleRules.rootFrom(leaf: entry.leafHash, index: entryIndex, count: entryCount, siblings: entrySibs),
-              AllocationTree.root(entryCount: entryCount, treeRoot: treeRoot) == allocationRoot else {
+            AllocationTree.root(entryCount: entryCount, treeRoot: treeRoot) == allocationRoot
+        else {
             throw .invalidProof("entry does not lead to allocation root \(allocationRoot)")
         }
         guard let data = Data(base64Encoded: block) else { throw .invalidProof("block is not base64") }
@@ -84,9 +90,12 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
         let length = entry.blockLength(blockIndex)
         guard UInt64(bytes.count) == length else { throw .invalidProof("block is \(bytes.count) bytes; block \(blockIndex) has \(length)") }
         guard let blockSibs = Self.decode(blockSiblings) else { throw .invalidProof("block_siblings must be 64-hex hashes") }
-        guard let root = MerkleRules.rootFrom(leaf: MerkleRules.leafHash(bytes), index: blockIndex, count: entry.blockCount,
-                                                siblings: blockSibs),
-              Hex.encode(root) == entry.fragmentRoot else {
+        guard
+            let root = MerkleRules.rootFrom(
+                leaf: MerkleRules.leafHash(bytes), index: blockIndex, count: entry.blockCount,
+                siblings: blockSibs),
+            Hex.encode(root) == entry.fragmentRoot
+        else {
             throw .invalidProof("block \(blockIndex) does not match fragment root \(entry.fragmentRoot) of \(entry.path)")
         }
     }

@@ -49,8 +49,10 @@ public struct ReadMarker: Sendable, Hashable, Codable, CanonicalSigned {
         case signature, ticket
     }
 
-    public init(allocationID: String, blobberID: String, clientID: String, publicKey: String, ownerID: String,
-                counter: UInt64, timestamp: Int64, readPrice: UInt64 = 0, ticketID: String = "", signature: String = "") {
+    public init(
+        allocationID: String, blobberID: String, clientID: String, publicKey: String, ownerID: String,
+        counter: UInt64, timestamp: Int64, readPrice: UInt64 = 0, ticketID: String = "", signature: String = ""
+    ) {
         self.allocationID = allocationID
         self.blobberID = blobberID
         self.clientID = clientID
@@ -105,8 +107,10 @@ public struct ReadMarker: Sendable, Hashable, Codable, CanonicalSigned {
     }
 
     public func verify() throws(StorageProtocolError) {
-        for (name, v) in [("allocation_id", allocationID), ("blobber_id", blobberID), ("client_id", clientID),
-                          ("owner_id", ownerID)] where !StorageSigning.isHexID(v) {
+        for (name, v) in [
+            ("allocation_id", allocationID), ("blobber_id", blobberID), ("client_id", clientID),
+            ("owner_id", ownerID),
+        ] where !StorageSigning.isHexID(v) {
             throw .malformed("read marker \(name) must be 64 lowercase hex characters")
         }
         guard ticketID.isEmpty || StorageSigning.isHexID(ticketID) else {

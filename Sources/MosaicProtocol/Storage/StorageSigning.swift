@@ -16,8 +16,10 @@ public enum StorageSigning {
 
 extension CanonicalSigned {
     /// `signatureFault` as the storage error that names `what` was signed.
-    func verifySignature(_ signature: String, publicKey: String, clientID: String,
-                         what: String) throws(StorageProtocolError) {
+    func verifySignature(
+        _ signature: String, publicKey: String, clientID: String,
+        what: String
+    ) throws(StorageProtocolError) {
         switch signatureFault(signature, publicKey: publicKey, clientID: clientID) {
         case nil: return
         case .malformedPublicKey?: throw .malformed("\(what): public key must be 64 hex characters (32 bytes)")

@@ -32,8 +32,10 @@ public struct WriteMarker: Sendable, Hashable, Codable, CanonicalSigned {
         case root, size, timestamp, signature
     }
 
-    public init(allocationID: String, blobberID: String, clientID: String, previousRoot: String, root: String,
-                size: UInt64, timestamp: Int64, signature: String = "") {
+    public init(
+        allocationID: String, blobberID: String, clientID: String, previousRoot: String, root: String,
+        size: UInt64, timestamp: Int64, signature: String = ""
+    ) {
         self.allocationID = allocationID
         self.blobberID = blobberID
         self.clientID = clientID
@@ -65,8 +67,10 @@ public struct WriteMarker: Sendable, Hashable, Codable, CanonicalSigned {
 
     /// Field shapes, `client_id` = SHA-256(`ownerPublicKey`), and the signature.
     public func verify(ownerPublicKey: String) throws(StorageProtocolError) {
-        for (name, v) in [("allocation_id", allocationID), ("blobber_id", blobberID), ("client_id", clientID),
-                          ("previous_root", previousRoot), ("root", root)] where !StorageSigning.isHexID(v) {
+        for (name, v) in [
+            ("allocation_id", allocationID), ("blobber_id", blobberID), ("client_id", clientID),
+            ("previous_root", previousRoot), ("root", root),
+        ] where !StorageSigning.isHexID(v) {
             throw .malformed("write marker \(name) must be 64 lowercase hex characters")
         }
         try verifySignature(signature, publicKey: ownerPublicKey, clientID: clientID, what: "write marker")

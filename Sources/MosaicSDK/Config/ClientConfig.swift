@@ -85,18 +85,21 @@ public enum ConfigError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .corrupted(path, reason):
+        case .corrupted(let path, let reason):
             return "config file \(path) is corrupted (\(reason)); fix or delete it, then add networks again with 'mosaic network add'"
-        case let .unwritable(path, reason):
+        case .unwritable(let path, let reason):
             return "cannot write config file \(path): \(reason)"
-        case let .unknownNetwork(name, known):
-            let list = known.isEmpty ? "none yet; add one with 'mosaic network add NAME URL' or start 'mosaic devnet'" : known.joined(separator: ", ")
+        case .unknownNetwork(let name, let known):
+            let list =
+                known.isEmpty
+                ? "none yet; add one with 'mosaic network add NAME URL' or start 'mosaic devnet'" : known.joined(separator: ", ")
             return "unknown network '\(name)'; known networks: \(list)"
         case .noNetwork:
-            return "no network selected; start one with 'mosaic devnet', or add one with 'mosaic network add NAME URL' and 'mosaic network use NAME'"
-        case let .invalidName(name):
+            return
+                "no network selected; start one with 'mosaic devnet', or add one with 'mosaic network add NAME URL' and 'mosaic network use NAME'"
+        case .invalidName(let name):
             return "invalid network name '\(name)': use 1-64 letters, digits, '-' or '_'"
-        case let .invalidURL(url):
+        case .invalidURL(let url):
             return "invalid node URL '\(url)': give an http:// or https:// URL such as http://127.0.0.1:7100"
         }
     }

@@ -17,15 +17,18 @@ public struct Keystore: Sendable {
     /// - Parameters:
     ///   - home: overrides `$MOSAIC_HOME`; tests pass a temp folder.
     ///   - kdfParameters: cost for new files; tests pass `.testing` to stay fast.
-    public init(home: URL? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment,
-                kdfParameters: Argon2id.Parameters = .moderate) {
+    public init(
+        home: URL? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        kdfParameters: Argon2id.Parameters = .moderate
+    ) {
         if let home {
             self.home = home
         } else if let env = environment["MOSAIC_HOME"], !env.isEmpty {
             self.home = URL(fileURLWithPath: env, isDirectory: true)
         } else {
-            let userHome = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            let userHome =
+                environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
                 ?? FileManager.default.homeDirectoryForCurrentUser
             self.home = userHome.appendingPathComponent(".mosaic", isDirectory: true)
         }
@@ -36,9 +39,11 @@ public struct Keystore: Sendable {
 
     /// Wallet names: 1–64 of [A-Za-z0-9_-], so a name is always a safe file name.
     public static func validate(name: String) throws(KeystoreError) {
-        let ok = (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x5f || c == 0x2d
-        }
+        let ok =
+            (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c == 0x5f || c == 0x2d
+            }
         guard ok else { throw .invalidName(name) }
     }
 
@@ -76,8 +81,10 @@ public struct Keystore: Sendable {
         return try store(name: name, mnemonic: mnemonic, passphrase: passphrase)
     }
 
-    private func store(name: String, mnemonic: Mnemonic, passphrase: SecretBytes,
-                       replacing: Bool = false, created: Date = Date()) throws(KeystoreError) -> StoredWallet {
+    private func store(
+        name: String, mnemonic: Mnemonic, passphrase: SecretBytes,
+        replacing: Bool = false, created: Date = Date()
+    ) throws(KeystoreError) -> StoredWallet {
         try Keystore.validate(name: name)
         guard passphrase.count > 0 else { throw .emptyPassphrase }
         try prepareDirectories()
@@ -90,8 +97,9 @@ public struct Keystore: Sendable {
         var file = WalletFile(
             version: WalletFile.currentVersion, name: name, clientID: key.publicKey.clientID,
             publicKey: key.publicKey.hex, created: WalletFile.timestamp(created),
-            kdf: .init(algorithm: WalletFile.kdfAlgorithm, opsLimit: kdfParameters.opsLimit,
-                       memLimit: kdfParameters.memLimitBytes, salt: Hex.encode(salt)),
+            kdf: .init(
+                algorithm: WalletFile.kdfAlgorithm, opsLimit: kdfParameters.opsLimit,
+                memLimit: kdfParameters.memLimitBytes, salt: Hex.encode(salt)),
             cipher: .init(algorithm: WalletFile.cipherAlgorithm, nonce: Hex.encode(nonce), ciphertext: ""),
             checksum: "")
         do {
@@ -110,13 +118,14 @@ public struct Keystore: Sendable {
         } catch {
             switch error {
             case .exists: throw .walletExists(name: name)
-            case let .io(path, reason): throw .io(path: path, reason: reason)
+            case .io(let path, let reason): throw .io(path: path, reason: reason)
             }
         }
         if defaultName == nil { try setDefault(name: name) }
-        return StoredWallet(name: name, clientID: file.clientID, publicKey: key.publicKey,
-                            created: WalletFile.parseTimestamp(file.created) ?? created, path: url,
-                            kdfParameters: kdfParameters)
+        return StoredWallet(
+            name: name, clientID: file.clientID, publicKey: key.publicKey,
+            created: WalletFile.parseTimestamp(file.created) ?? created, path: url,
+            kdfParameters: kdfParameters)
     }
 
     /// Creates `$MOSAIC_HOME` and `wallets/` with mode 0700 (and tightens `wallets/` if looser).
@@ -149,7 +158,8 @@ public struct Keystore: Sendable {
         let p = stored.path.path
         // `read` checked that these decode.
         guard let salt = WalletFile.strictHex(file.kdf.salt), let nonce = WalletFile.strictHex(file.cipher.nonce),
-              let sealed = WalletFile.strictHex(file.cipher.ciphertext) else {
+            let sealed = WalletFile.strictHex(file.cipher.ciphertext)
+        else {
             throw .corrupted(path: p, reason: "invalid hex")
         }
         var plain: [UInt8]
@@ -202,8 +212,9 @@ public struct Keystore: Sendable {
             throw .corrupted(path: p, reason: "unknown algorithm \(file.kdf.algorithm)/\(file.cipher.algorithm)")
         }
         guard WalletFile.strictHex(file.kdf.salt, count: Argon2id.saltCount) != nil,
-              WalletFile.strictHex(file.cipher.nonce, count: AES256GCM.nonceCount) != nil,
-              let sealed = WalletFile.strictHex(file.cipher.ciphertext), sealed.count > AES256GCM.tagCount else {
+            WalletFile.strictHex(file.cipher.nonce, count: AES256GCM.nonceCount) != nil,
+            let sealed = WalletFile.strictHex(file.cipher.ciphertext), sealed.count > AES256GCM.tagCount
+        else {
             throw .corrupted(path: p, reason: "salt, nonce or ciphertext is not valid lowercase hex of the right length")
         }
         guard let pk = Ed25519.PublicKey(hex: file.publicKey), pk.hex == file.publicKey, pk.clientID == file.clientID else {
@@ -216,8 +227,12 @@ public struct Keystore: Sendable {
         guard params.opsLimit >= 1, params.opsLimit <= 64, params.memLimitBytes >= 8192, params.memLimitBytes <= 4 << 30 else {
             throw .corrupted(path: p, reason: "Argon2id parameters out of range")
         }
-        return (file, StoredWallet(name: name, clientID: file.clientID, publicKey: pk, created: created,
-                                   path: url, kdfParameters: params))
+        return (
+            file,
+            StoredWallet(
+                name: name, clientID: file.clientID, publicKey: pk, created: created,
+                path: url, kdfParameters: params)
+        )
     }
 
     /// Re-encrypts a wallet under a new passphrase (new salt and nonce; the account is unchanged).

@@ -16,31 +16,32 @@ public enum KeystoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .invalidName(name):
+        case .invalidName(let name):
             return "wallet name \"\(name)\" is not allowed: use 1 to 64 letters, digits, '_' or '-'"
-        case let .walletExists(name):
+        case .walletExists(let name):
             return "a wallet named \"\(name)\" already exists; use another name"
-        case let .unknownWallet(name, available):
+        case .unknownWallet(let name, let available):
             return available.isEmpty
                 ? "there is no wallet named \"\(name)\" and no wallets at all yet; create one with `mosaic wallet create`"
                 : "there is no wallet named \"\(name)\"; the wallets here are: \(available.joined(separator: ", "))"
-        case let .noDefaultWallet(available):
+        case .noDefaultWallet(let available):
             return available.isEmpty
                 ? "there are no wallets yet; create one with `mosaic wallet create`"
                 : "no default wallet is set; name one (\(available.joined(separator: ", "))) or set it with `mosaic wallet default NAME`"
-        case let .wrongPassphrase(name):
+        case .wrongPassphrase(let name):
             return "wrong passphrase for wallet \(name)"
         case .emptyPassphrase:
             return "the wallet passphrase must not be empty"
-        case let .corrupted(path, reason):
+        case .corrupted(let path, let reason):
             return "wallet file \(path) is corrupted (\(reason)); restore it from a backup or recover the wallet from its mnemonic"
-        case let .unsupportedVersion(path, version):
-            return "wallet file \(path) has format version \(version), which this mosaic does not know; upgrade mosaic, or if the file is damaged restore it from a backup or recover the wallet from its mnemonic"
-        case let .invalidMnemonic(error):
+        case .unsupportedVersion(let path, let version):
+            return
+                "wallet file \(path) has format version \(version), which this mosaic does not know; upgrade mosaic, or if the file is damaged restore it from a backup or recover the wallet from its mnemonic"
+        case .invalidMnemonic(let error):
             return "the recovery phrase is not valid: \(error)"
-        case let .io(path, reason):
+        case .io(let path, let reason):
             return "could not access \(path): \(reason); check the folder exists and you may write to it"
-        case let .crypto(error):
+        case .crypto(let error):
             return "\(error)"
         }
     }

@@ -9,17 +9,18 @@ public enum PassphraseError: Error, Equatable, Sendable, CustomStringConvertible
 
     public var description: String {
         switch self {
-        case let .environmentNotSet(variable):
+        case .environmentNotSet(let variable):
             return "\(variable) is not set; set it, pass --passphrase-file FILE, or run in a terminal to be asked"
-        case let .fileUnreadable(path, reason):
+        case .fileUnreadable(let path, let reason):
             return "could not read the passphrase file \(path): \(reason)"
-        case let .empty(source):
+        case .empty(let source):
             return "the passphrase from \(source) is empty; a wallet passphrase must not be empty"
         case .notATerminal:
-            return "a passphrase is needed but stdin is not a terminal, so it cannot be asked for; set MOSAIC_PASSPHRASE or pass --passphrase-file FILE"
+            return
+                "a passphrase is needed but stdin is not a terminal, so it cannot be asked for; set MOSAIC_PASSPHRASE or pass --passphrase-file FILE"
         case .mismatch:
             return "the two passphrases differ; run the command again"
-        case let .terminal(reason):
+        case .terminal(let reason):
             return "could not read the passphrase from the terminal: \(reason)"
         }
     }

@@ -14,10 +14,12 @@ public enum PassphraseSource: Sendable {
     public static let environmentVariable = "MOSAIC_PASSPHRASE"
 
     /// The usual order: an explicit `--passphrase-file`, then `MOSAIC_PASSPHRASE`, then a prompt.
-    public static func resolve(passphraseFile: String?,
-                               environment: [String: String] = ProcessInfo.processInfo.environment,
-                               prompt message: String = "Wallet passphrase: ",
-                               confirm: Bool = false) throws(PassphraseError) -> SecretBytes {
+    public static func resolve(
+        passphraseFile: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        prompt message: String = "Wallet passphrase: ",
+        confirm: Bool = false
+    ) throws(PassphraseError) -> SecretBytes {
         if let passphraseFile { return try PassphraseSource.file(path: passphraseFile).read(environment: environment) }
         if environment[environmentVariable] != nil {
             return try PassphraseSource.environment(variable: environmentVariable).read(environment: environment)
@@ -27,11 +29,11 @@ public enum PassphraseSource: Sendable {
 
     public func read(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PassphraseError) -> SecretBytes {
         switch self {
-        case let .environment(variable):
+        case .environment(let variable):
             guard let value = environment[variable] else { throw .environmentNotSet(variable: variable) }
             guard !value.isEmpty else { throw .empty(source: variable) }
             return SecretBytes(Array(value.utf8))
-        case let .file(path):
+        case .file(let path):
             guard let data = FileManager.default.contents(atPath: path) else {
                 let reason = FileManager.default.fileExists(atPath: path) ? "permission denied or not a file" : "no such file"
                 throw .fileUnreadable(path: path, reason: reason)
@@ -42,7 +44,7 @@ public enum PassphraseSource: Sendable {
             defer { for i in bytes.indices { bytes[i] = 0 } }
             guard !bytes.isEmpty else { throw .empty(source: path) }
             return SecretBytes(bytes)
-        case let .prompt(message, confirm):
+        case .prompt(let message, let confirm):
             let first = try PassphraseSource.ask(message)
             guard first.count > 0 else { throw .empty(source: "the terminal") }
             if confirm {

@@ -12,7 +12,12 @@ struct WalletFile: Codable, Sendable {
         var opsLimit: UInt64
         var memLimit: UInt64
         var salt: String
-        enum CodingKeys: String, CodingKey { case algorithm, opsLimit = "ops_limit", memLimit = "mem_limit", salt }
+        enum CodingKeys: String, CodingKey {
+            case algorithm
+            case opsLimit = "ops_limit"
+            case memLimit = "mem_limit"
+            case salt
+        }
     }
 
     struct Cipher: Codable, Sendable {
@@ -31,14 +36,19 @@ struct WalletFile: Codable, Sendable {
     var checksum: String
 
     enum CodingKeys: String, CodingKey {
-        case version, name, clientID = "client_id", publicKey = "public_key", created, kdf, cipher, checksum
+        case version, name
+        case clientID = "client_id"
+        case publicKey = "public_key"
+        case created, kdf, cipher, checksum
     }
 
     /// Header bytes bound into the AEAD: each field length-prefixed so no two headers collide.
     var associatedData: [UInt8] {
-        let fields = ["mosaic-wallet", String(version), name, clientID, publicKey, created,
-                      kdf.algorithm, String(kdf.opsLimit), String(kdf.memLimit), kdf.salt,
-                      cipher.algorithm, cipher.nonce]
+        let fields = [
+            "mosaic-wallet", String(version), name, clientID, publicKey, created,
+            kdf.algorithm, String(kdf.opsLimit), String(kdf.memLimit), kdf.salt,
+            cipher.algorithm, cipher.nonce,
+        ]
         var out = [UInt8]()
         for f in fields {
             out += Array("\(f.utf8.count):".utf8) + Array(f.utf8) + [0x0a]

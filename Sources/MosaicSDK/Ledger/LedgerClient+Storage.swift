@@ -1,6 +1,6 @@
 import Foundation
-import MosaicProtocol
 import MosaicHTTP
+import MosaicProtocol
 
 /// Reads of the storage contract through the node (docs/NODE_API.md, storage routes): what a
 /// blobber polls and what the CLI shows. Unknown ids answer nil rather than throwing.
@@ -37,7 +37,9 @@ extension LedgerClient {
     }
 
     public func isTicketRevoked(_ ticketID: String, owner: String) async throws(LedgerClientError) -> Bool {
-        try await call { try await http.get("/v1/storage/tickets/\(ticketID)/revoked", query: ["owner": owner], as: TicketRevocationView.self).revoked }
+        try await call {
+            try await http.get("/v1/storage/tickets/\(ticketID)/revoked", query: ["owner": owner], as: TicketRevocationView.self).revoked
+        }
     }
 
     /// Tokens `clientID` locked to pay blobbers for the blocks it reads (`storage.lock_read_pool`).
@@ -47,8 +49,10 @@ extension LedgerClient {
 
     public func storageReadCounter(allocation: String, blobber: String, reader: String) async throws(LedgerClientError) -> UInt64 {
         try await call {
-            try await http.get("/v1/storage/read-counter", query: ["allocation": allocation, "blobber": blobber, "reader": reader],
-                               as: ReadCounterView.self).counter
+            try await http.get(
+                "/v1/storage/read-counter", query: ["allocation": allocation, "blobber": blobber, "reader": reader],
+                as: ReadCounterView.self
+            ).counter
         }
     }
 

@@ -55,7 +55,9 @@ public struct LedgerClient: Sendable {
 
     /// A transaction by hash. With `wait`, the node answers as soon as that status is reached, or
     /// with the current status after `timeout` (one long poll, at most 50 s).
-    public func transaction(_ hash: String, wait: TransactionStatus? = nil, timeout: Duration = .seconds(30)) async throws(LedgerClientError) -> TransactionView {
+    public func transaction(_ hash: String, wait: TransactionStatus? = nil, timeout: Duration = .seconds(30))
+        async throws(LedgerClientError) -> TransactionView
+    {
         var query: [String: String] = [:]
         if let wait {
             let t = min(timeout, LedgerClient.maxPoll)
@@ -69,8 +71,9 @@ public struct LedgerClient: Sendable {
     /// One page of an account's transactions, newest first (pending ones first).
     public func transactions(of clientID: String, limit: Int = 20, offset: Int = 0) async throws(LedgerClientError) -> TransactionPage {
         try await call {
-            try await http.get("/v1/accounts/\(clientID)/transactions", query: ["limit": String(limit), "offset": String(offset)],
-                               as: TransactionPage.self)
+            try await http.get(
+                "/v1/accounts/\(clientID)/transactions", query: ["limit": String(limit), "offset": String(offset)],
+                as: TransactionPage.self)
         }
     }
 
@@ -115,8 +118,12 @@ public struct LedgerClient: Sendable {
 
     /// Submits up to 5000 signed transactions in one request; one result per transaction, in order.
     public func submit(batch: [Transaction]) async throws(LedgerClientError) -> [SubmissionResult] {
-        try await call { try await http.post("/v1/transactions/batch", json: BatchSubmission(transactions: batch),
-                                              as: BatchSubmissionResult.self).results }
+        try await call {
+            try await http.post(
+                "/v1/transactions/batch", json: BatchSubmission(transactions: batch),
+                as: BatchSubmissionResult.self
+            ).results
+        }
     }
 
     /// Submits transactions in the binary batch form (no JSON either way); returns how many were

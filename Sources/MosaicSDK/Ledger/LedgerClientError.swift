@@ -14,7 +14,7 @@ public enum LedgerClientError: Error, Sendable, Equatable, CustomStringConvertib
 
     public var code: String {
         switch self {
-        case let .rejected(code, _, _): return code
+        case .rejected(let code, _, _): return code
         case .notFound: return "not_found"
         case .unreachable: return "unreachable"
         case .invalidResponse: return "invalid_response"
@@ -23,11 +23,12 @@ public enum LedgerClientError: Error, Sendable, Equatable, CustomStringConvertib
 
     public var description: String {
         switch self {
-        case let .rejected(_, message, _): return message
-        case let .notFound(what): return what
-        case let .unreachable(url, reason):
-            return "cannot reach the node at \(url) (\(reason)); is it running? Start one with 'mosaic devnet' or pick another with 'mosaic network use NAME'"
-        case let .invalidResponse(why): return "unexpected answer from the node: \(why)"
+        case .rejected(_, let message, _): return message
+        case .notFound(let what): return what
+        case .unreachable(let url, let reason):
+            return
+                "cannot reach the node at \(url) (\(reason)); is it running? Start one with 'mosaic devnet' or pick another with 'mosaic network use NAME'"
+        case .invalidResponse(let why): return "unexpected answer from the node: \(why)"
         }
     }
 

@@ -8,8 +8,10 @@ import MosaicProtocol
 extension Wallet {
     /// Signs and submits `contract.method(args)` with the network's minimum fee. `gas` lowers the
     /// call's computation limit below the network's (it is signed with the call).
-    public func submitCall(contract: String, method: String, args: [String: JSONValue] = [:], value: UInt64 = 0,
-                           gas: UInt64? = nil) async throws(WalletError) -> Transaction {
+    public func submitCall(
+        contract: String, method: String, args: [String: JSONValue] = [:], value: UInt64 = 0,
+        gas: UInt64? = nil
+    ) async throws(WalletError) -> Transaction {
         let fee = try await networkInfo().minimumFee
         var call = ContractCall(contract: contract, method: method, args: args)
         call.gas = gas
@@ -17,8 +19,10 @@ extension Wallet {
     }
 
     /// `submitCall`, then waits until the transaction is `until`.
-    public func call(contract: String, method: String, args: [String: JSONValue] = [:], value: UInt64 = 0, gas: UInt64? = nil,
-                     until: TransactionStatus = .sealed, timeout: Duration = .seconds(60)) async throws(WalletError) -> TransactionView {
+    public func call(
+        contract: String, method: String, args: [String: JSONValue] = [:], value: UInt64 = 0, gas: UInt64? = nil,
+        until: TransactionStatus = .sealed, timeout: Duration = .seconds(60)
+    ) async throws(WalletError) -> TransactionView {
         let tx = try await submitCall(contract: contract, method: method, args: args, value: value, gas: gas)
         return try await wait(for: tx.hash, until: until, timeout: timeout)
     }

@@ -8,16 +8,24 @@ import MosaicProtocol
 extension Wallet {
     /// Registers this wallet as a blobber; `stake` (≥ 1 token) is locked as the transaction value.
     @discardableResult
-    public func registerBlobber(url: String, capacity: UInt64, writePrice: UInt64, readPrice: UInt64, stake: UInt64,
-                                until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
-        try await storageCall("register_blobber", ["url": .string(url), "capacity": .uint(capacity), "write_price": .uint(writePrice),
-                                                   "read_price": .uint(readPrice)], value: stake, until: until)
+    public func registerBlobber(
+        url: String, capacity: UInt64, writePrice: UInt64, readPrice: UInt64, stake: UInt64,
+        until: TransactionStatus = .sealed
+    ) async throws(WalletError) -> TransactionView {
+        try await storageCall(
+            "register_blobber",
+            [
+                "url": .string(url), "capacity": .uint(capacity), "write_price": .uint(writePrice),
+                "read_price": .uint(readPrice),
+            ], value: stake, until: until)
     }
 
     /// Changes a blobber's terms; `stake` adds to its stake.
     @discardableResult
-    public func updateBlobber(url: String? = nil, capacity: UInt64? = nil, writePrice: UInt64? = nil, readPrice: UInt64? = nil,
-                              stake: UInt64 = 0, until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+    public func updateBlobber(
+        url: String? = nil, capacity: UInt64? = nil, writePrice: UInt64? = nil, readPrice: UInt64? = nil,
+        stake: UInt64 = 0, until: TransactionStatus = .sealed
+    ) async throws(WalletError) -> TransactionView {
         var args: [String: JSONValue] = [:]
         if let url { args["url"] = .string(url) }
         if let capacity { args["capacity"] = .uint(capacity) }
@@ -29,10 +37,14 @@ extension Wallet {
     /// Creates an allocation of `size` bytes on `data + parity` blobbers until `expiration` (unix
     /// seconds), locking `lock` base units in its write pool; returns the allocation id (the
     /// transaction hash) once the call is `until`.
-    public func newAllocation(name: String = "", data: Int, parity: Int, size: UInt64, expiration: Int64, lock: UInt64,
-                              blobbers: [String] = [], until: TransactionStatus = .sealed) async throws(WalletError) -> String {
-        var args: [String: JSONValue] = ["data_shards": .integer(Int64(data)), "parity_shards": .integer(Int64(parity)),
-                                         "size": .uint(size), "expiration": .integer(expiration)]
+    public func newAllocation(
+        name: String = "", data: Int, parity: Int, size: UInt64, expiration: Int64, lock: UInt64,
+        blobbers: [String] = [], until: TransactionStatus = .sealed
+    ) async throws(WalletError) -> String {
+        var args: [String: JSONValue] = [
+            "data_shards": .integer(Int64(data)), "parity_shards": .integer(Int64(parity)),
+            "size": .uint(size), "expiration": .integer(expiration),
+        ]
         if !name.isEmpty { args["name"] = .string(name) }
         if !blobbers.isEmpty { args["blobbers"] = .array(blobbers.map(JSONValue.string)) }
         return try await storageCall("new_allocation", args, value: lock, until: until).hash
@@ -40,8 +52,10 @@ extension Wallet {
 
     /// Extends, grows or adds a blobber to an allocation; `lock` pays the extra cost.
     @discardableResult
-    public func updateAllocation(_ id: String, extendSeconds: UInt64? = nil, growBytes: UInt64? = nil, addBlobber: String? = nil,
-                                 lock: UInt64 = 0, until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+    public func updateAllocation(
+        _ id: String, extendSeconds: UInt64? = nil, growBytes: UInt64? = nil, addBlobber: String? = nil,
+        lock: UInt64 = 0, until: TransactionStatus = .sealed
+    ) async throws(WalletError) -> TransactionView {
         var args: [String: JSONValue] = ["allocation_id": .string(id)]
         if let extendSeconds { args["extend_seconds"] = .uint(extendSeconds) }
         if let growBytes { args["grow_bytes"] = .uint(growBytes) }
@@ -82,26 +96,34 @@ extension Wallet {
 
     /// Blobber: commits owners' write markers (all or nothing).
     @discardableResult
-    public func commitWriteMarkers(_ markers: [WriteMarker], until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+    public func commitWriteMarkers(_ markers: [WriteMarker], until: TransactionStatus = .sealed) async throws(WalletError)
+        -> TransactionView
+    {
         try await storageCall("commit_write_markers", ["markers": try Wallet.jsonValue(markers)], until: until)
     }
 
     /// Blobber: redeems readers' latest read markers.
     @discardableResult
-    public func redeemReadMarkers(_ markers: [ReadMarker], until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView {
+    public func redeemReadMarkers(_ markers: [ReadMarker], until: TransactionStatus = .sealed) async throws(WalletError) -> TransactionView
+    {
         try await storageCall("redeem_read_markers", ["markers": try Wallet.jsonValue(markers)], until: until)
     }
 
     /// Blobber: answers a challenge. A wrong proof still succeeds as a transaction (the
     /// challenge is recorded as failed); read the challenge to see how it closed.
     @discardableResult
-    public func respondChallenge(_ challengeID: String, proof: ChallengeProof, until: TransactionStatus = .finalized) async throws(WalletError) -> TransactionView {
-        try await storageCall("respond_challenge", ["challenge_id": .string(challengeID), "proof": try Wallet.jsonValue(proof)], until: until)
+    public func respondChallenge(_ challengeID: String, proof: ChallengeProof, until: TransactionStatus = .finalized)
+        async throws(WalletError) -> TransactionView
+    {
+        try await storageCall(
+            "respond_challenge", ["challenge_id": .string(challengeID), "proof": try Wallet.jsonValue(proof)], until: until)
     }
 
     /// One signed `storage.<method>` call, waited for.
-    public func storageCall(_ method: String, _ args: [String: JSONValue], value: UInt64 = 0,
-                            until: TransactionStatus = .sealed, timeout: Duration = .seconds(120)) async throws(WalletError) -> TransactionView {
+    public func storageCall(
+        _ method: String, _ args: [String: JSONValue], value: UInt64 = 0,
+        until: TransactionStatus = .sealed, timeout: Duration = .seconds(120)
+    ) async throws(WalletError) -> TransactionView {
         let fee = try await networkInfo().minimumFee
         let data = ContractCall(contract: "storage", method: method, args: args).json
         let tx = try await submit(to: ContractCall.address(of: "storage"), value: value, fee: fee, type: .contractCall, data: data)

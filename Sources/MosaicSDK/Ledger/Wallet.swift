@@ -64,8 +64,9 @@ public final class Wallet: Sendable {
         let info = try await networkInfo()
         let a: AccountView
         do { a = try await client.account(clientID) } catch { throw .node(error) }
-        return Balance(clientID: clientID, amount: TokenAmount(baseUnits: a.balance), nonce: a.nonce, symbol: info.symbol,
-                       usdMicrosPerToken: info.usdMicrosPerToken, round: a.round)
+        return Balance(
+            clientID: clientID, amount: TokenAmount(baseUnits: a.balance), nonce: a.nonce, symbol: info.symbol,
+            usdMicrosPerToken: info.usdMicrosPerToken, round: a.round)
     }
 
     public func transactions(limit: Int = 20, offset: Int = 0) async throws(WalletError) -> TransactionPage {
@@ -98,7 +99,8 @@ public final class Wallet: Sendable {
             throw .invalidDescription("at most \(Transaction.defaultMaxTransferDataBytes) bytes")
         }
         let (value, feeUnits) = try await validateSend(to: to, amount: amount, fee: fee)
-        return try await submit(to: to.trimmingCharacters(in: .whitespaces), value: value, fee: feeUnits, type: .transfer, data: description)
+        return try await submit(
+            to: to.trimmingCharacters(in: .whitespaces), value: value, fee: feeUnits, type: .transfer, data: description)
     }
 
     /// Sends `value` base units without the balance pre-check (the node still refuses an
@@ -118,17 +120,20 @@ public final class Wallet: Sendable {
         let status: FaucetView
         do { status = try await client.faucetStatus(clientID) } catch { throw .node(error) }
         if let next = status.nextPourAt {
-            throw .faucetLimited("faucet limit reached for this account (\(TokenAmount(baseUnits: status.accountLimit)) per window); next pour possible at \(Wallet.iso8601(next)) (in \(max(0, next - status.now)) s)",
-                                 nextPourAt: next)
+            throw .faucetLimited(
+                "faucet limit reached for this account (\(TokenAmount(baseUnits: status.accountLimit)) per window); next pour possible at \(Wallet.iso8601(next)) (in \(max(0, next - status.now)) s)",
+                nextPourAt: next)
         }
-        return try await submit(to: ContractCall.address(of: "faucet"), value: 0, fee: 0, type: .contractCall,
-                                data: ContractCall(contract: "faucet", method: "pour").json)
+        return try await submit(
+            to: ContractCall.address(of: "faucet"), value: 0, fee: 0, type: .contractCall,
+            data: ContractCall(contract: "faucet", method: "pour").json)
     }
 
     /// Signs with the next free nonce and submits, re-signing after `stale_nonce`.
     func submit(to: String, value: UInt64, fee: UInt64, type: TransactionType, data: String) async throws(WalletError) -> Transaction {
         let info = try await networkInfo()
-        let client = self.client, id = clientID
+        let client = self.client
+        let id = clientID
         var attempt = 0
         while true {
             attempt += 1
@@ -140,8 +145,9 @@ public final class Wallet: Sendable {
             } catch {
                 throw .node(.unreachable(url: client.baseURL.absoluteString, reason: "\(error)"))
             }
-            let tx = Transaction.signed(by: key, chainID: info.chainID, to: to, value: value, fee: fee, nonce: nonce, type: type,
-                                        data: data, creationDate: ledgerNow)
+            let tx = Transaction.signed(
+                by: key, chainID: info.chainID, to: to, value: value, fee: fee, nonce: nonce, type: type,
+                data: data, creationDate: ledgerNow)
             do {
                 try await client.submit(tx)
                 await nonces.finish(nonce, taken: true)
@@ -149,8 +155,8 @@ public final class Wallet: Sendable {
             } catch {
                 switch error {
                 case .rejected(code: "stale_nonce", _, _) where attempt <= Wallet.staleRetries,
-                     // Another client with this key signed the very same transfer at the same nonce.
-                     .rejected(code: "duplicate", _, _) where attempt <= Wallet.staleRetries:
+                    // Another client with this key signed the very same transfer at the same nonce.
+                    .rejected(code: "duplicate", _, _) where attempt <= Wallet.staleRetries:
                     await nonces.finish(nonce, taken: true)
                     if let next = try? await client.account(id).nextNonce { await nonces.resync(nodeNext: next) }
                     continue
@@ -184,7 +190,9 @@ public final class Wallet: Sendable {
     /// Throws `.expired`, `.failed` (included but execution failed, with the chain's error),
     /// `.timedOut` (with the current status) or `.unknownTransaction`, each distinct.
     /// An expired transaction of this wallet gives its nonce back for the next send.
-    public func wait(for hash: String, until target: TransactionStatus = .sealed, timeout: Duration = .seconds(60)) async throws(WalletError) -> TransactionView {
+    public func wait(for hash: String, until target: TransactionStatus = .sealed, timeout: Duration = .seconds(60))
+        async throws(WalletError) -> TransactionView
+    {
         do {
             return try await Wallet.wait(client: client, for: hash, until: target, timeout: timeout)
         } catch {
@@ -196,7 +204,9 @@ public final class Wallet: Sendable {
     }
 
     /// The same wait for any client (no wallet needed).
-    public static func wait(client: LedgerClient, for hash: String, until target: TransactionStatus, timeout: Duration) async throws(WalletError) -> TransactionView {
+    public static func wait(client: LedgerClient, for hash: String, until target: TransactionStatus, timeout: Duration)
+        async throws(WalletError) -> TransactionView
+    {
         let deadline = ContinuousClock.now + timeout
         while true {
             let polled = ContinuousClock.now

@@ -47,14 +47,15 @@ public enum WalletError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidAddress(let a):
             return "invalid address \"\(a.prefix(80))\": a client id is 64 hex characters (see 'mosaic wallet show')"
         case .zeroAmount: return "amount cannot be zero"
-        case let .insufficientBalance(balance, amount, fee):
-            return "amount cannot be greater than balance: sending \(TokenAmount(baseUnits: amount)) + fee \(TokenAmount(baseUnits: fee)) but the balance is \(TokenAmount(baseUnits: balance))"
+        case .insufficientBalance(let balance, let amount, let fee):
+            return
+                "amount cannot be greater than balance: sending \(TokenAmount(baseUnits: amount)) + fee \(TokenAmount(baseUnits: fee)) but the balance is \(TokenAmount(baseUnits: balance))"
         case .ownWallet: return "cannot send to own wallet"
         case .invalidDescription(let why): return "invalid description: \(why)"
         case .faucetLimited(let message, _): return message
         case .expired(let hash): return "transaction \(hash) expired: it was not included in time and was dropped; send it again"
-        case let .failed(hash, error): return "transaction \(hash) failed: \(error)"
-        case let .timedOut(hash, status): return "timed out waiting for transaction \(hash); it is still \(status.rawValue)"
+        case .failed(let hash, let error): return "transaction \(hash) failed: \(error)"
+        case .timedOut(let hash, let status): return "timed out waiting for transaction \(hash); it is still \(status.rawValue)"
         case .unknownTransaction(let hash): return "transaction \(hash) is unknown to the node"
         case .node(let e): return e.description
         }

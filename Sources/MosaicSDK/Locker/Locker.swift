@@ -31,8 +31,10 @@ public struct Locker: Sendable {
     /// A name is one path part: 1–255 bytes, no "/", not "." or "..", no control characters.
     public static func validate(name: String) throws(LockerError) {
         guard !name.isEmpty, name.utf8.count <= maxNameBytes, name != ".", name != "..", !name.contains("/"),
-              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidName("'\(name)' is not a valid locker name: use 1 to \(maxNameBytes) bytes without '/' or control characters (not '.' or '..')")
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw .invalidName(
+                "'\(name)' is not a valid locker name: use 1 to \(maxNameBytes) bytes without '/' or control characters (not '.' or '..')")
         }
     }
 
@@ -53,8 +55,10 @@ public struct Locker: Sendable {
 
     /// Stores `localFile` as `name`, locked with `pin`. An existing name is refused unless `replace`.
     @discardableResult
-    public func put(localFile: URL, name: String, pin: LockerPIN, replace: Bool = false, contentType: String? = nil,
-                    progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> LockerEntry {
+    public func put(
+        localFile: URL, name: String, pin: LockerPIN, replace: Bool = false, contentType: String? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> LockerEntry {
         try Self.validate(name: name)
         let path = Self.path(name)
         if !replace {
@@ -78,8 +82,9 @@ public struct Locker: Sendable {
             })
         let result: UploadResult
         do {
-            result = try await storage.upload(localFile: localFile, remotePath: path, allocation: allocation, contentType: contentType,
-                                              replace: replace, keyWrapping: wrapping, progress: progress)
+            result = try await storage.upload(
+                localFile: localFile, remotePath: path, allocation: allocation, contentType: contentType,
+                replace: replace, keyWrapping: wrapping, progress: progress)
         } catch StorageClientError.alreadyExists {
             throw LockerError.exists(name: name)
         } catch let e as StorageClientError {
@@ -93,24 +98,30 @@ public struct Locker: Sendable {
     /// Opens `name` with `pin` and writes the plaintext to `destination` (a temp file beside it,
     /// renamed when complete). A wrong PIN is counted; after five, tries wait.
     @discardableResult
-    public func get(name: String, pin: LockerPIN, to destination: URL,
-                    progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> LockerEntry {
+    public func get(
+        name: String, pin: LockerPIN, to destination: URL,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> LockerEntry {
         try Self.validate(name: name)
         // Only the signed metadata is read before the count is checked: while the wrap's wait runs,
         // no content is fetched and no PIN is tried.
         let meta = try await lockerMeta(name)
         guard let bytes = Hex.decode(meta.wrappedKey) else { throw LockerError.damaged(name: name, reason: "its wrapped key is not hex") }
         let wrap: LockerKeyWrap
-        do { wrap = try LockerKeyWrap(bytes: bytes) } catch let LockerError.damaged(_, why) { throw LockerError.damaged(name: name, reason: why) }
+        do { wrap = try LockerKeyWrap(bytes: bytes) } catch let LockerError.damaged(_, why) {
+            throw LockerError.damaged(name: name, reason: why)
+        }
         let key = LockerAttempts.key(wrap: bytes)
         let failures = try attempts.begin(key, name: name, now: clock())
         guard let contentKey = try wrap.open(pin: pin, walletSecret: try LockerKeyWrap.walletSecret(storage.key)) else {
-            throw LockerError.incorrectPIN(name: name, triesBeforeWait: max(0, LockerAttempts.freeTries - failures),
-                                           wait: LockerAttempts.wait(afterFailures: failures))
+            throw LockerError.incorrectPIN(
+                name: name, triesBeforeWait: max(0, LockerAttempts.freeTries - failures),
+                wait: LockerAttempts.wait(afterFailures: failures))
         }
         try attempts.clear(key)
         do {
-            let r = try await storage.download(remotePath: meta.path, to: destination, allocation: allocation, contentKey: contentKey, progress: progress)
+            let r = try await storage.download(
+                remotePath: meta.path, to: destination, allocation: allocation, contentKey: contentKey, progress: progress)
             return LockerEntry(r.meta)
         } catch let e as StorageClientError {
             throw LockerError.storage(e)

@@ -21,23 +21,26 @@ public enum LockerError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .incorrectPIN(name, left, wait):
-            let then = left > 0 ? "\(left) more wrong \(left == 1 ? "PIN" : "PINs") allowed before tries have to wait"
+        case .incorrectPIN(let name, let left, let wait):
+            let then =
+                left > 0
+                ? "\(left) more wrong \(left == 1 ? "PIN" : "PINs") allowed before tries have to wait"
                 : "the next try waits \(LockerError.seconds(wait))"
             return "incorrect PIN for locker file \(name); \(then)"
-        case let .tooManyAttempts(name, after):
+        case .tooManyAttempts(let name, let after):
             return "too many incorrect PINs for locker file \(name); wait \(LockerError.seconds(after)) before trying again"
-        case let .invalidPIN(why): return why
+        case .invalidPIN(let why): return why
         case .pinMismatch: return "the two PINs differ; nothing was stored, try again"
-        case let .pinUnavailable(why): return why
-        case let .invalidName(why): return why
-        case let .exists(name): return "locker file \(name) already exists; use --replace to overwrite"
-        case let .notFound(name): return "locker file \(name) does not exist; list the locker with 'mosaic locker ls'"
-        case let .notALockerFile(name):
-            return "\(Locker.folder)/\(name) is not a locker file (it has no PIN); read it with 'mosaic download \(Locker.folder)/\(name) LOCAL'"
-        case let .damaged(name, why): return "the locked key of locker file \(name) cannot be used: \(why)"
-        case let .attemptLog(why): return "cannot use the PIN attempt log: \(why)"
-        case let .storage(e): return e.description
+        case .pinUnavailable(let why): return why
+        case .invalidName(let why): return why
+        case .exists(let name): return "locker file \(name) already exists; use --replace to overwrite"
+        case .notFound(let name): return "locker file \(name) does not exist; list the locker with 'mosaic locker ls'"
+        case .notALockerFile(let name):
+            return
+                "\(Locker.folder)/\(name) is not a locker file (it has no PIN); read it with 'mosaic download \(Locker.folder)/\(name) LOCAL'"
+        case .damaged(let name, let why): return "the locked key of locker file \(name) cannot be used: \(why)"
+        case .attemptLog(let why): return "cannot use the PIN attempt log: \(why)"
+        case .storage(let e): return e.description
         }
     }
 

@@ -59,23 +59,27 @@ struct LockerKeyWrap: Sendable, Equatable {
     }
 
     /// Wraps `contentKey` under a fresh salt and nonce.
-    static func seal(_ contentKey: SecretBytes, pin: LockerPIN, walletSecret: SecretBytes,
-                     parameters: Argon2id.Parameters = defaultParameters) throws -> LockerKeyWrap {
+    static func seal(
+        _ contentKey: SecretBytes, pin: LockerPIN, walletSecret: SecretBytes,
+        parameters: Argon2id.Parameters = defaultParameters
+    ) throws -> LockerKeyWrap {
         guard contentKey.count == AES256GCM.keyCount else { throw CryptoError.invalidInput("a content key is 32 bytes") }
         let kib = parameters.memLimitBytes >> 10
         guard kib.nonzeroBitCount == 1, parameters.opsLimit >= 1, parameters.opsLimit <= 16 else {
             throw CryptoError.invalidInput("locker Argon2id memory must be a power of two KiB and passes 1…16")
         }
-        var w = LockerKeyWrap(passes: UInt8(parameters.opsLimit), memoryLog2KiB: UInt8(kib.trailingZeroBitCount),
-                              salt: Random.bytes(Argon2id.saltCount), nonce: Random.bytes(AES256GCM.nonceCount), sealed: [])
+        var w = LockerKeyWrap(
+            passes: UInt8(parameters.opsLimit), memoryLog2KiB: UInt8(kib.trailingZeroBitCount),
+            salt: Random.bytes(Argon2id.saltCount), nonce: Random.bytes(AES256GCM.nonceCount), sealed: [])
         let kek = try w.kek(pin: pin, walletSecret: walletSecret)
         let aad = w.header + w.salt + w.nonce
-        w = LockerKeyWrap(passes: w.passes, memoryLog2KiB: w.memoryLog2KiB, salt: w.salt, nonce: w.nonce,
-                          sealed: try contentKey.withUnsafeBytes { k in
-                              var plain = Array(k)
-                              defer { for i in plain.indices { plain[i] = 0 } }
-                              return try AES256GCM.sealCombined(plain, key: kek, nonce: w.nonce, aad: aad)
-                          })
+        w = LockerKeyWrap(
+            passes: w.passes, memoryLog2KiB: w.memoryLog2KiB, salt: w.salt, nonce: w.nonce,
+            sealed: try contentKey.withUnsafeBytes { k in
+                var plain = Array(k)
+                defer { for i in plain.indices { plain[i] = 0 } }
+                return try AES256GCM.sealCombined(plain, key: kek, nonce: w.nonce, aad: aad)
+            })
         return w
     }
 

@@ -12,13 +12,18 @@ public struct LockerPIN: Sendable {
 
     public init(_ text: String) throws(LockerError) {
         let scalars = text.unicodeScalars
-        guard !text.isEmpty else { throw .invalidPIN("the PIN is empty; a locker PIN needs \(Self.minCharacters) to \(Self.maxCharacters) characters") }
+        guard !text.isEmpty else {
+            throw .invalidPIN("the PIN is empty; a locker PIN needs \(Self.minCharacters) to \(Self.maxCharacters) characters")
+        }
         guard !scalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidPIN("the PIN contains a control character (a line break or tab?); use \(Self.minCharacters) to \(Self.maxCharacters) visible characters")
+            throw .invalidPIN(
+                "the PIN contains a control character (a line break or tab?); use \(Self.minCharacters) to \(Self.maxCharacters) visible characters"
+            )
         }
         let count = text.count
         guard count >= Self.minCharacters, count <= Self.maxCharacters else {
-            throw .invalidPIN("the PIN has \(count) character\(count == 1 ? "" : "s"); a locker PIN needs \(Self.minCharacters) to \(Self.maxCharacters)")
+            throw .invalidPIN(
+                "the PIN has \(count) character\(count == 1 ? "" : "s"); a locker PIN needs \(Self.minCharacters) to \(Self.maxCharacters)")
         }
         var bytes = Array(text.precomposedStringWithCanonicalMapping.utf8)
         secret = SecretBytes(bytes)

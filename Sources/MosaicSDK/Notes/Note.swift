@@ -18,8 +18,12 @@ public struct Note: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case id, owner, title, body
-        case isPrivate = "private", createdAt = "created_at", updatedAt = "updated_at"
-        case createdRound = "created_round", updatedRound = "updated_round", isLocked = "locked"
+        case isPrivate = "private"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case createdRound = "created_round"
+        case updatedRound = "updated_round"
+        case isLocked = "locked"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,7 +54,10 @@ public struct NotepadInfo: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case owner, number, notes
-        case maxNotes = "max_notes", firstID = "first_id", createdAt = "created_at", createdRound = "created_round"
+        case maxNotes = "max_notes"
+        case firstID = "first_id"
+        case createdAt = "created_at"
+        case createdRound = "created_round"
     }
 }
 
@@ -87,8 +94,10 @@ public struct NotesStats: Sendable, Hashable, Codable {
     public var notesCreated: UInt64
 
     enum CodingKeys: String, CodingKey {
-        case notepadsCreated = "notepads_created", notepadsDeleted = "notepads_deleted"
-        case notepadsLive = "notepads_live", notesCreated = "notes_created"
+        case notepadsCreated = "notepads_created"
+        case notepadsDeleted = "notepads_deleted"
+        case notepadsLive = "notepads_live"
+        case notesCreated = "notes_created"
     }
 }
 

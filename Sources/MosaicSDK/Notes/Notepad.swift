@@ -19,7 +19,8 @@ public final class Notepad: Sendable {
     /// its outcome known), sealed — so a user sees the lifecycle, not just a wait.
     let progress: (@Sendable (_ hash: String, _ stage: TransactionStatus, _ view: TransactionView?) -> Void)?
 
-    public init(wallet: Wallet, progress: (@Sendable (_ hash: String, _ stage: TransactionStatus, _ view: TransactionView?) -> Void)? = nil) {
+    public init(wallet: Wallet, progress: (@Sendable (_ hash: String, _ stage: TransactionStatus, _ view: TransactionView?) -> Void)? = nil)
+    {
         self.wallet = wallet
         reader = NotesClient(client: wallet.client)
         cipher = try? NoteCipher(signingKey: wallet.key)
@@ -32,7 +33,9 @@ public final class Notepad: Sendable {
 
     /// Creates this account's notepad; a second one fails ("already has a notepad").
     @discardableResult
-    public func create(gas: UInt64? = nil, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+    public func create(gas: UInt64? = nil, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError)
+        -> NoteWrite
+    {
         try await write("create_notepad", [:], gas: gas, until: until, timeout: timeout)
     }
 
@@ -40,8 +43,10 @@ public final class Notepad: Sendable {
     /// `isPrivate` encrypts title and body to this wallet before they leave it.
     /// `createNotepad` makes the notepad in the same transaction when the account has none.
     @discardableResult
-    public func add(title: String, body: String, isPrivate: Bool = false, createNotepad: Bool = false, gas: UInt64? = nil,
-                    until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+    public func add(
+        title: String, body: String, isPrivate: Bool = false, createNotepad: Bool = false, gas: UInt64? = nil,
+        until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)
+    ) async throws(NotesError) -> NoteWrite {
         var args = try fields(title: title, body: body, isPrivate: isPrivate)
         if createNotepad { args["create"] = .bool(true) }
         var w = try await write("add", args, gas: gas, until: until, timeout: timeout)
@@ -51,8 +56,10 @@ public final class Notepad: Sendable {
 
     /// Replaces note `id`'s title and body.
     @discardableResult
-    public func edit(_ id: UInt64, title: String, body: String, isPrivate: Bool = false, gas: UInt64? = nil,
-                     until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+    public func edit(
+        _ id: UInt64, title: String, body: String, isPrivate: Bool = false, gas: UInt64? = nil,
+        until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)
+    ) async throws(NotesError) -> NoteWrite {
         var args = try fields(title: title, body: body, isPrivate: isPrivate)
         args["id"] = .uint(id)
         var w = try await write("edit", args, gas: gas, until: until, timeout: timeout)
@@ -62,7 +69,9 @@ public final class Notepad: Sendable {
 
     /// Deletes note `id`; its id is never given to another note.
     @discardableResult
-    public func delete(_ id: UInt64, gas: UInt64? = nil, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+    public func delete(_ id: UInt64, gas: UInt64? = nil, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60))
+        async throws(NotesError) -> NoteWrite
+    {
         var w = try await write("delete", ["id": .uint(id)], gas: gas, until: until, timeout: timeout)
         w.noteID = id
         return w
@@ -70,34 +79,42 @@ public final class Notepad: Sendable {
 
     /// Deletes the notepad with all its notes.
     @discardableResult
-    public func deleteNotepad(gas: UInt64? = nil, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60)) async throws(NotesError) -> NoteWrite {
+    public func deleteNotepad(gas: UInt64? = nil, until: TransactionStatus? = .sealed, timeout: Duration = .seconds(60))
+        async throws(NotesError) -> NoteWrite
+    {
         try await write("delete_notepad", [:], gas: gas, until: until, timeout: timeout)
     }
 
     /// Checks the limits on the clear text, then encrypts private fields.
     func fields(title: String, body: String, isPrivate: Bool) throws(NotesError) -> [String: JSONValue] {
-        let t = title.utf8.count, b = body.utf8.count
+        let t = title.utf8.count
+        let b = body.utf8.count
         guard t > 0 else { throw .emptyTitle }
         guard t <= Notepad.maxTitleBytes else { throw .titleTooLong(bytes: t) }
         guard b <= Notepad.maxBodyBytes else { throw .bodyTooLong(bytes: b) }
         guard isPrivate else { return ["title": .string(title), "body": .string(body)] }
         guard let cipher else { throw .invalidResponse("this wallet's note key is unavailable") }
         do {
-            return ["title": .string(try cipher.seal(title, field: "title")), "body": .string(try cipher.seal(body, field: "body")),
-                    "private": .bool(true)]
+            return [
+                "title": .string(try cipher.seal(title, field: "title")), "body": .string(try cipher.seal(body, field: "body")),
+                "private": .bool(true),
+            ]
         } catch {
             throw .invalidResponse("cannot encrypt: \(error)")
         }
     }
 
-    func write(_ method: String, _ args: [String: JSONValue], gas: UInt64? = nil, until: TransactionStatus?,
-               timeout: Duration) async throws(NotesError) -> NoteWrite {
+    func write(
+        _ method: String, _ args: [String: JSONValue], gas: UInt64? = nil, until: TransactionStatus?,
+        timeout: Duration
+    ) async throws(NotesError) -> NoteWrite {
         do {
             let tx = try await wallet.submitCall(contract: "notes", method: method, args: args, gas: gas)
             progress?(tx.hash, .pending, nil)
             guard let until else { return NoteWrite(noteID: nil, hash: tx.hash, view: nil) }
             if let progress, until == .sealed,
-               let v = try? await wallet.client.transaction(tx.hash, wait: .finalized, timeout: min(timeout, .seconds(60))), v.round != nil {
+                let v = try? await wallet.client.transaction(tx.hash, wait: .finalized, timeout: min(timeout, .seconds(60))), v.round != nil
+            {
                 progress(tx.hash, .finalized, v)
             }
             let view = try await wallet.wait(for: tx.hash, until: until, timeout: timeout)
@@ -116,7 +133,9 @@ public final class Notepad: Sendable {
     }
 
     /// A page of this account's notes with private ones opened.
-    public func list(after: UInt64? = nil, limit: Int = 100, newestFirst: Bool = false, round: UInt64? = nil) async throws(NotesError) -> NotesPage {
+    public func list(after: UInt64? = nil, limit: Int = 100, newestFirst: Bool = false, round: UInt64? = nil) async throws(NotesError)
+        -> NotesPage
+    {
         var page = try await reader.notes(owner: owner, after: after, limit: limit, newestFirst: newestFirst, round: round)
         page.notes = page.notes.map(open)
         return page
@@ -131,7 +150,8 @@ public final class Notepad: Sendable {
     /// Opens a private note of this wallet; anything else is returned as it is.
     public func open(_ note: Note) -> Note {
         guard note.isPrivate, note.owner == owner, let cipher,
-              let title = cipher.open(note.title, field: "title"), let body = cipher.open(note.body, field: "body") else { return note }
+            let title = cipher.open(note.title, field: "title"), let body = cipher.open(note.body, field: "body")
+        else { return note }
         var n = note
         n.title = title
         n.body = body

@@ -10,8 +10,10 @@ public struct NotesClient: Sendable {
     public init(client: LedgerClient) { self.client = client }
 
     /// One page of `owner`'s notes by id (ascending, or newest first with `newestFirst`).
-    public func notes(owner: String, after: UInt64? = nil, limit: Int = 100, newestFirst: Bool = false,
-                      round: UInt64? = nil) async throws(NotesError) -> NotesPage {
+    public func notes(
+        owner: String, after: UInt64? = nil, limit: Int = 100, newestFirst: Bool = false,
+        round: UInt64? = nil
+    ) async throws(NotesError) -> NotesPage {
         guard Transaction.isHexID(owner) else { throw .invalidOwner(owner) }
         var args: [String: JSONValue] = ["owner": .string(owner), "limit": .integer(Int64(limit))]
         if let after { args["after"] = .uint(after) }

@@ -1,5 +1,5 @@
-import MosaicProtocol
 import MosaicHTTP
+import MosaicProtocol
 
 extension LedgerClient {
     /// A view answer decoded straight into `T` (no `JSONValue` in between, which costs about
@@ -10,8 +10,10 @@ extension LedgerClient {
     }
 
     /// `view(contract:name:args:round:)` with the result decoded as `T`.
-    func view<T: Decodable & Sendable>(contract: String, name: String, args: [String: JSONValue], round: UInt64?,
-                                       as type: T.Type) async throws(LedgerClientError) -> (round: UInt64, result: T) {
+    func view<T: Decodable & Sendable>(
+        contract: String, name: String, args: [String: JSONValue], round: UInt64?,
+        as type: T.Type
+    ) async throws(LedgerClientError) -> (round: UInt64, result: T) {
         let body = ContractViewRequest(args: args, round: round)
         let answer = try await call {
             try await http.post("/v1/contracts/\(contract)/views/\(name)", json: body, as: TypedViewAnswer<T>.self)

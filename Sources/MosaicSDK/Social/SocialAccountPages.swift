@@ -13,7 +13,8 @@ public struct SocialAccountPosts: Sendable, Hashable, Decodable {
     public var next: String?
 
     enum CodingKeys: String, CodingKey {
-        case clientID = "client_id", posts, next
+        case clientID = "client_id"
+        case posts, next
     }
 }
 
@@ -46,6 +47,7 @@ public struct SocialAccountVotes: Sendable, Hashable, Decodable {
     public var next: String?
 
     enum CodingKeys: String, CodingKey {
-        case clientID = "client_id", votes, next
+        case clientID = "client_id"
+        case votes, next
     }
 }

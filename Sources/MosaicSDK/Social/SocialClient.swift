@@ -53,18 +53,26 @@ public struct SocialClient: Sendable {
     /// is made from the title (with "-<time>" appended if the author already used it).
     /// Returns the post's id once sealed.
     @discardableResult
-    public func post(title: String, body: String, tags: [String] = [], category: String? = nil, permlink: String? = nil,
-                     jsonMetadata: String = "", until: TransactionStatus = .sealed) async throws(SocialError) -> SocialPostID {
+    public func post(
+        title: String, body: String, tags: [String] = [], category: String? = nil, permlink: String? = nil,
+        jsonMetadata: String = "", until: TransactionStatus = .sealed
+    ) async throws(SocialError) -> SocialPostID {
         let actor = try requireActor()
         let lowered = tags.map { $0.lowercased() }
         let cat = (category ?? lowered.first ?? "general").lowercased()
-        guard SocialRules.isValidTag(cat) else { throw .invalid("category \"\(cat.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -") }
-        for t in lowered where !SocialRules.isValidTag(t) { throw .invalid("tag \"\(t.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -") }
+        guard SocialRules.isValidTag(cat) else {
+            throw .invalid("category \"\(cat.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -")
+        }
+        for t in lowered where !SocialRules.isValidTag(t) {
+            throw .invalid("tag \"\(t.prefix(40))\" must be 1–24 characters of a-z, 0-9 and -")
+        }
         let link = try await choosePermlink(permlink, author: actor, base: SocialRules.permlink(fromTitle: title))
         try checkShape(title: title, body: body, metadata: jsonMetadata)
-        var args: [String: JSONValue] = ["permlink": .string(link), "parent_author": .string(""), "parent_permlink": .string(cat),
-                                         "title": .string(title), "body": .string(body),
-                                         "tags": .array(lowered.map(JSONValue.string))]
+        var args: [String: JSONValue] = [
+            "permlink": .string(link), "parent_author": .string(""), "parent_permlink": .string(cat),
+            "title": .string(title), "body": .string(body),
+            "tags": .array(lowered.map(JSONValue.string)),
+        ]
         if !jsonMetadata.isEmpty { args["json_metadata"] = .string(jsonMetadata) }
         _ = try await call("comment", args, author: actor, until: until)
         return SocialPostID(author: actor, permlink: link)
@@ -72,18 +80,24 @@ public struct SocialClient: Sendable {
 
     /// A reply to `parent`. Without `permlink` one is made: "re-<parent permlink>-<ledger time>".
     @discardableResult
-    public func reply(to parent: SocialPostID, body: String, title: String = "", permlink: String? = nil, jsonMetadata: String = "",
-                      until: TransactionStatus = .sealed) async throws(SocialError) -> SocialPostID {
+    public func reply(
+        to parent: SocialPostID, body: String, title: String = "", permlink: String? = nil, jsonMetadata: String = "",
+        until: TransactionStatus = .sealed
+    ) async throws(SocialError) -> SocialPostID {
         let actor = try requireActor()
         let link: String
-        if let permlink { link = try checkPermlink(permlink) } else {
+        if let permlink {
+            link = try checkPermlink(permlink)
+        } else {
             let time: Int64
             do { time = try await client.network().time } catch { throw .node(error) }
             link = "re-\(parent.permlink.prefix(200))-\(time)"
         }
         try checkShape(title: title, body: body, metadata: jsonMetadata)
-        var args: [String: JSONValue] = ["permlink": .string(link), "parent_author": .string(parent.author),
-                                         "parent_permlink": .string(parent.permlink), "title": .string(title), "body": .string(body)]
+        var args: [String: JSONValue] = [
+            "permlink": .string(link), "parent_author": .string(parent.author),
+            "parent_permlink": .string(parent.permlink), "title": .string(title), "body": .string(body),
+        ]
         if !jsonMetadata.isEmpty { args["json_metadata"] = .string(jsonMetadata) }
         _ = try await call("comment", args, author: actor, until: until)
         return SocialPostID(author: actor, permlink: link)
@@ -91,8 +105,10 @@ public struct SocialClient: Sendable {
 
     /// Changes a post's title, body, metadata or tags (nil keeps it) before its payout.
     @discardableResult
-    public func edit(_ id: SocialPostID, title: String? = nil, body: String? = nil, jsonMetadata: String? = nil, tags: [String]? = nil,
-                     until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
+    public func edit(
+        _ id: SocialPostID, title: String? = nil, body: String? = nil, jsonMetadata: String? = nil, tags: [String]? = nil,
+        until: TransactionStatus = .sealed
+    ) async throws(SocialError) -> TransactionView {
         _ = try requireActor()
         guard title != nil || body != nil || jsonMetadata != nil || tags != nil else {
             throw .invalid("nothing to change: give a new title, body, metadata or tags")
@@ -114,8 +130,9 @@ public struct SocialClient: Sendable {
         guard (-10_000...10_000).contains(weight) else {
             throw .invalid("weight \(weight) is out of range: give -10000…10000 (10000 = a full upvote, 0 removes your vote)")
         }
-        return try await call("vote", ["author": .string(id.author), "permlink": .string(id.permlink), "weight": .integer(Int64(weight))],
-                              voter: actor, until: until)
+        return try await call(
+            "vote", ["author": .string(id.author), "permlink": .string(id.permlink), "weight": .integer(Int64(weight))],
+            voter: actor, until: until)
     }
 
     /// Locks `amount` base units of the wallet's own tokens as its voting stake: votes count the
@@ -138,24 +155,31 @@ public struct SocialClient: Sendable {
     /// consent page returns to. Calling again changes the URL.
     @discardableResult
     public func registerApp(name: String, redirectURL: String, until: TransactionStatus = .sealed) async throws(SocialError) -> SocialApp {
-        guard SocialRules.isValidAppName(name) else { throw .invalid("app name \"\(name.prefix(40))\" must be 3–32 characters of a-z, 0-9 and -") }
+        guard SocialRules.isValidAppName(name) else {
+            throw .invalid("app name \"\(name.prefix(40))\" must be 3–32 characters of a-z, 0-9 and -")
+        }
         guard redirectURL.hasPrefix("http://") || redirectURL.hasPrefix("https://") else {
             throw .invalid("redirect URL \"\(redirectURL.prefix(80))\" must start with http:// or https://")
         }
         let view = try await call("register_app", ["name": .string(name), "redirect_url": .string(redirectURL)], until: until)
         guard let wallet else { throw .noWallet }
-        return try await app(wallet.clientID) ?? SocialApp(clientID: wallet.clientID, name: name, redirectURL: redirectURL,
-                                                            registered: view.transaction.creationDate)
+        return try await app(wallet.clientID)
+            ?? SocialApp(
+                clientID: wallet.clientID, name: name, redirectURL: redirectURL,
+                registered: view.transaction.creationDate)
     }
 
     /// Grants app `app` (client id or name) the `scopes` for this wallet's account until
     /// `expiresAt` (unix seconds, ledger time). Replaces an earlier grant to that app.
     @discardableResult
-    public func authorize(app: String, scopes: [SocialScope], expiresAt: Int64, until: TransactionStatus = .sealed) async throws(SocialError) -> SocialGrant {
+    public func authorize(app: String, scopes: [SocialScope], expiresAt: Int64, until: TransactionStatus = .sealed)
+        async throws(SocialError) -> SocialGrant
+    {
         guard !scopes.isEmpty else { throw .invalid("give at least one scope: vote, comment") }
         guard let wallet else { throw .noWallet }
-        _ = try await call("grant", ["app": .string(app), "scopes": .array(scopes.map { .string($0.rawValue) }), "expires_at": .integer(expiresAt)],
-                           until: until)
+        _ = try await call(
+            "grant", ["app": .string(app), "scopes": .array(scopes.map { .string($0.rawValue) }), "expires_at": .integer(expiresAt)],
+            until: until)
         let all = try await grants(of: wallet.clientID)
         guard let g = all.first(where: { $0.app == app || $0.appName == app }) else {
             throw .node(.invalidResponse("the grant to \(app) was sealed but cannot be read back"))
@@ -165,7 +189,9 @@ public struct SocialClient: Sendable {
 
     /// The same grant for `seconds` from the ledger's current time (e.g. 7 × 86,400).
     @discardableResult
-    public func authorize(app: String, scopes: [SocialScope], expiresIn seconds: Int64, until: TransactionStatus = .sealed) async throws(SocialError) -> SocialGrant {
+    public func authorize(app: String, scopes: [SocialScope], expiresIn seconds: Int64, until: TransactionStatus = .sealed)
+        async throws(SocialError) -> SocialGrant
+    {
         guard seconds > 0 else { throw .invalid("a grant must last more than 0 seconds") }
         let now: Int64
         do { now = try await client.network().time } catch { throw .node(error) }
@@ -183,7 +209,9 @@ public struct SocialClient: Sendable {
     @discardableResult
     public func setProfile(name: String?, about: String?, until: TransactionStatus = .sealed) async throws(SocialError) -> SocialAccount {
         guard let wallet else { throw .noWallet }
-        if let name, !SocialProfile.isValidName(name) { throw .invalid("name \"\(name.prefix(40))\" must be 3–32 characters of a-z, 0-9 and -") }
+        if let name, !SocialProfile.isValidName(name) {
+            throw .invalid("name \"\(name.prefix(40))\" must be 3–32 characters of a-z, 0-9 and -")
+        }
         if let about, let problem = SocialProfile.aboutProblem(about) { throw .invalid(problem) }
         guard name != nil || about != nil else { throw .invalid("nothing to change: give a name and/or an about text") }
         var args: [String: JSONValue] = [:]
@@ -206,11 +234,16 @@ public struct SocialClient: Sendable {
     /// `start`, read at `round` (default the latest sealed one). Bodies are previews of at most
     /// 1,024 bytes (`bodyTruncated` says when cut; `post(_:)` has the whole body); `truncateBody`
     /// > 0 cuts them shorter.
-    public func feed(_ sort: SocialSort, tag: String? = nil, limit: Int = 20, start: SocialPostID? = nil, round: UInt64? = nil,
-                     truncateBody: Int = 0) async throws(SocialError) -> SocialFeedPage {
+    public func feed(
+        _ sort: SocialSort, tag: String? = nil, limit: Int = 20, start: SocialPostID? = nil, round: UInt64? = nil,
+        truncateBody: Int = 0
+    ) async throws(SocialError) -> SocialFeedPage {
         var args: [String: JSONValue] = ["sort": .string(sort.rawValue), "limit": .integer(Int64(limit))]
         if let tag { args["tag"] = .string(tag.lowercased()) }
-        if let start { args["start_author"] = .string(start.author); args["start_permlink"] = .string(start.permlink) }
+        if let start {
+            args["start_author"] = .string(start.author)
+            args["start_permlink"] = .string(start.permlink)
+        }
         if truncateBody > 0 { args["truncate_body"] = .integer(Int64(truncateBody)) }
         let (r, value): (UInt64, SocialFeedPage) = try await view("feed", args, round: round)
         var page = value
@@ -235,7 +268,10 @@ public struct SocialClient: Sendable {
 
     /// Every direct reply of a post, in creation order (read page by page at one round).
     public func replies(to id: SocialPostID, truncateBody: Int = 0) async throws(SocialError) -> SocialReplies {
-        struct Page: Decodable, Sendable { let replies: [SocialPost]; let next: Int64? }
+        struct Page: Decodable, Sendable {
+            let replies: [SocialPost]
+            let next: Int64?
+        }
         var out: [SocialPost] = []
         var start: Int64 = 0
         var round: UInt64?
@@ -253,7 +289,10 @@ public struct SocialClient: Sendable {
 
     /// The current votes on a post, ordered by voter.
     public func votes(on id: SocialPostID) async throws(SocialError) -> [SocialVote] {
-        struct Page: Decodable, Sendable { let votes: [SocialVote]; let next: String? }
+        struct Page: Decodable, Sendable {
+            let votes: [SocialVote]
+            let next: String?
+        }
         var out: [SocialVote] = []
         var start: String?
         var round: UInt64?
@@ -289,9 +328,13 @@ public struct SocialClient: Sendable {
 
     /// A page of an account's root posts (or, with `replies`, its replies), newest first, each with
     /// its reward once paid. `start` is the previous page's `next`.
-    public func accountPosts(_ idOrName: String, replies: Bool = false, limit: Int = 20, start: String? = nil) async throws(SocialError) -> SocialAccountPosts {
-        var args: [String: JSONValue] = [try Self.accountKey(idOrName): .string(idOrName), "kind": .string(replies ? "replies" : "posts"),
-                                         "limit": .integer(Int64(limit))]
+    public func accountPosts(_ idOrName: String, replies: Bool = false, limit: Int = 20, start: String? = nil) async throws(SocialError)
+        -> SocialAccountPosts
+    {
+        var args: [String: JSONValue] = [
+            try Self.accountKey(idOrName): .string(idOrName), "kind": .string(replies ? "replies" : "posts"),
+            "limit": .integer(Int64(limit)),
+        ]
         if let start { args["start"] = .string(start) }
         let (_, page): (UInt64, SocialAccountPosts) = try await view("account_posts", args)
         return page
@@ -342,14 +385,20 @@ public struct SocialClient: Sendable {
     }
 
     private func checkPermlink(_ p: String) throws(SocialError) -> String {
-        guard SocialRules.isValidPermlink(p) else { throw .invalid("permlink \"\(p.prefix(60))\" must be 1–255 characters of a-z, 0-9 and -") }
+        guard SocialRules.isValidPermlink(p) else {
+            throw .invalid("permlink \"\(p.prefix(60))\" must be 1–255 characters of a-z, 0-9 and -")
+        }
         return p
     }
 
     private func checkShape(title: String, body: String, metadata: String) throws(SocialError) {
-        guard title.utf8.count <= SocialRules.maxTitleBytes else { throw .invalid("title is \(title.utf8.count) bytes; it must be under 256 bytes") }
+        guard title.utf8.count <= SocialRules.maxTitleBytes else {
+            throw .invalid("title is \(title.utf8.count) bytes; it must be under 256 bytes")
+        }
         guard !body.isEmpty else { throw .invalid("body is empty; write something") }
-        guard body.utf8.count <= SocialRules.maxBodyBytes else { throw .invalid("body is \(body.utf8.count) bytes; at most 65536 (64 KiB) are allowed") }
+        guard body.utf8.count <= SocialRules.maxBodyBytes else {
+            throw .invalid("body is \(body.utf8.count) bytes; at most 65536 (64 KiB) are allowed")
+        }
         if !metadata.isEmpty, (try? JSONSerialization.jsonObject(with: Data(metadata.utf8))) as? [String: Any] == nil {
             throw .invalid("JSON metadata is not a JSON object such as {\"app\":\"mosaic\"}")
         }
@@ -366,24 +415,29 @@ public struct SocialClient: Sendable {
 
     /// Signs `social.<method>` (naming `author`/`voter` when acting for another user), submits
     /// and waits until `until`.
-    private func call(_ method: String, _ args: [String: JSONValue], author: String? = nil, voter: String? = nil,
-                      value: UInt64 = 0, until: TransactionStatus) async throws(SocialError) -> TransactionView {
+    private func call(
+        _ method: String, _ args: [String: JSONValue], author: String? = nil, voter: String? = nil,
+        value: UInt64 = 0, until: TransactionStatus
+    ) async throws(SocialError) -> TransactionView {
         guard let wallet else { throw .noWallet }
         var all = args
         if let author, author != wallet.clientID { all["author"] = .string(author) }
         if let voter, voter != wallet.clientID { all["voter"] = .string(voter) }
         do {
             let fee = try await wallet.networkInfo().minimumFee
-            let tx = try await wallet.submit(to: ContractCall.address(of: "social"), value: value, fee: fee, type: .contractCall,
-                                             data: ContractCall(contract: "social", method: method, args: all).json)
+            let tx = try await wallet.submit(
+                to: ContractCall.address(of: "social"), value: value, fee: fee, type: .contractCall,
+                data: ContractCall(contract: "social", method: method, args: all).json)
             return try await wallet.wait(for: tx.hash, until: until, timeout: .seconds(120))
         } catch {
-            if case let .failed(hash, message) = error { throw .refused(hash: hash, message: message) }
+            if case .failed(let hash, let message) = error { throw .refused(hash: hash, message: message) }
             throw .wallet(error)
         }
     }
 
-    private func view<T: Decodable & Sendable>(_ name: String, _ args: [String: JSONValue], round: UInt64? = nil) async throws(SocialError) -> (UInt64, T) {
+    private func view<T: Decodable & Sendable>(_ name: String, _ args: [String: JSONValue], round: UInt64? = nil) async throws(SocialError)
+        -> (UInt64, T)
+    {
         do {
             let answer = try await client.view(contract: "social", name: name, args: args, round: round, as: T.self)
             return (answer.round, answer.result)

@@ -24,8 +24,10 @@ struct BlobberConnection: Sendable {
 
     /// `http`: a client for this blobber to share (its URLSession keeps connections alive across
     /// operations); nil makes one.
-    init(index: Int, blobber: StorageAllocation.Blobber, allocation: String, ownerID: String, key: Ed25519.SigningKey,
-         timeout: TimeInterval, ticket: AuthTicket? = nil, counters: ReadCounters = ReadCounters(), http: HTTPClient? = nil) {
+    init(
+        index: Int, blobber: StorageAllocation.Blobber, allocation: String, ownerID: String, key: Ed25519.SigningKey,
+        timeout: TimeInterval, ticket: AuthTicket? = nil, counters: ReadCounters = ReadCounters(), http: HTTPClient? = nil
+    ) {
         self.index = index
         self.blobber = blobber
         self.allocation = allocation
@@ -51,10 +53,13 @@ struct BlobberConnection: Sendable {
     /// Headers of one request signed for this blobber (docs/STORAGE.md §11), with a fresh nonce:
     /// `streamedLength` for an upload PUT (its body is bound by upload id, offset and length), else
     /// the body's hash.
-    private func signed(_ method: HTTPMethod, _ path: String, query: [String: String] = [:], offset: Int64? = nil,
-                        body: Data = Data(), streamedLength: Int64? = nil) -> [String: String] {
-        var target = RequestSignature.Target(blobberID: blobber.id, allocationID: allocation, method: method.rawValue, path: path,
-                                             query: query, body: body)
+    private func signed(
+        _ method: HTTPMethod, _ path: String, query: [String: String] = [:], offset: Int64? = nil,
+        body: Data = Data(), streamedLength: Int64? = nil
+    ) -> [String: String] {
+        var target = RequestSignature.Target(
+            blobberID: blobber.id, allocationID: allocation, method: method.rawValue, path: path,
+            query: query, body: body)
         if let streamedLength {
             target.bodyLength = streamedLength
             target.bodyHash = nil
@@ -66,12 +71,15 @@ struct BlobberConnection: Sendable {
         return h
     }
 
-    private func call(_ method: HTTPMethod, _ path: String, query: [String: String] = [:], headers: [String: String] = [:],
-                      body: Data? = nil, contentType: String? = nil) async throws -> HTTPClientResponse {
+    private func call(
+        _ method: HTTPMethod, _ path: String, query: [String: String] = [:], headers: [String: String] = [:],
+        body: Data? = nil, contentType: String? = nil
+    ) async throws -> HTTPClientResponse {
         // URLSession sends no body with a GET, so none is signed.
         let sent = method == .get || method == .head ? Data() : (body ?? Data())
-        return try await http.send(method, path, query: query, headers: signed(method, path, query: query, body: sent).merging(headers) { a, _ in a },
-                                   body: body, contentType: contentType)
+        return try await http.send(
+            method, path, query: query, headers: signed(method, path, query: query, body: sent).merging(headers) { a, _ in a },
+            body: body, contentType: contentType)
     }
 
     func assign(_ a: AllocationAssignment) async throws -> BlobberWire.AllocationState {
@@ -104,8 +112,10 @@ struct BlobberConnection: Sendable {
     /// Sends `bytes` as stream offset `offset` of an upload; returns the bytes the blobber now holds.
     func put(_ upload: String, offset: Int64, bytes: [UInt8]) async throws -> Int64 {
         let path = "\(base)/uploads/\(upload)"
-        return try await http.send(.put, path, headers: signed(.put, path, offset: offset, streamedLength: Int64(bytes.count)),
-                                   body: Data(bytes), contentType: "application/octet-stream").decode(BlobberWire.UploadStatus.self).received
+        return try await http.send(
+            .put, path, headers: signed(.put, path, offset: offset, streamedLength: Int64(bytes.count)),
+            body: Data(bytes), contentType: "application/octet-stream"
+        ).decode(BlobberWire.UploadStatus.self).received
     }
 
     /// The encoder's form of `put`: sent straight from its batch buffer over `bulk` when there is one.
@@ -134,8 +144,11 @@ struct BlobberConnection: Sendable {
         let answer = try await call(.get, "\(base)/read-counter").decode(BlobberWire.ReadCounter.self)
         guard answer.counter > 0 else { return 0 }
         guard let m = answer.marker, m.counter == answer.counter, m.allocationID == allocation, m.blobberID == blobber.id,
-              m.clientID == key.publicKey.clientID, m.publicKey == key.publicKey.hex, (try? m.verify()) != nil else {
-            throw StorageClientError.untrustedBlobber(index: index, reason: "it claims read counter \(answer.counter) for this reader without the reader's own signed marker for it")
+            m.clientID == key.publicKey.clientID, m.publicKey == key.publicKey.hex, (try? m.verify()) != nil
+        else {
+            throw StorageClientError.untrustedBlobber(
+                index: index,
+                reason: "it claims read counter \(answer.counter) for this reader without the reader's own signed marker for it")
         }
         return answer.counter
     }
@@ -149,15 +162,17 @@ struct BlobberConnection: Sendable {
             attempt += 1
             let base = try await counters.current(slot) { try await self.readCounter() }
             guard let counter = counters.advance(slot, from: base, by: UInt64(range.count)) else {
-                throw StorageClientError.untrustedBlobber(index: index, reason: "its read counter \(base) leaves no room for \(range.count) more blocks")
+                throw StorageClientError.untrustedBlobber(
+                    index: index, reason: "its read counter \(base) leaves no room for \(range.count) more blocks")
             }
             // The price is the one the ledger says the allocation agreed with this blobber, never
             // one the blobber names, and the ticket read under is named: the ledger charges no
             // more than this signature allows, and the owner pays only under this ticket.
-            var marker = ReadMarker(allocationID: allocation, blobberID: blobber.id, clientID: key.publicKey.clientID,
-                                    publicKey: key.publicKey.hex, ownerID: ownerID, counter: counter,
-                                    timestamp: Int64(Date().timeIntervalSince1970), readPrice: blobber.readPrice,
-                                    ticketID: ticket?.id ?? "")
+            var marker = ReadMarker(
+                allocationID: allocation, blobberID: blobber.id, clientID: key.publicKey.clientID,
+                publicKey: key.publicKey.hex, ownerID: ownerID, counter: counter,
+                timestamp: Int64(Date().timeIntervalSince1970), readPrice: blobber.readPrice,
+                ticketID: ticket?.id ?? "")
             marker.sign(with: key)
             let header = (try JSONEncoder().encode(marker)).base64EncodedString()
             do {
@@ -167,8 +182,9 @@ struct BlobberConnection: Sendable {
                     // Block batches are ~1 MiB answers: the plain socket reads them straight into the
                     // response, where URLSession cost more CPU than checking the proofs.
                     let p = "\(self.base)/blocks"
-                    r = try await bulk.send(.get, p, query: query,
-                                            headers: signed(.get, p, query: query).merging(["X-Read-Marker": header]) { a, _ in a }, body: [UInt8]())
+                    r = try await bulk.send(
+                        .get, p, query: query,
+                        headers: signed(.get, p, query: query).merging(["X-Read-Marker": header]) { a, _ in a }, body: [UInt8]())
                 } else {
                     r = try await call(.get, "\(self.base)/blocks", query: query, headers: ["X-Read-Marker": header])
                 }

@@ -43,7 +43,8 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
     /// A byte count the blobber reported, refused when it cannot be one.
     private func checked(_ have: Int64) throws -> Int64 {
         guard have >= 0 else {
-            throw StorageClientError.untrustedBlobber(index: connection.index, reason: "it reports \(have) bytes received of upload \(upload)")
+            throw StorageClientError.untrustedBlobber(
+                index: connection.index, reason: "it reports \(have) bytes received of upload \(upload)")
         }
         return have
     }

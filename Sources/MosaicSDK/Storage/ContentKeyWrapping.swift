@@ -12,8 +12,9 @@ struct ContentKeyWrapping: Sendable {
 
     /// Sealed to the owner's key: any holder of the wallet opens it (ordinary files).
     static func owner(_ key: Ed25519.SigningKey) -> ContentKeyWrapping {
-        ContentKeyWrapping(cipher: FileMeta.aesGCMCipher,
-                           wrap: { Hex.encode(try SealedBox.seal($0, to: key.publicKey)) },
-                           unwrap: { hex in Hex.decode(hex).flatMap { try? SealedBox.open($0, with: key) } })
+        ContentKeyWrapping(
+            cipher: FileMeta.aesGCMCipher,
+            wrap: { Hex.encode(try SealedBox.seal($0, to: key.publicKey)) },
+            unwrap: { hex in Hex.decode(hex).flatMap { try? SealedBox.open($0, with: key) } })
     }
 }

@@ -25,11 +25,14 @@ public struct ShareToken: Sendable, Codable, Equatable {
     /// `recipient` (nil: anyone holding the string). `readBudget`: the most the allocation's write
     /// pool pays for reads under the ticket (base units, all readers together; 0: readers pay
     /// from their own read pools), see `defaultReadBudget`.
-    public init(owner: Ed25519.SigningKey, allocationID: String, path: String, kind: AuthTicket.Kind, contentKey: SecretBytes?,
-                recipient: Ed25519.PublicKey?, expiration: Int64, readBudget: UInt64 = 0) throws {
-        var t = AuthTicket(allocationID: allocationID, ownerID: owner.publicKey.clientID, ownerPublicKey: owner.publicKey.hex, path: path,
-                           kind: kind, recipientID: recipient?.clientID ?? "", expiration: expiration, nonce: Hex.encode(Random.bytes(8)),
-                           readBudget: readBudget)
+    public init(
+        owner: Ed25519.SigningKey, allocationID: String, path: String, kind: AuthTicket.Kind, contentKey: SecretBytes?,
+        recipient: Ed25519.PublicKey?, expiration: Int64, readBudget: UInt64 = 0
+    ) throws {
+        var t = AuthTicket(
+            allocationID: allocationID, ownerID: owner.publicKey.clientID, ownerPublicKey: owner.publicKey.hex, path: path,
+            kind: kind, recipientID: recipient?.clientID ?? "", expiration: expiration, nonce: Hex.encode(Random.bytes(8)),
+            readBudget: readBudget)
         t.sign(with: owner)
         ticket = t
         if let contentKey {
@@ -49,7 +52,9 @@ public struct ShareToken: Sendable, Codable, Equatable {
     /// each for padding: the owner's default bound on what a shared link can spend of its write
     /// pool. Saturates instead of overflowing.
     public static func defaultReadBudget(fileSize: Int64, allocation: StorageAllocation, reads: UInt64 = defaultBudgetReads) -> UInt64 {
-        let size = UInt64(max(0, fileSize)), d = UInt64(max(1, allocation.dataShards)), block = UInt64(MerkleRules.blockSize)
+        let size = UInt64(max(0, fileSize))
+        let d = UInt64(max(1, allocation.dataShards))
+        let block = UInt64(MerkleRules.blockSize)
         let fragment = size / d + (size % d == 0 ? 0 : 1)
         let blocks = fragment / block + (fragment % block == 0 ? 0 : 1) + 1
         var total: UInt64 = 0
@@ -74,7 +79,9 @@ public struct ShareToken: Sendable, Codable, Equatable {
 
     public static func decode(_ text: String) throws(ShareTokenError) -> ShareToken {
         let s = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard s.hasPrefix(prefix) else { throw .malformed("a ticket starts with \"\(prefix)\"; copy the whole line 'mosaic share' printed") }
+        guard s.hasPrefix(prefix) else {
+            throw .malformed("a ticket starts with \"\(prefix)\"; copy the whole line 'mosaic share' printed")
+        }
         var b64 = String(s.dropFirst(prefix.count)).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while b64.count % 4 != 0 { b64 += "=" }
         guard let data = Data(base64Encoded: b64), let token = try? JSONDecoder().decode(ShareToken.self, from: data) else {

@@ -6,7 +6,8 @@ public enum ShareTokenError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .malformed(let why): return why
-        case .notForThisWallet(let r): return "this ticket was shared with \(r), not with this wallet; download with that wallet (--wallet NAME)"
+        case .notForThisWallet(let r):
+            return "this ticket was shared with \(r), not with this wallet; download with that wallet (--wallet NAME)"
         }
     }
 }

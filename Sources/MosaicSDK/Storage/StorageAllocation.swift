@@ -29,7 +29,10 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, url, readPrice = "read_price", committedRoot = "committed_root", committedTimestamp = "committed_timestamp"
+            case id, url
+            case readPrice = "read_price"
+            case committedRoot = "committed_root"
+            case committedTimestamp = "committed_timestamp"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -50,8 +53,10 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
     public var expiration: Int64
     public var blobbers: [Blobber]
 
-    public init(id: String, ownerPublicKey: Ed25519.PublicKey, dataShards: Int, parityShards: Int, size: Int64,
-                expiration: Int64, blobbers: [Blobber]) {
+    public init(
+        id: String, ownerPublicKey: Ed25519.PublicKey, dataShards: Int, parityShards: Int, size: Int64,
+        expiration: Int64, blobbers: [Blobber]
+    ) {
         self.id = id
         self.ownerPublicKey = ownerPublicKey
         self.dataShards = dataShards
@@ -68,29 +73,37 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
             throw .invalidAllocation("allocation \(allocation.id) has a malformed owner key")
         }
         guard ErasureCoder.isValid(dataShards: allocation.dataShards, parityShards: allocation.parityShards) else {
-            throw .invalidAllocation("allocation \(allocation.id) has \(allocation.dataShards)+\(allocation.parityShards) shards, not 1…\(ErasureCoder.maxTotalShards) in all")
+            throw .invalidAllocation(
+                "allocation \(allocation.id) has \(allocation.dataShards)+\(allocation.parityShards) shards, not 1…\(ErasureCoder.maxTotalShards) in all"
+            )
         }
         var blobbers: [Blobber] = []
         for b in allocation.blobbers.prefix(allocation.dataShards + allocation.parityShards) {
             guard let url = URL(string: b.url) else { throw .invalidAllocation("blobber \(b.blobberID) has a malformed URL \(b.url)") }
-            blobbers.append(Blobber(id: b.blobberID, url: url, readPrice: b.readPrice, committedRoot: b.allocationRoot,
-                                    committedTimestamp: b.latestWriteMarker))
+            blobbers.append(
+                Blobber(
+                    id: b.blobberID, url: url, readPrice: b.readPrice, committedRoot: b.allocationRoot,
+                    committedTimestamp: b.latestWriteMarker))
         }
-        self.init(id: allocation.id, ownerPublicKey: key, dataShards: allocation.dataShards, parityShards: allocation.parityShards,
-                  size: Int64(clamping: allocation.size), expiration: allocation.expiration, blobbers: blobbers)
+        self.init(
+            id: allocation.id, ownerPublicKey: key, dataShards: allocation.dataShards, parityShards: allocation.parityShards,
+            size: Int64(clamping: allocation.size), expiration: allocation.expiration, blobbers: blobbers)
     }
 
     /// From a signed assignment and the blobbers' base URLs (same order as `assignment.blobbers`).
     public init(assignment: AllocationAssignment, urls: [URL]) throws(StorageClientError) {
         guard ErasureCoder.isValid(dataShards: assignment.dataShards, parityShards: assignment.parityShards) else {
-            throw .invalidAllocation("the assignment has \(assignment.dataShards)+\(assignment.parityShards) shards, not 1…\(ErasureCoder.maxTotalShards) in all")
+            throw .invalidAllocation(
+                "the assignment has \(assignment.dataShards)+\(assignment.parityShards) shards, not 1…\(ErasureCoder.maxTotalShards) in all"
+            )
         }
         guard urls.count == assignment.blobbers.count else {
             throw .invalidAllocation("\(assignment.blobbers.count) blobbers but \(urls.count) URLs")
         }
-        self.init(id: assignment.allocationID, ownerPublicKey: assignment.ownerPublicKey, dataShards: assignment.dataShards,
-                  parityShards: assignment.parityShards, size: assignment.size, expiration: assignment.expiration,
-                  blobbers: zip(assignment.blobbers, urls).map { Blobber(id: $0, url: $1) })
+        self.init(
+            id: assignment.allocationID, ownerPublicKey: assignment.ownerPublicKey, dataShards: assignment.dataShards,
+            parityShards: assignment.parityShards, size: assignment.size, expiration: assignment.expiration,
+            blobbers: zip(assignment.blobbers, urls).map { Blobber(id: $0, url: $1) })
     }
 
     public var totalShards: Int { dataShards + parityShards }

@@ -12,9 +12,11 @@ extension StorageClient {
     /// Another wallet reads with the owner's `ticket` and the file's `contentKey` (shared beside the
     /// ticket); every block request is paid with a read marker signed by this wallet.
     @discardableResult
-    public func download(remotePath: String, to destination: URL, allocation a: StorageAllocation, range: Range<Int64>? = nil,
-                         prefer: [Int] = [], ticket: AuthTicket? = nil, contentKey sharedKey: SecretBytes? = nil,
-                         progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> DownloadResult {
+    public func download(
+        remotePath: String, to destination: URL, allocation a: StorageAllocation, range: Range<Int64>? = nil,
+        prefer: [Int] = [], ticket: AuthTicket? = nil, contentKey sharedKey: SecretBytes? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> DownloadResult {
         let (meta, holders) = try await resolve(remotePath, allocation: a, ticket: ticket)
         guard meta.kind == .file else { throw StorageClientError.notAFile(path: remotePath) }
         guard let wrapped = Hex.decode(meta.wrappedKey), let prefix = Hex.decode(meta.noncePrefix) else {
@@ -27,7 +29,8 @@ extension StorageClient {
             throw StorageClientError.lockerFile(path: remotePath)
         } else {
             do { contentKey = try SealedBox.open(wrapped, with: key) } catch {
-                throw StorageClientError.unreadable(path: remotePath, reason: "its content key is not sealed to this wallet; ask the owner to share it")
+                throw StorageClientError.unreadable(
+                    path: remotePath, reason: "its content key is not sealed to this wallet; ask the owner to share it")
             }
         }
         let cipher = try AESGCMSegmentCipher(key: contentKey, noncePrefix: prefix, fileSize: meta.size)
@@ -51,13 +54,17 @@ extension StorageClient {
         var written: Int64 = 0
         let report: FileDecoder.Report
         do {
-            report = try await decoder.decode(from: sources, range: wanted, preferredOrder: prefer.filter { holders.contains($0) } + holders.filter { !prefer.contains($0) }) { bytes in
+            report = try await decoder.decode(
+                from: sources, range: wanted,
+                preferredOrder: prefer.filter { holders.contains($0) } + holders.filter { !prefer.contains($0) }
+            ) { bytes in
                 try out.write(contentsOf: bytes)
                 written += Int64(bytes.count)
                 progress?(TransferProgress(bytes: written, total: total))
             }
         } catch let StorageError.notEnoughFragments(needed, available) {
-            throw StorageClientError.unreadable(path: remotePath, reason: "only \(available) of the \(needed) blobbers needed served valid data")
+            throw StorageClientError.unreadable(
+                path: remotePath, reason: "only \(available) of the \(needed) blobbers needed served valid data")
         }
         try out.synchronize()
         try out.close()

@@ -1,6 +1,6 @@
 import Foundation
-import MosaicStorageCore
 import MosaicCrypto
+import MosaicStorageCore
 
 extension StorageClient {
     /// Creates a folder (and missing parents). Creating one that exists is not an error.
@@ -8,10 +8,12 @@ extension StorageClient {
         try RemotePath.validate(path)
         try checkWritable(a)
         let dirs = folders(for: path + "/x", allocation: a.id)
-        _ = try await commitAll(a, indices: Array(0..<a.totalShards), quorum: a.writeQuorum, path: path, build: { _, files in
-            if let f = files[path], f.kind == .file { throw StorageClientError.alreadyExists(path: path) }
-            return dirs.filter { files[$0.path] == nil }.map { .put($0) }
-        })
+        _ = try await commitAll(
+            a, indices: Array(0..<a.totalShards), quorum: a.writeQuorum, path: path,
+            build: { _, files in
+                if let f = files[path], f.kind == .file { throw StorageClientError.alreadyExists(path: path) }
+                return dirs.filter { files[$0.path] == nil }.map { .put($0) }
+            })
     }
 
     /// Deletes a file, or a folder with everything in it.
@@ -19,9 +21,11 @@ extension StorageClient {
         try RemotePath.validate(path)
         try checkWritable(a)
         _ = try await resolve(path, allocation: a)
-        _ = try await commitAll(a, indices: Array(0..<a.totalShards), quorum: a.writeQuorum, path: path, build: { _, files in
-            files[path] == nil ? [] : [.delete(path)]
-        })
+        _ = try await commitAll(
+            a, indices: Array(0..<a.totalShards), quorum: a.writeQuorum, path: path,
+            build: { _, files in
+                files[path] == nil ? [] : [.delete(path)]
+            })
     }
 
     /// Moves (renames) a file or folder; the destination must not exist.
@@ -50,7 +54,8 @@ extension StorageClient {
         if source.kind == .directory { all += try await listRecursive(from, allocation: a) }
         for m in all {
             let newPath = to + m.path.dropFirst(from.count)
-            var moved = m.kind == .directory
+            var moved =
+                m.kind == .directory
                 ? FileMeta.directory(allocationID: a.id, path: newPath, time: 0, ownerID: key.publicKey.clientID)
                 : m.moved(to: newPath, time: time)
             moved.sign(with: key)
@@ -58,16 +63,18 @@ extension StorageClient {
         }
         let dirs = folders(for: to, allocation: a.id)
         let planned = items
-        _ = try await commitAll(a, indices: Array(0..<a.totalShards), quorum: a.writeQuorum, path: to, build: { _, files in
-            guard files[to] == nil else { throw StorageClientError.alreadyExists(path: to) }
-            guard files[from] != nil else { throw StorageClientError.notFound(path: from) }
-            var changes: [BlobberWire.Change] = dirs.filter { files[$0.path] == nil }.map { .put($0) }
-            for (old, meta) in planned where files[old] != nil {
-                changes.append(.put(meta, source: meta.kind == .file && meta.fragmentLength > 0 ? old : nil))
-            }
-            if !keepSource { changes.append(.delete(from)) }
-            return changes
-        })
+        _ = try await commitAll(
+            a, indices: Array(0..<a.totalShards), quorum: a.writeQuorum, path: to,
+            build: { _, files in
+                guard files[to] == nil else { throw StorageClientError.alreadyExists(path: to) }
+                guard files[from] != nil else { throw StorageClientError.notFound(path: from) }
+                var changes: [BlobberWire.Change] = dirs.filter { files[$0.path] == nil }.map { .put($0) }
+                for (old, meta) in planned where files[old] != nil {
+                    changes.append(.put(meta, source: meta.kind == .file && meta.fragmentLength > 0 ? old : nil))
+                }
+                if !keepSource { changes.append(.delete(from)) }
+                return changes
+            })
     }
 
     /// Every entry below a folder (merged over blobbers like `list`).

@@ -71,9 +71,11 @@ extension StorageClient {
             }
             // Rebuilding re-codes fragments and never decrypts; a locker file's key needs its PIN, so it
             // gets a throwaway key (only the cipher's overhead matters here).
-            let lockerKey: SecretBytes? = t.meta.cipher == FileMeta.lockerCipher ? SecretBytes(Random.bytes(AESGCMSegmentCipher.keyCount)) : nil
+            let lockerKey: SecretBytes? =
+                t.meta.cipher == FileMeta.lockerCipher ? SecretBytes(Random.bytes(AESGCMSegmentCipher.keyCount)) : nil
             guard let wrapped = Hex.decode(t.meta.wrappedKey), let prefix = Hex.decode(t.meta.noncePrefix),
-                  let contentKey = lockerKey ?? (try? SealedBox.open(wrapped, with: key)) else {
+                let contentKey = lockerKey ?? (try? SealedBox.open(wrapped, with: key))
+            else {
                 for i in targets { report.failed[i] = "cannot open the content key of \(path)" }
                 continue
             }
@@ -129,7 +131,8 @@ extension StorageClient {
                                 gone.insert(path)
                             }
                             for (path, t) in agreed.sorted(by: { $0.key < $1.key }) {
-                                let present = current[path]?.hash == t.meta.hash && !gone.contains(where: { RemotePath.isWithin(path, folder: $0) })
+                                let present =
+                                    current[path]?.hash == t.meta.hash && !gone.contains(where: { RemotePath.isWithin(path, folder: $0) })
                                 if present { continue }
                                 if t.meta.kind == .file && t.meta.fragmentLength > 0 {
                                     guard let id = rebuilt[i]?[path] else { continue }
@@ -156,7 +159,10 @@ extension StorageClient {
             return out
         }
         for (i, done, e) in results {
-            if let e { report.failed[i] = e; continue }
+            if let e {
+                report.failed[i] = e
+                continue
+            }
             for (path, added) in done ?? [] {
                 if added { report.repaired.append((i, path)) } else { report.removed.append((i, path)) }
             }
@@ -169,8 +175,10 @@ extension StorageClient {
     /// each agreed version it lacks, over an older version of the same file, with the agreed
     /// folders above it that are missing. Paths whose place is taken by something else (a folder
     /// where a file goes, a file where a folder goes) are left to the final commit, which deletes first.
-    static func rebuiltPuts(current: [String: FileMeta], agreed: [String: (meta: FileMeta, holders: [Int])],
-                            rebuilt: [String: String]) -> [BlobberWire.Change] {
+    static func rebuiltPuts(
+        current: [String: FileMeta], agreed: [String: (meta: FileMeta, holders: [Int])],
+        rebuilt: [String: String]
+    ) -> [BlobberWire.Change] {
         var changes: [BlobberWire.Change] = []
         var added = Set<String>()
         for (path, id) in rebuilt.sorted(by: { $0.key < $1.key }) {

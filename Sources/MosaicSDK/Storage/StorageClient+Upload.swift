@@ -12,15 +12,20 @@ extension StorageClient {
     /// Missing parent folders are created. If an earlier run of the same upload was interrupted,
     /// this continues it: blobbers keep what they received and only the rest is sent.
     @discardableResult
-    public func upload(localFile: URL, remotePath: String, allocation a: StorageAllocation, contentType: String? = nil,
-                       replace: Bool = false, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws -> UploadResult {
-        try await upload(localFile: localFile, remotePath: remotePath, allocation: a, contentType: contentType, replace: replace,
-                         keyWrapping: .owner(key), progress: progress)
+    public func upload(
+        localFile: URL, remotePath: String, allocation a: StorageAllocation, contentType: String? = nil,
+        replace: Bool = false, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws -> UploadResult {
+        try await upload(
+            localFile: localFile, remotePath: remotePath, allocation: a, contentType: contentType, replace: replace,
+            keyWrapping: .owner(key), progress: progress)
     }
 
     /// `upload` with the content key kept as `keyWrapping` says (the Locker wraps it under a PIN).
-    func upload(localFile: URL, remotePath: String, allocation a: StorageAllocation, contentType: String?, replace: Bool,
-                keyWrapping: ContentKeyWrapping, progress: (@Sendable (TransferProgress) -> Void)?) async throws -> UploadResult {
+    func upload(
+        localFile: URL, remotePath: String, allocation a: StorageAllocation, contentType: String?, replace: Bool,
+        keyWrapping: ContentKeyWrapping, progress: (@Sendable (TransferProgress) -> Void)?
+    ) async throws -> UploadResult {
         try RemotePath.validate(remotePath)
         try checkWritable(a)
         let attrs: [FileAttributeKey: Any]
@@ -45,18 +50,23 @@ extension StorageClient {
         // fails it while d remain (the data is readable from d; repair restores the rest).
         // Also refuse early, before any byte is sent, when the file cannot fit.
         let conns = connections(a)
-        let needed = try FileLayout(fileSize: size, dataShards: a.dataShards, parityShards: a.parityShards,
-                                    cipherOverhead: AES256GCM.tagCount).fragmentLength
+        let needed = try FileLayout(
+            fileSize: size, dataShards: a.dataShards, parityShards: a.parityShards,
+            cipherOverhead: AES256GCM.tagCount
+        ).fragmentLength
         let freed = existing?.fragmentLength ?? 0
         let down = await forEach(conns) { c in
             let state = try await c.state()
             // The blobber's numbers are checked before any arithmetic (it may lie).
             guard let held = Int64(exactly: state.size), state.capacity >= 0 else {
-                throw StorageClientError.untrustedBlobber(index: c.index, reason: "it reports \(state.size) bytes held of \(state.capacity)")
+                throw StorageClientError.untrustedBlobber(
+                    index: c.index, reason: "it reports \(state.size) bytes held of \(state.capacity)")
             }
             let free = state.capacity - min(held, state.capacity)
             if needed > free + min(freed, held) {
-                throw StorageClientError.full("allocation \(a.id) is full: this file needs \(needed) bytes on each blobber, \(free) are free; grow the allocation or delete files")
+                throw StorageClientError.full(
+                    "allocation \(a.id) is full: this file needs \(needed) bytes on each blobber, \(free) are free; grow the allocation or delete files"
+                )
             }
         }
         if let full = down.values.first(where: { $0.contains("is full") }) { throw StorageClientError.full(full) }
@@ -77,18 +87,20 @@ extension StorageClient {
             var contentKey: SecretBytes
             var log: UploadChunkLog?
             if mayResume, let j = UploadJournal.load(journalURL), j.localPath == localFile.path, j.size == size, j.modified == modified,
-               stamp != nil, j.source == stamp, j.chunkLog == UploadChunkLog.format, let key = keyWrapping.unwrap(j.wrappedKey),
-               let l = try? UploadChunkLog(url: UploadChunkLog.url(journal: journalURL), resume: true) {
+                stamp != nil, j.source == stamp, j.chunkLog == UploadChunkLog.format, let key = keyWrapping.unwrap(j.wrappedKey),
+                let l = try? UploadChunkLog(url: UploadChunkLog.url(journal: journalURL), resume: true)
+            {
                 journal = j
                 contentKey = key
                 log = l
                 resumed = true
             } else {
                 contentKey = SecretBytes(Random.bytes(AESGCMSegmentCipher.keyCount))
-                journal = UploadJournal(allocationID: a.id, remotePath: remotePath, localPath: localFile.path, size: size, modified: modified,
-                                        uploadID: Hex.encode(Random.bytes(16)), wrappedKey: try keyWrapping.wrap(contentKey),
-                                        noncePrefix: Hex.encode(Random.bytes(AESGCMSegmentCipher.noncePrefixCount)), created: now,
-                                        source: stamp, chunkLog: UploadChunkLog.format)
+                journal = UploadJournal(
+                    allocationID: a.id, remotePath: remotePath, localPath: localFile.path, size: size, modified: modified,
+                    uploadID: Hex.encode(Random.bytes(16)), wrappedKey: try keyWrapping.wrap(contentKey),
+                    noncePrefix: Hex.encode(Random.bytes(AESGCMSegmentCipher.noncePrefixCount)), created: now,
+                    source: stamp, chunkLog: UploadChunkLog.format)
                 UploadChunkLog.remove(journal: journalURL)
                 try journal.save(journalURL)
                 resumed = false
@@ -96,25 +108,33 @@ extension StorageClient {
             let chunks = try log ?? UploadChunkLog(url: UploadChunkLog.url(journal: journalURL), resume: false)
             let cipher = try AESGCMSegmentCipher(key: contentKey, noncePrefix: Hex.decode(journal.noncePrefix) ?? [], fileSize: size)
 
-            let sinks = conns.map { BlobberUploadSink(connection: $0, upload: BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id)) }
+            let sinks = conns.map {
+                BlobberUploadSink(connection: $0, upload: BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id))
+            }
             // A blobber holding chunks the log never recorded (a log cut short by a power loss)
             // may hold them sealed from other bytes: do not resume then.
             if resumed {
                 var covered = true
                 for sink in sinks {
-                    guard let held = try? await sink.held(), chunks.covers(heldFragmentBytes: held) else { covered = false; break }
+                    guard let held = try? await sink.held(), chunks.covers(heldFragmentBytes: held) else {
+                        covered = false
+                        break
+                    }
                 }
                 if !covered {
                     mayResume = false
                     continue
                 }
             }
-            let encoder = try FileEncoder(dataShards: a.dataShards, parityShards: a.parityShards, cipher: cipher,
-                                          chunksPerBatch: configuration.chunksPerBatch)
+            let encoder = try FileEncoder(
+                dataShards: a.dataShards, parityShards: a.parityShards, cipher: cipher,
+                chunksPerBatch: configuration.chunksPerBatch)
             let total = size
             do {
-                encoded = try await encoder.encode(fileAt: localFile.path, to: sinks, minimumSinks: a.dataShards,
-                                                   beforeSend: { first, leaves in try chunks.admit(firstChunk: first, leafHashes: leaves) }) { done in
+                encoded = try await encoder.encode(
+                    fileAt: localFile.path, to: sinks, minimumSinks: a.dataShards,
+                    beforeSend: { first, leaves in try chunks.admit(firstChunk: first, leafHashes: leaves) }
+                ) { done in
                     progress?(TransferProgress(bytes: done, total: total))
                 }
             } catch is UploadChunkLog.Mismatch where resumed {
@@ -138,31 +158,36 @@ extension StorageClient {
             throw StorageClientError.changedDuringUpload(path: localFile.path)
         }
 
-        var meta = FileMeta(allocationID: a.id, path: remotePath, kind: .file, size: size,
-                            contentType: contentType ?? Self.guessType(remotePath), cipher: keyWrapping.cipher,
-                            dataShards: a.dataShards, parityShards: a.parityShards,
-                            fragmentRoots: encoded.file.fragmentRoots.map { Hex.encode($0) },
-                            fragmentLength: encoded.file.layout.fragmentLength, wrappedKey: journal.wrappedKey,
-                            noncePrefix: journal.noncePrefix, created: existing?.created ?? journal.created, modified: now,
-                            ownerID: key.publicKey.clientID)
+        var meta = FileMeta(
+            allocationID: a.id, path: remotePath, kind: .file, size: size,
+            contentType: contentType ?? Self.guessType(remotePath), cipher: keyWrapping.cipher,
+            dataShards: a.dataShards, parityShards: a.parityShards,
+            fragmentRoots: encoded.file.fragmentRoots.map { Hex.encode($0) },
+            fragmentLength: encoded.file.layout.fragmentLength, wrappedKey: journal.wrappedKey,
+            noncePrefix: journal.noncePrefix, created: existing?.created ?? journal.created, modified: now,
+            ownerID: key.publicKey.clientID)
         meta.sign(with: key)
         let signed = meta
         let dirs = folders(for: remotePath, allocation: a.id)
         let uploadIDs = conns.map { BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id) }
         let finished = (0..<a.totalShards).filter { encoded.failedSinks[$0] == nil }
-        let result = try await commitAll(a, indices: finished, quorum: a.dataShards, path: remotePath, build: { i, files in
-            var changes: [BlobberWire.Change] = dirs.filter { files[$0.path] == nil }.map { .put($0) }
-            if let old = files[remotePath], !replace || old.kind != .file { throw StorageClientError.alreadyExists(path: remotePath) }
-            changes.append(.put(signed, uploadID: signed.fragmentLength > 0 ? uploadIDs[i] : nil, replace: replace))
-            return changes
-        }, undo: { _, files in
-            files[remotePath]?.hash == signed.hash ? [.delete(remotePath)] : []
-        })
+        let result = try await commitAll(
+            a, indices: finished, quorum: a.dataShards, path: remotePath,
+            build: { i, files in
+                var changes: [BlobberWire.Change] = dirs.filter { files[$0.path] == nil }.map { .put($0) }
+                if let old = files[remotePath], !replace || old.kind != .file { throw StorageClientError.alreadyExists(path: remotePath) }
+                changes.append(.put(signed, uploadID: signed.fragmentLength > 0 ? uploadIDs[i] : nil, replace: replace))
+                return changes
+            },
+            undo: { _, files in
+                files[remotePath]?.hash == signed.hash ? [.delete(remotePath)] : []
+            })
         var failed = encoded.failedSinks
         failed.merge(result.failed) { a, _ in a }
         Self.forgetJournal(journalURL)
-        return UploadResult(meta: signed, committed: result.ok, failed: failed, resumed: resumed,
-                            degraded: result.ok.count < a.writeQuorum)
+        return UploadResult(
+            meta: signed, committed: result.ok, failed: failed, resumed: resumed,
+            degraded: result.ok.count < a.writeQuorum)
     }
 
     /// Removes an upload's journal and chunk log: it finished, or its bytes can never be resumed.

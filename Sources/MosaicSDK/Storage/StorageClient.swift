@@ -54,8 +54,9 @@ public final class StorageClient: Sendable {
                 all[b.url] = c
                 return c
             }
-            return BlobberConnection(index: i, blobber: b, allocation: a.id, ownerID: a.ownerPublicKey.clientID, key: key,
-                                     timeout: timeout, ticket: ticket, counters: readCounters, http: http)
+            return BlobberConnection(
+                index: i, blobber: b, allocation: a.id, ownerID: a.ownerPublicKey.clientID, key: key,
+                timeout: timeout, ticket: ticket, counters: readCounters, http: http)
         }
     }
 
@@ -74,11 +75,15 @@ public final class StorageClient: Sendable {
     }
 
     /// Runs `body` on every connection concurrently; returns the failures by blobber index.
-    func forEach(_ conns: [BlobberConnection], _ body: @escaping @Sendable (BlobberConnection) async throws -> Void) async -> [Int: String] {
+    func forEach(_ conns: [BlobberConnection], _ body: @escaping @Sendable (BlobberConnection) async throws -> Void) async -> [Int: String]
+    {
         await withTaskGroup(of: (Int, String?).self) { group in
             for c in conns {
                 group.addTask {
-                    do { try await body(c); return (c.index, nil) } catch { return (c.index, Self.reason(error)) }
+                    do {
+                        try await body(c)
+                        return (c.index, nil)
+                    } catch { return (c.index, Self.reason(error)) }
                 }
             }
             var out: [Int: String] = [:]
@@ -100,20 +105,25 @@ public final class StorageClient: Sendable {
     /// state that does not check out (`checkedState`, `checkedListing`). Retries if another write
     /// landed in between.
     @discardableResult
-    func commit(_ c: BlobberConnection, allocation a: StorageAllocation,
-                build: @Sendable ([String: FileMeta]) throws -> [BlobberWire.Change]) async throws -> (state: BlobberWire.AllocationState, changes: [BlobberWire.Change]) {
+    func commit(
+        _ c: BlobberConnection, allocation a: StorageAllocation,
+        build: @Sendable ([String: FileMeta]) throws -> [BlobberWire.Change]
+    ) async throws -> (state: BlobberWire.AllocationState, changes: [BlobberWire.Change]) {
         try await CommitQueue.shared.serially(a.id + "/" + c.blobber.id) {
             try await commitNow(c, allocation: a, build: build)
         }
     }
 
-    private func commitNow(_ c: BlobberConnection, allocation a: StorageAllocation,
-                           build: @Sendable ([String: FileMeta]) throws -> [BlobberWire.Change]) async throws -> (state: BlobberWire.AllocationState, changes: [BlobberWire.Change]) {
+    private func commitNow(
+        _ c: BlobberConnection, allocation a: StorageAllocation,
+        build: @Sendable ([String: FileMeta]) throws -> [BlobberWire.Change]
+    ) async throws -> (state: BlobberWire.AllocationState, changes: [BlobberWire.Change]) {
         var attempt = 0
         while true {
             attempt += 1
             let state = try await checkedState(c, allocation: a)
-            var files: [String: FileMeta], leaves: AllocationLeaves
+            var files: [String: FileMeta]
+            var leaves: AllocationLeaves
             if let cached = listings.listing(allocation: a.id, blobber: c.blobber.id, root: state.root) {
                 (files, leaves) = (cached.files, cached.leaves)
             } else {
@@ -136,15 +146,17 @@ public final class StorageClient: Sendable {
             // the last, and another device's clock may be ahead): a second write within the same
             // millisecond signs the next one.
             let after = state.writeMarker.map { $0.timestamp == .max ? Int64.max : $0.timestamp + 1 } ?? .min
-            var marker = WriteMarker(allocationID: a.id, blobberID: c.blobber.id, clientID: key.publicKey.clientID,
-                                     previousRoot: state.root, root: leaves.root,
-                                     size: AllocationRoot.size(of: files.values),
-                                     timestamp: max(Int64(Date().timeIntervalSince1970 * 1000), after))
+            var marker = WriteMarker(
+                allocationID: a.id, blobberID: c.blobber.id, clientID: key.publicKey.clientID,
+                previousRoot: state.root, root: leaves.root,
+                size: AllocationRoot.size(of: files.values),
+                timestamp: max(Int64(Date().timeIntervalSince1970 * 1000), after))
             marker.sign(with: key)
             do {
                 let committed = try await c.commit(BlobberWire.Commit(changes: changes, writeMarker: marker))
-                listings.store(allocation: a.id, blobber: c.blobber.id,
-                               .init(root: marker.root, files: files, leaves: leaves, timestamp: marker.timestamp))
+                listings.store(
+                    allocation: a.id, blobber: c.blobber.id,
+                    .init(root: marker.root, files: files, leaves: leaves, timestamp: marker.timestamp))
                 return (committed, changes)
             } catch let e as HTTPClientError where e.status == 409 && e.message.contains("previous_root") && attempt < 3 {
                 continue
@@ -160,7 +172,8 @@ public final class StorageClient: Sendable {
     func checkedState(_ c: BlobberConnection, allocation a: StorageAllocation) async throws -> BlobberWire.AllocationState {
         let state = try await c.state()
         guard state.blobberID == c.blobber.id else {
-            throw StorageClientError.invalidAllocation("blobber \(c.index) at \(c.blobber.url) answers as \(state.blobberID), expected \(c.blobber.id)")
+            throw StorageClientError.invalidAllocation(
+                "blobber \(c.index) at \(c.blobber.url) answers as \(state.blobberID), expected \(c.blobber.id)")
         }
         func untrusted(_ why: String) -> StorageClientError { .untrustedBlobber(index: c.index, reason: why) }
         guard state.allocationID == a.id else { throw untrusted("it answered for allocation \(state.allocationID), not \(a.id)") }
@@ -175,8 +188,11 @@ public final class StorageClient: Sendable {
             throw untrusted("it shows root \(state.root) without the owner's write marker for it")
         }
         let shown = state.writeMarker?.timestamp ?? .min
-        if let committed = c.blobber.committedRoot, committed != state.root, shown < (c.blobber.committedTimestamp ?? .min) || state.writeMarker == nil {
-            throw untrusted("it shows root \(state.root), older than the root \(committed) the ledger committed for it (stale or rolled back)")
+        if let committed = c.blobber.committedRoot, committed != state.root,
+            shown < (c.blobber.committedTimestamp ?? .min) || state.writeMarker == nil
+        {
+            throw untrusted(
+                "it shows root \(state.root), older than the root \(committed) the ledger committed for it (stale or rolled back)")
         }
         if let mine = listings.latestTimestamp(allocation: a.id, blobber: c.blobber.id), shown < mine {
             throw untrusted("it shows a write marker from \(shown), older than the one this client signed there at \(mine) (rolled back)")
@@ -187,8 +203,10 @@ public final class StorageClient: Sendable {
     /// A blobber's full listing, checked against its (already checked) state: every entry is
     /// owner-signed metadata of this allocation, no path twice, and together they give exactly the
     /// root and size of the owner's write marker. So an added, dropped or altered entry is refused.
-    func checkedListing(_ entries: [FileMeta], of c: BlobberConnection, state: BlobberWire.AllocationState,
-                        allocation a: StorageAllocation) throws -> (files: [String: FileMeta], leaves: AllocationLeaves) {
+    func checkedListing(
+        _ entries: [FileMeta], of c: BlobberConnection, state: BlobberWire.AllocationState,
+        allocation a: StorageAllocation
+    ) throws -> (files: [String: FileMeta], leaves: AllocationLeaves) {
         func untrusted(_ why: String) -> StorageClientError { .untrustedBlobber(index: c.index, reason: why) }
         var files: [String: FileMeta] = [:]
         files.reserveCapacity(entries.count)
@@ -211,9 +229,11 @@ public final class StorageClient: Sendable {
     /// Commits on every blobber in `indices` concurrently; succeeds when `quorum` applied it.
     /// Missed blobbers are logged for repair. Below quorum, `undo` is committed on the ones that
     /// applied (nothing partial stays) and the best blobber error is thrown.
-    func commitAll(_ a: StorageAllocation, indices: [Int], quorum: Int, path: String,
-                   build: @escaping @Sendable (Int, [String: FileMeta]) throws -> [BlobberWire.Change],
-                   undo: (@Sendable (Int, [String: FileMeta]) throws -> [BlobberWire.Change])? = nil) async throws -> (ok: [Int], failed: [Int: String]) {
+    func commitAll(
+        _ a: StorageAllocation, indices: [Int], quorum: Int, path: String,
+        build: @escaping @Sendable (Int, [String: FileMeta]) throws -> [BlobberWire.Change],
+        undo: (@Sendable (Int, [String: FileMeta]) throws -> [BlobberWire.Change])? = nil
+    ) async throws -> (ok: [Int], failed: [Int: String]) {
         let conns = connections(a).filter { indices.contains($0.index) }
         let failures = await forEach(conns) { c in
             try await self.commit(c, allocation: a) { try build(c.index, $0) }
@@ -259,7 +279,9 @@ public final class StorageClient: Sendable {
     public func pendingRepairs(allocation: String) -> [Int: [String]] {
         repairLock.withLock {
             var out: [Int: [String]] = [:]
-            for item in RepairLog.load(home: home).items where item.allocationID == allocation { out[item.blobber, default: []].append(item.path) }
+            for item in RepairLog.load(home: home).items where item.allocationID == allocation {
+                out[item.blobber, default: []].append(item.path)
+            }
             return out
         }
     }
@@ -276,7 +298,9 @@ public final class StorageClient: Sendable {
 
     /// Metadata at `path` as most blobbers report it (each copy's owner signature checked), with the
     /// blobbers that hold exactly that version, fastest first.
-    func resolve(_ path: String, allocation a: StorageAllocation, ticket: AuthTicket? = nil) async throws -> (meta: FileMeta, holders: [Int]) {
+    func resolve(_ path: String, allocation a: StorageAllocation, ticket: AuthTicket? = nil) async throws -> (
+        meta: FileMeta, holders: [Int]
+    ) {
         try RemotePath.validate(path)
         let conns = connections(a, ticket: ticket)
         let answers = await withTaskGroup(of: (Int, Duration, FileMeta?, String?).self) { group in
@@ -300,8 +324,14 @@ public final class StorageClient: Sendable {
         var failures: [Int: String] = [:]
         var missing = 0
         for (i, t, m, e) in answers {
-            if let e { failures[i] = e; continue }
-            guard let m else { missing += 1; continue }
+            if let e {
+                failures[i] = e
+                continue
+            }
+            guard let m else {
+                missing += 1
+                continue
+            }
             guard m.allocationID == a.id, m.path == path, (try? m.verify(owner: a.ownerPublicKey)) != nil else {
                 failures[i] = "served metadata that is not signed by the owner"
                 continue
@@ -310,7 +340,8 @@ public final class StorageClient: Sendable {
         }
         guard let best = byHash.values.max(by: { ($0.holders.count, $0.meta.modified) < ($1.holders.count, $1.meta.modified) }) else {
             if missing > 0 { throw StorageClientError.notFound(path: path) }
-            throw StorageClientError.unreadable(path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
+            throw StorageClientError.unreadable(
+                path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }
         return (best.meta, best.holders.sorted { $0.1 < $1.1 }.map(\.0))
     }
@@ -328,7 +359,9 @@ public final class StorageClient: Sendable {
         let lists = await withTaskGroup(of: (Int, [FileMeta]?, String?).self) { group in
             for c in conns {
                 group.addTask {
-                    do { return (c.index, try await c.list(path, recursive: false), nil) } catch { return (c.index, nil, Self.reason(error)) }
+                    do { return (c.index, try await c.list(path, recursive: false), nil) } catch {
+                        return (c.index, nil, Self.reason(error))
+                    }
                 }
             }
             var out: [(Int, [FileMeta]?, String?)] = []
@@ -339,7 +372,8 @@ public final class StorageClient: Sendable {
         guard !answered.isEmpty else {
             let failures = Dictionary(uniqueKeysWithValues: lists.compactMap { i, _, e in e.map { (i, $0) } })
             if failures.values.allSatisfy({ $0.contains("does not exist") }) { throw StorageClientError.notFound(path: path) }
-            throw StorageClientError.unreadable(path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
+            throw StorageClientError.unreadable(
+                path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }
         let needed = min(a.dataShards, answered.count)
         // A version whose signed bytes one blobber already proved is counted without checking the
@@ -348,7 +382,10 @@ public final class StorageClient: Sendable {
         for list in answered {
             for m in list {
                 let h = m.hash
-                if votes[h] != nil { votes[h]?.1 += 1; continue }
+                if votes[h] != nil {
+                    votes[h]?.1 += 1
+                    continue
+                }
                 guard m.allocationID == a.id, (try? m.verify(owner: a.ownerPublicKey)) != nil else { continue }
                 votes[h] = (m, 1)
             }

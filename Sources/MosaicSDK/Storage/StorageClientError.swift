@@ -22,21 +22,24 @@ public enum StorageClientError: Error, Equatable, Sendable, CustomStringConverti
 
     public var description: String {
         switch self {
-        case let .invalidAllocation(why): return "invalid allocation: \(why)"
-        case let .expired(id, at): return "allocation \(id) expired at \(at) (unix time); extend it with 'mosaic alloc update \(id) --extend 30d' before writing"
-        case let .full(why): return "\(why)"
-        case let .tooFewBlobbers(n, r, f):
+        case .invalidAllocation(let why): return "invalid allocation: \(why)"
+        case .expired(let id, let at):
+            return "allocation \(id) expired at \(at) (unix time); extend it with 'mosaic alloc update \(id) --extend 30d' before writing"
+        case .full(let why): return "\(why)"
+        case .tooFewBlobbers(let n, let r, let f):
             let reasons = f.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; ")
             return "only \(r) blobbers succeeded, \(n) needed; \(reasons.isEmpty ? "bring more blobbers online" : reasons)"
-        case let .notFound(p): return "\(p) does not exist; list the folder with 'mosaic ls' to check the name"
-        case let .alreadyExists(p): return "\(p) already exists; delete it first, or upload with --replace"
-        case let .notAFile(p): return "\(p) is a folder, not a file"
-        case let .localFile(p, why): return "cannot use local file \(p): \(why)"
-        case let .changedDuringUpload(p): return "\(p) changed while it was being uploaded; upload it again"
-        case let .unreadable(p, why): return "cannot read \(p) from enough blobbers: \(why); run 'mosaic repair' or try later"
-        case let .invalidPath(why): return why
-        case let .untrustedBlobber(i, why): return "blobber \(i) answered something that does not check out: \(why); nothing was signed over it"
-        case let .lockerFile(p): return "\(p) is a locker file, locked with a PIN; open it with 'mosaic locker get \(RemotePath.name(p))' or on the Locker page"
+        case .notFound(let p): return "\(p) does not exist; list the folder with 'mosaic ls' to check the name"
+        case .alreadyExists(let p): return "\(p) already exists; delete it first, or upload with --replace"
+        case .notAFile(let p): return "\(p) is a folder, not a file"
+        case .localFile(let p, let why): return "cannot use local file \(p): \(why)"
+        case .changedDuringUpload(let p): return "\(p) changed while it was being uploaded; upload it again"
+        case .unreadable(let p, let why): return "cannot read \(p) from enough blobbers: \(why); run 'mosaic repair' or try later"
+        case .invalidPath(let why): return why
+        case .untrustedBlobber(let i, let why):
+            return "blobber \(i) answered something that does not check out: \(why); nothing was signed over it"
+        case .lockerFile(let p):
+            return "\(p) is a locker file, locked with a PIN; open it with 'mosaic locker get \(RemotePath.name(p))' or on the Locker page"
         }
     }
 }

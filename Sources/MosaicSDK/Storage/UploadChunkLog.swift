@@ -1,7 +1,7 @@
-import MosaicProtocol
 import Foundation
 import Glibc
 import MosaicCrypto
+import MosaicProtocol
 import MosaicStorageCore
 
 /// The chunks an upload has handed to its blobbers: one 32-byte digest per chunk (SHA-256 of the
@@ -51,7 +51,8 @@ final class UploadChunkLog: @unchecked Sendable {
         recorded = digests
         fd = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | (resume ? 0 : O_TRUNC), 0o600)
         guard fd >= 0 else {
-            throw StorageClientError.localFile(path: url.lastPathComponent, reason: "cannot open the upload's chunk log: \(String(cString: strerror(errno)))")
+            throw StorageClientError.localFile(
+                path: url.lastPathComponent, reason: "cannot open the upload's chunk log: \(String(cString: strerror(errno)))")
         }
     }
 
@@ -91,7 +92,8 @@ final class UploadChunkLog: @unchecked Sendable {
             if n < 0 {
                 if errno == EINTR { continue }
                 // Without the record the chunk must not go: a later resume could not check it.
-                throw StorageClientError.localFile(path: url.lastPathComponent, reason: "cannot write the upload's chunk log: \(String(cString: strerror(errno)))")
+                throw StorageClientError.localFile(
+                    path: url.lastPathComponent, reason: "cannot write the upload's chunk log: \(String(cString: strerror(errno)))")
             }
             written += n
         }

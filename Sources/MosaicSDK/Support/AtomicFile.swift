@@ -1,5 +1,5 @@
-import Glibc
 import Foundation
+import Glibc
 import MosaicCrypto
 
 /// Crash-safe small-file writes: a private temp file in the same folder, fsync, then rename
@@ -12,8 +12,8 @@ public enum AtomicFile {
 
         public var description: String {
             switch self {
-            case let .exists(path): return "\(path) already exists"
-            case let .io(path, reason): return "cannot write \(path): \(reason)"
+            case .exists(let path): return "\(path) already exists"
+            case .io(let path, let reason): return "cannot write \(path): \(reason)"
             }
         }
     }

@@ -7,9 +7,11 @@ public enum Quantity {
     /// K/M/G/T binary); nil when the text is not a size or overflows.
     public static func bytes(_ text: String) -> UInt64? {
         let s = text.trimmingCharacters(in: .whitespaces)
-        let units: [(String, UInt64)] = [("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40),
-                                         ("KB", 1_000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("TB", 1_000_000_000_000),
-                                         ("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30), ("T", 1 << 40), ("B", 1)]
+        let units: [(String, UInt64)] = [
+            ("KiB", 1 << 10), ("MiB", 1 << 20), ("GiB", 1 << 30), ("TiB", 1 << 40),
+            ("KB", 1_000), ("MB", 1_000_000), ("GB", 1_000_000_000), ("TB", 1_000_000_000_000),
+            ("K", 1 << 10), ("M", 1 << 20), ("G", 1 << 30), ("T", 1 << 40), ("B", 1),
+        ]
         var digits = Substring(s)
         var scale: UInt64 = 1
         for (suffix, factor) in units where s.uppercased().hasSuffix(suffix.uppercased()) {
@@ -28,7 +30,10 @@ public enum Quantity {
         let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
         var unit = 0
         var scale: UInt64 = 1
-        while unit < units.count - 1, n >= scale * 1024 { scale *= 1024; unit += 1 }
+        while unit < units.count - 1, n >= scale * 1024 {
+            scale *= 1024
+            unit += 1
+        }
         if unit == 0 { return "\(n) B" }
         let tenths = (n % scale) * 10 / scale
         return "\(n / scale)\(tenths > 0 ? ".\(tenths)" : "") \(units[unit])"

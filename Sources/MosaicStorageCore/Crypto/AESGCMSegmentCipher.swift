@@ -1,6 +1,6 @@
-import MosaicProtocol
 import Foundation
 import MosaicCrypto
+import MosaicProtocol
 
 /// The real `SegmentCipher`: AES-256-GCM (OpenSSL through MosaicCrypto) with one random content
 /// key per file.
@@ -40,7 +40,8 @@ public final class AESGCMSegmentCipher: SegmentCipher, @unchecked Sendable {
             throw CryptoError.invalidInput("a segment nonce prefix must be 8 bytes, got \(noncePrefix.count)")
         }
         guard fileSize >= 0 else { throw StorageError.invalidFileSize(fileSize) }
-        let segments = (fileSize + Int64(MerkleRules.blockSize - AES256GCM.tagCount) - 1) / Int64(MerkleRules.blockSize - AES256GCM.tagCount)
+        let segments =
+            (fileSize + Int64(MerkleRules.blockSize - AES256GCM.tagCount) - 1) / Int64(MerkleRules.blockSize - AES256GCM.tagCount)
         guard segments <= Int64(UInt32.max) + 1 else {
             throw CryptoError.invalidInput("a file of \(fileSize) bytes has more than 2^32 segments; split it")
         }

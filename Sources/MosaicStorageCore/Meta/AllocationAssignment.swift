@@ -33,8 +33,10 @@ public struct AllocationAssignment: Sendable, Hashable, Codable, CanonicalSigned
         case size, expiration, blobbers, signature
     }
 
-    public init(allocationID: String, ownerPublicKey: Ed25519.PublicKey, dataShards: Int, parityShards: Int, size: Int64,
-                expiration: Int64, blobbers: [String], signature: String = "") {
+    public init(
+        allocationID: String, ownerPublicKey: Ed25519.PublicKey, dataShards: Int, parityShards: Int, size: Int64,
+        expiration: Int64, blobbers: [String], signature: String = ""
+    ) {
         self.allocationID = allocationID
         self.ownerPublicKey = ownerPublicKey
         self.dataShards = dataShards
@@ -73,7 +75,8 @@ public struct AllocationAssignment: Sendable, Hashable, Codable, CanonicalSigned
     public func verify() throws(StorageRequestError) {
         guard Transaction.isHexID(allocationID) else { throw .invalid("allocation_id must be 64 lowercase hex characters") }
         guard ErasureCoder.isValid(dataShards: dataShards, parityShards: parityShards),
-              blobbers.count == dataShards + parityShards, Set(blobbers).count == blobbers.count else {
+            blobbers.count == dataShards + parityShards, Set(blobbers).count == blobbers.count
+        else {
             throw .invalid("an allocation needs d ≥ 1, p ≥ 0 and d + p distinct blobbers")
         }
         guard size > 0 else { throw .invalid("allocation size must be positive") }

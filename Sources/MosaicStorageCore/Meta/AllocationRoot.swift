@@ -12,8 +12,9 @@ public enum AllocationRoot {
     /// Blobber `index`'s entry for `meta` (folders: zero fragment root, length 0).
     public static func entry(_ meta: FileMeta, index: Int) -> AllocationEntry {
         let root = meta.kind == .file ? (meta.fragmentRoots[safe: index] ?? empty) : empty
-        return AllocationEntry(path: meta.path, fragmentRoot: root, fragmentLength: UInt64(max(0, meta.fragmentLength)),
-                               fileSize: UInt64(max(0, meta.size)), metadataHash: meta.hash)
+        return AllocationEntry(
+            path: meta.path, fragmentRoot: root, fragmentLength: UInt64(max(0, meta.fragmentLength)),
+            fileSize: UInt64(max(0, meta.size)), metadataHash: meta.hash)
     }
 
     /// The tree of blobber `index` holding `metas`; throws on duplicate paths or malformed roots.

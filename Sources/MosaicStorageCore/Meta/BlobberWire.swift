@@ -1,6 +1,6 @@
 import Foundation
-import MosaicProtocol
 import MosaicCrypto
+import MosaicProtocol
 
 /// JSON bodies of the blobber HTTP API (docs/STORAGE.md §11), shared by the blobber and the SDK.
 public enum BlobberWire {
@@ -44,8 +44,10 @@ public enum BlobberWire {
             case writeMarker = "write_marker"
         }
 
-        package init(allocationID: String, blobberID: String, index: Int, root: String, size: UInt64, capacity: Int64,
-                     fileCount: Int, expiration: Int64, writeMarker: WriteMarker?) {
+        package init(
+            allocationID: String, blobberID: String, index: Int, root: String, size: UInt64, capacity: Int64,
+            fileCount: Int, expiration: Int64, writeMarker: WriteMarker?
+        ) {
             self.allocationID = allocationID
             self.blobberID = blobberID
             self.index = index

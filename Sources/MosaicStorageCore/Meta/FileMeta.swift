@@ -66,9 +66,11 @@ public struct FileMeta: Sendable, Hashable, Codable, CanonicalSigned {
         case signature
     }
 
-    public init(allocationID: String, path: String, kind: Kind, size: Int64, contentType: String, cipher: String,
-                dataShards: Int, parityShards: Int, fragmentRoots: [String], fragmentLength: Int64, wrappedKey: String,
-                noncePrefix: String, created: Int64, modified: Int64, ownerID: String, signature: String = "") {
+    public init(
+        allocationID: String, path: String, kind: Kind, size: Int64, contentType: String, cipher: String,
+        dataShards: Int, parityShards: Int, fragmentRoots: [String], fragmentLength: Int64, wrappedKey: String,
+        noncePrefix: String, created: Int64, modified: Int64, ownerID: String, signature: String = ""
+    ) {
         self.allocationID = allocationID
         self.path = path
         self.kind = kind
@@ -89,9 +91,10 @@ public struct FileMeta: Sendable, Hashable, Codable, CanonicalSigned {
 
     /// A folder entry (no content).
     public static func directory(allocationID: String, path: String, time: Int64, ownerID: String) -> FileMeta {
-        FileMeta(allocationID: allocationID, path: path, kind: .directory, size: 0, contentType: "", cipher: "",
-                 dataShards: 0, parityShards: 0, fragmentRoots: [], fragmentLength: 0, wrappedKey: "", noncePrefix: "",
-                 created: time, modified: time, ownerID: ownerID)
+        FileMeta(
+            allocationID: allocationID, path: path, kind: .directory, size: 0, contentType: "", cipher: "",
+            dataShards: 0, parityShards: 0, fragmentRoots: [], fragmentLength: 0, wrappedKey: "", noncePrefix: "",
+            created: time, modified: time, ownerID: ownerID)
     }
 
     public var signingBytes: [UInt8] {
@@ -133,18 +136,26 @@ public struct FileMeta: Sendable, Hashable, Codable, CanonicalSigned {
                 throw .invalid("folder metadata for \(path) must have no size or fragments")
             }
         case .file:
-            guard cipher == Self.aesGCMCipher || cipher == Self.lockerCipher else { throw .invalid("unknown cipher '\(cipher)' in metadata of \(path)") }
-            guard ErasureCoder.isValid(dataShards: dataShards, parityShards: parityShards), fragmentRoots.count == dataShards + parityShards,
-                  fragmentRoots.allSatisfy({ Hex.decode($0)?.count == 32 }) else {
+            guard cipher == Self.aesGCMCipher || cipher == Self.lockerCipher else {
+                throw .invalid("unknown cipher '\(cipher)' in metadata of \(path)")
+            }
+            guard ErasureCoder.isValid(dataShards: dataShards, parityShards: parityShards),
+                fragmentRoots.count == dataShards + parityShards,
+                fragmentRoots.allSatisfy({ Hex.decode($0)?.count == 32 })
+            else {
                 throw .invalid("metadata of \(path) needs one 32-byte hex root per shard")
             }
-            guard let prefix = Hex.decode(noncePrefix), prefix.count == 8 else { throw .invalid("metadata of \(path): nonce_prefix must be 8 hex bytes") }
+            guard let prefix = Hex.decode(noncePrefix), prefix.count == 8 else {
+                throw .invalid("metadata of \(path): nonce_prefix must be 8 hex bytes")
+            }
             let wrappedCount = cipher == Self.lockerCipher ? Self.lockerWrappedKeyCount : SealedBox.overhead + 32
             guard let wrapped = Hex.decode(wrappedKey), wrapped.count == wrappedCount else {
                 throw .invalid("metadata of \(path): wrapped_key must be a wrapped 32-byte key (\(wrappedCount) bytes)")
             }
             guard let layout = try? layout(), layout.fragmentLength == fragmentLength else {
-                throw .invalid("metadata of \(path): fragment_length \(fragmentLength) does not fit size \(size) with \(dataShards)+\(parityShards) shards")
+                throw .invalid(
+                    "metadata of \(path): fragment_length \(fragmentLength) does not fit size \(size) with \(dataShards)+\(parityShards) shards"
+                )
             }
         }
         guard signatureFault(signature, by: owner) == nil else {

@@ -5,7 +5,9 @@ public enum RemotePath {
 
     public static func validate(_ path: String) throws(StorageRequestError) {
         guard path.hasPrefix("/"), path != "/", !path.hasSuffix("/"), path.utf8.count <= maxBytes, !path.utf8.contains(0) else {
-            throw .invalid("'\(path)' is not a valid remote path: use an absolute path like /photos/cat.jpg (no trailing '/', at most \(maxBytes) bytes)")
+            throw .invalid(
+                "'\(path)' is not a valid remote path: use an absolute path like /photos/cat.jpg (no trailing '/', at most \(maxBytes) bytes)"
+            )
         }
         for part in path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             guard !part.isEmpty, part != ".", part != ".." else {

@@ -38,8 +38,10 @@ public enum RequestSignature {
         /// SHA-256 of the body; nil for a streamed body (the upload PUT), signed as 32 zero bytes.
         public var bodyHash: [UInt8]?
 
-        public init(blobberID: String, allocationID: String, method: String, path: String, query: [String: String] = [:],
-                    offset: Int64? = nil, bodyLength: Int64 = 0, bodyHash: [UInt8]? = SHA256.hash([])) {
+        public init(
+            blobberID: String, allocationID: String, method: String, path: String, query: [String: String] = [:],
+            offset: Int64? = nil, bodyLength: Int64 = 0, bodyHash: [UInt8]? = SHA256.hash([])
+        ) {
             self.blobberID = blobberID
             self.allocationID = allocationID
             self.method = method
@@ -51,10 +53,13 @@ public enum RequestSignature {
         }
 
         /// A request with a buffered `body` (hashed).
-        public init(blobberID: String, allocationID: String, method: String, path: String, query: [String: String] = [:],
-                    body: some Collection<UInt8>) {
-            self.init(blobberID: blobberID, allocationID: allocationID, method: method, path: path, query: query,
-                      offset: nil, bodyLength: Int64(body.count), bodyHash: SHA256.hash(Array(body)))
+        public init(
+            blobberID: String, allocationID: String, method: String, path: String, query: [String: String] = [:],
+            body: some Collection<UInt8>
+        ) {
+            self.init(
+                blobberID: blobberID, allocationID: allocationID, method: method, path: path, query: query,
+                offset: nil, bodyLength: Int64(body.count), bodyHash: SHA256.hash(Array(body)))
         }
     }
 
@@ -92,22 +97,31 @@ public enum RequestSignature {
     }
 
     /// The four headers for a request (a fresh random nonce unless one is given).
-    public static func headers(_ t: Target, key: Ed25519.SigningKey, time: Int64 = Int64(Date().timeIntervalSince1970),
-                               nonce: [UInt8] = Random.bytes(nonceCount)) -> [String: String] {
+    public static func headers(
+        _ t: Target, key: Ed25519.SigningKey, time: Int64 = Int64(Date().timeIntervalSince1970),
+        nonce: [UInt8] = Random.bytes(nonceCount)
+    ) -> [String: String] {
         let sig = key.signature(for: digest(t, time: time, nonce: nonce))
-        return ["X-Mosaic-Key": key.publicKey.hex, "X-Mosaic-Time": String(time), "X-Mosaic-Nonce": Hex.encode(nonce),
-                "X-Mosaic-Signature": Hex.encode(sig)]
+        return [
+            "X-Mosaic-Key": key.publicKey.hex, "X-Mosaic-Time": String(time), "X-Mosaic-Nonce": Hex.encode(nonce),
+            "X-Mosaic-Signature": Hex.encode(sig),
+        ]
     }
 
     /// The verified signer, or an error saying what is wrong. Checks shapes, the time window and the
     /// signature; whether the nonce was seen before is the caller's (`RequestNonces`).
-    public static func verify(_ t: Target, headers: (String) -> String?,
-                              now: Int64 = Int64(Date().timeIntervalSince1970)) throws(StorageRequestError) -> Verified {
+    public static func verify(
+        _ t: Target, headers: (String) -> String?,
+        now: Int64 = Int64(Date().timeIntervalSince1970)
+    ) throws(StorageRequestError) -> Verified {
         guard let keyHex = headers("X-Mosaic-Key"), let timeText = headers("X-Mosaic-Time"),
-              let nonceHex = headers("X-Mosaic-Nonce"), let sigHex = headers("X-Mosaic-Signature") else {
+            let nonceHex = headers("X-Mosaic-Nonce"), let sigHex = headers("X-Mosaic-Signature")
+        else {
             throw .unauthorized("sign the request: X-Mosaic-Key, X-Mosaic-Time, X-Mosaic-Nonce and X-Mosaic-Signature headers are required")
         }
-        guard let key = Ed25519.PublicKey(hex: keyHex) else { throw .unauthorized("X-Mosaic-Key must be 64 hex characters (an Ed25519 public key)") }
+        guard let key = Ed25519.PublicKey(hex: keyHex) else {
+            throw .unauthorized("X-Mosaic-Key must be 64 hex characters (an Ed25519 public key)")
+        }
         guard let time = Int64(timeText) else { throw .unauthorized("X-Mosaic-Time must be unix seconds") }
         guard let nonce = Hex.decode(nonceHex), nonce.count == nonceCount else {
             throw .unauthorized("X-Mosaic-Nonce must be \(2 * nonceCount) hex characters (\(nonceCount) random bytes)")

@@ -40,8 +40,8 @@ public enum StorageRequestError: Error, Equatable, Sendable, CustomStringConvert
 
     public var message: String {
         switch self {
-        case let .invalid(m), let .unauthorized(m), let .forbidden(m), let .notFound(m), let .conflict(m), let .expired(m), let .full(m),
-             let .tooMany(m):
+        case .invalid(let m), .unauthorized(let m), .forbidden(let m), .notFound(let m), .conflict(let m), .expired(let m), .full(let m),
+            .tooMany(let m):
             return m
         }
     }
