@@ -86,6 +86,116 @@ import Testing
 
     static let servers: Set<String> = ["devnet", "blobber", "node", "app"]
 
+    /// The commands the README and docs/ show, as written: code spans (`mosaic …`) and code lines
+    /// that start with `mosaic ` (without their `# comment`, each part of `a && b` on its own).
+    static func docCommands() throws -> [String] {
+        var found = Set<String>()
+        let docs = root.appendingPathComponent("docs")
+        let files =
+            [root.appendingPathComponent("README.md")]
+            + (try FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil).filter { $0.pathExtension == "md" })
+        let span = try NSRegularExpression(pattern: "`mosaic ([^`]+)`")
+        for url in files {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            for m in span.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                guard let r = Range(m.range(at: 1), in: text) else { continue }
+                found.insert(String(text[r]))
+            }
+            for line in text.split(separator: "\n") {
+                var code = line.trimmingCharacters(in: .whitespaces)
+                guard code.hasPrefix("mosaic "), !code.contains("─►") else { continue }
+                if let comment = code.range(of: " #") { code = String(code[..<comment.lowerBound]) }
+                for part in code.components(separatedBy: "&&") {
+                    let command = part.trimmingCharacters(in: .whitespaces)
+                    if command.hasPrefix("mosaic ") { found.insert(String(command.dropFirst("mosaic ".count))) }
+                }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// A documented command as arguments: optional parts are kept (their flags are checked too),
+    /// the first of `a|b` alternatives is taken, and placeholders get sample values.
+    static func docWords(_ command: String) -> [String] {
+        let hex = String(repeating: "a", count: 64)
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        var started = false
+        for c in command.filter({ $0 != "[" && $0 != "]" && $0 != "…" }) {
+            if c == "'" {
+                quoted.toggle()
+                started = true
+            } else if c == " " && !quoted {
+                if started { words.append(current) }
+                current = ""
+                started = false
+            } else {
+                current.append(c)
+                started = true
+            }
+        }
+        if started { words.append(current) }
+        return words.map { raw in
+            let w = raw.hasPrefix("-") ? raw : String(raw.split(separator: "|").first ?? Substring(raw))
+            switch w {
+            case "ID", "CLIENT_ID", "BLOBBER_ID": return hex
+            case "AUTHOR/PERMLINK": return hex + "/x"
+            case "TOKENS", "AMOUNT", "N", "W": return "2"
+            case "NAME", "APP", "T", "B", "P", "C", "NEXT", "TEXT": return "x"
+            case "F", "FILE", "PATH", "DIR": return "/nonexistent/mosaic-hint-file"
+            case "URL": return "http://127.0.0.1:9"
+            case "JSON": return "{}"
+            default: return w
+            }
+        }
+    }
+
+    /// Runs one hint: a server command is checked through its help (every flag the hint uses is
+    /// listed), a bare command name must name a command, anything else must get past the parser.
+    static func check(_ args: [String], hint: String, with cli: CLIRunner) async throws {
+        guard let first = args.first else { return }
+        if servers.contains(first) {
+            let commandWords = args.prefix { !$0.hasPrefix("-") }
+            let help = try await cli.run(Array(commandWords) + ["--help"])
+            #expect(help.code == 0, "'mosaic \(hint)': \(help.err)")
+            for flag in args where flag.hasPrefix("--") {
+                #expect(
+                    help.out.contains(flag),
+                    "'mosaic \(hint)': \(flag) is not a flag of 'mosaic \(commandWords.joined(separator: " "))'")
+            }
+            return
+        }
+        let bare = !args.contains { $0.hasPrefix("-") } && args.count <= 2 && !args.contains { $0.count == 64 || $0.hasPrefix("/") }
+        if bare {
+            // A reference to a command ('mosaic share', 'mosaic alloc new'): it names one.
+            let help = try await cli.run(args + ["--help"])
+            #expect(help.code == 0, "'mosaic \(hint)' names no command: \(help.err)")
+            return
+        }
+        let r = try await cli.run(args, stdin: "")
+        #expect(r.code != 2, "'mosaic \(hint)' is refused by the parser: \(r.err)")
+    }
+
+    @Test func everyCommandInTheDocsParses() async throws {
+        let all = try CLIHintTests.docCommands()
+        #expect(all.count > 40, "found \(all.count) commands in the docs")
+        #expect(all.contains("wallet send --to CLIENT_ID --amount 0.25"))
+        #expect(
+            CLIHintTests.docWords("social feed --sort trending|hot|created [--tag T]") == [
+                "social", "feed", "--sort", "trending", "--tag", "x",
+            ])
+        #expect(
+            CLIHintTests.docWords("notes add --title Groceries --body 'milk, eggs'") == [
+                "notes", "add", "--title", "Groceries", "--body", "milk, eggs",
+            ])
+        let cli = try CLIRunner()
+        defer { cli.cleanup() }
+        for command in all {
+            try await CLIHintTests.check(CLIHintTests.docWords(command), hint: command, with: cli)
+        }
+    }
+
     @Test func everyPrintedHintParses() async throws {
         let all = try CLIHintTests.hints()
         #expect(all.count > 20, "found \(all.count) hints")
@@ -93,28 +203,8 @@ import Testing
         let cli = try CLIRunner()
         defer { cli.cleanup() }
         for hint in all {
-            guard let args = CLIHintTests.words(hint), let first = args.first else { continue }
-            if CLIHintTests.servers.contains(first) {
-                // Not started: its help must list every flag the hint uses.
-                let commandWords = args.prefix { !$0.hasPrefix("-") }
-                let help = try await cli.run(Array(commandWords) + ["--help"])
-                #expect(help.code == 0, "'mosaic \(hint)': \(help.err)")
-                for flag in args where flag.hasPrefix("--") {
-                    #expect(
-                        help.out.contains(flag),
-                        "'mosaic \(hint)': \(flag) is not a flag of 'mosaic \(commandWords.joined(separator: " "))'")
-                }
-                continue
-            }
-            let bare = !args.contains { $0.hasPrefix("-") } && args.count <= 2 && !args.contains { $0.count == 64 || $0.hasPrefix("/") }
-            if bare {
-                // A reference to a command ('mosaic share', 'mosaic alloc new'): it names one.
-                let help = try await cli.run(args + ["--help"])
-                #expect(help.code == 0, "'mosaic \(hint)' names no command: \(help.err)")
-                continue
-            }
-            let r = try await cli.run(args, stdin: "")
-            #expect(r.code != 2, "'mosaic \(hint)' is refused by the parser: \(r.err)")
+            guard let args = CLIHintTests.words(hint) else { continue }
+            try await CLIHintTests.check(args, hint: hint, with: cli)
         }
     }
 }

@@ -51,7 +51,7 @@ def test_first_run_one_tap_start_from_an_empty_keystore(devnet, browser):
     # Home shows the balance and the storage.
     b.get(devnet.app + "/#/")
     b.wait_text("#home-balance-tokens", lambda t: re.match(r"^\d", t.strip()) is not None and float(t.split()[0]) > 0)
-    b.wait_text("#home-storage-text", lambda t: "of 1.00 GiB used" in t)
+    b.wait_text("#home-storage-text", lambda t: "of 1 GiB used" in t)
     assert not b.js("return !!document.querySelector('#no-allocation')")
     b.shot("home-summary")
 
@@ -130,3 +130,18 @@ def test_every_page_fits_390_px(devnet, browser):
         assert wide <= 390, f"{page} scrolls sideways ({wide} px)"
         right = b.js("const r = document.querySelector('#sign-out').getBoundingClientRect(); return r.width > 0 ? r.right : -1")
         assert 0 < right <= 390, f"{page}: Sign out is off screen ({right})"
+
+
+# The same table as Tests/MosaicSDKTests/QuantityTests.swift: the server formats share pages with
+# Quantity.formatBytes, and the app's pages must read the same.
+SIZES = [(0, "0 B"), (1023, "1023 B"), (1024, "1 KiB"), (1056, "1 KiB"), (1126, "1 KiB"), (1127, "1.1 KiB"), (1536, "1.5 KiB"),
+         (1048575, "1023.9 KiB"), (1 << 20, "1 MiB"), (64 << 20, "64 MiB"), (1 << 30, "1 GiB"), ((1 << 30) * 3 // 2, "1.5 GiB"),
+         (1 << 40, "1 TiB"), (1 << 50, "1 PiB"), (1 << 60, "1024 PiB")]
+
+
+def test_sizes_read_as_on_share_pages(devnet, browser):
+    b = browser
+    b.get(devnet.app)
+    b.wait(lambda: b.js("return !!(window.Mosaic && Mosaic.fmtBytes)"))
+    shown = b.js("return arguments[0].map(n => Mosaic.fmtBytes(n))", [n for n, _ in SIZES])
+    assert shown == [text for _, text in SIZES]

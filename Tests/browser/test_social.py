@@ -19,12 +19,34 @@ def set_slider(b, css, percent):
          "r.dispatchEvent(new Event('input', {bubbles: true}));", css, percent)
 
 
+def approve_social(b):
+    """The first social write in a browser asks for the wallet's approval; the test turns it off for
+    social actions ("Do not ask again"), as a user may."""
+    if not b.js("try { return !!JSON.parse(localStorage.getItem('mosaic.approve.skip') || '{}').social } catch (e) { return false }"):
+        b.el("#approve-dialog")
+        assert b.text_of("#approve-dialog [data-field=to]") == "The social contract"
+        assert "MSC" in b.text_of("#approve-dialog [data-field=fee]")
+        b.click("#approve-skip")
+        b.click("#approve-yes")
+
+
+def approve_value(b):
+    """Staking, and a vote that counts locked stake, move value: they ask every time, whatever was
+    turned off. Returns the amount the dialog says will be signed."""
+    b.el("#approve-dialog")
+    assert not b.driver.find_elements(By.CSS_SELECTOR, "#approve-skip")
+    amount = b.text_of("#approve-dialog [data-field=amount]")
+    b.click("#approve-yes")
+    return amount
+
+
 def compose(b, title, body, tags):
     b.click("#compose-open")
     b.type("#compose-title", title)
     b.type("#compose-body", body)
     b.type("#compose-tags", tags)
     b.click("#compose-submit")
+    approve_social(b)
 
 
 def feed_ids(b):
@@ -65,6 +87,7 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     b.wait_text("#stake-error", lambda t: "give the amount to stake in tokens" in t, timeout=20)
     b.type("#stake-amount", "0.5")
     b.click("#stake-submit")
+    assert approve_value(b) == "0.5 MSC locked as your voting stake"
     b.wait(lambda: b.el("#social-account").get_attribute("data-stake") == "5000000000", timeout=40)
     assert "stake 0.5 tokens" in b.text_of("#social-account")
     b.shot("social-empty")
@@ -85,9 +108,13 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     # The author edits the post (same dialog, prefilled).
     b.click("#post-edit-open")
     assert b.el("#compose-title").get_attribute("value") == "Hello Mosaic"
-    b.type("#compose-body", "My first post on the network.\nSecond line, edited.")
+    b.type("#compose-body", "My first post on the network.\nSecond line, **edited**.\n\n- one <img src=x onerror=alert(1)>")
     b.click("#compose-submit")
     b.wait_text("#post-body", lambda t: "Second line, edited." in t, timeout=40)
+    # The body renders a safe Markdown subset: bold and a list, and raw HTML stays text.
+    assert b.text_of("#post-body .md strong") == "edited"
+    assert b.text_of("#post-body .md ul li").startswith("one <img")
+    assert not b.driver.find_elements(By.CSS_SELECTOR, "#post-body img")
     b.shot("post-edited")
 
     # Reply, then a reply to the reply (replies are at least 3 s apart on the chain).
@@ -117,6 +144,7 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     set_slider(b, "#vote-weight", 50)
     assert b.text_of("#vote-weight-label") == "+50 %"
     b.click("#vote-submit")
+    assert "voting stake of 0.5 MSC" in approve_value(b)
     b.wait_text("#my-vote", lambda t: t == "Your vote: +50 %", timeout=40)
     assert b.text_of("#post-meta .post-votes") == "1 vote"
     rshares = int(b.text_of("#post-meta .post-rshares").split()[0].replace(",", "").replace("−", "-"))
@@ -126,6 +154,7 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     # The same vote again is refused by the chain: its message is shown as an alert.
     time.sleep(3.2)
     b.click("#vote-submit")
+    approve_value(b)
     b.wait_text("#vote-error", lambda t: "already has weight 5000" in t, timeout=40)
     assert "already has weight 5000" in last_alert(b)
     b.shot("vote-refused")
@@ -135,6 +164,7 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     set_slider(b, reply + " .vote-range", -30)
     assert b.text_of(reply + " .vote-btn") == "Downvote"
     b.click(reply + " .vote-btn")
+    approve_value(b)
     b.wait_text(reply + " .vote-current", lambda t: t == "Your vote: −30 %", timeout=40)
     assert "−" in b.text_of("#replies > li.reply > .post-meta .post-rshares")
     b.shot("reply-downvoted")
@@ -241,3 +271,30 @@ def test_grants_list_and_revoke(devnet, browser, example_app):
     b.el("#social-grants-empty", timeout=40)
     b.shot("revoked")
     assert api_json(b, "/api/social/grants")["grants"] == []
+
+
+def test_long_titles_and_social_pages_fit_390_px(devnet, browser):
+    """A post title of one 200-character word wraps instead of running off the screen, on every
+    social page at a phone's 390 px width."""
+    b = browser
+    create_wallet(b, devnet.app)
+    faucet(b, devnet.app)
+    me = b.js("return Mosaic.state.session.wallet.client_id")
+    b.get(devnet.app + "/#/social?sort=created")
+    b.el("#social")
+    title = "Unbreakable" + "x" * 189
+    compose(b, title, "A body with a " + "y" * 150 + " long word.", "long")
+    b.el("#social-post", timeout=40)
+    post = b.el("#social-post").get_attribute("data-id")
+    b.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    for page in ["#/social/post/" + post, "#/social?sort=created", "#/social/u/" + me, "#/social/apps"]:
+        b.get(devnet.app + "/" + page)
+        b.wait(lambda: b.js("const v = document.querySelector('#view'); return v && !v.querySelector('.loading') && v.children.length > 0"))
+        if "sort=created" in page:
+            wait_feed_loaded(b)
+            assert post in feed_ids(b)
+        b.shot("390-" + page.strip("#/").split("?")[0].replace("/", "-")[:40])
+        wide = b.js("return document.documentElement.scrollWidth")
+        assert wide <= 390, f"{page} scrolls sideways ({wide} px)"
+        right = b.js("const r = document.querySelector('#sign-out').getBoundingClientRect(); return r.width > 0 ? r.right : -1")
+        assert 0 < right <= 390, f"{page}: Sign out is off screen ({right})"

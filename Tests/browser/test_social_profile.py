@@ -6,7 +6,7 @@ import time
 from selenium.webdriver.common.by import By
 
 from conftest import Browser
-from test_social import compose, faucet, set_slider, wait_feed_loaded
+from test_social import approve_social, approve_value, compose, faucet, set_slider, wait_feed_loaded
 from test_wallet import create_wallet
 
 
@@ -23,6 +23,7 @@ def set_profile(b, app, name, about):
     b.type("#profile-name-input", name)
     b.type("#profile-about-input", about)
     b.click("#profile-submit")
+    approve_social(b)
     b.wait_text("#profile-name", lambda t: t == name, timeout=40)
 
 
@@ -62,6 +63,7 @@ def test_profiles_votes_and_rewards_with_two_wallets(devnet, browser, second_bro
     wait_feed_loaded(s)
     s.type("#stake-amount", "0.5")
     s.click("#stake-submit")
+    approve_value(s)
     s.wait(lambda: s.el("#social-account").get_attribute("data-stake") == "5000000000", timeout=40)
     card = s.el(f"#social-feed .post-card[data-id='{post_id}']")
     assert card.find_element(By.CSS_SELECTOR, ".post-author").text == "alice"
@@ -73,6 +75,7 @@ def test_profiles_votes_and_rewards_with_two_wallets(devnet, browser, second_bro
     s.el(f"#social-post[data-id='{post_id}']")
     set_slider(s, "#vote-weight", 100)
     s.click("#vote-submit")
+    assert "stays locked until the post pays out" in approve_value(s)
     s.wait_text("#my-vote", lambda t: t == "Your vote: +100 %", timeout=40)
     s.driver.refresh()
     s.wait_text("#post-reward", lambda t: "Pending reward ≈" in t, timeout=20)

@@ -13,13 +13,17 @@
     if (isNaN(d.getTime())) return String(sec);
     return d.toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
   }
+  // The rule of the SDK's Quantity.formatBytes, which formats the server's share pages, so a size
+  // reads the same everywhere: binary units, one decimal cut (not rounded) and left out when it is 0.
   function fmtBytes(n) {
     n = Number(n);
     if (!isFinite(n) || n < 0) return '—';
     const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-    let i = 0;
-    while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
-    return (i === 0 ? String(n) : n.toFixed(n < 10 ? 2 : 1)) + ' ' + units[i];
+    let unit = 0, scale = 1;
+    while (unit < units.length - 1 && n >= scale * 1024) { scale *= 1024; unit++; }
+    if (unit === 0) return Math.floor(n) + ' B';
+    const tenths = Math.floor((n % scale) * 10 / scale);
+    return Math.floor(n / scale) + (tenths > 0 ? '.' + tenths : '') + ' ' + units[unit];
   }
   function shortHash(s, n) {
     n = n || 8;

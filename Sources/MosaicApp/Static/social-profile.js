@@ -53,6 +53,7 @@
       if (!/^[a-z0-9-]{3,32}$/.test(name)) return showError(err, 'A name is 3–32 lowercase letters, digits and -');
       if (new TextEncoder().encode(about).length > 512) return showError(err, 'About is at most 512 bytes');
       showError(err, '');
+      if (!await M.social.approve({ action: 'Save your profile as \u201c' + name + '\u201d', amount: M.social.FEE_ONLY })) return;
       busy(submit, true, 'Saving… waiting for the block to seal');
       try {
         const r = await api('POST', '/api/social/profile', { name, about });
@@ -77,6 +78,7 @@
     const claim = mine && Number(rw.pending) > 0
       ? h('button', { type: 'button', class: 'btn btn-primary btn-small', id: 'profile-claim', text: 'Claim ' + S.tokens(rw.pending) }) : null;
     if (claim) claim.addEventListener('click', async () => {
+      if (!await S.approve({ action: 'Claim your rewards', amount: S.tokens(rw.pending) + ' from the reward pool into your balance', to: 'Your wallet, from the social contract' })) return;
       busy(claim, true, 'Claiming… sealing');
       try {
         const c = await api('POST', '/api/social/claim', {});

@@ -104,6 +104,19 @@
       h('a', { class: 'chip post-tag', href: '#/social?sort=created&tag=' + encodeURIComponent(t), data: { tag: t }, text: '#' + t })));
   }
 
+  /* ---------------------------------------------------------- approve */
+
+  // What a social write will sign, before it is (dialog.js approve()). Posts, replies, edits, the
+  // profile and claims are social actions the user may stop being asked about; staking, and a vote
+  // that counts locked stake, move value and always ask.
+  async function approve(opts) {
+    const b = await api('GET', '/api/balance').catch(() => null);
+    const fee = b && b.fee_tokens ? b.fee_tokens + ' ' + (b.symbol || 'MSC') : '';
+    return M.approve(Object.assign({ kind: 'social', fee, to: 'The social contract' }, opts));
+  }
+  const FEE_ONLY = 'Nothing is paid but the network fee';
+  function quoted(title) { return title ? ' \u201c' + (title.length > 60 ? title.slice(0, 57) + '…' : title) + '\u201d' : ''; }
+
   // Shows the chain's refusal (or any error) as an alert toast and inline.
   function fail(ex, inline) {
     if (ex && ex.status === 401) return;
@@ -135,6 +148,15 @@
       if (!requireSession('vote')) return;
       const weight = Number(range.value) * 100;
       showError(err, '');
+      const account = weight !== 0 ? await api('GET', '/api/social/account').catch(() => null) : null;
+      const stake = account ? Number(account.stake || 0) : 0;
+      const what = weight === 0 ? 'Remove your vote' : (weight < 0 ? 'Downvote ' : 'Upvote ') + pct(weight);
+      if (!await approve({
+        kind: stake > 0 ? 'value' : 'social',
+        action: what + (p.parent_id ? ' on a reply' : ' on' + quoted(p.title)),
+        amount: stake > 0 ? 'Your voting stake of ' + tokens(stake) + ' counts and stays locked until the post pays out' : FEE_ONLY,
+        yes: 'Approve and vote'
+      })) return;
       busy(btn, true, 'Sealing…');
       const t = toast('Voting ' + pct(weight) + '… waiting for the block to seal', 'progress');
       try {
@@ -163,7 +185,7 @@
   function postCard(p) {
     return h('li', { class: 'post-card', data: { id: p.id } },
       h('a', { class: 'post-title', href: postHref(p), text: p.title || '(untitled)' }),
-      h('p', { class: 'post-excerpt', text: p.body + (p.body_truncated ? '…' : '') }),
+      h('p', { class: 'post-excerpt' }, M.markdown(p.body + (p.body_truncated ? '…' : ''), { inline: true })),
       meta(p), tagChips(p.tags));
   }
 
@@ -211,6 +233,17 @@
     }
     async function changeStake(path, btn) {
       stakeErr.hidden = true;
+      const unstake = path.endsWith('unstake');
+      const amount = stakeAmount.value.trim();
+      // Checked before the approval, so the dialog never shows an amount the chain would refuse.
+      if (!amount && !unstake) return showError(stakeErr, 'Enter how many tokens to stake, such as 0.5');
+      if (amount && !/^\d+(\.\d{1,10})?$/.test(amount)) {
+        return showError(stakeErr, 'That is not an amount: give the amount to ' + (unstake ? 'unstake' : 'stake') + ' in tokens, such as 0.5');
+      }
+      if (!await approve({
+        kind: 'value', action: unstake ? 'Unstake voting tokens' : 'Stake tokens for voting',
+        amount: unstake ? (amount ? amount + ' MSC' : 'All your voting stake') + ' back to your balance' : amount + ' MSC locked as your voting stake'
+      })) return;
       busy(btn, true, path.endsWith('unstake') ? 'Unstaking…' : 'Staking…');
       try {
         const r = await api('POST', path, { amount: stakeAmount.value.trim() });
@@ -319,6 +352,7 @@
       if (root && !title) return showError(err, 'Give the post a title');
       if (!body.trim()) return showError(err, 'Write something');
       showError(err, '');
+      if (!await approve({ action: (editing ? 'Edit your ' + (root ? 'post' : 'reply') : 'Publish') + quoted(root ? title : ''), amount: FEE_ONLY })) return;
       busy(submit, true, (editing ? 'Saving' : 'Publishing') + '… waiting for the block to seal');
       form.setAttribute('aria-busy', 'true');
       try {
@@ -389,7 +423,7 @@
     });
     const vote = voteControl(p, p.my_vote || 0, (post) => { const m = meta(post); metaEl.replaceWith(m); metaEl = m; }, null, true);
     const li = h('li', { class: 'reply', data: { id: p.id, depth: String(p.depth) } },
-      metaEl, h('div', { class: 'reply-body post-body', text: p.body }),
+      metaEl, h('div', { class: 'reply-body post-body' }, M.markdown(p.body)),
       h('div', { class: 'reply-actions' }, open, toggle), vote, slot, children);
     return li;
   }
@@ -405,6 +439,7 @@
       if (!requireSession('reply')) return;
       if (!ta.value.trim()) return showError(err, 'Write something');
       showError(err, '');
+      if (!await approve({ action: 'Reply', amount: FEE_ONLY })) return;
       busy(send, true, 'Replying… sealing');
       try {
         await api('POST', '/api/social/replies', { parent: parentID, body: ta.value });
@@ -459,7 +494,7 @@
       pageHead(p.title || (p.parent_id ? 'Reply' : '(untitled)'), '#/social', edit),
       h('article', { class: 'card post-full' },
         h('h2', { class: 'visually-hidden', id: 'post-title', text: p.title || '' }),
-        parent, metaEl, tagChips(p.tags), h('div', { class: 'post-body', id: 'post-body', text: p.body }), reward, voters(r.votes), vote),
+        parent, metaEl, tagChips(p.tags), h('div', { class: 'post-body', id: 'post-body' }, M.markdown(p.body)), reward, voters(r.votes), vote),
       h('div', { class: 'card' }, h('h2', { text: 'Reply' }), form),
       h('div', { class: 'card' }, repliesTitle, replies)));
     if (p.children > 0) await loadReplies(p.id, replies);
@@ -506,7 +541,7 @@
 
   /* ----------------------------------------------------------- router */
 
-  M.social = { meta, authorEl, profileHref, tokens, age, fmtInt, pct, plural, postHref, tagChips, fail, requireSession, unlocked, me };
+  M.social = { meta, authorEl, profileHref, tokens, age, fmtInt, pct, plural, postHref, tagChips, fail, requireSession, unlocked, me, approve, FEE_ONLY };
 
   routes.social = async function social(r) {
     if (r.parts[1] === 'post' && r.parts[2] && r.parts[3]) return postPage(r.parts[2], r.parts[3]);
