@@ -153,7 +153,7 @@ extension AppServer {
 
         api(
             .post, "/api/social/replies", summary: "Reply to a post or a reply (waits until sealed)", access: .wallet,
-            body: .json(.object([("parent", .string(maxLength: 256)), ("body", .string(maxLength: 65536))])),
+            body: .json(.object([("parent", .string(maxLength: SocialPostID.maxTextBytes)), ("body", .string(maxLength: 65536))])),
             statuses: [201], errors: [409, 422]
         ) { [self] req in
             let body = try req.decode(ReplyBody.self)
@@ -168,7 +168,7 @@ extension AppServer {
             body: .json(
                 .object(
                     [
-                        ("id", .string(maxLength: 256)), ("title", .string(maxLength: 1024)), ("body", .string(maxLength: 65536)),
+                        ("id", .string(maxLength: SocialPostID.maxTextBytes)), ("title", .string(maxLength: 1024)), ("body", .string(maxLength: 65536)),
                         ("tags", .either(.array(.string(maxLength: 64), maxItems: 16), .string(maxLength: 1024))),
                     ], required: ["id"])),
             errors: [403, 409, 422]
@@ -186,7 +186,7 @@ extension AppServer {
 
         api(
             .post, "/api/social/votes", summary: "Vote on a post: weight -10000…10000, 0 removes (waits until sealed)", access: .wallet,
-            body: .json(.object([("id", .string(maxLength: 256)), ("weight", .integer(-10_000...10_000))])),
+            body: .json(.object([("id", .string(maxLength: SocialPostID.maxTextBytes)), ("weight", .integer(-10_000...10_000))])),
             errors: [404, 409, 422]
         ) { [self] req in
             let body = try req.decode(VoteBody.self)

@@ -21,6 +21,9 @@ public struct SocialPostID: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     public var description: String { "\(author)/\(permlink)" }
+
+    /// The longest "AUTHOR/PERMLINK" text: a 64-hex author, the slash and the longest permlink.
+    public static let maxTextBytes = 64 + 1 + SocialRules.maxPermlinkBytes
 }
 
 /// The shape rules both the contract and clients check (docs/SOCIAL.md §2), so a client can
