@@ -34,7 +34,9 @@ import Testing
         #expect(
             usageError(["wallet", "sned"])
                 == "unknown command 'sned' for 'mosaic wallet'; did you mean 'send'? (see 'mosaic wallet --help')")
-        #expect(usageError(["wallet"]) == "'mosaic wallet' needs a subcommand: create, recover, list, show, default, reveal, balance, faucet, send, txns, tx")
+        #expect(
+            usageError(["wallet"])
+                == "'mosaic wallet' needs a subcommand: create, recover, list, show, default, reveal, balance, faucet, send, txns, tx")
     }
 
     @Test func unknownOptionNamesTheNearestOne() {
@@ -68,10 +70,14 @@ import Testing
             usageError(["alloc", "new", "--data", "2", "--parity", "1", "--size", "1GiB", "--expire", "500ms"])
                 == "--expire 500ms: give a duration such as 1h, 30d or 52w")
         #expect(usageError(["alloc", "update", "ID", "--lock", "abc"]) == "--lock abc: give a token amount such as 1, 0.5 or 0.001")
-        #expect(usageError(["node", "--dir", "d", "--port", "65536"]) == "--port 65536: give a port number from 0 to 65535 (0 picks a free one)")
+        #expect(
+            usageError(["node", "--dir", "d", "--port", "65536"]) == "--port 65536: give a port number from 0 to 65535 (0 picks a free one)"
+        )
         #expect(usageError(["devnet", "--app-port", "-1"]) == "--app-port -1: give a port number from 0 to 65535 (0 picks a free one)")
-        #expect(usageError(["node", "--dir", "d", "--confirmations", "1001"]) == "--confirmations 1001: give a number of blocks from 0 to 1000")
-        #expect(usageError(["node", "--dir", "d", "--block-time", "soon"]) == "--block-time soon: give a duration such as 0, 500ms, 1s or 2s")
+        #expect(
+            usageError(["node", "--dir", "d", "--confirmations", "1001"]) == "--confirmations 1001: give a number of blocks from 0 to 1000")
+        #expect(
+            usageError(["node", "--dir", "d", "--block-time", "soon"]) == "--block-time soon: give a duration such as 0, 500ms, 1s or 2s")
         #expect(usageError(["devnet", "--blobbers", "33"]) == "--blobbers 33: give a number from 0 to 32")
         #expect(usageError(["wallet", "txns", "--limit", "1001"]) == "--limit 1001: give a whole number from 0 to 1000")
         #expect(usageError(["wallet", "txns", "--offset", "-1"]) == "--offset -1: give a whole number from 0 to 2147483647")
@@ -143,7 +149,9 @@ import Testing
         let shared = try HelpPrinter.help(for: ["ls"], root: root)
         #expect(shared.contains("  --alloc ID   allocation id, unique prefix or name (default: the wallet's only active one)\n"))
         #expect(shared.contains("  --recursive  everything below PATH\n"))
-        #expect(try HelpPrinter.help(for: ["wallet", "faucet"], root: root).contains("  --timeout DURATION  how long to wait for sealing (default 60s)\n"))
+        #expect(
+            try HelpPrinter.help(for: ["wallet", "faucet"], root: root).contains(
+                "  --timeout DURATION  how long to wait for sealing (default 60s)\n"))
     }
 
     @Test func everyCommandDeclaresEachOptionOnceAndApartFromTheGlobalOnes() {

@@ -39,7 +39,8 @@ enum NetworkCommand {
             guard ClientConfig.Network.isValidURL(url) else { throw ConfigError.invalidURL(url) }
             if let app = o.app, !ClientConfig.Network.isValidURL(app) { throw ConfigError.invalidURL(app) }
             var config = try ClientConfig.load(home: inv.home)
-            let network = ClientConfig.Network(name: name, node: ClientConfig.Network.trimmed(url), app: o.app.map(ClientConfig.Network.trimmed))
+            let network = ClientConfig.Network(
+                name: name, node: ClientConfig.Network.trimmed(url), app: o.app.map(ClientConfig.Network.trimmed))
             config.upsert(network)
             try config.save(home: inv.home)
             return CommandOutput(

@@ -130,7 +130,9 @@ enum NotesCommand {
             guard Transaction.isHexID(who) else { throw NotesError.invalidOwner(who) }
             var page = try await NotesClient(client: ctx.client).notes(
                 owner: who, after: after, limit: limit, newestFirst: o.newest, round: round)
-            if let opener = try opener(inv, ctx, decrypt: o.read.decrypt, owner: who, notes: page.notes) { page.notes = page.notes.map(opener.open) }
+            if let opener = try opener(inv, ctx, decrypt: o.read.decrypt, owner: who, notes: page.notes) {
+                page.notes = page.notes.map(opener.open)
+            }
             return CommandOutput(text: listText(page, mine: owner == nil), json: pageJSON(page))
         })
 

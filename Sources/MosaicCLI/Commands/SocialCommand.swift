@@ -154,12 +154,7 @@ enum SocialCommand {
             let amount = try TokenAmount.parse(inv.arguments[0], option: "amount").baseUnits
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let view = try await run { () async throws(SocialError) in try await social.stake(amount) }
-            return CommandOutput(
-                text: "\(view.output ?? "staked") (transaction \(view.transaction.hash))",
-                json: .object([
-                    ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
-                    ("amount", .uint(amount)), ("output", .optional(view.output)),
-                ]))
+            return receipt(view, done: "staked", amount: amount)
         })
 
     static let unstake = Command(
@@ -170,12 +165,7 @@ enum SocialCommand {
             let amount = try inv.arguments.first.map { try TokenAmount.parse($0, option: "amount").baseUnits }
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let view = try await run { () async throws(SocialError) in try await social.unstake(amount) }
-            return CommandOutput(
-                text: "\(view.output ?? "unstaked") (transaction \(view.transaction.hash))",
-                json: .object([
-                    ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
-                    ("output", .optional(view.output)),
-                ]))
+            return receipt(view, done: "unstaked", amount: nil)
         })
 
     static let feed = Command(
@@ -449,12 +439,7 @@ enum SocialCommand {
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let view = try await run { () async throws(SocialError) in try await social.claimRewards() }
             let amount = view.events?.first { $0.name == "claim_rewards" }?.attributes["amount"].flatMap { UInt64($0) } ?? 0
-            return CommandOutput(
-                text: "\(view.output ?? "claimed") (transaction \(view.transaction.hash))",
-                json: .object([
-                    ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
-                    ("amount", .uint(amount)), ("output", .optional(view.output)),
-                ]))
+            return receipt(view, done: "claimed", amount: amount)
         })
 
     static let authorize = Command(
@@ -557,6 +542,15 @@ enum SocialCommand {
         })
 
     // MARK: helpers
+
+    /// What stake, unstake and claim print: the contract's output line and the transaction.
+    static func receipt(_ view: TransactionView, done: String, amount: UInt64?) -> CommandOutput {
+        CommandOutput(
+            text: "\(view.output ?? done) (transaction \(view.transaction.hash))",
+            json: .object(
+                [("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue))]
+                    + (amount.map { [("amount", JSONValue.uint($0))] } ?? []) + [("output", .optional(view.output))]))
+    }
 
     static func reader(_ inv: Invocation) throws -> SocialClient {
         SocialClient(client: try LedgerContext(inv, needsWallet: false).client)

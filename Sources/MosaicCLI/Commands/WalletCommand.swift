@@ -18,12 +18,10 @@ enum WalletCommand {
             "mosaic wallet create", "mosaic wallet create --name savings",
             "MOSAIC_PASSPHRASE=… mosaic wallet create --name ci --json",
         ],
-        options: CreateOptions.self,
+        options: NewWalletName.self,
         action: { o, inv in
             let keystore = Keystore(home: inv.home, environment: inv.environment)
-            let name = o.name
-            try Keystore.validate(name: name)
-            if keystore.names().contains(name) { throw KeystoreError.walletExists(name: name) }
+            let name = try o.checked(in: keystore)
             let passphrase = try PassphraseSource.resolve(
                 passphraseFile: inv.global.passphraseFile, environment: inv.environment,
                 prompt: "New passphrase for wallet \(name): ", confirm: true)
@@ -56,12 +54,20 @@ enum WalletCommand {
                 ]))
         })
 
-    struct CreateOptions: CommandOptions {
+    /// `--name` of a wallet about to be created or recovered.
+    struct NewWalletName: CommandOptions {
         @Option("name", "NAME", help: "wallet name (default: \"default\")") var name = "default"
+
+        /// The name, checked and not yet taken in `keystore`.
+        func checked(in keystore: Keystore) throws -> String {
+            try Keystore.validate(name: name)
+            if keystore.names().contains(name) { throw KeystoreError.walletExists(name: name) }
+            return name
+        }
     }
 
     struct RecoverOptions: CommandOptions {
-        @Option("name", "NAME", help: "wallet name (default: \"default\")") var name = "default"
+        var wallet = NewWalletName()
         @Option("mnemonic-file", "FILE", help: "read the mnemonic from FILE") var mnemonicFile: String?
     }
 
@@ -72,9 +78,7 @@ enum WalletCommand {
         options: RecoverOptions.self,
         action: { o, inv in
             let keystore = Keystore(home: inv.home, environment: inv.environment)
-            let name = o.name
-            try Keystore.validate(name: name)
-            if keystore.names().contains(name) { throw KeystoreError.walletExists(name: name) }
+            let name = try o.wallet.checked(in: keystore)
             let phrase = try readMnemonic(file: o.mnemonicFile)
             let mnemonic: Mnemonic
             do throws(MnemonicError) { mnemonic = try Mnemonic(phrase: phrase) } catch { throw KeystoreError.invalidMnemonic(error) }

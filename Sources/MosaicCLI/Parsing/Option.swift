@@ -97,7 +97,8 @@ extension Option where Value: OptionValue {
     init(_ name: String? = nil, _ valueName: String? = nil, help: String) {
         self.init(name, valueName ?? Value.valueName, help: help) { texts, name, words in
             guard let text = texts.last else {
-                throw CLIError.usage("missing --\(name) for '\(words.commandName)'; see 'mosaic help \(words.commandPath.joined(separator: " "))'")
+                throw CLIError.usage(
+                    "missing --\(name) for '\(words.commandName)'; see 'mosaic help \(words.commandPath.joined(separator: " "))'")
             }
             return try Value.parse(text, option: name)
         }

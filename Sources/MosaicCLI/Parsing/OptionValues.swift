@@ -121,14 +121,18 @@ struct DevnetBlobbers: BoundedNumber {
 struct HistoryLimit: BoundedNumber {
     let value: Int
     static let range = 0...1000
-    static func refusal(_ text: String, option: String) -> String { "--\(option) \(text): give a whole number from 0 to \(range.upperBound)" }
+    static func refusal(_ text: String, option: String) -> String {
+        "--\(option) \(text): give a whole number from 0 to \(range.upperBound)"
+    }
 }
 
 /// How many of the newest items to skip.
 struct PageOffset: BoundedNumber {
     let value: Int
     static let range = 0...Int(Int32.max)
-    static func refusal(_ text: String, option: String) -> String { "--\(option) \(text): give a whole number from 0 to \(range.upperBound)" }
+    static func refusal(_ text: String, option: String) -> String {
+        "--\(option) \(text): give a whole number from 0 to \(range.upperBound)"
+    }
 }
 
 /// Notes on one page of `notes list`.
