@@ -158,7 +158,8 @@ let package = Package(
                 "MosaicTestSupport", "mosaic", "example-social-app",
             ], swiftSettings: swift),
         .testTarget(
-            name: "MosaicCLITests", dependencies: ["MosaicSDK", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport", "mosaic"],
+            name: "MosaicCLITests",
+            dependencies: ["MosaicCLI", "MosaicSDK", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport", "mosaic"],
             swiftSettings: swift),
     ],
     swiftLanguageModes: [.v6]

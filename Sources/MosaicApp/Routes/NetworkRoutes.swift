@@ -64,21 +64,21 @@ extension AppServer {
             let name = body.name.trimmingCharacters(in: .whitespaces)
             let node = body.node.trimmingCharacters(in: .whitespaces)
             let app = body.app?.trimmingCharacters(in: .whitespaces) ?? ""
-            guard AppServer.isNetworkName(name) else {
+            guard ClientConfig.Network.isValidName(name) else {
                 throw HTTPError.unprocessable("A network name is 1 to 64 letters, digits, - or _.", code: "invalid_name")
             }
-            guard AppServer.isHTTPURL(node) else {
+            guard ClientConfig.Network.isValidURL(node) else {
                 throw HTTPError.unprocessable(
                     "The node URL must start with http:// or https://, such as http://10.0.0.5:7100.", code: "invalid_url")
             }
-            guard app.isEmpty || AppServer.isHTTPURL(app) else {
+            guard app.isEmpty || ClientConfig.Network.isValidURL(app) else {
                 throw HTTPError.unprocessable("The app URL must start with http:// or https://, or be left empty.", code: "invalid_url")
             }
             try mapConfig {
                 var config = try ClientConfig.load(home: networkState.home)
                 config.upsert(
                     ClientConfig.Network(
-                        name: name, node: node.hasSuffix("/") ? String(node.dropLast()) : node, app: app.isEmpty ? nil : app))
+                        name: name, node: ClientConfig.Network.trimmed(node), app: app.isEmpty ? nil : app))
                 try config.save(home: networkState.home)
             }
             return try AppServer.json(["name": name, "node": node], status: 201)
@@ -86,15 +86,6 @@ extension AppServer {
     }
 
     /// A network name as the config keeps it: 1–64 of letters, digits, - and _.
-    static func isNetworkName(_ s: String) -> Bool {
-        !s.isEmpty && s.count <= 64 && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-    }
-
-    static func isHTTPURL(_ s: String) -> Bool {
-        guard let u = URL(string: s), let scheme = u.scheme, ["http", "https"].contains(scheme), u.host != nil else { return false }
-        return true
-    }
-
     func mapConfig<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()

@@ -19,24 +19,17 @@ enum AllocCommand {
             "mosaic alloc new --data 2 --parity 2 --size 1GiB --expire 30d --lock 1",
             "mosaic alloc new --data 4 --parity 2 --size 10GiB --expire 90d --name photos --json",
         ],
-        flags: [
-            .option("data", "D", "data shards (any D blobbers rebuild a file)"),
-            .option("parity", "P", "parity shards (P blobbers may be lost)"),
-            .option("size", "SIZE", "user bytes, e.g. 1GiB"),
-            .option("expire", "DURATION", "lifetime from now, e.g. 30d"),
-            .option("lock", "TOKENS", "tokens for the write pool (default: the network's quote)"),
-            .option("name", "NAME", "a label shown in lists"),
-        ],
-        action: { inv in
-            let data = try count(try inv.required("data"), flag: "data", min: 1)
-            let parity = try count(try inv.required("parity"), flag: "parity", min: 0)
-            let size = try ByteSize.parse(try inv.required("size"), flag: "size")
+        options: NewOptions.self,
+        action: { o, inv in
+            let data = o.data.value
+            let parity = o.parity.value
+            let size = o.size.bytes
             guard size > 0 else { throw CLIError.usage("--size must be more than 0 bytes") }
-            let seconds = try expireSeconds(try inv.required("expire"), flag: "expire")
+            let seconds = o.expire.seconds
             let ctx = try StorageContext(inv)
             let lock: UInt64
-            if let text = inv.value("lock") {
-                lock = try BlobberCommand.tokens(text, flag: "lock")
+            if let given = o.lock {
+                lock = given.baseUnits
             } else {
                 lock = try await quote(ctx.client, size: size, data: data, parity: parity, seconds: seconds)
             }
@@ -44,7 +37,7 @@ enum AllocCommand {
             if !inv.json {
                 Console.err("creating allocation (\(data)+\(parity) shards, \(ByteSize.format(size))); waiting until it is sealed…\n")
             }
-            let name = inv.value("name") ?? ""
+            let name = o.name ?? ""
             let id = try await chain({ message in
                 if message.contains("not enough blobbers") { return tooFew(message, data + parity) }
                 if message.contains("lock at least") { return "\(message); pass a larger --lock (or omit it to lock the network's quote)" }
@@ -58,6 +51,15 @@ enum AllocCommand {
             }
             return CommandOutput(text: "created allocation \(id)\n" + details(a), json: json(a))
         })
+
+    struct NewOptions: CommandOptions {
+        @Option("data", help: "data shards (any D blobbers rebuild a file)") var data: DataShards
+        @Option("parity", help: "parity shards (P blobbers may be lost)") var parity: ParityShards
+        @Option("size", help: "user bytes, e.g. 1GiB") var size: ByteCount
+        @Option("expire", help: "lifetime from now, e.g. 30d") var expire: Lifetime
+        @Option("lock", help: "tokens for the write pool (default: the network's quote)") var lock: TokenAmount?
+        @Option("name", "NAME", help: "a label shown in lists") var name: String?
+    }
 
     static let list = Command(
         name: "list", summary: "list this wallet's allocations",
@@ -96,17 +98,13 @@ enum AllocCommand {
             "mosaic alloc update ID --extend 30d", "mosaic alloc update ID --grow 1GiB --lock 1",
             "mosaic alloc update ID --add-blobber BLOBBER_ID",
         ],
-        flags: [
-            .option("extend", "DURATION", "move the expiration later"), .option("grow", "SIZE", "add user bytes"),
-            .option("add-blobber", "ID", "add one more blobber"), .option("lock", "TOKENS", "tokens to add to the write pool"),
-        ],
-        arguments: ["ID"], minArguments: 1, maxArguments: 1,
-        action: { inv in
-            let extend = try inv.value("extend").map { try expireSeconds($0, flag: "extend") }
-            let grow = try inv.value("grow").map { try ByteSize.parse($0, flag: "grow") }
-            let add = inv.value("add-blobber")
+        options: UpdateOptions.self, arguments: ["ID"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
+            let extend = o.extend?.seconds
+            let grow = o.grow?.bytes
+            let add = o.addBlobber
             if let add, !Transaction.isHexID(add) { throw CLIError.usage("--add-blobber \(add): give a blobber id (64 hex characters)") }
-            let given = try inv.value("lock").map { try BlobberCommand.tokens($0, flag: "lock") }
+            let given = o.lock?.baseUnits
             guard extend != nil || grow != nil || add != nil || (given ?? 0) > 0 else {
                 throw CLIError.usage("nothing to update: give --extend, --grow, --add-blobber or --lock")
             }
@@ -124,6 +122,13 @@ enum AllocCommand {
             let after = try await ctx.client.storageAllocation(a.id) ?? a
             return CommandOutput(text: "updated allocation \(a.id)\n" + details(after), json: json(after))
         })
+
+    struct UpdateOptions: CommandOptions {
+        @Option("extend", help: "move the expiration later") var extend: Lifetime?
+        @Option("grow", help: "add user bytes") var grow: ByteCount?
+        @Option("add-blobber", "ID", help: "add one more blobber") var addBlobber: String?
+        @Option("lock", help: "tokens to add to the write pool") var lock: TokenAmount?
+    }
 
     static let cancel = Command(
         name: "cancel", summary: "cancel an allocation before it expires (refund minus a 10 % penalty to the blobbers)",
@@ -268,18 +273,6 @@ enum AllocCommand {
 
     static func tooFew(_ message: String, _ needed: Int) -> String {
         "\(message); an allocation needs \(needed) blobbers with room: use fewer --data/--parity shards or a smaller --size, or start more blobbers ('mosaic blobber' or 'mosaic devnet --blobbers N')"
-    }
-
-    static func count(_ text: String, flag: String, min: Int) throws -> Int {
-        guard let n = Int(text), n >= min, n <= 64 else { throw CLIError.usage("--\(flag) \(text): give a number from \(min) to 64") }
-        return n
-    }
-
-    static func expireSeconds(_ text: String, flag: String) throws -> UInt64 {
-        guard let ms = DurationText.milliseconds(text), ms >= 1000 else {
-            throw CLIError.usage("--\(flag) \(text): give a duration such as 1h, 30d or 52w")
-        }
-        return UInt64(ms / 1000)
     }
 }
 

@@ -11,15 +11,12 @@ enum AppCommand {
             name to this computer gets 421); --allow-host adds a name, e.g. one a local proxy uses.
             """,
         examples: ["mosaic app", "mosaic app --port 7300 --network devnet", "mosaic app --allow-host mosaic.local"],
-        flags: [
-            .option("port", "P", "port to listen on (default 7300; 0 picks a free one)"),
-            .option("allow-host", "NAME", "another host name the app answers to (repeat for more)", repeatable: true),
-        ],
-        action: { inv in
+        options: Options.self,
+        action: { o, inv in
             let signals = TerminationSignal()
-            var config = AppServer.Configuration(home: inv.home, network: inv.value("network"))
-            config.port = try NodeCommand.parsePort(inv.value("port"), default: 7300)
-            config.allowedHosts = inv.all("allow-host")
+            var config = AppServer.Configuration(home: inv.home, network: inv.global.network)
+            config.port = o.port?.value ?? 7300
+            config.allowedHosts = o.allowHost
             let app = try AppServer(configuration: config)
             try app.start()
             if inv.json {
@@ -33,4 +30,8 @@ enum AppCommand {
             return CommandOutput(text: "", json: .object([("stopped", .bool(true))]))
         })
 
+    struct Options: CommandOptions {
+        @Option("port", "P", help: "port to listen on (default 7300; 0 picks a free one)") var port: Port?
+        @Option("allow-host", "NAME", help: "another host name the app answers to (repeat for more)") var allowHost: [String]
+    }
 }

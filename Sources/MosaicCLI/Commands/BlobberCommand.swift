@@ -19,39 +19,40 @@ enum BlobberCommand {
             "mosaic blobber --dir ./b1 --node http://127.0.0.1:7100",
             "mosaic blobber --dir ./b2 --node http://127.0.0.1:7100 --port 5052 --capacity 100GiB --write-price 0.01",
         ],
-        flags: [
-            .option("dir", "DIR", "data folder (created if missing)"),
-            .option("node", "URL", "ledger node (default: the current network's node)"),
-            .option("port", "P", "port on 127.0.0.1 (default 0: a free one)"),
-            .option("capacity", "SIZE", "space offered, e.g. 10GiB (default 10GiB)"),
-            .option("write-price", "TOKENS", "per GiB per 30 days (default 0.01)"),
-            .option("read-price", "TOKENS", "per GiB read (default 0.001)"),
-            .option("stake", "TOKENS", "tokens locked at registration (default 1, the minimum)"),
-            .toggle("verbose", "log requests and challenge answers on standard error"),
-        ],
-        action: { inv in try await run(inv) })
+        options: Options.self, action: { o, inv in try await run(o, inv) })
 
-    static func run(_ inv: Invocation) async throws -> CommandOutput {
+    struct Options: CommandOptions {
+        @Option("dir", "DIR", help: "data folder (created if missing)") var dir: String
+        @Option("node", "URL", help: "ledger node (default: the current network's node)") var node: String?
+        @Option("port", "P", help: "port on 127.0.0.1 (default 0: a free one)") var port: Port?
+        @Option("capacity", "SIZE", help: "space offered, e.g. 10GiB (default 10GiB)") var capacity: ByteCount?
+        @Option("write-price", help: "per GiB per 30 days (default 0.01)") var writePrice: TokenAmount?
+        @Option("read-price", help: "per GiB read (default 0.001)") var readPrice: TokenAmount?
+        @Option("stake", help: "tokens locked at registration (default 1, the minimum)") var stake: TokenAmount?
+        @Flag("verbose", help: "log requests and challenge answers on standard error") var verbose: Bool
+    }
+
+    static func run(_ o: Options, _ inv: Invocation) async throws -> CommandOutput {
         let signals = TerminationSignal()
-        let dir = URL(fileURLWithPath: try inv.required("dir"), isDirectory: true)
+        let dir = URL(fileURLWithPath: o.dir, isDirectory: true)
         let node: URL
-        if let text = inv.value("node") {
+        if let text = o.node {
             guard let u = URL(string: text), u.scheme != nil else {
                 throw CLIError.usage("--node \(text): give a URL such as http://127.0.0.1:7100")
             }
             node = u
         } else {
-            let network = try ClientConfig.load(home: inv.home).resolve(inv.value("network"))
+            let network = try ClientConfig.load(home: inv.home).resolve(inv.global.network)
             guard let u = URL(string: network.node) else { throw CLIError.usage("network \(network.name) has no valid node URL") }
             node = u
         }
         var options = BlobberRuntime.Options(directory: dir, node: node)
-        options.port = try NodeCommand.parsePort(inv.value("port"), default: 0)
-        if let c = inv.value("capacity") { options.capacity = try ByteSize.parse(c, flag: "capacity") }
-        if let p = inv.value("write-price") { options.writePrice = try tokens(p, flag: "write-price") }
-        if let p = inv.value("read-price") { options.readPrice = try tokens(p, flag: "read-price") }
-        if let s = inv.value("stake") { options.stake = try tokens(s, flag: "stake") }
-        if inv.has("verbose") { options.logger = { @Sendable line in Console.err(line + "\n") } }
+        options.port = o.port?.value ?? 0
+        if let c = o.capacity { options.capacity = c.bytes }
+        if let p = o.writePrice { options.writePrice = p.baseUnits }
+        if let p = o.readPrice { options.readPrice = p.baseUnits }
+        if let s = o.stake { options.stake = s.baseUnits }
+        if o.verbose { options.logger = { @Sendable line in Console.err(line + "\n") } }
         let runtime: BlobberRuntime
         do { runtime = try BlobberRuntime(options: options) } catch {
             throw CLIError.failure("cannot open the blobber folder \(dir.path): \(error)")
@@ -86,11 +87,5 @@ enum BlobberCommand {
         await runtime.stop()
         Console.err("blobber stopped\n")
         return .printed
-    }
-
-    static func tokens(_ text: String, flag: String) throws -> UInt64 {
-        do { return try TokenAmount(parsing: text).baseUnits } catch {
-            throw CLIError.usage("--\(flag) \(text): give a token amount such as 1, 0.5 or 0.001")
-        }
     }
 }

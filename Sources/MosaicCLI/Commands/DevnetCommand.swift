@@ -16,18 +16,20 @@ enum DevnetCommand {
             "mosaic devnet", "mosaic devnet --dir /tmp/dn --port 0 --block-time 500ms --json",
             "mosaic devnet time advance 7d",
         ],
-        flags: [
-            .option("dir", "DIR", "data folder (default $MOSAIC_HOME/devnet)"),
-            .option("app-port", "P", "web app port (default 7300, or a free one if taken; 0 picks a free one)"),
-            .toggle("no-app", "do not start the web app"),
-            .option("blobbers", "N", "blobbers to run in process, each registered before ready (default 6)"),
-            .option("port", "P", "node port on 127.0.0.1 (default 7100, or a free one if taken; 0 picks a free one)"),
-            .option("block-time", "DURATION", "block interval: 0, 500ms, 1s, 2s (default 1s)"),
-            .option("confirmations", "N", "blocks before a transaction is sealed (default 3)"),
-            .toggle("verbose", "log every request on standard error"),
-        ],
-        subcommands: [time],
-        action: { inv in try await run(inv) })
+        options: Options.self, subcommands: [time],
+        action: { o, inv in try await run(o, inv) })
+
+    struct Options: CommandOptions {
+        @Option("dir", "DIR", help: "data folder (default $MOSAIC_HOME/devnet)") var dir: String?
+        @Option("app-port", "P", help: "web app port (default 7300, or a free one if taken; 0 picks a free one)") var appPort: Port?
+        @Flag("no-app", help: "do not start the web app") var noApp: Bool
+        @Option("blobbers", "N", help: "blobbers to run in process, each registered before ready (default 6)")
+        var blobbers = DevnetBlobbers(value: 6)
+        @Option("port", "P", help: "node port on 127.0.0.1 (default 7100, or a free one if taken; 0 picks a free one)") var port: Port?
+        @Option("block-time", "DURATION", help: "block interval: 0, 500ms, 1s, 2s (default 1s)") var blockTime: Interval?
+        @Option("confirmations", "N", help: "blocks before a transaction is sealed (default 3)") var confirmations: Confirmations?
+        @Flag("verbose", help: "log every request on standard error") var verbose: Bool
+    }
 
     static let time = Command(
         name: "time", summary: "move the devnet's ledger clock",
@@ -41,7 +43,7 @@ enum DevnetCommand {
             guard let ms = DurationText.milliseconds(inv.arguments[0]), ms >= 1000 else {
                 throw CLIError.usage("'\(inv.arguments[0])' is not a duration; use e.g. 30s, 90m, 12h or 7d")
             }
-            let network = try ClientConfig.load(home: inv.home).resolve(inv.value("network"))
+            let network = try ClientConfig.load(home: inv.home).resolve(inv.global.network)
             let client = try LedgerClient(network: network)
             let clock: ClockView
             do { clock = try await client.advanceClock(seconds: ms / 1000) } catch let error as LedgerClientError {
@@ -61,29 +63,21 @@ enum DevnetCommand {
                 ]))
         })
 
-    static func run(_ inv: Invocation) async throws -> CommandOutput {
+    static func run(_ o: Options, _ inv: Invocation) async throws -> CommandOutput {
         let signals = TerminationSignal()
         let dir =
-            inv.value("dir").map { URL(fileURLWithPath: $0, isDirectory: true) }
+            o.dir.map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? inv.home.appendingPathComponent("devnet", isDirectory: true)
         var options = Devnet.Options(directory: dir)
-        options.port = try inv.value("port").map { try NodeCommand.parsePort($0, default: Devnet.defaultPort) }
-        if let bt = inv.value("block-time") { options.blockTime = try DurationText.parse(bt, flag: "block-time") }
-        if let c = inv.value("confirmations") { options.confirmations = try NodeCommand.parseConfirmations(c) }
-        if inv.has("verbose") { options.logger = { @Sendable line in Console.err(line + "\n") } }
-        let blobbers =
-            try inv.value("blobbers").map { text -> Int in
-                guard let n = Int(text), (0...32).contains(n) else {
-                    throw CLIError.usage("--blobbers \(text): give a number from 0 to 32")
-                }
-                return n
-            } ?? 6
-        for i in 0..<blobbers {
+        options.port = o.port?.value
+        if let bt = o.blockTime { options.blockTime = bt.duration }
+        if let c = o.confirmations { options.confirmations = c.value }
+        if o.verbose { options.logger = { @Sendable line in Console.err(line + "\n") } }
+        for i in 0..<o.blobbers.value {
             options.services.append(BlobberService(index: i + 1, logger: options.logger))
         }
-        if !inv.has("no-app") {
-            let appPort = try inv.value("app-port").map { try NodeCommand.parsePort($0, default: AppService.defaultPort) }
-            options.services.append(AppService(home: inv.home, port: appPort, logRequests: inv.has("verbose")))
+        if !o.noApp {
+            options.services.append(AppService(home: inv.home, port: o.appPort?.value, logRequests: o.verbose))
         }
         let devnet = Devnet(options: options)
         let urls: DevnetURLs

@@ -8,8 +8,6 @@ import MosaicStorageCore
 /// `mkdir`, `repair`. Each is one owner-signed operation on the allocation's blobbers; errors say
 /// what to do and leave nothing partial (the SDK rolls back and writes downloads beside the target).
 enum FileCommands {
-    static let allocFlag = Flag.option("alloc", "ID", "allocation id, unique prefix or name (default: the wallet's only active one)")
-
     static var all: [Command] { [upload, download, ls, stat, rm, mv, cp, mkdir, ShareCommand.command, repair] }
 
     static let upload = Command(
@@ -17,13 +15,9 @@ enum FileCommands {
         usage: "LOCAL REMOTE",
         discussion: "An interrupted upload resumes when the same command is run again. Missing folders are created.",
         examples: ["mosaic upload ./report.pdf /docs/report.pdf", "mosaic upload --alloc 3f9a ./big.iso /isos/big.iso --json"],
-        flags: [
-            allocFlag, .toggle("replace", "overwrite REMOTE if it exists"),
-            .option("content-type", "TYPE", "MIME type (default: from the extension)"),
-        ],
-        arguments: ["LOCAL", "REMOTE"], minArguments: 2, maxArguments: 2,
-        action: { inv in
-            let ctx = try StorageContext(inv)
+        options: UploadOptions.self, arguments: ["LOCAL", "REMOTE"], minArguments: 2, maxArguments: 2,
+        action: { o, inv in
+            let ctx = try StorageContext(inv, alloc: o.target.alloc)
             let local = URL(fileURLWithPath: inv.arguments[0])
             let remote = inv.arguments[1]
             let a = try await ctx.allocation(forWriting: true)
@@ -31,8 +25,8 @@ enum FileCommands {
             let started = ContinuousClock.now
             let r = try await StorageContext.failing {
                 try await ctx.storage.upload(
-                    localFile: local, remotePath: remote, allocation: a, contentType: inv.value("content-type"),
-                    replace: inv.has("replace"), progress: bar.callback)
+                    localFile: local, remotePath: remote, allocation: a, contentType: o.contentType,
+                    replace: o.replace, progress: bar.callback)
             }
             bar.finish()
             let seconds = elapsedMillis(since: started)
@@ -55,6 +49,12 @@ enum FileCommands {
                 ]))
         })
 
+    struct UploadOptions: CommandOptions {
+        var target = AllocTarget()
+        @Flag("replace", help: "overwrite REMOTE if it exists") var replace: Bool
+        @Option("content-type", "TYPE", help: "MIME type (default: from the extension)") var contentType: String?
+    }
+
     static let download = Command(
         name: "download", summary: "download REMOTE to LOCAL (verified, decrypted), or a shared file with --ticket",
         usage: "REMOTE LOCAL | --ticket T LOCAL",
@@ -62,20 +62,16 @@ enum FileCommands {
             "mosaic download /docs/report.pdf ./report.pdf", "mosaic download /big.iso ./part --range 0-1048575",
             "mosaic download --ticket mosaic-ticket:… ./shared.pdf",
         ],
-        flags: [
-            allocFlag, .option("ticket", "T", "a ticket from 'mosaic share', or its web link (file shared with you or public)"),
-            .option("range", "A-B", "only bytes A to B (inclusive)"), .toggle("replace", "overwrite LOCAL if it exists"),
-        ],
-        arguments: ["REMOTE", "LOCAL"], minArguments: 1, maxArguments: 2,
-        action: { inv in
-            let ctx = try StorageContext(inv)
-            let range = try inv.value("range").map(parseRange)
+        options: DownloadOptions.self, arguments: ["REMOTE", "LOCAL"], minArguments: 1, maxArguments: 2,
+        action: { o, inv in
+            let ctx = try StorageContext(inv, alloc: o.target.alloc)
+            let range = o.range?.range
             let remote: String
             let local: URL
             let a: StorageAllocation
             var ticket: AuthTicket?
             var key: SecretBytes?
-            if let text = inv.value("ticket") {
+            if let text = o.ticket {
                 guard inv.arguments.count == 1 else { throw CLIError.usage("with --ticket give only LOCAL (the ticket names the file)") }
                 let share = try ShareToken.decode(link: text)
                 local = URL(fileURLWithPath: inv.arguments[0])
@@ -93,7 +89,7 @@ enum FileCommands {
                 local = URL(fileURLWithPath: inv.arguments[1])
                 a = try await ctx.allocation(forWriting: false)
             }
-            if FileManager.default.fileExists(atPath: local.path), !inv.has("replace") {
+            if FileManager.default.fileExists(atPath: local.path), !o.replace {
                 throw CLIError.failure("\(local.path) already exists; choose another name or pass --replace")
             }
             let bar = ProgressBar(label: "download", json: inv.json)
@@ -120,17 +116,23 @@ enum FileCommands {
                 ]))
         })
 
+    struct DownloadOptions: CommandOptions {
+        var target = AllocTarget()
+        @Option("ticket", "T", help: "a ticket from 'mosaic share', or its web link (file shared with you or public)") var ticket: String?
+        @Option("range", help: "only bytes A to B (inclusive)") var range: ByteRange?
+        @Flag("replace", help: "overwrite LOCAL if it exists") var replace: Bool
+    }
+
     static let ls = Command(
         name: "ls", summary: "list a folder of the allocation (name, size, modified, type)",
         usage: "[PATH]", examples: ["mosaic ls", "mosaic ls /docs --json"],
-        flags: [allocFlag, .toggle("recursive", "everything below PATH")],
-        arguments: ["PATH"], minArguments: 0, maxArguments: 1,
-        action: { inv in
-            let ctx = try StorageContext(inv)
+        options: ListOptions.self, arguments: ["PATH"], minArguments: 0, maxArguments: 1,
+        action: { o, inv in
+            let ctx = try StorageContext(inv, alloc: o.target.alloc)
             let a = try await ctx.allocation(forWriting: false)
             let path = inv.arguments.first ?? "/"
             var entries = try await StorageContext.failing { try await ctx.storage.list(path, allocation: a) }
-            if inv.has("recursive") {
+            if o.recursive {
                 var queue = entries.filter { $0.kind == .directory }.map(\.path)
                 while let next = queue.popLast() {
                     let more = try await StorageContext.failing { try await ctx.storage.list(next, allocation: a) }
@@ -141,7 +143,7 @@ enum FileCommands {
             }
             var table = Table(["NAME", "SIZE", "MODIFIED (UTC)", "TYPE"])
             for m in entries {
-                let name = inv.has("recursive") ? m.path : (m.path.split(separator: "/").last.map(String.init) ?? m.path)
+                let name = o.recursive ? m.path : (m.path.split(separator: "/").last.map(String.init) ?? m.path)
                 table.add([
                     m.kind == .directory ? name + "/" : name, m.kind == .directory ? "-" : ByteSize.format(UInt64(max(0, m.size))),
                     m.kind == .directory ? "-" : Wallet.iso8601(m.modified),
@@ -153,11 +155,16 @@ enum FileCommands {
                 json: .object([("allocation_id", .string(a.id)), ("path", .string(path)), ("entries", .array(entries.map(metaJSON)))]))
         })
 
+    struct ListOptions: CommandOptions {
+        var target = AllocTarget()
+        @Flag("recursive", help: "everything below PATH") var recursive: Bool
+    }
+
     static let stat = Command(
         name: "stat", summary: "show one file or folder: size, type, times, shards",
-        usage: "PATH", flags: [allocFlag], arguments: ["PATH"], minArguments: 1, maxArguments: 1,
-        action: { inv in
-            let ctx = try StorageContext(inv)
+        usage: "PATH", options: AllocTarget.self, arguments: ["PATH"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
+            let ctx = try StorageContext(inv, alloc: o.alloc)
             let a = try await ctx.allocation(forWriting: false)
             let m = try await StorageContext.failing { try await ctx.storage.stat(inv.arguments[0], allocation: a) }
             var lines = ["path:          \(m.path)", "type:          \(m.kind == .directory ? "folder" : "file")"]
@@ -173,9 +180,9 @@ enum FileCommands {
 
     static let rm = Command(
         name: "rm", summary: "delete a file, or a folder with everything in it",
-        usage: "PATH", flags: [allocFlag], arguments: ["PATH"], minArguments: 1, maxArguments: 1,
-        action: { inv in
-            let ctx = try StorageContext(inv)
+        usage: "PATH", options: AllocTarget.self, arguments: ["PATH"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
+            let ctx = try StorageContext(inv, alloc: o.alloc)
             let a = try await ctx.allocation(forWriting: true)
             try await StorageContext.failing { try await ctx.storage.delete(inv.arguments[0], allocation: a) }
             return CommandOutput(
@@ -185,9 +192,9 @@ enum FileCommands {
 
     static let mv = Command(
         name: "mv", summary: "move or rename a file or folder (no data is sent)",
-        usage: "FROM TO", flags: [allocFlag], arguments: ["FROM", "TO"], minArguments: 2, maxArguments: 2,
-        action: { inv in
-            let ctx = try StorageContext(inv)
+        usage: "FROM TO", options: AllocTarget.self, arguments: ["FROM", "TO"], minArguments: 2, maxArguments: 2,
+        action: { o, inv in
+            let ctx = try StorageContext(inv, alloc: o.alloc)
             let a = try await ctx.allocation(forWriting: true)
             try await StorageContext.failing { try await ctx.storage.move(inv.arguments[0], to: inv.arguments[1], allocation: a) }
             return CommandOutput(
@@ -197,9 +204,9 @@ enum FileCommands {
 
     static let cp = Command(
         name: "cp", summary: "copy a file or folder inside the allocation (no data is sent)",
-        usage: "FROM TO", flags: [allocFlag], arguments: ["FROM", "TO"], minArguments: 2, maxArguments: 2,
-        action: { inv in
-            let ctx = try StorageContext(inv)
+        usage: "FROM TO", options: AllocTarget.self, arguments: ["FROM", "TO"], minArguments: 2, maxArguments: 2,
+        action: { o, inv in
+            let ctx = try StorageContext(inv, alloc: o.alloc)
             let a = try await ctx.allocation(forWriting: true)
             try await StorageContext.failing { try await ctx.storage.copy(inv.arguments[0], to: inv.arguments[1], allocation: a) }
             return CommandOutput(
@@ -209,9 +216,9 @@ enum FileCommands {
 
     static let mkdir = Command(
         name: "mkdir", summary: "create a folder (and its parents)",
-        usage: "PATH", flags: [allocFlag], arguments: ["PATH"], minArguments: 1, maxArguments: 1,
-        action: { inv in
-            let ctx = try StorageContext(inv)
+        usage: "PATH", options: AllocTarget.self, arguments: ["PATH"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
+            let ctx = try StorageContext(inv, alloc: o.alloc)
             let a = try await ctx.allocation(forWriting: true)
             try await StorageContext.failing { try await ctx.storage.mkdir(inv.arguments[0], allocation: a) }
             return CommandOutput(
@@ -223,9 +230,9 @@ enum FileCommands {
         name: "repair", summary: "rebuild on each blobber the files it lacks, from the others",
         discussion: "Use after an upload that missed blobbers, or after a blobber was replaced.",
         examples: ["mosaic repair", "mosaic repair --alloc 3f9a --json"],
-        flags: [allocFlag],
-        action: { inv in
-            let ctx = try StorageContext(inv)
+        options: AllocTarget.self,
+        action: { o, inv in
+            let ctx = try StorageContext(inv, alloc: o.alloc)
             let a = try await ctx.allocation(forWriting: true)
             let r = try await StorageContext.failing { try await ctx.storage.repair(allocation: a) }
             var lines = ["repaired \(r.repaired.count) fragment(s), removed \(r.removed.count) stale path(s) in allocation \(a.id)"]
@@ -267,15 +274,6 @@ enum FileCommands {
             ("type", .string(m.kind == .directory ? "folder" : "file")), ("size", .int(m.size)), ("content_type", .string(m.contentType)),
             ("created", .int(m.created)), ("modified", .int(m.modified)),
         ])
-    }
-
-    /// "A-B" inclusive, as plaintext offsets.
-    static func parseRange(_ text: String) throws -> Range<Int64> {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = Int64(parts[0]), let b = Int64(parts[1]), a >= 0, b >= a, b < Int64.max else {
-            throw CLIError.usage("--range \(text): give first and last byte, e.g. 0-1048575")
-        }
-        return a..<(b + 1)
     }
 
     static func elapsedMillis(since start: ContinuousClock.Instant) -> Int64 {

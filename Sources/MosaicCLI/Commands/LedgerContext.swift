@@ -14,11 +14,11 @@ struct LedgerContext {
 
     init(_ inv: Invocation, needsWallet: Bool = true) throws {
         self.inv = inv
-        network = try ClientConfig.load(home: inv.home).resolve(inv.value("network"))
+        network = try ClientConfig.load(home: inv.home).resolve(inv.global.network)
         client = try LedgerClient(network: network)
         keystore = Keystore(home: inv.home, environment: inv.environment)
         if needsWallet {
-            walletName = try keystore.resolveName(inv.value("wallet"))
+            walletName = try keystore.resolveName(inv.global.wallet)
             stored = try keystore.wallet(named: walletName)
         } else {
             walletName = ""
@@ -34,21 +34,16 @@ struct LedgerContext {
     /// Unlocks with `--passphrase-file`, `MOSAIC_PASSPHRASE` or a prompt.
     func unlockedWallet() throws -> Wallet {
         let passphrase = try PassphraseSource.resolve(
-            passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+            passphraseFile: inv.global.passphraseFile, environment: inv.environment,
             prompt: "Passphrase for wallet \(walletName): ")
         return Wallet(try keystore.unlock(name: walletName, passphrase: passphrase), client: client)
     }
 
-    func timeout() throws -> Duration {
-        guard let t = inv.value("timeout") else { return .seconds(60) }
-        return try DurationText.parse(t, flag: "timeout")
-    }
-
     /// Waits until sealed unless `--no-wait`; returns the view (nil when not waited) and the status.
-    func waitIfAsked(_ wallet: Wallet, _ tx: Transaction) async throws -> (TransactionView?, TransactionStatus) {
-        if inv.has("no-wait") { return (nil, .pending) }
+    func waitIfAsked(_ wallet: Wallet, _ tx: Transaction, _ wait: WaitOptions) async throws -> (TransactionView?, TransactionStatus) {
+        if wait.noWait { return (nil, .pending) }
         if !inv.json { Console.err("submitted \(tx.hash); waiting until it is sealed…\n") }
-        let v = try await wallet.wait(for: tx.hash, until: .sealed, timeout: try timeout())
+        let v = try await wallet.wait(for: tx.hash, until: .sealed, timeout: wait.duration)
         return (v, v.status)
     }
 

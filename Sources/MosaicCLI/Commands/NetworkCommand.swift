@@ -31,22 +31,26 @@ enum NetworkCommand {
     static let add = Command(
         name: "add", summary: "add a network (or change its URL)",
         usage: "NAME URL", examples: ["mosaic network add staging http://10.0.0.5:7100"],
-        flags: [.option("app", "URL", "URL of the network's web app")],
-        arguments: ["NAME", "URL"], minArguments: 2, maxArguments: 2,
-        action: { inv in
+        options: AddOptions.self, arguments: ["NAME", "URL"], minArguments: 2, maxArguments: 2,
+        action: { o, inv in
             let name = inv.arguments[0]
             let url = inv.arguments[1]
-            guard isValidName(name) else { throw ConfigError.invalidName(name) }
-            guard isValidURL(url) else { throw ConfigError.invalidURL(url) }
-            if let app = inv.value("app"), !isValidURL(app) { throw ConfigError.invalidURL(app) }
+            guard ClientConfig.Network.isValidName(name) else { throw ConfigError.invalidName(name) }
+            guard ClientConfig.Network.isValidURL(url) else { throw ConfigError.invalidURL(url) }
+            if let app = o.app, !ClientConfig.Network.isValidURL(app) { throw ConfigError.invalidURL(app) }
             var config = try ClientConfig.load(home: inv.home)
-            let network = ClientConfig.Network(name: name, node: trimmed(url), app: inv.value("app").map(trimmed))
+            let network = ClientConfig.Network(
+                name: name, node: ClientConfig.Network.trimmed(url), app: o.app.map(ClientConfig.Network.trimmed))
             config.upsert(network)
             try config.save(home: inv.home)
             return CommandOutput(
                 text: "added network \(name) (\(network.node))" + (config.current == name ? "; it is now the current network" : ""),
                 json: json(network))
         })
+
+    struct AddOptions: CommandOptions {
+        @Option("app", "URL", help: "URL of the network's web app") var app: String?
+    }
 
     static let use = Command(
         name: "use", summary: "make a network the current one",
@@ -66,7 +70,7 @@ enum NetworkCommand {
         arguments: ["NAME"], minArguments: 0, maxArguments: 1,
         action: { inv in
             let config = try ClientConfig.load(home: inv.home)
-            let network = try config.resolve(inv.arguments.first ?? inv.value("network"))
+            let network = try config.resolve(inv.arguments.first ?? inv.global.network)
             let text = """
                 name:  \(network.name)
                 node:  \(network.node)
@@ -77,18 +81,5 @@ enum NetworkCommand {
 
     static func json(_ n: ClientConfig.Network) -> JSONValue {
         .object([("name", .string(n.name)), ("node", .string(n.node)), ("app", .optional(n.app))])
-    }
-
-    static func isValidName(_ s: String) -> Bool {
-        !s.isEmpty && s.count <= 64 && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-    }
-
-    static func isValidURL(_ s: String) -> Bool {
-        guard let u = URL(string: s), let scheme = u.scheme, ["http", "https"].contains(scheme), u.host != nil else { return false }
-        return true
-    }
-
-    static func trimmed(_ url: String) -> String {
-        url.hasSuffix("/") ? String(url.dropLast()) : url
     }
 }

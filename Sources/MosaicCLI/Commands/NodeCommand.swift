@@ -13,25 +13,28 @@ enum NodeCommand {
             --block-time 0 makes a block as soon as transactions arrive (for tests and demos).
             """,
         examples: ["mosaic node --dir ./node1", "mosaic node --dir /tmp/n --port 7100 --block-time 500ms --confirmations 2"],
-        flags: [
-            .option("dir", "DIR", "ledger directory (created if missing)"),
-            .option("port", "P", "port on 127.0.0.1 (default 7100; 0 picks a free one)"),
-            .option("block-time", "DURATION", "block interval: 0, 500ms, 1s, 2s (default: the genesis value, 1s)"),
-            .option("confirmations", "N", "blocks after a transaction's block before it is sealed, for a new chain (default 3)"),
-            .option("genesis", "FILE", "genesis.json for a new chain"),
-            .toggle("allow-time-travel", "serve POST /v1/devnet/time (moves the ledger clock; devnets only)"),
-            .toggle("quiet", "no access log on standard error"),
-        ],
-        action: { inv in try await run(inv) })
+        options: Options.self, action: { o, inv in try await run(o, inv) })
 
-    static func run(_ inv: Invocation) async throws -> CommandOutput {
+    struct Options: CommandOptions {
+        @Option("dir", "DIR", help: "ledger directory (created if missing)") var dir: String
+        @Option("port", "P", help: "port on 127.0.0.1 (default 7100; 0 picks a free one)") var port: Port?
+        @Option("block-time", "DURATION", help: "block interval: 0, 500ms, 1s, 2s (default: the genesis value, 1s)")
+        var blockTime: Interval?
+        @Option("confirmations", "N", help: "blocks after a transaction's block before it is sealed, for a new chain (default 3)")
+        var confirmations: Confirmations?
+        @Option("genesis", "FILE", help: "genesis.json for a new chain") var genesis: String?
+        @Flag("allow-time-travel", help: "serve POST /v1/devnet/time (moves the ledger clock; devnets only)") var allowTimeTravel: Bool
+        @Flag("quiet", help: "no access log on standard error") var quiet: Bool
+    }
+
+    static func run(_ o: Options, _ inv: Invocation) async throws -> CommandOutput {
         let signals = TerminationSignal()
-        let dir = try inv.required("dir")
-        let port = try parsePort(inv.value("port"), default: 7100)
-        let blockTime = try inv.value("block-time").map { try DurationText.parse($0, flag: "block-time") }
-        let confirmations = try inv.value("confirmations").map { try parseConfirmations($0) }
+        let dir = o.dir
+        let port = o.port?.value ?? 7100
+        let blockTime = o.blockTime?.duration
+        let confirmations = o.confirmations?.value
         var genesis: Genesis?
-        if let file = inv.value("genesis") {
+        if let file = o.genesis {
             do { genesis = try Genesis.load(from: file) } catch {
                 throw CLIError.failure("cannot read genesis file \(file): \(error)")
             }
@@ -47,8 +50,8 @@ enum NodeCommand {
         }
         var config = NodeConfiguration(
             directory: dir, genesis: genesis, port: port, blockTime: blockTime,
-            allowTimeTravel: inv.has("allow-time-travel"))
-        if !inv.has("quiet") { config.logger = { @Sendable line in Console.err(line + "\n") } }
+            allowTimeTravel: o.allowTimeTravel)
+        if !o.quiet { config.logger = { @Sendable line in Console.err(line + "\n") } }
         let node: NodeServer
         do { node = try NodeServer(configuration: config) } catch {
             throw CLIError.failure("cannot open the ledger in \(dir): \(error.description)")
@@ -85,19 +88,6 @@ enum NodeCommand {
         await node.stop()
         Console.err("node stopped at block #\(node.ledger.latestBlock.round)\n")
         return .printed
-    }
-
-    static func parsePort(_ text: String?, default value: UInt16) throws -> UInt16 {
-        guard let text else { return value }
-        guard let p = UInt16(text) else { throw CLIError.usage("--port \(text): give a port number from 0 to 65535 (0 picks a free one)") }
-        return p
-    }
-
-    static func parseConfirmations(_ text: String) throws -> UInt64 {
-        guard let n = UInt64(text), n <= 1000 else {
-            throw CLIError.usage("--confirmations \(text): give a number of blocks from 0 to 1000")
-        }
-        return n
     }
 
     static func millis(_ d: Duration) -> Int64 {

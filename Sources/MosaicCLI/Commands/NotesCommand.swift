@@ -17,22 +17,52 @@ enum NotesCommand {
         ],
         subcommands: [create, add, edit, rm, drop, list, show, stats])
 
-    static let waitFlags =
-        WalletLedgerCommands.waitFlags + [
-            .option("gas", "N", "computation limit for this call, below the network's (default: the network's limit)")
-        ]
-    static let noteFlags: [Flag] = [
-        .option("title", "TEXT", "the note's title, 1 to 256 bytes"),
-        .option("body", "TEXT", "the note's text, up to 16 KiB"),
-        .toggle("private", "encrypt title and body so only this wallet can read them"),
-    ]
+    /// What every write takes: waiting, and a gas limit.
+    struct WriteOptions: CommandOptions {
+        var wait = WaitOptions()
+        @Option("gas", "N", help: "computation limit for this call, below the network's (default: the network's limit)") var gas: GasLimit?
+
+        var until: TransactionStatus? { wait.noWait ? nil : .sealed }
+    }
+
+    /// A note's content, for `add` and `edit`.
+    struct NoteFields: CommandOptions {
+        @Option("title", "TEXT", help: "the note's title, 1 to 256 bytes") var title: String
+        @Option("body", "TEXT", help: "the note's text, up to 16 KiB") var body = ""
+        @Flag("private", help: "encrypt title and body so only this wallet can read them") var isPrivate: Bool
+    }
+
+    struct AddOptions: CommandOptions {
+        var note = NoteFields()
+        @Flag("create", help: "no longer needed: a wallet without a notepad gets one with its first note") var create: Bool
+        var write = WriteOptions()
+    }
+
+    struct EditOptions: CommandOptions {
+        var note = NoteFields()
+        var write = WriteOptions()
+    }
+
+    /// How a read sees the notes: at which round, and whether to open private ones.
+    struct ReadOptions: CommandOptions {
+        @Option("round", "N", help: "read as of this round (default: the latest sealed one)") var round: WholeNumber?
+        @Flag("decrypt", help: "unlock the wallet to show its private notes in clear") var decrypt: Bool
+    }
+
+    struct ListOptions: CommandOptions {
+        @Option("owner", "CLIENT_ID", help: "whose notes (default: this wallet's)") var owner: String?
+        @Option("limit", "N", help: "how many (default 100, at most 500)") var limit = NotesLimit(value: 100)
+        @Option("after", "ID", help: "start after this note id") var after: WholeNumber?
+        @Flag("newest", help: "newest first") var newest: Bool
+        var read = ReadOptions()
+    }
 
     static let create = Command(
         name: "create", summary: "create this wallet's notepad (one per account)",
-        examples: ["mosaic notes create", "mosaic notes create --no-wait --json"], flags: waitFlags,
-        action: { inv in
+        examples: ["mosaic notes create", "mosaic notes create --no-wait --json"], options: WriteOptions.self,
+        action: { o, inv in
             let (ctx, pad) = try notepad(inv)
-            let w = try await pad.create(gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
+            let w = try await pad.create(gas: o.gas?.value, until: o.until, timeout: o.wait.duration)
             let number = w.events.first { $0.name == "NotepadCreated" }?.attributes["number"]
             return output(ctx, w, headline: number.map { "notepad #\($0) created" } ?? "notepad creation submitted")
         })
@@ -42,90 +72,80 @@ enum NotesCommand {
         examples: [
             "mosaic notes add --title Groceries --body 'milk, eggs'", "mosaic notes add --title Secret --body '…' --private --json",
         ],
-        flags: noteFlags + [.toggle("create", "no longer needed: a wallet without a notepad gets one with its first note")] + waitFlags,
-        action: { inv in
-            let title = try inv.required("title")
+        options: AddOptions.self,
+        action: { o, inv in
             let (ctx, pad) = try notepad(inv)
             let w = try await pad.add(
-                title: title, body: inv.value("body") ?? "", isPrivate: inv.has("private"),
-                createNotepad: true, gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
+                title: o.note.title, body: o.note.body, isPrivate: o.note.isPrivate,
+                createNotepad: true, gas: o.write.gas?.value, until: o.write.until, timeout: o.write.wait.duration)
             return output(
-                ctx, w, headline: w.noteID.map { "note \($0) added" + (inv.has("private") ? " (private)" : "") } ?? "note submitted")
+                ctx, w, headline: w.noteID.map { "note \($0) added" + (o.note.isPrivate ? " (private)" : "") } ?? "note submitted")
         })
 
     static let edit = Command(
         name: "edit", summary: "replace a note's title and body",
         usage: "ID", examples: ["mosaic notes edit 7 --title Groceries --body 'milk, eggs, bread'"],
-        flags: noteFlags + waitFlags, arguments: ["ID"], minArguments: 1, maxArguments: 1,
-        action: { inv in
+        options: EditOptions.self, arguments: ["ID"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
             let id = try noteID(inv)
-            let title = try inv.required("title")
             let (ctx, pad) = try notepad(inv)
             let w = try await pad.edit(
-                id, title: title, body: inv.value("body") ?? "", isPrivate: inv.has("private"),
-                gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
+                id, title: o.note.title, body: o.note.body, isPrivate: o.note.isPrivate,
+                gas: o.write.gas?.value, until: o.write.until, timeout: o.write.wait.duration)
             return output(ctx, w, headline: "note \(id) edited")
         })
 
     static let rm = Command(
         name: "rm", summary: "delete a note", usage: "ID", examples: ["mosaic notes rm 7"],
-        flags: waitFlags, arguments: ["ID"], minArguments: 1, maxArguments: 1,
-        action: { inv in
+        options: WriteOptions.self, arguments: ["ID"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
             let id = try noteID(inv)
             let (ctx, pad) = try notepad(inv)
-            let w = try await pad.delete(id, gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
+            let w = try await pad.delete(id, gas: o.gas?.value, until: o.until, timeout: o.wait.duration)
             return output(ctx, w, headline: "note \(id) deleted")
         })
 
     static let drop = Command(
         name: "drop", summary: "delete this wallet's notepad with all its notes",
-        examples: ["mosaic notes drop"], flags: waitFlags,
-        action: { inv in
+        examples: ["mosaic notes drop"], options: WriteOptions.self,
+        action: { o, inv in
             let (ctx, pad) = try notepad(inv)
-            let w = try await pad.deleteNotepad(gas: try gas(inv), until: until(inv), timeout: try ctx.timeout())
+            let w = try await pad.deleteNotepad(gas: o.gas?.value, until: o.until, timeout: o.wait.duration)
             let n = w.events.first { $0.name == "NotepadDeleted" }?.attributes["notes"]
             return output(
                 ctx, w, headline: n.map { "notepad deleted with \($0) note\($0 == "1" ? "" : "s")" } ?? "notepad deletion submitted")
         })
 
-    static let readFlags: [Flag] = [
-        .option("round", "N", "read as of this round (default: the latest sealed one)"),
-        .toggle("decrypt", "unlock the wallet to show its private notes in clear"),
-    ]
-
     static let list = Command(
         name: "list", summary: "list an account's notes (default: this wallet's)",
         examples: ["mosaic notes list", "mosaic notes list --owner 3c2580b8…7801 --json", "mosaic notes list --limit 20 --after 40"],
-        flags: [
-            .option("owner", "CLIENT_ID", "whose notes (default: this wallet's)"),
-            .option("limit", "N", "how many (default 100, at most 500)"), .option("after", "ID", "start after this note id"),
-            .toggle("newest", "newest first"),
-        ] + readFlags,
-        action: { inv in
-            let limit = try WalletLedgerCommands.number(inv.value("limit"), flag: "limit", default: 100, max: 500)
-            guard limit > 0 else { throw CLIError.usage("--limit 0: give a whole number from 1 to 500") }
-            let after = try inv.value("after").map { t throws in try parseID(t, flag: "--after") }
-            let round = try inv.value("round").map { t throws in try parseID(t, flag: "--round") }
-            let owner = inv.value("owner")?.lowercased()
+        options: ListOptions.self,
+        action: { o, inv in
+            let limit = o.limit.value
+            let after = o.after?.value
+            let round = o.read.round?.value
+            let owner = o.owner?.lowercased()
             let ctx = try LedgerContext(inv, needsWallet: owner == nil)
             let who = owner ?? ctx.stored?.clientID ?? ""
             guard Transaction.isHexID(who) else { throw NotesError.invalidOwner(who) }
             var page = try await NotesClient(client: ctx.client).notes(
-                owner: who, after: after, limit: limit, newestFirst: inv.has("newest"), round: round)
-            if let opener = try opener(inv, ctx, owner: who, notes: page.notes) { page.notes = page.notes.map(opener.open) }
+                owner: who, after: after, limit: limit, newestFirst: o.newest, round: round)
+            if let opener = try opener(inv, ctx, decrypt: o.read.decrypt, owner: who, notes: page.notes) {
+                page.notes = page.notes.map(opener.open)
+            }
             return CommandOutput(text: listText(page, mine: owner == nil), json: pageJSON(page))
         })
 
     static let show = Command(
         name: "show", summary: "show one note by id", usage: "ID",
         examples: ["mosaic notes show 7", "mosaic notes show 7 --json"],
-        flags: readFlags, arguments: ["ID"], minArguments: 1, maxArguments: 1,
-        action: { inv in
+        options: ReadOptions.self, arguments: ["ID"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
             let id = try noteID(inv)
-            let round = try inv.value("round").map { t throws in try parseID(t, flag: "--round") }
+            let round = o.round?.value
             let ctx = try LedgerContext(inv, needsWallet: false)
             guard var note = try await NotesClient(client: ctx.client).note(id, round: round) else { throw NotesError.noteNotFound(id) }
-            if let opener = try opener(inv, ctx, owner: note.owner, notes: [note]) { note = opener.open(note) }
+            if let opener = try opener(inv, ctx, decrypt: o.decrypt, owner: note.owner, notes: [note]) { note = opener.open(note) }
             var rows: [(String, String)] = [("id", String(note.id)), ("owner", note.owner), ("title", note.title)]
             if note.isPrivate {
                 rows.append(
@@ -177,19 +197,6 @@ enum NotesCommand {
         )
     }
 
-    static func gas(_ inv: Invocation) throws -> UInt64? {
-        guard let t = inv.value("gas") else { return nil }
-        guard let n = UInt64(t), n > 0 else { throw CLIError.usage("--gas \(t): give a whole number of gas units, e.g. 5000") }
-        return n
-    }
-
-    static func until(_ inv: Invocation) -> TransactionStatus? { inv.has("no-wait") ? nil : .sealed }
-
-    static func parseID(_ text: String, flag: String) throws -> UInt64 {
-        guard let n = UInt64(text) else { throw CLIError.usage("\(flag) \(text): give a whole number") }
-        return n
-    }
-
     static func noteID(_ inv: Invocation) throws -> UInt64 {
         guard let id = UInt64(inv.arguments[0]), id > 0 else {
             throw CLIError.usage("'\(inv.arguments[0])' is not a note id (a whole number; see 'mosaic notes list')")
@@ -199,15 +206,15 @@ enum NotesCommand {
 
     /// The wallet's notepad to open private notes with, when they are this wallet's and a
     /// passphrase is at hand (`--decrypt`, `--passphrase-file` or MOSAIC_PASSPHRASE).
-    static func opener(_ inv: Invocation, _ ctx: LedgerContext, owner: String, notes: [Note]) throws -> Notepad? {
+    static func opener(_ inv: Invocation, _ ctx: LedgerContext, decrypt: Bool, owner: String, notes: [Note]) throws -> Notepad? {
         guard notes.contains(where: \.isPrivate) else { return nil }
         let canUnlock =
-            inv.has("decrypt") || inv.value("passphrase-file") != nil || inv.environment[PassphraseSource.environmentVariable] != nil
+            decrypt || inv.global.passphraseFile != nil || inv.environment[PassphraseSource.environmentVariable] != nil
         guard canUnlock else { return nil }
-        let name = try ctx.keystore.resolveName(inv.value("wallet"))
+        let name = try ctx.keystore.resolveName(inv.global.wallet)
         guard try ctx.keystore.wallet(named: name).clientID == owner else { return nil }
         let passphrase = try PassphraseSource.resolve(
-            passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+            passphraseFile: inv.global.passphraseFile, environment: inv.environment,
             prompt: "Passphrase for wallet \(name): ")
         return Notepad(wallet: Wallet(try ctx.keystore.unlock(name: name, passphrase: passphrase), client: ctx.client))
     }

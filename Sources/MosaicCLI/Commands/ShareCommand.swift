@@ -22,28 +22,20 @@ enum ShareCommand {
             "mosaic share /docs/report.pdf", "mosaic share /docs/report.pdf --to 6a3803d5…3827 --expire 7d",
             "mosaic share --revoke 549cf8e6…211a",
         ],
-        flags: [
-            FileCommands.allocFlag, .option("to", "CLIENT_ID", "the only wallet that may read (default: anyone with the ticket)"),
-            .option("expire", "DURATION", "ticket lifetime, e.g. 7d (default: until revoked)"),
-            .option("read-budget", "TOKENS", "most the write pool pays for reads under the ticket (default: 10 full downloads)"),
-            .option("revoke", "TICKET", "revoke a ticket (its id or the whole ticket string)"),
-        ],
-        arguments: ["PATH"], minArguments: 0, maxArguments: 1,
-        action: { inv in
-            if let revoke = inv.value("revoke") { return try await ShareCommand.revoke(inv, revoke) }
+        options: Options.self, arguments: ["PATH"], minArguments: 0, maxArguments: 1,
+        action: { o, inv in
+            if let revoke = o.revoke { return try await ShareCommand.revoke(inv, revoke) }
             guard let path = inv.arguments.first else { throw CLIError.usage("give the PATH to share, or --revoke TICKET") }
-            let ctx = try StorageContext(inv)
+            let ctx = try StorageContext(inv, alloc: o.target.alloc)
             let a = try await ctx.allocation(forWriting: false)
             let meta = try await StorageContext.failing { try await ctx.storage.stat(path, allocation: a) }
             guard meta.kind == .file else {
                 throw CLIError.failure("\(path) is a folder; share its files one at a time (each file has its own key)")
             }
             var recipient: Ed25519.PublicKey?
-            if let to = inv.value("to") { recipient = try await publicKey(of: to.lowercased(), ctx.client) }
+            if let to = o.to { recipient = try await publicKey(of: to.lowercased(), ctx.client) }
             var expiration: Int64 = 0
-            if let e = inv.value("expire") {
-                expiration = Int64(Date().timeIntervalSince1970) + Int64(try AllocCommand.expireSeconds(e, flag: "expire"))
-            }
+            if let e = o.expire { expiration = Int64(Date().timeIntervalSince1970) + Int64(clamping: e.seconds) }
             guard meta.cipher != FileMeta.lockerCipher else {
                 throw CLIError.failure("\(path) is a locker file; it cannot be shared (its key opens only with its PIN and this wallet)")
             }
@@ -51,7 +43,7 @@ enum ShareCommand {
                 throw CLIError.failure("cannot open the content key of \(path) with this wallet")
             }
             var budget = ShareToken.defaultReadBudget(fileSize: meta.size, allocation: a)
-            if let b = inv.value("read-budget") { budget = try BlobberCommand.tokens(b, flag: "read-budget") }
+            if let b = o.readBudget { budget = b.baseUnits }
             let token = try ShareToken(
                 owner: ctx.storage.key, allocationID: a.id, path: meta.path, kind: .file, contentKey: key,
                 recipient: recipient, expiration: expiration, readBudget: budget)
@@ -72,6 +64,15 @@ enum ShareCommand {
                     ("link", link.map(JSONValue.string) ?? .null),
                 ]))
         })
+
+    struct Options: CommandOptions {
+        var target = AllocTarget()
+        @Option("to", "CLIENT_ID", help: "the only wallet that may read (default: anyone with the ticket)") var to: String?
+        @Option("expire", help: "ticket lifetime, e.g. 7d (default: until revoked)") var expire: Lifetime?
+        @Option("read-budget", help: "most the write pool pays for reads under the ticket (default: 10 full downloads)")
+        var readBudget: TokenAmount?
+        @Option("revoke", "TICKET", help: "revoke a ticket (its id or the whole ticket string)") var revoke: String?
+    }
 
     static func revoke(_ inv: Invocation, _ text: String) async throws -> CommandOutput {
         let id: String

@@ -22,7 +22,51 @@ enum SocialCommand {
             authorize, revoke, grants, app,
         ])
 
-    static let forFlag = Flag.option("for", "USER", "sign as an app for USER (client id), who granted it the scope")
+    /// `--for`: an app's wallet signs for a user who granted it the scope.
+    struct ActingFor: CommandOptions {
+        @Option("for", "USER", help: "sign as an app for USER (client id), who granted it the scope") var user: String?
+    }
+
+    struct PostOptions: CommandOptions {
+        @Option("title", "TEXT", help: "title, under 256 bytes") var title: String
+        @Option("body", "TEXT", help: "body (at most 64 KiB)") var body: String?
+        @Option("body-file", "FILE", help: "read the body from FILE") var bodyFile: String?
+        @Option("permlink", "P", help: "1–255 of a-z, 0-9, - (default: made from the title)") var permlink: String?
+        @Option("tag", "TAG", help: "a tag (repeat; at most 5 with the category)") var tags: [String]
+        @Option("category", "TAG", help: "the category (default: the first --tag)") var category: String?
+        @Option("metadata", "JSON", help: "JSON metadata object") var metadata = ""
+        var acting = ActingFor()
+    }
+
+    struct ReplyOptions: CommandOptions {
+        @Option("body", "TEXT", help: "body") var body: String?
+        @Option("body-file", "FILE", help: "read the body from FILE") var bodyFile: String?
+        @Option("title", "TEXT", help: "optional title") var title = ""
+        @Option("permlink", "P", help: "default: re-<parent permlink>-<time>") var permlink: String?
+        @Option("metadata", "JSON", help: "JSON metadata object") var metadata = ""
+        var acting = ActingFor()
+    }
+
+    struct EditOptions: CommandOptions {
+        @Option("title", "TEXT", help: "new title") var title: String?
+        @Option("body", "TEXT", help: "new body") var body: String?
+        @Option("body-file", "FILE", help: "read the new body from FILE") var bodyFile: String?
+        @Option("tag", "TAG", help: "new tags (repeat; replace the old ones)") var tags: [String]
+        @Option("metadata", "JSON", help: "new JSON metadata object") var metadata: String?
+    }
+
+    struct VoteOptions: CommandOptions {
+        @Option("weight", help: "10000 = full upvote, negative = downvote, 0 = remove") var weight: VoteWeight
+        var acting = ActingFor()
+    }
+
+    struct FeedOptions: CommandOptions {
+        @Option("sort", help: "trending (default), hot or created") var sort = SocialSort.trending
+        @Option("tag", "TAG", help: "only posts with this tag") var tag: String?
+        @Option("limit", "N", help: "1–100 (default 20)") var limit = SocialLimit(value: 20)
+        @Option("start", help: "continue after this post (the previous page's next)") var start: SocialPostID?
+        @Option("round", "N", help: "read the state of this round (default the latest sealed)") var round: RoundNumber?
+    }
 
     static let post = Command(
         name: "post", summary: "publish a root post (the first --tag is its category, else \"general\")",
@@ -30,22 +74,13 @@ enum SocialCommand {
             "mosaic social post --title 'Hello world' --body 'First post' --tag intro --tag mosaic",
             "mosaic social post --title T --body-file post.md --permlink my-post --json",
         ],
-        flags: [
-            .option("title", "TEXT", "title, under 256 bytes"), .option("body", "TEXT", "body (at most 64 KiB)"),
-            .option("body-file", "FILE", "read the body from FILE"),
-            .option("permlink", "P", "1–255 of a-z, 0-9, - (default: made from the title)"),
-            .option("tag", "TAG", "a tag (repeat; at most 5 with the category)", repeatable: true),
-            .option("category", "TAG", "the category (default: the first --tag)"),
-            .option("metadata", "JSON", "JSON metadata object"), forFlag,
-        ],
-        action: { inv in
-            let title = try inv.required("title")
-            let body = try bodyText(inv, required: true) ?? ""
-            let social = try writer(inv)
+        options: PostOptions.self,
+        action: { o, inv in
+            let body = try bodyText(o.body, file: o.bodyFile, required: true, inv) ?? ""
+            let social = try writer(inv, for: o.acting.user)
             let id = try await run { () async throws(SocialError) in
                 try await social.post(
-                    title: title, body: body, tags: inv.all("tag"), category: inv.value("category"),
-                    permlink: inv.value("permlink"), jsonMetadata: inv.value("metadata") ?? "")
+                    title: o.title, body: body, tags: o.tags, category: o.category, permlink: o.permlink, jsonMetadata: o.metadata)
             }
             return try await shown(social, id, headline: "posted \(id)")
         })
@@ -53,20 +88,13 @@ enum SocialCommand {
     static let reply = Command(
         name: "reply", summary: "reply to a post or a reply",
         usage: "AUTHOR/PERMLINK --body TEXT", examples: ["mosaic social reply AUTHOR/PERMLINK --body 'Nice!'"],
-        flags: [
-            .option("body", "TEXT", "body"), .option("body-file", "FILE", "read the body from FILE"),
-            .option("title", "TEXT", "optional title"), .option("permlink", "P", "default: re-<parent permlink>-<time>"),
-            .option("metadata", "JSON", "JSON metadata object"), forFlag,
-        ],
-        arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
-        action: { inv in
+        options: ReplyOptions.self, arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
             let parent = try postID(inv.arguments[0])
-            let body = try bodyText(inv, required: true) ?? ""
-            let social = try writer(inv)
+            let body = try bodyText(o.body, file: o.bodyFile, required: true, inv) ?? ""
+            let social = try writer(inv, for: o.acting.user)
             let id = try await run { () async throws(SocialError) in
-                try await social.reply(
-                    to: parent, body: body, title: inv.value("title") ?? "", permlink: inv.value("permlink"),
-                    jsonMetadata: inv.value("metadata") ?? "")
+                try await social.reply(to: parent, body: body, title: o.title, permlink: o.permlink, jsonMetadata: o.metadata)
             }
             return try await shown(social, id, headline: "replied \(id)")
         })
@@ -75,22 +103,14 @@ enum SocialCommand {
         name: "edit", summary: "change a post's title, body, tags or metadata (until its payout; the parent is fixed)",
         usage: "AUTHOR/PERMLINK [--title T] [--body B] [--tag T]…",
         examples: ["mosaic social edit AUTHOR/PERMLINK --body 'Fixed a typo'"],
-        flags: [
-            .option("title", "TEXT", "new title"), .option("body", "TEXT", "new body"),
-            .option("body-file", "FILE", "read the new body from FILE"),
-            .option("tag", "TAG", "new tags (repeat; replace the old ones)", repeatable: true),
-            .option("metadata", "JSON", "new JSON metadata object"),
-        ],
-        arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
-        action: { inv in
+        options: EditOptions.self, arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
             let id = try postID(inv.arguments[0])
-            let body = try bodyText(inv, required: false)
-            let tags = inv.all("tag")
-            let social = try writer(inv)
+            let body = try bodyText(o.body, file: o.bodyFile, required: false, inv)
+            let tags = o.tags
+            let social = try writer(inv, for: nil)
             _ = try await run { () async throws(SocialError) in
-                try await social.edit(
-                    id, title: inv.value("title"), body: body, jsonMetadata: inv.value("metadata"),
-                    tags: tags.isEmpty ? nil : tags)
+                try await social.edit(id, title: o.title, body: body, jsonMetadata: o.metadata, tags: tags.isEmpty ? nil : tags)
             }
             return try await shown(social, id, headline: "edited \(id)")
         })
@@ -99,15 +119,11 @@ enum SocialCommand {
         name: "vote", summary: "vote on a post: --weight -10000…10000 (0 removes your vote)",
         usage: "AUTHOR/PERMLINK --weight W",
         examples: ["mosaic social vote AUTHOR/PERMLINK --weight 10000", "mosaic social vote AUTHOR/PERMLINK --weight 0"],
-        flags: [.option("weight", "W", "10000 = full upvote, negative = downvote, 0 = remove"), forFlag],
-        arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
-        action: { inv in
+        options: VoteOptions.self, arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
             let id = try postID(inv.arguments[0])
-            let text = try inv.required("weight")
-            guard let weight = Int(text), (-10_000...10_000).contains(weight) else {
-                throw CLIError.usage("--weight \(text): give a whole number from -10000 to 10000")
-            }
-            let social = try writer(inv)
+            let weight = o.weight.value
+            let social = try writer(inv, for: o.acting.user)
             let view = try await run { () async throws(SocialError) in try await social.vote(id, weight: weight) }
             let post = try await run { () async throws(SocialError) in try await social.post(id) }
             let text2 =
@@ -135,15 +151,10 @@ enum SocialCommand {
         examples: ["mosaic social stake 5", "mosaic social stake 0.5 --json"],
         arguments: ["AMOUNT"], minArguments: 1, maxArguments: 1,
         action: { inv in
-            let amount = try BlobberCommand.tokens(inv.arguments[0], flag: "amount")
+            let amount = try TokenAmount.parse(inv.arguments[0], option: "amount").baseUnits
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let view = try await run { () async throws(SocialError) in try await social.stake(amount) }
-            return CommandOutput(
-                text: "\(view.output ?? "staked") (transaction \(view.transaction.hash))",
-                json: .object([
-                    ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
-                    ("amount", .uint(amount)), ("output", .optional(view.output)),
-                ]))
+            return receipt(view, done: "staked", amount: amount)
         })
 
     static let unstake = Command(
@@ -151,15 +162,10 @@ enum SocialCommand {
         usage: "[AMOUNT]", examples: ["mosaic social unstake", "mosaic social unstake 1"],
         arguments: ["AMOUNT"], minArguments: 0, maxArguments: 1,
         action: { inv in
-            let amount = try inv.arguments.first.map { try BlobberCommand.tokens($0, flag: "amount") }
+            let amount = try inv.arguments.first.map { try TokenAmount.parse($0, option: "amount").baseUnits }
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let view = try await run { () async throws(SocialError) in try await social.unstake(amount) }
-            return CommandOutput(
-                text: "\(view.output ?? "unstaked") (transaction \(view.transaction.hash))",
-                json: .object([
-                    ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
-                    ("output", .optional(view.output)),
-                ]))
+            return receipt(view, done: "unstaked", amount: nil)
         })
 
     static let feed = Command(
@@ -168,30 +174,12 @@ enum SocialCommand {
             "mosaic social feed", "mosaic social feed --sort hot --tag mosaic --limit 10",
             "mosaic social feed --sort created --start AUTHOR/PERMLINK --json",
         ],
-        flags: [
-            .option("sort", "SORT", "trending (default), hot or created"), .option("tag", "TAG", "only posts with this tag"),
-            .option("limit", "N", "1–100 (default 20)"),
-            .option("start", "AUTHOR/PERMLINK", "continue after this post (the previous page's next)"),
-            .option("round", "N", "read the state of this round (default the latest sealed)"),
-        ],
-        action: { inv in
-            let sortText = inv.value("sort") ?? "trending"
-            guard let sort = SocialSort(rawValue: sortText) else {
-                throw CLIError.usage("--sort \(sortText): use trending, hot or created")
-            }
-            let limit =
-                try inv.value("limit").map { t -> Int in
-                    guard let n = Int(t), (1...100).contains(n) else { throw CLIError.usage("--limit \(t): give a number from 1 to 100") }
-                    return n
-                } ?? 20
-            let start = try inv.value("start").map(postID)
-            let round = try inv.value("round").map { t -> UInt64 in
-                guard let r = UInt64(t) else { throw CLIError.usage("--round \(t): give a round number") }
-                return r
-            }
+        options: FeedOptions.self,
+        action: { o, inv in
+            let sort = o.sort
             let social = try reader(inv)
             let page = try await run { () async throws(SocialError) in
-                try await social.feed(sort, tag: inv.value("tag"), limit: limit, start: start, round: round, truncateBody: 0)
+                try await social.feed(sort, tag: o.tag, limit: o.limit.value, start: o.start, round: o.round?.value, truncateBody: 0)
             }
             var table = Table(["#", "POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "CREATED (UTC)"])
             for (i, p) in page.posts.enumerated() {
@@ -202,7 +190,7 @@ enum SocialCommand {
             }
             var text =
                 page.posts.isEmpty
-                ? "no posts in the \(sort.rawValue) feed\(inv.value("tag").map { " of tag \($0)" } ?? "")" : table.rendered()
+                ? "no posts in the \(sort.rawValue) feed\(o.tag.map { " of tag \($0)" } ?? "")" : table.rendered()
             if let next = page.next { text += "\nmore: --start \(next) --round \(page.round)" }
             return CommandOutput(
                 text: text,
@@ -314,10 +302,10 @@ enum SocialCommand {
         discussion:
             "The name (3–32 of a-z, 0-9 and -) is how others find the account ('mosaic social account NAME'); a change frees the old one.",
         examples: ["mosaic social profile --name alice --about 'Writes about boats'", "mosaic social profile --about 'New text'"],
-        flags: [.option("name", "NAME", "3–32 characters of a-z, 0-9 and -"), .option("about", "TEXT", "at most 512 bytes")],
-        action: { inv in
-            let name = inv.value("name")
-            let about = inv.value("about")
+        options: ProfileOptions.self,
+        action: { o, inv in
+            let name = o.name
+            let about = o.about
             guard name != nil || about != nil else { throw CLIError.usage("give --name and/or --about") }
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let a = try await run { () async throws(SocialError) in try await social.setProfile(name: name, about: about) }
@@ -325,20 +313,31 @@ enum SocialCommand {
             return CommandOutput(text: "profile saved\n" + accountText(a, now: info.time), json: json(a))
         })
 
+    struct ProfileOptions: CommandOptions {
+        @Option("name", "NAME", help: "3–32 characters of a-z, 0-9 and -") var name: String?
+        @Option("about", "TEXT", help: "at most 512 bytes") var about: String?
+    }
+
+    struct PostsOptions: CommandOptions {
+        @Flag("replies", help: "its replies instead of its root posts") var replies: Bool
+        @Option("limit", "N", help: "1–100 (default 20)") var limit = SocialLimit(value: 20)
+        @Option("start", "NEXT", help: "continue after the previous page (its 'more:' value)") var start: String?
+    }
+
+    struct VotesOptions: CommandOptions {
+        @Option("limit", "N", help: "1–100 (default 20)") var limit = SocialLimit(value: 20)
+        @Option("start", "NEXT", help: "continue after the previous page") var start: String?
+    }
+
     static let posts = Command(
         name: "posts", summary: "an account's posts (or --replies), newest first, with their rewards",
         usage: "NAME|CLIENT_ID", examples: ["mosaic social posts alice", "mosaic social posts alice --replies --limit 50 --json"],
-        flags: [
-            .toggle("replies", "its replies instead of its root posts"), .option("limit", "N", "1–100 (default 20)"),
-            .option("start", "NEXT", "continue after the previous page (its 'more:' value)"),
-        ],
-        arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
-        action: { inv in
+        options: PostsOptions.self, arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
             let social = try reader(inv)
-            let limit = try pageLimit(inv)
             let who = normalized(inv.arguments[0])
             let page = try await run { () async throws(SocialError) in
-                try await social.accountPosts(who, replies: inv.has("replies"), limit: limit, start: inv.value("start"))
+                try await social.accountPosts(who, replies: o.replies, limit: o.limit.value, start: o.start)
             }
             var table = Table(["POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "REWARD", "CREATED (UTC)"])
             for p in page.posts {
@@ -347,7 +346,7 @@ enum SocialCommand {
                     rewardText(p), WalletLedgerCommands.shortDate(p.created),
                 ])
             }
-            var text = page.posts.isEmpty ? "no \(inv.has("replies") ? "replies" : "posts") by \(who)" : table.rendered()
+            var text = page.posts.isEmpty ? "no \(o.replies ? "replies" : "posts") by \(who)" : table.rendered()
             if let next = page.next { text += "\nmore: --start \(next)" }
             return CommandOutput(
                 text: text,
@@ -360,14 +359,12 @@ enum SocialCommand {
     static let votes = Command(
         name: "votes", summary: "an account's current votes, on the newest posts first",
         usage: "NAME|CLIENT_ID", examples: ["mosaic social votes alice", "mosaic social votes CLIENT_ID --json"],
-        flags: [.option("limit", "N", "1–100 (default 20)"), .option("start", "NEXT", "continue after the previous page")],
-        arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
-        action: { inv in
+        options: VotesOptions.self, arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
             let social = try reader(inv)
-            let limit = try pageLimit(inv)
             let who = normalized(inv.arguments[0])
             let page = try await run { () async throws(SocialError) in
-                try await social.accountVotes(who, limit: limit, start: inv.value("start"))
+                try await social.accountVotes(who, limit: o.limit.value, start: o.start)
             }
             var table = Table(["POST", "TITLE", "WEIGHT", "RSHARES", "TIME (UTC)"])
             for v in page.votes {
@@ -442,30 +439,18 @@ enum SocialCommand {
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let view = try await run { () async throws(SocialError) in try await social.claimRewards() }
             let amount = view.events?.first { $0.name == "claim_rewards" }?.attributes["amount"].flatMap { UInt64($0) } ?? 0
-            return CommandOutput(
-                text: "\(view.output ?? "claimed") (transaction \(view.transaction.hash))",
-                json: .object([
-                    ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
-                    ("amount", .uint(amount)), ("output", .optional(view.output)),
-                ]))
+            return receipt(view, done: "claimed", amount: amount)
         })
 
     static let authorize = Command(
         name: "authorize", summary: "let an app post or vote for this wallet (a signed grant with scopes and an expiry)",
         examples: ["mosaic social authorize --app reader --scopes vote,comment --expires 7d"],
-        flags: [
-            .option("app", "APP", "the app's name or client id"), .option("scopes", "LIST", "vote, comment or vote,comment"),
-            .option("expires", "DURATION", "how long the grant lasts, e.g. 7d (at most 365d)"),
-        ],
-        action: { inv in
-            let app = try inv.required("app")
-            let scopes: [SocialScope]
-            switch SocialScope.parseList(try inv.required("scopes")) {
-            case .success(let s): scopes = s
-            case .failure(let e): throw CLIError.usage("--scopes: \(e.description)")
-            }
-            let seconds = try AllocCommand.expireSeconds(try inv.required("expires"), flag: "expires")
-            let social = try writer(inv)
+        options: AuthorizeOptions.self,
+        action: { o, inv in
+            let app = o.app
+            let scopes = o.scopes.scopes
+            let seconds = o.expires.seconds
+            let social = try writer(inv, for: nil)
             let g = try await run { () async throws(SocialError) in
                 try await social.authorize(app: app, scopes: scopes, expiresIn: Int64(seconds))
             }
@@ -475,12 +460,18 @@ enum SocialCommand {
                 json: json(g))
         })
 
+    struct AuthorizeOptions: CommandOptions {
+        @Option("app", "APP", help: "the app's name or client id") var app: String
+        @Option("scopes", help: "vote, comment or vote,comment") var scopes: ScopeList
+        @Option("expires", help: "how long the grant lasts, e.g. 7d (at most 365d)") var expires: Lifetime
+    }
+
     static let revoke = Command(
         name: "revoke", summary: "end this wallet's grant to an app",
         usage: "APP", examples: ["mosaic social revoke reader"],
         arguments: ["APP"], minArguments: 1, maxArguments: 1,
         action: { inv in
-            let social = try writer(inv)
+            let social = try writer(inv, for: nil)
             let view = try await run { () async throws(SocialError) in try await social.revoke(app: inv.arguments[0]) }
             return CommandOutput(
                 text: view.output ?? "revoked",
@@ -493,10 +484,10 @@ enum SocialCommand {
     static let grants = Command(
         name: "grants", summary: "list the apps this wallet (or --user) authorized",
         examples: ["mosaic social grants", "mosaic social grants --user CLIENT_ID --json"],
-        flags: [.option("user", "CLIENT_ID", "another account's grants")],
-        action: { inv in
-            let ctx = try LedgerContext(inv, needsWallet: inv.value("user") == nil)
-            let user = inv.value("user")?.lowercased() ?? ctx.readOnlyWallet().clientID
+        options: GrantsOptions.self,
+        action: { o, inv in
+            let ctx = try LedgerContext(inv, needsWallet: o.user == nil)
+            let user = o.user?.lowercased() ?? ctx.readOnlyWallet().clientID
             let list = try await run { () async throws(SocialError) in try await SocialClient(client: ctx.client).grants(of: user) }
             var table = Table(["APP", "CLIENT ID", "SCOPES", "EXPIRES (UTC)", "STATUS"])
             for g in list {
@@ -512,6 +503,15 @@ enum SocialCommand {
                 json: .object([("user", .string(user)), ("grants", .array(list.map(json)))]))
         })
 
+    struct GrantsOptions: CommandOptions {
+        @Option("user", "CLIENT_ID", help: "another account's grants") var user: String?
+    }
+
+    struct RegisterOptions: CommandOptions {
+        @Option("name", "NAME", help: "3–32 of a-z, 0-9, -") var name: String
+        @Option("redirect", "URL", help: "where a consent page returns the user") var redirect: String
+    }
+
     static let app = Command(
         name: "app", summary: "register this wallet as an app, or show an app",
         subcommands: [appRegister, appShow])
@@ -519,11 +519,11 @@ enum SocialCommand {
     static let appRegister = Command(
         name: "register", summary: "register this wallet's account as an app users can authorize",
         examples: ["mosaic social app register --name reader --redirect https://reader.example/callback"],
-        flags: [.option("name", "NAME", "3–32 of a-z, 0-9, -"), .option("redirect", "URL", "where a consent page returns the user")],
-        action: { inv in
-            let name = try inv.required("name")
-            let redirect = try inv.required("redirect")
-            let social = try writer(inv)
+        options: RegisterOptions.self,
+        action: { o, inv in
+            let name = o.name
+            let redirect = o.redirect
+            let social = try writer(inv, for: nil)
             let a = try await run { () async throws(SocialError) in try await social.registerApp(name: name, redirectURL: redirect) }
             return CommandOutput(text: "registered app \(a.name) (\(a.clientID)), redirect \(a.redirectURL)", json: json(a))
         })
@@ -543,14 +543,23 @@ enum SocialCommand {
 
     // MARK: helpers
 
+    /// What stake, unstake and claim print: the contract's output line and the transaction.
+    static func receipt(_ view: TransactionView, done: String, amount: UInt64?) -> CommandOutput {
+        CommandOutput(
+            text: "\(view.output ?? done) (transaction \(view.transaction.hash))",
+            json: .object(
+                [("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue))]
+                    + (amount.map { [("amount", JSONValue.uint($0))] } ?? []) + [("output", .optional(view.output))]))
+    }
+
     static func reader(_ inv: Invocation) throws -> SocialClient {
         SocialClient(client: try LedgerContext(inv, needsWallet: false).client)
     }
 
     /// The unlocked wallet's client, acting for `--for` when given.
-    static func writer(_ inv: Invocation) throws -> SocialClient {
+    static func writer(_ inv: Invocation, for user: String?) throws -> SocialClient {
         let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
-        guard let user = inv.value("for") else { return social }
+        guard let user else { return social }
         guard Transaction.isHexID(user.lowercased()) else {
             throw CLIError.usage("--for \(user): give the user's client id (64 hex characters)")
         }
@@ -565,13 +574,13 @@ enum SocialCommand {
         return id
     }
 
-    static func bodyText(_ inv: Invocation, required: Bool) throws -> String? {
-        if let file = inv.value("body-file") {
+    static func bodyText(_ body: String?, file: String?, required: Bool, _ inv: Invocation) throws -> String? {
+        if let file {
             do { return try String(contentsOfFile: file, encoding: .utf8) } catch {
                 throw CLIError.failure("cannot read --body-file \(file): \(error.localizedDescription)")
             }
         }
-        if let b = inv.value("body") { return b }
+        if let b = body { return b }
         if required { throw CLIError.usage("missing --body (or --body-file) for 'mosaic \(inv.commandPath.joined(separator: " "))'") }
         return nil
     }
@@ -617,13 +626,6 @@ enum SocialCommand {
     static func short(_ path: String) -> String { path }
 
     static func normalized(_ idOrName: String) -> String { Transaction.isHexID(idOrName.lowercased()) ? idOrName.lowercased() : idOrName }
-
-    static func pageLimit(_ inv: Invocation) throws -> Int {
-        try inv.value("limit").map { t -> Int in
-            guard let n = Int(t), (1...100).contains(n) else { throw CLIError.usage("--limit \(t): give a number from 1 to 100") }
-            return n
-        } ?? 20
-    }
 
     /// "1.5 (author 1.125, curators 0.375)", "≈ 0.2 pending" or "-".
     static func rewardText(_ p: SocialPost) -> String {

@@ -10,11 +10,14 @@ struct StorageContext {
     let unlocked: UnlockedWallet
     let wallet: Wallet
     let storage: StorageClient
+    /// `--alloc` of the command, when it has one.
+    let alloc: String?
 
-    init(_ inv: Invocation) throws {
+    init(_ inv: Invocation, alloc: String? = nil) throws {
+        self.alloc = alloc
         ledger = try LedgerContext(inv)
         let passphrase = try PassphraseSource.resolve(
-            passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+            passphraseFile: inv.global.passphraseFile, environment: inv.environment,
             prompt: "Passphrase for wallet \(ledger.walletName): ")
         unlocked = try ledger.keystore.unlock(name: ledger.walletName, passphrase: passphrase)
         wallet = Wallet(unlocked, client: ledger.client)
@@ -25,7 +28,7 @@ struct StorageContext {
 
     /// The ledger allocation of `--alloc`, or the only active allocation of this wallet.
     func ledgerAllocation(_ id: String? = nil) async throws -> Allocation {
-        if let id = id ?? ledger.inv.value("alloc") {
+        if let id = id ?? alloc {
             let text = id.lowercased()
             if Transaction.isHexID(text) {
                 guard let a = try await client.storageAllocation(text) else {

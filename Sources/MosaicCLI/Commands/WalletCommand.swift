@@ -18,14 +18,12 @@ enum WalletCommand {
             "mosaic wallet create", "mosaic wallet create --name savings",
             "MOSAIC_PASSPHRASE=… mosaic wallet create --name ci --json",
         ],
-        flags: [.option("name", "NAME", "wallet name (default: \"default\")")],
-        action: { inv in
+        options: NewWalletName.self,
+        action: { o, inv in
             let keystore = Keystore(home: inv.home, environment: inv.environment)
-            let name = inv.value("name") ?? "default"
-            try Keystore.validate(name: name)
-            if keystore.names().contains(name) { throw KeystoreError.walletExists(name: name) }
+            let name = try o.checked(in: keystore)
             let passphrase = try PassphraseSource.resolve(
-                passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+                passphraseFile: inv.global.passphraseFile, environment: inv.environment,
                 prompt: "New passphrase for wallet \(name): ", confirm: true)
             let (wallet, mnemonic) = try keystore.create(name: name, passphrase: passphrase)
             let phrase = mnemonic.revealPhrase()
@@ -56,24 +54,36 @@ enum WalletCommand {
                 ]))
         })
 
+    /// `--name` of a wallet about to be created or recovered.
+    struct NewWalletName: CommandOptions {
+        @Option("name", "NAME", help: "wallet name (default: \"default\")") var name = "default"
+
+        /// The name, checked and not yet taken in `keystore`.
+        func checked(in keystore: Keystore) throws -> String {
+            try Keystore.validate(name: name)
+            if keystore.names().contains(name) { throw KeystoreError.walletExists(name: name) }
+            return name
+        }
+    }
+
+    struct RecoverOptions: CommandOptions {
+        var wallet = NewWalletName()
+        @Option("mnemonic-file", "FILE", help: "read the mnemonic from FILE") var mnemonicFile: String?
+    }
+
     static let recover = Command(
         name: "recover", summary: "recover a wallet from its 24-word mnemonic",
         discussion: "The mnemonic is read from --mnemonic-file, or from standard input (a prompt on a terminal).",
         examples: ["mosaic wallet recover --name restored --mnemonic-file words.txt"],
-        flags: [
-            .option("name", "NAME", "wallet name (default: \"default\")"),
-            .option("mnemonic-file", "FILE", "read the mnemonic from FILE"),
-        ],
-        action: { inv in
+        options: RecoverOptions.self,
+        action: { o, inv in
             let keystore = Keystore(home: inv.home, environment: inv.environment)
-            let name = inv.value("name") ?? "default"
-            try Keystore.validate(name: name)
-            if keystore.names().contains(name) { throw KeystoreError.walletExists(name: name) }
-            let phrase = try readMnemonic(file: inv.value("mnemonic-file"))
+            let name = try o.wallet.checked(in: keystore)
+            let phrase = try readMnemonic(file: o.mnemonicFile)
             let mnemonic: Mnemonic
             do throws(MnemonicError) { mnemonic = try Mnemonic(phrase: phrase) } catch { throw KeystoreError.invalidMnemonic(error) }
             let passphrase = try PassphraseSource.resolve(
-                passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+                passphraseFile: inv.global.passphraseFile, environment: inv.environment,
                 prompt: "New passphrase for wallet \(name): ", confirm: true)
             let wallet = try keystore.recover(name: name, mnemonic: mnemonic, passphrase: passphrase)
             return CommandOutput(
@@ -107,7 +117,7 @@ enum WalletCommand {
         arguments: ["NAME"], minArguments: 0, maxArguments: 1,
         action: { inv in
             let keystore = Keystore(home: inv.home, environment: inv.environment)
-            let name = try keystore.resolveName(inv.arguments.first ?? inv.value("wallet"))
+            let name = try keystore.resolveName(inv.arguments.first ?? inv.global.wallet)
             let w = try keystore.wallet(named: name)
             let text = """
                 name:        \(w.name)\(keystore.defaultName == w.name ? " (default)" : "")
@@ -136,10 +146,10 @@ enum WalletCommand {
         arguments: ["NAME"], minArguments: 0, maxArguments: 1,
         action: { inv in
             let keystore = Keystore(home: inv.home, environment: inv.environment)
-            let name = try keystore.resolveName(inv.arguments.first ?? inv.value("wallet"))
+            let name = try keystore.resolveName(inv.arguments.first ?? inv.global.wallet)
             _ = try keystore.wallet(named: name)
             let passphrase = try PassphraseSource.resolve(
-                passphraseFile: inv.value("passphrase-file"), environment: inv.environment,
+                passphraseFile: inv.global.passphraseFile, environment: inv.environment,
                 prompt: "Passphrase for wallet \(name): ")
             let wallet = try keystore.unlock(name: name, passphrase: passphrase)
             let phrase = wallet.mnemonic.revealPhrase()

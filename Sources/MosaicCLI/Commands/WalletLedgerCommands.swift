@@ -8,11 +8,6 @@ import MosaicSDK
 enum WalletLedgerCommands {
     static let all: [Command] = [balance, faucet, send, txns, tx]
 
-    static let waitFlags: [Flag] = [
-        .toggle("no-wait", "return once the node accepted the transaction instead of waiting until it is sealed"),
-        .option("timeout", "DURATION", "how long to wait for sealing (default 60s)"),
-    ]
-
     static let balance = Command(
         name: "balance", summary: "show the wallet's balance in tokens and USD",
         examples: ["mosaic wallet balance", "mosaic wallet balance --wallet savings --json"],
@@ -30,12 +25,12 @@ enum WalletLedgerCommands {
     static let faucet = Command(
         name: "faucet", summary: "receive test tokens from the network's faucet",
         examples: ["mosaic wallet faucet", "mosaic wallet faucet --no-wait --json"],
-        flags: waitFlags,
-        action: { inv in
+        options: WaitOptions.self,
+        action: { o, inv in
             let ctx = try LedgerContext(inv)
             let wallet = try ctx.unlockedWallet()
             let tx = try await wallet.faucet()
-            let (view, status) = try await ctx.waitIfAsked(wallet, tx)
+            let (view, status) = try await ctx.waitIfAsked(wallet, tx, o)
             let b = try await wallet.balance()
             var text = ctx.report(tx: tx, view: view, status: status, headline: "faucet pour submitted")
             text += "\nbalance: \(b.tokens) \(b.symbol) ($\(b.usd))"
@@ -51,19 +46,12 @@ enum WalletLedgerCommands {
         name: "send", summary: "send tokens to another wallet",
         discussion: "Checked before anything is broadcast: the amount, the address, zero amounts, the balance and sending to yourself.",
         examples: ["mosaic wallet send --to 3c2580b8…7801 --amount 1.5", "mosaic wallet send --to ID --amount 0.25 --desc lunch --json"],
-        flags: [
-            .option("to", "CLIENT_ID", "recipient's client id (64 hex characters)"),
-            .option("amount", "TOKENS", "amount in tokens, e.g. 1.5"),
-            .option("fee", "TOKENS", "fee in tokens (default: the network's minimum fee)"),
-            .option("desc", "TEXT", "a description stored with the transaction"),
-        ] + waitFlags,
-        action: { inv in
-            let to = try inv.required("to")
-            let amount = try inv.required("amount")
+        options: SendOptions.self,
+        action: { o, inv in
             let ctx = try LedgerContext(inv)
             let wallet = try ctx.unlockedWallet()
-            let tx = try await wallet.send(to: to, amount: amount, fee: inv.value("fee"), description: inv.value("desc") ?? "")
-            let (view, status) = try await ctx.waitIfAsked(wallet, tx)
+            let tx = try await wallet.send(to: o.to, amount: o.amount, fee: o.fee, description: o.desc ?? "")
+            let (view, status) = try await ctx.waitIfAsked(wallet, tx, o.wait)
             let info = try await wallet.networkInfo()
             let headline =
                 "sent \(TokenAmount(baseUnits: tx.value)) \(info.symbol) to \(tx.toClientID) (fee \(TokenAmount(baseUnits: tx.fee)))"
@@ -72,13 +60,32 @@ enum WalletLedgerCommands {
                 json: .object(ctx.txFields(tx, view: view, status: status)))
         })
 
+    /// The amount and fee stay text: the SDK's `send` checks them, with the words the app shows too.
+    struct SendOptions: CommandOptions {
+        @Option("to", "CLIENT_ID", help: "recipient's client id (64 hex characters)") var to: String
+        @Option("amount", "TOKENS", help: "amount in tokens, e.g. 1.5") var amount: String
+        @Option("fee", "TOKENS", help: "fee in tokens (default: the network's minimum fee)") var fee: String?
+        @Option("desc", "TEXT", help: "a description stored with the transaction") var desc: String?
+        var wait = WaitOptions()
+    }
+
+    struct HistoryOptions: CommandOptions {
+        @Option("limit", "N", help: "how many (default 20, at most 1000)") var limit = HistoryLimit(value: 20)
+        @Option("offset", "N", help: "skip the newest N") var offset = PageOffset(value: 0)
+    }
+
+    struct ShowOptions: CommandOptions {
+        @Option("wait", help: "wait until finalized or sealed") var wait: WaitTarget?
+        @Option("timeout", "DURATION", help: "how long to wait (default 60s)") var timeout: Interval?
+    }
+
     static let txns = Command(
         name: "txns", summary: "list the wallet's transactions, newest first",
         examples: ["mosaic wallet txns", "mosaic wallet txns --limit 50 --offset 50 --json"],
-        flags: [.option("limit", "N", "how many (default 20, at most 1000)"), .option("offset", "N", "skip the newest N")],
-        action: { inv in
-            let limit = try number(inv.value("limit"), flag: "limit", default: 20, max: 1000)
-            let offset = try number(inv.value("offset"), flag: "offset", default: 0, max: Int(Int32.max))
+        options: HistoryOptions.self,
+        action: { o, inv in
+            let limit = o.limit.value
+            let offset = o.offset.value
             let ctx = try LedgerContext(inv)
             let w = ctx.readOnlyWallet()
             let page = try await w.transactions(limit: limit, offset: offset)
@@ -125,22 +132,16 @@ enum WalletLedgerCommands {
     static let tx = Command(
         name: "tx", summary: "show a transaction (optionally waiting until it is finalized or sealed)",
         usage: "HASH", examples: ["mosaic wallet tx 61708db6…267f", "mosaic wallet tx HASH --wait sealed --json"],
-        flags: [
-            .option("wait", "STATUS", "wait until finalized or sealed"), .option("timeout", "DURATION", "how long to wait (default 60s)"),
-        ],
-        arguments: ["HASH"], minArguments: 1, maxArguments: 1,
-        action: { inv in
+        options: ShowOptions.self, arguments: ["HASH"], minArguments: 1, maxArguments: 1,
+        action: { o, inv in
             let hash = inv.arguments[0].lowercased()
             guard Transaction.isHexID(hash) else {
                 throw CLIError.usage("'\(inv.arguments[0])' is not a transaction hash (64 hex characters)")
             }
             let ctx = try LedgerContext(inv, needsWallet: false)
             let view: TransactionView
-            if let w = inv.value("wait") {
-                guard let target = TransactionStatus(rawValue: w), target == .finalized || target == .sealed else {
-                    throw CLIError.usage("--wait \(w): use finalized or sealed")
-                }
-                let timeout = try ctx.timeout()
+            if let target = o.wait?.status {
+                let timeout = o.timeout?.duration ?? .seconds(60)
                 do { view = try await Wallet.wait(client: ctx.client, for: hash, until: target, timeout: timeout) } catch let error
                     as WalletError
                 {
@@ -165,12 +166,6 @@ enum WalletLedgerCommands {
             ("tokens", .string(b.tokens)), ("usd", .string(b.usd)), ("usd_per_token", .string(b.usdPerToken)),
             ("symbol", .string(b.symbol)), ("nonce", .uint(b.nonce)), ("round", .uint(b.round)), ("network", .string(network)),
         ])
-    }
-
-    static func number(_ text: String?, flag: String, default value: Int, max: Int) throws -> Int {
-        guard let text else { return value }
-        guard let n = Int(text), n >= 0, n <= max else { throw CLIError.usage("--\(flag) \(text): give a whole number from 0 to \(max)") }
-        return n
     }
 
     static func shortDate(_ unix: Int64) -> String {

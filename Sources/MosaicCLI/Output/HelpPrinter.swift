@@ -27,7 +27,7 @@ enum HelpPrinter {
         if !command.flags.isEmpty {
             out += "\nFlags:\n" + flagLines(command.flags)
         }
-        out += "\nGlobal flags:\n" + flagLines(GlobalFlags.all)
+        out += "\nGlobal flags:\n" + flagLines(GlobalOptions.all)
         if !command.examples.isEmpty {
             out += "\nExamples:\n" + command.examples.map { "  \($0)" }.joined(separator: "\n") + "\n"
         }
@@ -37,7 +37,7 @@ enum HelpPrinter {
         return out
     }
 
-    private static func flagLines(_ flags: [Flag]) -> String {
+    private static func flagLines(_ flags: [OptionSpec]) -> String {
         let labels = flags.map { "--\($0.name)" + ($0.valueName.map { " \($0)" } ?? "") }
         let width = labels.map(\.count).max() ?? 0
         return zip(labels, flags).map { label, flag in

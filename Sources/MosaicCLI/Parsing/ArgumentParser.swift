@@ -21,7 +21,7 @@ struct ArgumentParser {
                 rest = rest.dropFirst()
                 // A command that runs and also has subcommands (`mosaic devnet`, `mosaic devnet time …`)
                 // may take its own valued flags before a subcommand word.
-                let known = command.action != nil ? GlobalFlags.all + command.flags : GlobalFlags.all
+                let known = command.action != nil ? GlobalOptions.all + command.flags : GlobalOptions.all
                 if let flag = known.first(where: { "--\($0.name)" == word }), flag.takesValue, let v = rest.first {
                     pending.append(v)
                     rest = rest.dropFirst()
@@ -50,7 +50,7 @@ struct ArgumentParser {
             throw CLIError.usage("'mosaic \(path.joined(separator: " "))' needs a subcommand: \(names)")
         }
 
-        let flags = command.flags + GlobalFlags.all
+        let flags = command.flags + GlobalOptions.all
         var values: [String: [String]] = [:]
         var toggles: Set<String> = []
         var positional: [String] = []
@@ -110,10 +110,9 @@ struct ArgumentParser {
             throw CLIError.usage(
                 "'\(cmdName)' got an unexpected argument '\(positional[command.maxArguments])' (usage: \(cmdName) \(command.usage))")
         }
-        return .run(
-            command,
-            Invocation(
-                commandPath: path, arguments: positional, values: values,
-                toggles: toggles, environment: environment))
+        let parsed = ParsedWords(commandPath: path, values: values, toggles: toggles)
+        // Typed options refuse a bad value here, before the command runs.
+        try command.validate?(parsed)
+        return .run(command, try Invocation(commandPath: path, arguments: positional, words: parsed, environment: environment))
     }
 }

@@ -1,34 +1,28 @@
 import Foundation
 
-/// What a command runs with: its parsed flags and arguments, and the environment it acts in.
+/// What a command runs with: its positional arguments, the global options, and the environment
+/// it acts in. Its own options arrive typed, from its `CommandOptions` declarations.
 struct Invocation: Sendable {
     let commandPath: [String]
     let arguments: [String]
-    let values: [String: [String]]
-    let toggles: Set<String>
+    /// The option words as parsed, for binding declarations only.
+    let words: ParsedWords
+    let global: GlobalOptions
     let environment: [String: String]
 
-    var json: Bool { toggles.contains("json") }
-
-    func has(_ flag: String) -> Bool { toggles.contains(flag) || values[flag] != nil }
-
-    func value(_ flag: String) -> String? { values[flag]?.last }
-
-    func all(_ flag: String) -> [String] { values[flag] ?? [] }
-
-    /// The value of a flag that must be present.
-    func required(_ flag: String) throws -> String {
-        guard let v = value(flag) else {
-            throw CLIError.usage(
-                "missing --\(flag) for 'mosaic \(commandPath.joined(separator: " "))'; see 'mosaic help \(commandPath.joined(separator: " "))'"
-            )
-        }
-        return v
+    init(commandPath: [String], arguments: [String], words: ParsedWords, environment: [String: String]) throws {
+        self.commandPath = commandPath
+        self.arguments = arguments
+        self.words = words
+        self.global = try GlobalOptions.bind(words)
+        self.environment = environment
     }
+
+    var json: Bool { global.json }
 
     /// `--home`, else `$MOSAIC_HOME`, else `~/.mosaic`.
     var home: URL {
-        if let h = value("home") { return URL(fileURLWithPath: h, isDirectory: true) }
+        if let h = global.home { return URL(fileURLWithPath: h, isDirectory: true) }
         if let h = environment["MOSAIC_HOME"], !h.isEmpty { return URL(fileURLWithPath: h, isDirectory: true) }
         let userHome = environment["HOME"] ?? NSHomeDirectory()
         return URL(fileURLWithPath: userHome, isDirectory: true).appendingPathComponent(".mosaic", isDirectory: true)

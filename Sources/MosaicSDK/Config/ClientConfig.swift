@@ -15,6 +15,23 @@ public struct ClientConfig: Codable, Sendable, Equatable {
             self.node = node
             self.app = app
         }
+
+        /// A network name the config accepts: 1 to 64 ASCII letters, digits, `-` or `_`. The CLI
+        /// and the web app both check names with this.
+        public static func isValidName(_ s: String) -> Bool {
+            !s.isEmpty && s.count <= 64 && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        }
+
+        /// A node or app URL the config accepts: http or https, with a host.
+        public static func isValidURL(_ s: String) -> Bool {
+            guard let u = URL(string: s), let scheme = u.scheme, ["http", "https"].contains(scheme), u.host != nil else { return false }
+            return true
+        }
+
+        /// The URL as stored: without one trailing `/`.
+        public static func trimmed(_ url: String) -> String {
+            url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
     }
 
     public var current: String?
