@@ -10,6 +10,7 @@ public enum AtomicFile {
         case exists(path: String)
         case io(path: String, reason: String)
 
+        /// The message shown to the user.
         public var description: String {
             switch self {
             case .exists(let path): return "\(path) already exists"
@@ -19,6 +20,13 @@ public enum AtomicFile {
     }
 
     /// Writes `bytes` to `url` with mode `mode`; with `replace: false` an existing file is never overwritten.
+    /// - Parameters:
+    ///   - bytes: the whole new content.
+    ///   - url: the file to write.
+    ///   - replace: false refuses to overwrite an existing file.
+    ///   - mode: the file's permissions.
+    /// - Throws: `AtomicFile.Failure.exists` when `replace` is false and the file is there, `.io`
+    ///   when a step fails (nothing partial is left at `url`).
     public static func write(_ bytes: [UInt8], to url: URL, replace: Bool = true, mode: mode_t = 0o600) throws(Failure) {
         let dir = url.deletingLastPathComponent().path
         let final = url.path
@@ -58,6 +66,8 @@ public enum AtomicFile {
         syncDirectory(dir)
     }
 
+    /// Makes a folder's new or removed names durable (fsync of the folder); errors are ignored.
+    /// - Parameter dir: the folder's path.
     public static func syncDirectory(_ dir: String) {
         let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 {
