@@ -66,6 +66,36 @@ public enum AtomicFile {
         syncDirectory(dir)
     }
 
+    /// Writes `value` as a small JSON document that survives crashes whole: its folder is created
+    /// if missing (with `folderMode` when given), then `write` replaces the file, so a crash
+    /// leaves the old or the new document, never half of one. `pretty` sorts keys and indents.
+    /// - Parameters:
+    ///   - value: the document.
+    ///   - url: the file.
+    ///   - pretty: indented output with sorted keys (files people may read).
+    ///   - folderMode: permissions of a folder created on the way; nil keeps the default.
+    /// - Throws: the folder's or the encoder's error, or `AtomicFile.Failure`.
+    package static func writeJSON<T: Encodable>(_ value: T, to url: URL, pretty: Bool = false, folderMode: Int? = nil) throws {
+        let attributes: [FileAttributeKey: Any]? = folderMode.map { [.posixPermissions: $0] }
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: attributes)
+        let encoder = JSONEncoder()
+        if pretty { encoder.outputFormatting = [.prettyPrinted, .sortedKeys] }
+        try write(Array(try encoder.encode(value)), to: url)
+    }
+
+    /// Reads back a document `writeJSON` wrote. A missing or undecodable file is nil: the
+    /// callers' documents are caches and logs that start afresh, and a temp file a crash left
+    /// half-written beside it has another name, so it is never read.
+    /// - Parameters:
+    ///   - type: the document's type.
+    ///   - url: the file.
+    /// - Returns: the document, or nil.
+    package static func readJSON<T: Decodable>(_ type: T.Type, from url: URL) -> T? {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        return try? JSONDecoder().decode(type, from: data)
+    }
+
     /// Makes a folder's new or removed names durable (fsync of the folder); errors are ignored.
     /// - Parameter dir: the folder's path.
     public static func syncDirectory(_ dir: String) {
