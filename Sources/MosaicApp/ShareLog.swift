@@ -1,4 +1,5 @@
 import Foundation
+import MosaicSDK
 import Synchronization
 
 /// The shares a wallet made from this app, so its owner can list and revoke them: one JSON file
@@ -67,15 +68,11 @@ final class ShareLog: Sendable {
     }
 
     private func read(_ owner: String) -> [Entry] {
-        guard let data = try? Data(contentsOf: file(owner)) else { return [] }
-        return (try? JSONDecoder().decode([Entry].self, from: data)) ?? []
+        AtomicFile.readJSON([Entry].self, from: file(owner)) ?? []
     }
 
     private func write(_ all: [Entry], owner: String) throws {
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let data = try JSONEncoder().encode(all)
-        let url = file(owner)
-        try data.write(to: url, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        // Mode 0600: a public link's key is in it.
+        try AtomicFile.writeJSON(all, to: file(owner), folderMode: 0o700)
     }
 }

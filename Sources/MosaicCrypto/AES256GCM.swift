@@ -71,27 +71,8 @@ public enum AES256GCM {
             _ plaintext: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
             nonce: [UInt8], aad: UnsafeRawBufferPointer
         ) throws(CryptoError) -> [UInt8] {
-            guard nonce.count == AES256GCM.nonceCount else { throw .invalidInput("an AES-GCM nonce must be 12 bytes, got \(nonce.count)") }
-            guard output.count >= plaintext.count else { throw .invalidInput("output buffer is smaller than the plaintext") }
-            guard plaintext.count <= Int(Int32.max), aad.count <= Int(Int32.max) else {
-                throw .invalidInput("a segment must be below 2 GiB")
-            }
+            try AES256GCM.update(ctx, plaintext, into: output, nonce: nonce, aad: aad, what: "plaintext")
             var len: Int32 = 0
-            guard EVP_EncryptInit_ex(ctx, nil, nil, nil, nonce) == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
-            if aad.count > 0 {
-                guard EVP_EncryptUpdate(ctx, nil, &len, aad.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(aad.count)) == 1 else {
-                    throw .libraryUnavailable("OpenSSL AES-256-GCM")
-                }
-            }
-            if plaintext.count > 0 {
-                guard
-                    EVP_EncryptUpdate(
-                        ctx, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &len,
-                        plaintext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(plaintext.count)) == 1
-                else {
-                    throw .libraryUnavailable("OpenSSL AES-256-GCM")
-                }
-            }
             var scratch = [UInt8](repeating: 0, count: 16)
             guard EVP_EncryptFinal_ex(ctx, &scratch, &len) == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
             var tag = [UInt8](repeating: 0, count: AES256GCM.tagCount)
@@ -120,6 +101,38 @@ public enum AES256GCM {
         deinit { EVP_CIPHER_CTX_free(ctx) }
     }
 
+    /// What sealing and opening share, on a context initialised for one direction: the argument
+    /// checks (`tag` only when opening; a wrong tag length fails as authentication), the fresh
+    /// nonce, the AAD and `input` into `output`. `EVP_Cipher*` with direction -1 keeps the
+    /// context's own, so this is the encrypt or the decrypt path as the context was made.
+    fileprivate static func update(
+        _ ctx: OpaquePointer, _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        nonce: [UInt8], aad: UnsafeRawBufferPointer, what name: String, tag: [UInt8]? = nil
+    ) throws(CryptoError) {
+        guard nonce.count == nonceCount else { throw .invalidInput("an AES-GCM nonce must be 12 bytes, got \(nonce.count)") }
+        if let tag, tag.count != tagCount { throw .authenticationFailed }
+        guard output.count >= input.count else { throw .invalidInput("output buffer is smaller than the \(name)") }
+        guard input.count <= Int(Int32.max), aad.count <= Int(Int32.max) else {
+            throw .invalidInput("a segment must be below 2 GiB")
+        }
+        var len: Int32 = 0
+        guard EVP_CipherInit_ex(ctx, nil, nil, nil, nonce, -1) == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
+        if aad.count > 0 {
+            guard EVP_CipherUpdate(ctx, nil, &len, aad.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(aad.count)) == 1 else {
+                throw .libraryUnavailable("OpenSSL AES-256-GCM")
+            }
+        }
+        if input.count > 0 {
+            guard
+                EVP_CipherUpdate(
+                    ctx, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &len,
+                    input.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(input.count)) == 1
+            else {
+                throw .libraryUnavailable("OpenSSL AES-256-GCM")
+            }
+        }
+    }
+
     /// Opens many messages under one key, reusing its EVP context. Not thread-safe.
     public final class Opener {
         private let ctx: OpaquePointer
@@ -140,28 +153,8 @@ public enum AES256GCM {
             _ ciphertext: UnsafeRawBufferPointer, tag: [UInt8], into output: UnsafeMutableRawBufferPointer,
             nonce: [UInt8], aad: UnsafeRawBufferPointer
         ) throws(CryptoError) {
-            guard nonce.count == AES256GCM.nonceCount else { throw .invalidInput("an AES-GCM nonce must be 12 bytes, got \(nonce.count)") }
-            guard tag.count == AES256GCM.tagCount else { throw .authenticationFailed }
-            guard output.count >= ciphertext.count else { throw .invalidInput("output buffer is smaller than the ciphertext") }
-            guard ciphertext.count <= Int(Int32.max), aad.count <= Int(Int32.max) else {
-                throw .invalidInput("a segment must be below 2 GiB")
-            }
+            try AES256GCM.update(ctx, ciphertext, into: output, nonce: nonce, aad: aad, what: "ciphertext", tag: tag)
             var len: Int32 = 0
-            guard EVP_DecryptInit_ex(ctx, nil, nil, nil, nonce) == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
-            if aad.count > 0 {
-                guard EVP_DecryptUpdate(ctx, nil, &len, aad.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(aad.count)) == 1 else {
-                    throw .libraryUnavailable("OpenSSL AES-256-GCM")
-                }
-            }
-            if ciphertext.count > 0 {
-                guard
-                    EVP_DecryptUpdate(
-                        ctx, output.baseAddress!.assumingMemoryBound(to: UInt8.self), &len,
-                        ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(ciphertext.count)) == 1
-                else {
-                    throw .libraryUnavailable("OpenSSL AES-256-GCM")
-                }
-            }
             var t = tag
             guard EVP_CIPHER_CTX_ctrl(ctx, ccrypto_gcm_set_tag(), Int32(AES256GCM.tagCount), &t) == 1 else {
                 throw .libraryUnavailable("OpenSSL AES-256-GCM")

@@ -4,7 +4,7 @@ import CSQLite
 ///
 /// Not thread-safe by itself (prepared statements hold cursor state), so it is not `Sendable`:
 /// an owner that shares it across threads must serialize every call, as `Ledger` does with its lock.
-public final class Database {
+package final class Database {
     /// How hard a commit waits for the disk. `normal` in WAL mode can lose the last commits on
     /// power loss but never corrupts and survives a process kill; `full` survives power loss.
     public enum Synchronous: String, Sendable {

@@ -1,5 +1,5 @@
 /// Everything that can go wrong talking to SQLite, with the engine's own message kept for the logs.
-public enum DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or configured (permissions, missing directory, corrupt header).
     case open(path: String, message: String)
     /// The SQL did not compile; a programming error in the caller.

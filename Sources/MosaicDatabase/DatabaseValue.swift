@@ -1,6 +1,6 @@
 /// A value bound to or read from SQL. `UInt64` has no native SQLite type, so it travels as an
 /// 8-byte big-endian blob: exact for every value, and byte order equals numeric order.
-public enum DatabaseValue: Sendable, Equatable {
+package enum DatabaseValue: Sendable, Equatable {
     case integer(Int64)
     case text(String)
     case blob([UInt8])

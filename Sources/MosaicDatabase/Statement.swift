@@ -2,7 +2,7 @@ import CSQLite
 
 /// A prepared statement owned by its `Database`. Statements are cached by SQL text and reset
 /// before every use, so callers bind, step and read without managing their lifetime.
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
     private unowned let database: Database
     /// The SQL text, for error messages.

@@ -17,7 +17,7 @@ import Foundation
 /// that would drain it. One request at a time per connection; use one connection per peer stream.
 /// Only `http://` URLs reached directly: `init` returns nil for https and for hosts an `http_proxy`
 /// covers, and callers fall back to `HTTPClient`.
-public final class BulkHTTPConnection: @unchecked Sendable {
+package final class BulkHTTPConnection: @unchecked Sendable {
     // @unchecked: `fd` is read and written only on `queue`; the rest is immutable.
     public let host: String
     public let port: UInt16

@@ -6,7 +6,7 @@ import Foundation
 
 /// JSON and bulk-data client over URLSession, speaking the Mosaic error format.
 /// Retries (with backoff) only idempotent methods, on connection failures and 502/503.
-public final class HTTPClient: Sendable {
+package final class HTTPClient: Sendable {
     public struct Configuration: Sendable {
         /// Seconds without progress before a request fails (URLSession's request timeout, an idle timer on Linux).
         public var requestTimeout: TimeInterval = 60

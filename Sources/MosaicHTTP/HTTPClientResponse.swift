@@ -1,7 +1,7 @@
 import Foundation
 
 /// A response as the client received it.
-public struct HTTPClientResponse: Sendable {
+package struct HTTPClientResponse: Sendable {
     public let status: Int
     public let headers: HTTPHeaders
     public let body: Data

@@ -1,5 +1,5 @@
 /// Header fields with case-insensitive lookup; order is kept because some headers repeat.
-public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+package struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public private(set) var fields: [(name: String, value: String)] = []
 
     public init() {}

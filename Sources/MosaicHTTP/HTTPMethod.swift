@@ -1,5 +1,5 @@
 /// The HTTP methods Mosaic's servers route on; anything else is answered with 405.
-public enum HTTPMethod: String, Sendable, CaseIterable, Codable {
+package enum HTTPMethod: String, Sendable, CaseIterable, Codable {
     case get = "GET"
     case head = "HEAD"
     case post = "POST"

@@ -2,7 +2,7 @@ import Foundation
 import MosaicHTTP
 
 /// An open file handed to the server for a download; closed by the server after sending, or on deinit.
-public final class FileBody: @unchecked Sendable {  // the descriptor is handed to exactly one response; state guarded by `lock`
+package final class FileBody: @unchecked Sendable {  // the descriptor is handed to exactly one response; state guarded by `lock`
     private let lock = NSLock()
     private var fd: Int32
     /// Size of the whole file.

@@ -3,7 +3,7 @@ import MosaicHTTP
 
 /// One parsed request as a handler sees it. On streaming routes `body` is empty and the
 /// bytes arrive through the route's `RequestBodyStream` instead.
-public struct HTTPRequest: Sendable {
+package struct HTTPRequest: Sendable {
     public let method: HTTPMethod
     /// The decoded path without the query string, e.g. `/v1/transactions/ab12`.
     public let path: String

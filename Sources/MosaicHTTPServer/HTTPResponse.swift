@@ -2,7 +2,7 @@ import Foundation
 import MosaicHTTP
 
 /// What a handler returns: a status, headers and one of three kinds of body.
-public struct HTTPResponse: Sendable {
+package struct HTTPResponse: Sendable {
     /// Where the body bytes come from.
     public enum Body: Sendable {
         case data(Data)

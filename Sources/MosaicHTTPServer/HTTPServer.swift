@@ -10,7 +10,7 @@ public typealias HTTPLogger = @Sendable (String) -> Void
 /// 128 busy connections), async handlers through suspend/resume, JSON errors everywhere.
 /// Register routes, then `start()`; `stop()` drains in-flight requests.
 /// `@unchecked Sendable`: MHD calls in from its threads; all mutable state is behind Mutexes.
-public final class HTTPServer: @unchecked Sendable {
+package final class HTTPServer: @unchecked Sendable {
     public struct Configuration: Sendable {
         /// IPv4 address to bind; loopback unless the process is meant to be reachable.
         public var host = "127.0.0.1"

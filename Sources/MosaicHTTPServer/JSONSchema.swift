@@ -4,7 +4,7 @@ import MosaicHTTP
 /// The JSON Schema of a request body as `/openapi.json` publishes it: fields, types, bounds and
 /// which are required, so a client (or a fuzzer) knows what to send. Handlers still decode and
 /// check the body themselves; the schema states what they accept.
-public indirect enum JSONSchema: Sendable {
+package indirect enum JSONSchema: Sendable {
     case string(maxLength: Int? = nil, pattern: String? = nil, choices: [String]? = nil)
     case integer(ClosedRange<Int64>)
     /// An unsigned 64-bit amount (base units), which JSON carries as a number up to 2^64 − 1.
@@ -62,7 +62,7 @@ public indirect enum JSONSchema: Sendable {
 }
 
 /// A request body: its schema per content type, and whether it may be left out.
-public struct RequestBody: Sendable {
+package struct RequestBody: Sendable {
     public var content: [(String, JSONSchema)]
     public var required: Bool
     public var description: String?

@@ -2,13 +2,13 @@ import Foundation
 import MosaicHTTP
 
 /// Where a parameter travels.
-public enum ParameterLocation: String, Sendable {
+package enum ParameterLocation: String, Sendable {
     case path, query, header
 }
 
 /// One declared parameter: the server checks it before the handler runs, and `/openapi.json`
 /// describes it with the same type and bounds.
-public struct ParameterSpec: Sendable {
+package struct ParameterSpec: Sendable {
     public let name: String
     public let location: ParameterLocation
     public let type: ParameterType
@@ -85,12 +85,12 @@ extension ParameterValue {
 }
 
 /// Anything a route can declare as a parameter.
-public protocol RouteParameter: Sendable {
+package protocol RouteParameter: Sendable {
     var spec: ParameterSpec { get }
 }
 
 /// A declared parameter whose checked value a handler reads as a `Value` with `request[p]`.
-public struct Parameter<Value: Sendable>: RouteParameter {
+package struct Parameter<Value: Sendable>: RouteParameter {
     public let spec: ParameterSpec
     /// The handler's value from the checked one (nil when absent); nil means "missing".
     let convert: @Sendable (ParameterValue?) -> Value?
@@ -103,7 +103,7 @@ public struct Parameter<Value: Sendable>: RouteParameter {
 }
 
 /// Builders of path parameters (always required).
-public enum Path {
+package enum Path {
     public static func integer<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String)
         -> Parameter<I>
     {
@@ -118,7 +118,7 @@ public enum Path {
 }
 
 /// Builders of request-header parameters.
-public enum Header {
+package enum Header {
     public static func integer<I: FixedWidthInteger & Sendable>(_ name: String, in range: ClosedRange<I>, _ description: String)
         -> Parameter<I?>
     {
@@ -146,7 +146,7 @@ public enum Header {
 }
 
 /// Builders of query parameters: with a default, optional (a `Value?`) or required.
-public enum Query {
+package enum Query {
     public static func integer<I: FixedWidthInteger & Sendable>(
         _ name: String, in range: ClosedRange<I>, default value: I,
         _ description: String

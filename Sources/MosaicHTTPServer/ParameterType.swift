@@ -3,7 +3,7 @@ import Synchronization
 
 /// The type and bounds of a path or query parameter: what the server checks before a handler
 /// runs and what `/openapi.json` publishes, from the one declaration.
-public indirect enum ParameterType: Sendable {
+package indirect enum ParameterType: Sendable {
     /// A decimal integer within the range (no overflow possible: parsed straight into Int64).
     case integer(ClosedRange<Int64>)
     /// A finite decimal number within the range.
@@ -97,7 +97,7 @@ public indirect enum ParameterType: Sendable {
 }
 
 /// A checked parameter value.
-public enum ParameterValue: Sendable, Equatable {
+package enum ParameterValue: Sendable, Equatable {
     case integer(Int64)
     case number(Double)
     case string(String)

@@ -6,7 +6,7 @@ import Synchronization
 /// At most about `highWater` bytes are buffered: beyond that the connection is paused until the
 /// handler catches up, so a 1 GiB upload never sits in memory. Iteration throws
 /// `HTTPError.bodyTruncated` if the client stops before the declared length.
-public final class RequestBodyStream: AsyncSequence, Sendable {
+package final class RequestBodyStream: AsyncSequence, Sendable {
     public typealias Element = Data
 
     /// The declared Content-Length, nil for chunked uploads.

@@ -7,7 +7,7 @@ import MosaicProtocol
 /// The engine knows contracts only through this protocol: genesis names the contracts a chain
 /// runs and a `ContractRegistry` builds them, so adding one touches neither the engine nor its
 /// fee, block or read paths.
-public protocol Contract: Sendable {
+package protocol Contract: Sendable {
     /// The name used in `transaction_data` ("faucet").
     var name: String { get }
     var methods: [String] { get }
@@ -30,6 +30,12 @@ public protocol Contract: Sendable {
     var views: [String] { get }
     /// Runs view `name` against the state `state` exposes. Views never change state.
     func view(_ state: ContractView, name: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue
+    /// Fills this contract's fields of `GET /v1/network` (the faucet: its address and pour
+    /// amount), so the engine names no contract. Default: nothing.
+    func contribute(to info: inout NetworkInfo)
+    /// Fills this contract's fields of the supply check from its own account's committed
+    /// `balance` (the faucet: what it still holds). Default: nothing.
+    func contribute(to report: inout SupplyReport, balance: UInt64)
 }
 
 extension Contract {
@@ -40,4 +46,6 @@ extension Contract {
     public func view(_ state: ContractView, name: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue {
         throw .unknownView(contract: self.name, view: name)
     }
+    public func contribute(to info: inout NetworkInfo) {}
+    public func contribute(to report: inout SupplyReport, balance: UInt64) {}
 }

@@ -2,7 +2,7 @@ import MosaicProtocol
 
 /// What a contract call may see and touch. Writes go to a scratch layer that the ledger keeps
 /// only if the call returns normally.
-public final class ContractContext {
+package final class ContractContext {
     public let caller: String
     /// Hex Ed25519 public key of the caller (from the transaction; empty in `endBlock`).
     public let callerPublicKey: String

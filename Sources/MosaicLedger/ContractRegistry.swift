@@ -3,7 +3,7 @@ import MosaicProtocol
 /// Builds contracts by name. Genesis names the contracts a chain runs (`Genesis.contracts`);
 /// the ledger asks its registry for each, so the engine itself knows none of them. Tests and
 /// fixtures register their own (a contract with test rules under a built-in name replaces it).
-public struct ContractRegistry: Sendable {
+package struct ContractRegistry: Sendable {
     /// Makes the contract from the chain's genesis (the faucet reads its limits there).
     public typealias Builder = @Sendable (Genesis) -> any Contract
 

@@ -3,7 +3,7 @@ import MosaicProtocol
 
 /// What a view (a free, unsigned read script) sees: one contract's committed state as it was at
 /// the end of `round`, read-only, with a budget of rows so no query can run unbounded.
-public final class ContractView {
+package final class ContractView {
     /// The round whose state this view reads.
     public let round: UInt64
     /// That block's timestamp (unix seconds): the "now" of the state being read.
@@ -42,6 +42,14 @@ public final class ContractView {
             if !isLatest, let old = try store.valueBeforeChanges(contract, key, after: round) { return old }
             return try store.contractValue(contract, key)
         } catch { throw .refused("state unavailable: \(error)") }
+    }
+
+    /// The committed balance of `clientID`, for the node's typed reads (`Ledger.read`): balances
+    /// keep no history, so a view of an earlier round cannot ask for one.
+    public func balance(of clientID: String) throws(ContractError) -> UInt64 {
+        guard isLatest else { throw .refused("balances are readable at the latest round only") }
+        try charge(1)
+        do { return try store.account(clientID)?.balance ?? 0 } catch { throw .refused("state unavailable: \(error)") }
     }
 
     /// Like `ContractContext.scan`, as of `round`: keys starting with `prefix` in UTF-8 byte order

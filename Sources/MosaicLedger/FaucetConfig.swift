@@ -1,7 +1,7 @@
 import MosaicProtocol
 
 /// Faucet parameters: a fixed pour, limited per account and overall within rolling windows.
-public struct FaucetConfig: Sendable, Hashable, Codable {
+package struct FaucetConfig: Sendable, Hashable, Codable {
     public var pourAmount: UInt64
     /// Most an account may receive within `accountWindowSeconds`.
     public var accountLimit: UInt64

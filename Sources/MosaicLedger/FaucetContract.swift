@@ -3,17 +3,17 @@ import MosaicProtocol
 /// `faucet.pour`: pays a fixed amount from the faucet account, at most `accountLimit` per account
 /// per window and `globalLimit` overall per window. A window opens with the first pour after the
 /// previous one closed, so the refusal can say exactly when the next pour is possible.
-struct FaucetContract: Contract {
+package struct FaucetContract: Contract {
     let config: FaucetConfig
-    var name: String { "faucet" }
-    var methods: [String] { ["pour"] }
-    var views: [String] { ["status"] }
+    package var name: String { "faucet" }
+    package var methods: [String] { ["pour"] }
+    package var views: [String] { ["status"] }
 
     /// A new account has nothing to pay a fee with, so a pour is free (held to the free limits).
-    func feePolicy(method: String) -> FeePolicy { method == "pour" ? .exempt : .standard }
+    package func feePolicy(method: String) -> FeePolicy { method == "pour" ? .exempt : .standard }
 
     /// `status {client_id}`: what the account has poured in its current window, as of the view's round.
-    func view(_ state: ContractView, name: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue {
+    package func view(_ state: ContractView, name: String, args: [String: JSONValue]) throws(ContractError) -> JSONValue {
         guard name == "status" else { throw .unknownView(contract: self.name, view: name) }
         guard let id = args["client_id"]?.stringValue, Transaction.isHexID(id) else {
             throw .invalidArguments("client_id must be 64 lowercase hex characters")
@@ -27,7 +27,42 @@ struct FaucetContract: Contract {
         ])
     }
 
-    func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
+    /// `GET /v1/network` names where pours come from and how much one is.
+    package func contribute(to info: inout NetworkInfo) {
+        info.faucetAddress = ContractCall.address(of: name)
+        info.faucetPourAmount = config.pourAmount
+    }
+
+    /// The supply check shows what the faucet still holds.
+    package func contribute(to report: inout SupplyReport, balance: UInt64) { report.faucetRemaining = balance }
+
+    /// What a pour would do for `clientID` at `now` (the ledger clock, which a devnet may move
+    /// ahead of the latest block), so clients can say "next pour at …" before a pour that would
+    /// fail: the node's `GET /v1/faucet/{client_id}`, read with `Ledger.read`.
+    package func status(of clientID: String, state: ContractView, now: Int64) throws(ContractError) -> FaucetStatus {
+        var mine = Window(try state.get("account:\(clientID)"))
+        mine.roll(now: now, length: config.accountWindowSeconds)
+        var all = Window(try state.get("global"))
+        all.roll(now: now, length: config.globalWindowSeconds)
+        let remaining = try state.balance(of: ContractCall.address(of: name))
+        var next: Int64?
+        // Window sums saturate: a pour that cannot fit (even by overflowing) is not possible now.
+        func full(_ w: Window, _ limit: UInt64) -> Bool {
+            let (sum, o) = w.amount.addingReportingOverflow(config.pourAmount)
+            return o || sum > limit
+        }
+        func end(_ w: Window, _ length: Int64) -> Int64 {
+            let (t, o) = w.start.addingReportingOverflow(length)
+            return o ? .max : t
+        }
+        if full(mine, config.accountLimit) { next = end(mine, config.accountWindowSeconds) }
+        if full(all, config.globalLimit) { next = max(next ?? 0, end(all, config.globalWindowSeconds)) }
+        return FaucetStatus(
+            pourAmount: config.pourAmount, pouredInWindow: mine.amount, accountLimit: config.accountLimit,
+            nextPourAt: next, remainingSupply: remaining)
+    }
+
+    package func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         guard method == "pour" else { throw .unknownMethod(contract: name, method: method) }
         try context.consumeGas(100)
         guard context.value == 0 else { throw .invalidArguments("faucet.pour takes no tokens; send it with value 0") }

@@ -1,6 +1,6 @@
 /// What the faucet would do for an account right now, so clients can say "next pour at …"
 /// before submitting a pour that would fail.
-public struct FaucetStatus: Sendable, Hashable, Codable {
+package struct FaucetStatus: Sendable, Hashable, Codable {
     public var pourAmount: UInt64
     /// Poured to this account in its current window.
     public var pouredInWindow: UInt64

@@ -1,5 +1,5 @@
 /// What a contract method's call pays, as the contract declares it (`Contract.feePolicy`).
-public enum FeePolicy: Sendable, Hashable {
+package enum FeePolicy: Sendable, Hashable {
     /// At least the genesis `minimum_fee`, with up to `max_call_data_bytes` of data.
     case standard
     /// No fee, so an account with nothing can make the call (`faucet.pour`). Being free, such

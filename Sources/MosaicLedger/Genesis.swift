@@ -4,7 +4,7 @@ import MosaicProtocol
 
 /// The parameters a network starts with. Written to `genesis.json` in the ledger directory on
 /// first start (or given), then fixed for the life of the chain: changing it means a new chain.
-public struct Genesis: Sendable, Hashable, Codable {
+package struct Genesis: Sendable, Hashable, Codable {
     public var chainID: String
     public var symbol: String
     public var decimals: Int
@@ -138,6 +138,17 @@ public struct Genesis: Sendable, Hashable, Codable {
         case .transfer: return maxTransferDataBytes
         case .contractCall: return maxCallDataBytes
         }
+    }
+
+    /// The balances the chain starts with: the allocations, plus the faucet's supply on the faucet
+    /// contract's account; nil when they overflow 64 bits (`validate` refuses such a genesis).
+    public var initialBalances: [String: UInt64]? {
+        var accounts = allocations
+        let faucetAccount = ContractCall.address(of: "faucet")
+        let (funded, overflow) = (accounts[faucetAccount] ?? 0).addingReportingOverflow(faucet.supply)
+        guard !overflow else { return nil }
+        accounts[faucetAccount] = funded
+        return accounts
     }
 
     /// Faucet supply plus allocations: the constant sum of all balances.

@@ -1,7 +1,7 @@
 import MosaicProtocol
 
 /// One key and its value in a contract's store.
-public struct ContractEntry: Sendable, Equatable {
+package struct ContractEntry: Sendable, Equatable {
     public let key: String
     public let value: [UInt8]
 

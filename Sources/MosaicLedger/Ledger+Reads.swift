@@ -96,15 +96,19 @@ extension Ledger {
     /// Number of transactions waiting in the pool.
     public var pendingCount: Int { state.withLock { $0.pool.count } }
 
+    /// `GET /v1/network`: the genesis parameters and the latest block, with each contract's part
+    /// (`Contract.contribute(to:)`: the faucet's address and pour amount).
     public var networkInfo: NetworkInfo {
         let block = latestBlock
-        return NetworkInfo(
+        var info = NetworkInfo(
             chainID: genesis.chainID, symbol: genesis.symbol, decimals: genesis.decimals,
             blockTimeMillis: genesis.blockTimeMillis, confirmations: genesis.confirmations,
             expiryBlocks: genesis.expiryBlocks, minimumFee: genesis.minimumFee,
             usdMicrosPerToken: genesis.usdMicrosPerToken, latestRound: block.round, latestBlockHash: block.hash,
-            faucetAddress: faucetAddress, faucetPourAmount: genesis.faucet.pourAmount,
+            faucetAddress: "", faucetPourAmount: 0,
             maxNonceAhead: genesis.maxNonceAhead, time: clock.now)
+        for (_, contract) in contractOrder { contract.contribute(to: &info) }
+        return info
     }
 
     /// A committed value from a contract's key-value store, for free read-only queries.
@@ -114,43 +118,17 @@ extension Ledger {
         }
     }
 
-    /// The faucet's view of `clientID` at the ledger clock's now (account and global windows).
-    public func faucetStatus(for clientID: String) throws(LedgerError) -> FaucetStatus {
-        try locked { _, store throws(LedgerError) in
-            let config = genesis.faucet
-            let now = clock.now
-            do {
-                var mine = FaucetContract.Window(try store.contractValue("faucet", "account:\(clientID)"))
-                mine.roll(now: now, length: config.accountWindowSeconds)
-                var all = FaucetContract.Window(try store.contractValue("faucet", "global"))
-                all.roll(now: now, length: config.globalWindowSeconds)
-                let remaining = try store.account(faucetAddress)?.balance ?? 0
-                var next: Int64?
-                // Window sums saturate: a pour that cannot fit (even by overflowing) is not possible now.
-                func full(_ w: FaucetContract.Window, _ limit: UInt64) -> Bool {
-                    let (sum, o) = w.amount.addingReportingOverflow(config.pourAmount)
-                    return o || sum > limit
-                }
-                func end(_ w: FaucetContract.Window, _ length: Int64) -> Int64 {
-                    let (t, o) = w.start.addingReportingOverflow(length)
-                    return o ? .max : t
-                }
-                if full(mine, config.accountLimit) { next = end(mine, config.accountWindowSeconds) }
-                if full(all, config.globalLimit) { next = max(next ?? 0, end(all, config.globalWindowSeconds)) }
-                return FaucetStatus(
-                    pourAmount: config.pourAmount, pouredInWindow: mine.amount, accountLimit: config.accountLimit,
-                    nextPourAt: next, remainingSupply: remaining)
-            } catch { throw .storage("\(error)") }
-        }
-    }
-
-    /// Adds up every balance and compares with the genesis supply.
+    /// Adds up every balance and compares with the genesis supply; each contract adds its part
+    /// (`Contract.contribute(to:balance:)`: the faucet's remaining supply).
     public func supply() throws(LedgerError) -> SupplyReport {
         try locked { _, store throws(LedgerError) in
             do {
                 let (sum, count) = try store.balanceSum()
-                let faucet = try store.account(faucetAddress)?.balance ?? 0
-                return SupplyReport(totalSupply: genesis.totalSupply ?? 0, balanceSum: sum, faucetRemaining: faucet, accountCount: count)
+                var report = SupplyReport(totalSupply: genesis.totalSupply ?? 0, balanceSum: sum, faucetRemaining: 0, accountCount: count)
+                for (name, contract) in contractOrder {
+                    contract.contribute(to: &report, balance: try store.account(ContractCall.address(of: name))?.balance ?? 0)
+                }
+                return report
             } catch { throw .storage("\(error)") }
         }
     }

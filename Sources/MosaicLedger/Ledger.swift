@@ -12,7 +12,7 @@ import Synchronization
 /// commits in one SQLite transaction: a crash leaves either the previous block or this one,
 /// never half. Accepted transactions are also written to the `pending` table, so a restart
 /// resumes with the pool it had.
-public final class Ledger: Sendable {
+package final class Ledger: Sendable {
     public let genesis: Genesis
     public let directory: String
     public let clock: LedgerClock
@@ -24,7 +24,6 @@ public final class Ledger: Sendable {
     let contracts: [String: any Contract]
     /// `contracts` in name order: the order end-of-block hooks run in.
     let contractOrder: [(name: String, contract: any Contract)]
-    let faucetAddress: String
     /// Addresses of all contracts, which plain transfers may not target.
     let contractAddresses: Set<String>
     let producer = BlockProducer()
@@ -104,7 +103,6 @@ public final class Ledger: Sendable {
         }
         self.genesis = genesis
         state = Mutex(LedgerState(store: store, latest: latestBlock, lastNonEmptyRound: lastNonEmpty))
-        faucetAddress = ContractCall.address(of: "faucet")
         contracts = all
         contractOrder = all.keys.sorted().compactMap { name in all[name].map { (name, $0) } }
         contractAddresses = Set(all.keys.map { ContractCall.address(of: $0) })
@@ -129,12 +127,8 @@ public final class Ledger: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(g), as: UTF8.self)
-        var accounts = g.allocations
-        // `validate` checked that faucet supply plus all allocations fits 64 bits.
-        let faucet = ContractCall.address(of: "faucet")
-        let (funded, overflow) = (accounts[faucet] ?? 0).addingReportingOverflow(g.faucet.supply)
-        guard !overflow else { throw LedgerError.malformed("genesis faucet supply plus allocations overflows 64 bits") }
-        accounts[faucet] = funded
+        // `validate` checked that the starting balances fit 64 bits.
+        guard let accounts = g.initialBalances else { throw LedgerError.malformed("genesis starting balances overflow 64 bits") }
         let zero = String(repeating: "0", count: 64)
         var root = CanonicalWriter(domain: "mosaic-state-v1")
         root.append(string: zero)

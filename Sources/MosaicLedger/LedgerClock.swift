@@ -3,7 +3,7 @@ import Synchronization
 
 /// The ledger's notion of now: system time plus an adjustable offset, so tests (and operators of a
 /// devnet) can move time forward for rate limits and windows. `Ledger` persists the offset.
-public final class LedgerClock: Sendable {
+package final class LedgerClock: Sendable {
     private let offset: Mutex<Int64>
     private let source: @Sendable () -> Int64
 

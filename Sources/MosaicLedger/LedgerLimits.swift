@@ -1,7 +1,7 @@
 /// One node's own flood limits: how much its pending pool and caches may hold. Not consensus
 /// rules (each node may choose its own; what a valid transaction is lives in `Genesis`), so they
 /// come from configuration, with defaults sized for a node on one small machine.
-public struct LedgerLimits: Sendable, Hashable {
+package struct LedgerLimits: Sendable, Hashable {
     /// Wire bytes (`Transaction.wireSize`) all pending transactions together may hold, beside
     /// `Genesis.poolCapacity` on their number. 128 MiB: a full pool of typical 350-byte
     /// transfers is about 70 MiB, so honest traffic reaches the count limit first.

@@ -1,6 +1,6 @@
 /// The sum check behind "no tokens are created or lost": every balance, including the faucet's
 /// remaining supply and collected fees, adds up to the genesis supply.
-public struct SupplyReport: Sendable, Hashable, Codable {
+package struct SupplyReport: Sendable, Hashable, Codable {
     public var totalSupply: UInt64
     public var balanceSum: UInt64
     public var faucetRemaining: UInt64

@@ -2,7 +2,7 @@ import MosaicProtocol
 
 /// What an upload produces and a download needs: the layout and the Merkle root of each of the
 /// d + p fragment streams. The SDK signs this (with the wrapped key) as the file's metadata.
-public struct EncodedFile: Sendable, Equatable, Codable {
+package struct EncodedFile: Sendable, Equatable, Codable {
     public let layout: FileLayout
     public let fragmentRoots: [[UInt8]]
 

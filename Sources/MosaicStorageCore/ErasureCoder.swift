@@ -7,7 +7,7 @@ import Synchronization
 /// Fragment `i < d` is data slice `i` unchanged (systematic); fragment `d + j` is parity row `j` of
 /// ISA-L's `gf_gen_cauchy1_matrix(d + p, d)`. Decode tables are cached per erasure pattern
 /// because a download usually keeps the same d sources for a whole file.
-public final class ErasureCoder: Sendable {
+package final class ErasureCoder: Sendable {
     public static let maxTotalShards = 64
 
     /// True for d ≥ 1, p ≥ 0 and d + p ≤ `maxTotalShards`, checked without computing a sum that

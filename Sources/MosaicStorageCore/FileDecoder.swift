@@ -9,7 +9,7 @@ import MosaicProtocol
 /// not verify is marked bad and replaced by the next unused source for the rest of the download;
 /// the batch it was serving is fetched again from the replacement. Byte ranges fetch only the
 /// chunks that cover them.
-public struct FileDecoder: Sendable {
+package struct FileDecoder: Sendable {
     public let file: EncodedFile
     public let chunksPerBatch: Int
     /// Shortest wait for a lagging source before a spare is asked instead (see `fetch`).

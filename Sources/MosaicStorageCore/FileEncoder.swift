@@ -8,7 +8,7 @@ import MosaicProtocol
 /// Memory stays bounded: one batch of `chunksPerBatch` chunks is being coded while the previous
 /// batch is being sent, whatever the file size. Sealing, coding and leaf hashing of a batch run
 /// on all cores; sending overlaps with coding the next batch.
-public struct FileEncoder: Sendable {
+package struct FileEncoder: Sendable {
     public let dataShards: Int
     public let parityShards: Int
     public let chunksPerBatch: Int

@@ -11,7 +11,7 @@ import MosaicProtocol
 ///   multiple of 64, zero-padded. So small files cost little on each blobber.
 /// - Fragment stream i = fragment i of chunk 0 ‖ fragment i of chunk 1 ‖ …; its block c (the
 ///   Merkle leaf c) is exactly fragment i of chunk c.
-public struct FileLayout: Sendable, Equatable, Codable {
+package struct FileLayout: Sendable, Equatable, Codable {
     public static let fragmentAlignment = 64
     /// Largest file: 2^48 bytes (256 TiB). The segment cipher allows 2^32 segments of under 64 KiB,
     /// and the bound keeps every product and sum of the layout far inside Int64 whatever size a

@@ -7,7 +7,7 @@ import Foundation
 /// skip ranges it already holds. `finish` hands over the length and Merkle root the blobber must
 /// verify before anything becomes visible. A sink that throws is dropped for the rest of the file
 /// (the upload goes on while enough others succeed).
-public protocol FragmentSink: Sendable {
+package protocol FragmentSink: Sendable {
     func write(_ bytes: [UInt8], at offset: Int64) async throws
     /// The encoder's form: a read-only view into its batch buffer, so a sink that can send from
     /// memory (a socket, a file) needs no copy. The default copies into an array for `write(_:at:)`.
@@ -25,7 +25,7 @@ extension FragmentSink {
 ///
 /// `@unchecked Sendable`: the encoder finishes writing the buffer before it hands out any
 /// `FragmentBytes`, and reuses a buffer only once no `FragmentBytes` refers to it any more.
-public struct FragmentBytes: @unchecked Sendable, ContiguousBytes {
+package struct FragmentBytes: @unchecked Sendable, ContiguousBytes {
     let storage: ByteBuffer
     let offset: Int
     public let count: Int

@@ -2,7 +2,7 @@
 /// proof because it fixes where odd nodes were promoted (and so which levels carry no sibling).
 ///
 /// Wire form (`encoded()`): u64 BE leafIndex ‖ u64 BE leafCount ‖ u8 sibling count ‖ 32 × siblings.
-public struct MerkleProof: Sendable, Equatable, Codable {
+package struct MerkleProof: Sendable, Equatable, Codable {
     public let leafIndex: Int
     public let leafCount: Int
     public let siblings: [[UInt8]]

@@ -5,7 +5,7 @@ import MosaicProtocol
 ///
 /// The tree keeps only its leaf hashes (32 bytes per 64 KiB block, 0.05 %), enough to answer a
 /// proof for any block; inner levels are recomputed on demand.
-public struct MerkleTree: Sendable, Equatable {
+package struct MerkleTree: Sendable, Equatable {
     /// Leaf hashes, concatenated (32 bytes each): the persistable form of the tree.
     public let leafHashes: [UInt8]
     public let root: [UInt8]

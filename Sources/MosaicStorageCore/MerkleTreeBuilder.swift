@@ -5,7 +5,7 @@ import MosaicProtocol
 /// The root needs only O(log n) state: a stack of perfect subtrees, merged whenever two of the
 /// same height meet and folded right to left at the end (which gives the promote-odd-node shape).
 /// The leaf hashes are kept as well, because challenges and downloads need proofs for any block.
-public struct MerkleTreeBuilder: Sendable {
+package struct MerkleTreeBuilder: Sendable {
     private var stack: [(height: Int, hash: [UInt8])] = []
     private var leaves: [UInt8] = []
     /// Bytes of a block not yet complete, when fed through `append(stream:)`.

@@ -1,5 +1,5 @@
 /// Failures of the storage core, each saying what went wrong and what to do about it.
-public enum StorageError: Error, Equatable, CustomStringConvertible {
+package enum StorageError: Error, Equatable, CustomStringConvertible {
     case invalidShardCounts(data: Int, parity: Int)
     case invalidFragmentSize(Int)
     case fragmentLengthMismatch(index: Int, expected: Int, got: Int)

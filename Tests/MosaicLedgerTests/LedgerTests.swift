@@ -142,11 +142,11 @@ import Testing
         #expect(try net.balance(fresh) == 2 * token - fee)
         #expect(try net.nonce(fresh) == 3)
 
-        let status = try net.ledger.faucetStatus(for: fresh.publicKey.clientID)
+        let status = try net.faucetStatus(fresh.publicKey.clientID)
         #expect(status.pouredInWindow == 2 * token)
         #expect(status.nextPourAt == 1_900_003_600)
         try net.ledger.advanceClock(by: 3600)
-        #expect(try net.ledger.faucetStatus(for: fresh.publicKey.clientID).nextPourAt == nil)
+        #expect(try net.faucetStatus(fresh.publicKey.clientID).nextPourAt == nil)
         let fourth = net.pour(fresh, nonce: 4)
         try net.ledger.submit(fourth)
         try net.ledger.produceBlock()

@@ -74,7 +74,7 @@ public struct FailingSink: FragmentSink {
 /// Serves a fragment stream from memory, optionally lying (flipping one byte of block `corruptBlock`) or failing.
 public struct MemorySource: FragmentSource {
     public struct Unreachable: Error {}
-    public let tree: MerkleTree
+    package let tree: MerkleTree
     public let stream: [UInt8]
     public var corruptBlock: Int? = nil
     public var fail = false
@@ -88,7 +88,7 @@ public struct MemorySource: FragmentSource {
         self.log = log
     }
 
-    public func blocks(_ range: Range<Int>) async throws -> [FragmentBlock] {
+    package func blocks(_ range: Range<Int>) async throws -> [FragmentBlock] {
         await log?.record(range)
         if fail { throw Unreachable() }
         return try range.map { k in

@@ -16,7 +16,7 @@ import MosaicProtocol
 ///
 /// A note with an id below its notepad's `first_id` belongs to a deleted notepad: invisible to
 /// every method and view from the moment of deletion, whether or not it was swept yet.
-public struct NotesContract: Contract {
+package struct NotesContract: Contract {
     public static let maxTitleBytes = 256
     public static let maxBodyBytes = 16 * 1024
     public static let maxNotes = 10_000

@@ -12,7 +12,7 @@ import MosaicProtocol
 /// Feeds are ordered key ranges (`SocialKeys`), kept up to date on comment, edit and vote; a
 /// root post leaves trending and hot at its payout time (7 days), filtered by time on reads and
 /// removed by `endBlock` when its payout window closes and the post is paid from the reward pool.
-public struct SocialContract: Contract {
+package struct SocialContract: Contract {
     public var name: String { "social" }
     public var methods: [String] {
         ["comment", "edit", "vote", "stake", "unstake", "register_app", "grant", "revoke", "set_profile", "claim_rewards"]

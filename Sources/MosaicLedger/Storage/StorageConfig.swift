@@ -2,7 +2,7 @@ import MosaicProtocol
 
 /// The storage contract's rules. Built in with these defaults; tests pass their own
 /// `StorageContract(config:)` in the ledger's `ContractRegistry`, where it replaces the default by name.
-public struct StorageConfig: Sendable, Hashable {
+package struct StorageConfig: Sendable, Hashable {
     /// Smallest stake a blobber must lock when registering (tx value of `register_blobber`).
     public var minBlobberStake: UInt64 = TokenAmount.unitsPerToken
     public var maxShards: Int = 64

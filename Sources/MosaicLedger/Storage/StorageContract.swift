@@ -8,7 +8,7 @@ import MosaicProtocol
 /// stakes, allocation write pools, per-blobber challenge pools and client read pools always add
 /// up to the contract's balance. Tokens leave only through `ContractContext.pay`, so the ledger's
 /// supply is conserved.
-public struct StorageContract: Contract {
+package struct StorageContract: Contract {
     public let config: StorageConfig
     public var name: String { "storage" }
     public var methods: [String] {

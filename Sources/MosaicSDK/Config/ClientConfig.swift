@@ -4,12 +4,17 @@ import Foundation
 public struct ClientConfig: Codable, Sendable, Equatable {
     /// A network the client can talk to.
     public struct Network: Codable, Sendable, Equatable {
+        /// The name the CLI and app use for it (`--network NAME`).
         public var name: String
         /// Base URL of a ledger node's HTTP API.
         public var node: String
         /// Base URL of the web app, when one runs for this network.
         public var app: String?
 
+        /// - Parameters:
+        ///   - name: the network's name.
+        ///   - node: the node API base URL.
+        ///   - app: the web app base URL, if one runs.
         public init(name: String, node: String, app: String? = nil) {
             self.name = name
             self.node = node
@@ -34,17 +39,28 @@ public struct ClientConfig: Codable, Sendable, Equatable {
         }
     }
 
+    /// The network used when none is named; nil before the first one is added.
     public var current: String?
+    /// The known networks, sorted by name.
     public var networks: [Network]
 
+    /// - Parameters:
+    ///   - current: the name of the network used by default.
+    ///   - networks: the known networks.
     public init(current: String? = nil, networks: [Network] = []) {
         self.current = current
         self.networks = networks
     }
 
+    /// Where the config lives.
+    /// - Parameter home: the Mosaic home folder.
+    /// - Returns: `home/config.json`.
     public static func fileURL(home: URL) -> URL { home.appendingPathComponent("config.json") }
 
     /// Reads the config; a missing file is an empty config, a damaged one a clear error.
+    /// - Parameter home: the Mosaic home folder.
+    /// - Returns: the config, empty when there is no file yet.
+    /// - Throws: `ConfigError.corrupted` when the file cannot be read or decoded.
     public static func load(home: URL) throws(ConfigError) -> ClientConfig {
         let url = fileURL(home: home)
         guard FileManager.default.fileExists(atPath: url.path) else { return ClientConfig() }
@@ -58,6 +74,8 @@ public struct ClientConfig: Codable, Sendable, Equatable {
 
     /// Writes atomically (temp file, fsync, rename) so a crash never leaves half a config. Creates
     /// the home folder (0700) on first use: `mosaic devnet` is often the first command run.
+    /// - Parameter home: the Mosaic home folder.
+    /// - Throws: `ConfigError.unwritable` when the folder or file cannot be written.
     public func save(home: URL) throws(ConfigError) {
         let url = ClientConfig.fileURL(home: home)
         do {
@@ -70,9 +88,16 @@ public struct ClientConfig: Codable, Sendable, Equatable {
         }
     }
 
+    /// The network called `name`.
+    /// - Parameter name: a network name.
+    /// - Returns: the network, or nil when none has that name.
     public func network(named name: String) -> Network? { networks.first { $0.name == name } }
 
     /// The network to use: the one named, else the current one.
+    /// - Parameter name: the network the user named, if any.
+    /// - Returns: the network to talk to.
+    /// - Throws: `ConfigError.unknownNetwork` when `name` is not known, `.noNetwork` when no name is
+    ///   given and none is current.
     public func resolve(_ name: String?) throws(ConfigError) -> Network {
         if let name {
             guard let n = network(named: name) else { throw .unknownNetwork(name, known: networks.map(\.name)) }
@@ -83,6 +108,7 @@ public struct ClientConfig: Codable, Sendable, Equatable {
     }
 
     /// Adds or replaces a network; the first one added becomes current.
+    /// - Parameter network: the network to add; it replaces one of the same name.
     public mutating func upsert(_ network: Network) {
         networks.removeAll { $0.name == network.name }
         networks.append(network)
@@ -100,6 +126,7 @@ public enum ConfigError: Error, Equatable, CustomStringConvertible {
     case invalidName(String)
     case invalidURL(String)
 
+    /// The message shown to the user, with the command that fixes it.
     public var description: String {
         switch self {
         case .corrupted(let path, let reason):

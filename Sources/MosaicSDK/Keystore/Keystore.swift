@@ -11,12 +11,14 @@ public struct Keystore: Sendable {
     /// Argon2id cost for newly written files (existing files keep the cost they record).
     public let kdfParameters: Argon2id.Parameters
 
+    /// `home/wallets/`: one `<name>.json` per wallet plus the `default` file, kept at mode 0700.
     public var walletsDirectory: URL { home.appendingPathComponent("wallets", isDirectory: true) }
     var defaultFile: URL { walletsDirectory.appendingPathComponent("default") }
 
     /// - Parameters:
     ///   - home: overrides `$MOSAIC_HOME`; tests pass a temp folder.
     ///   - kdfParameters: cost for new files; tests pass `.testing` to stay fast.
+    ///   - environment: where `MOSAIC_HOME` and `HOME` are read; tests pass their own.
     public init(
         home: URL? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -38,6 +40,8 @@ public struct Keystore: Sendable {
     // MARK: names
 
     /// Wallet names: 1–64 of [A-Za-z0-9_-], so a name is always a safe file name.
+    /// - Parameter name: the wallet name to check.
+    /// - Throws: `KeystoreError.invalidName` when the name breaks the rule.
     public static func validate(name: String) throws(KeystoreError) {
         let ok =
             (1...64).contains(name.utf8.count)
@@ -47,6 +51,9 @@ public struct Keystore: Sendable {
         guard ok else { throw .invalidName(name) }
     }
 
+    /// The wallet file a name maps to, whether or not it exists yet.
+    /// - Parameter name: a wallet name (not checked here; see `validate(name:)`).
+    /// - Returns: `wallets/<name>.json` under `home`.
     public func path(for name: String) -> URL {
         walletsDirectory.appendingPathComponent(name + ".json")
     }
@@ -64,17 +71,37 @@ public struct Keystore: Sendable {
     // MARK: creating
 
     /// Creates a wallet from a fresh 24-word phrase. Show the returned mnemonic to the user once.
+    /// The first wallet created becomes the default one.
+    /// - Parameters:
+    ///   - name: the wallet's name (see `validate(name:)`).
+    ///   - passphrase: encrypts the phrase on disk; it is never stored.
+    /// - Returns: the stored wallet's public details and the new phrase.
+    /// - Throws: `KeystoreError` — `.invalidName`, `.emptyPassphrase`, `.walletExists` when the name
+    ///   is taken, `.io` when the file cannot be written.
     public func create(name: String, passphrase: SecretBytes) throws(KeystoreError) -> (wallet: StoredWallet, mnemonic: Mnemonic) {
         let mnemonic = Mnemonic.generate()
         return (try store(name: name, mnemonic: mnemonic, passphrase: passphrase), mnemonic)
     }
 
     /// Stores a wallet from an existing recovery phrase.
+    /// - Parameters:
+    ///   - name: the wallet's name (see `validate(name:)`).
+    ///   - mnemonic: the recovery phrase the wallet is derived from.
+    ///   - passphrase: encrypts the phrase on disk.
+    /// - Returns: the stored wallet's public details.
+    /// - Throws: `KeystoreError` — `.invalidName`, `.emptyPassphrase`, `.walletExists`, `.io`.
     public func recover(name: String, mnemonic: Mnemonic, passphrase: SecretBytes) throws(KeystoreError) -> StoredWallet {
         try store(name: name, mnemonic: mnemonic, passphrase: passphrase)
     }
 
     /// Stores a wallet from a typed recovery phrase; errors name the word that is wrong.
+    /// - Parameters:
+    ///   - name: the wallet's name (see `validate(name:)`).
+    ///   - phrase: the recovery phrase as typed (24 words).
+    ///   - passphrase: encrypts the phrase on disk.
+    /// - Returns: the stored wallet's public details.
+    /// - Throws: `KeystoreError.invalidMnemonic` when the phrase is not valid, otherwise as
+    ///   `recover(name:mnemonic:passphrase:)`.
     public func recover(name: String, phrase: String, passphrase: SecretBytes) throws(KeystoreError) -> StoredWallet {
         let mnemonic: Mnemonic
         do { mnemonic = try Mnemonic(phrase: phrase) } catch { throw .invalidMnemonic(error) }
@@ -143,16 +170,27 @@ public struct Keystore: Sendable {
     // MARK: reading
 
     /// Public details of every readable wallet (damaged files are left out; `wallet(named:)` explains them).
+    /// - Returns: the wallets sorted by name.
     public func list() -> [StoredWallet] {
         names().compactMap { try? wallet(named: $0) }
     }
 
     /// Public details of one wallet, without its passphrase.
+    /// - Parameter name: the wallet's name.
+    /// - Returns: its name, client id, public key, creation time and file.
+    /// - Throws: `KeystoreError` — `.unknownWallet` when there is none by that name, `.corrupted` or
+    ///   `.unsupportedVersion` when its file cannot be trusted, `.io` when it cannot be read.
     public func wallet(named name: String) throws(KeystoreError) -> StoredWallet {
         try read(name: name).wallet
     }
 
     /// Decrypts a wallet. A wrong passphrase and a damaged file give different errors.
+    /// - Parameters:
+    ///   - name: the wallet's name.
+    ///   - passphrase: the passphrase it was stored with.
+    /// - Returns: the wallet with its phrase and signing key; keep it in memory only.
+    /// - Throws: `KeystoreError.wrongPassphrase` for a wrong passphrase; `.corrupted`, `.unknownWallet`,
+    ///   `.io` or `.crypto` otherwise.
     public func unlock(name: String, passphrase: SecretBytes) throws(KeystoreError) -> UnlockedWallet {
         let (file, stored) = try read(name: name)
         let p = stored.path.path
@@ -237,6 +275,13 @@ public struct Keystore: Sendable {
 
     /// Re-encrypts a wallet under a new passphrase (new salt and nonce; the account is unchanged).
     /// The old file is replaced atomically, so a crash leaves either the old or the new one.
+    /// - Parameters:
+    ///   - name: the wallet's name.
+    ///   - old: its current passphrase.
+    ///   - new: the passphrase to store it under from now on.
+    /// - Returns: the wallet's public details (its creation time is kept).
+    /// - Throws: `KeystoreError` as `unlock(name:passphrase:)` for `old`, `.emptyPassphrase` for an
+    ///   empty `new`, `.io` when the file cannot be replaced.
     public func changePassphrase(name: String, from old: SecretBytes, to new: SecretBytes) throws(KeystoreError) -> StoredWallet {
         let unlocked = try unlock(name: name, passphrase: old)
         let created = try wallet(named: name).created
@@ -245,6 +290,8 @@ public struct Keystore: Sendable {
 
     /// Deletes a wallet file (and the default setting if it pointed there). Irreversible
     /// unless the user kept the recovery phrase.
+    /// - Parameter name: the wallet's name.
+    /// - Throws: `KeystoreError` — `.invalidName`, `.unknownWallet`, `.io` when the file cannot be removed.
     public func remove(name: String) throws(KeystoreError) {
         try Keystore.validate(name: name)
         let p = path(for: name).path
@@ -264,6 +311,9 @@ public struct Keystore: Sendable {
     }
 
     /// Makes `name` the wallet used when none is named.
+    /// - Parameter name: an existing wallet's name.
+    /// - Throws: `KeystoreError.unknownWallet` when there is no such wallet, `.io` when the setting
+    ///   cannot be written.
     public func setDefault(name: String) throws(KeystoreError) {
         try Keystore.validate(name: name)
         guard FileManager.default.fileExists(atPath: path(for: name).path) else {
@@ -278,6 +328,9 @@ public struct Keystore: Sendable {
     }
 
     /// `name` if given, else the default wallet; a clear error when neither exists.
+    /// - Parameter name: the name the user gave, if any.
+    /// - Returns: the name to use.
+    /// - Throws: `KeystoreError.noDefaultWallet` when `name` is nil and no default is set.
     public func resolveName(_ name: String?) throws(KeystoreError) -> String {
         if let name { return name }
         if let d = defaultName { return d }
@@ -287,14 +340,20 @@ public struct Keystore: Sendable {
 
 extension Keystore {
     /// Convenience overloads for passphrases already held in a String.
+    /// `create(name:passphrase:)` with a String passphrase (its UTF-8 bytes).
+    /// - Throws: `KeystoreError`, as the `SecretBytes` overload.
     public func create(name: String, passphrase: String) throws(KeystoreError) -> (wallet: StoredWallet, mnemonic: Mnemonic) {
         try create(name: name, passphrase: SecretBytes(Array(passphrase.utf8)))
     }
 
+    /// `recover(name:phrase:passphrase:)` with a String passphrase (its UTF-8 bytes).
+    /// - Throws: `KeystoreError`, as the `SecretBytes` overload.
     public func recover(name: String, phrase: String, passphrase: String) throws(KeystoreError) -> StoredWallet {
         try recover(name: name, phrase: phrase, passphrase: SecretBytes(Array(passphrase.utf8)))
     }
 
+    /// `unlock(name:passphrase:)` with a String passphrase (its UTF-8 bytes).
+    /// - Throws: `KeystoreError`, as the `SecretBytes` overload.
     public func unlock(name: String, passphrase: String) throws(KeystoreError) -> UnlockedWallet {
         try unlock(name: name, passphrase: SecretBytes(Array(passphrase.utf8)))
     }

@@ -14,6 +14,7 @@ public enum KeystoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case io(path: String, reason: String)
     case crypto(CryptoError)
 
+    /// The message shown to the user: what went wrong and what to do next.
     public var description: String {
         switch self {
         case .invalidName(let name):

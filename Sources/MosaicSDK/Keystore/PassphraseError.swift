@@ -7,6 +7,7 @@ public enum PassphraseError: Error, Equatable, Sendable, CustomStringConvertible
     case mismatch
     case terminal(reason: String)
 
+    /// The message shown to the user, naming the ways to give a passphrase.
     public var description: String {
         switch self {
         case .environmentNotSet(let variable):

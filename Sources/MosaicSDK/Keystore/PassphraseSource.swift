@@ -11,9 +11,17 @@ public enum PassphraseSource: Sendable {
     /// Ask on the terminal with echo off; `confirm` asks twice (for new wallets).
     case prompt(message: String, confirm: Bool)
 
+    /// The environment variable scripts set to pass a passphrase without a prompt.
     public static let environmentVariable = "MOSAIC_PASSPHRASE"
 
     /// The usual order: an explicit `--passphrase-file`, then `MOSAIC_PASSPHRASE`, then a prompt.
+    /// - Parameters:
+    ///   - passphraseFile: the `--passphrase-file` path, if one was given.
+    ///   - environment: where `MOSAIC_PASSPHRASE` is looked up.
+    ///   - message: the prompt shown on the terminal.
+    ///   - confirm: ask twice at the prompt (new wallets).
+    /// - Returns: the passphrase bytes.
+    /// - Throws: `PassphraseError` as `read(environment:)` for the source chosen.
     public static func resolve(
         passphraseFile: String?,
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -27,6 +35,12 @@ public enum PassphraseSource: Sendable {
         return try PassphraseSource.prompt(message: message, confirm: confirm).read(environment: environment)
     }
 
+    /// Reads the passphrase from this source.
+    /// - Parameter environment: where an `.environment` source is looked up.
+    /// - Returns: the passphrase bytes (never empty).
+    /// - Throws: `PassphraseError` — `.environmentNotSet`, `.fileUnreadable`, `.empty`, `.notATerminal`
+    ///   when a prompt is needed without a terminal, `.mismatch` when the two typed ones differ,
+    ///   `.terminal` when echo cannot be turned off.
     public func read(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PassphraseError) -> SecretBytes {
         switch self {
         case .environment(let variable):

@@ -3,14 +3,27 @@ import MosaicProtocol
 /// A wallet's balance with what is needed to show it: tokens and the USD value at the
 /// network's integer rate.
 public struct Balance: Sendable, Hashable {
+    /// The account the balance is of.
     public var clientID: String
+    /// The spendable balance.
     public var amount: TokenAmount
+    /// The account's nonce on the ledger (transactions it has had included).
     public var nonce: UInt64
+    /// The network's token symbol, e.g. "MSC".
     public var symbol: String
     /// Micro-dollars per whole token.
     public var usdMicrosPerToken: UInt64
+    /// The round the balance was read at.
     public var round: UInt64
 
+    /// Usually made by `Wallet.balance()`; apps build one for previews and tests.
+    /// - Parameters:
+    ///   - clientID: the account.
+    ///   - amount: its balance.
+    ///   - nonce: its nonce.
+    ///   - symbol: the token symbol.
+    ///   - usdMicrosPerToken: the network's USD rate, micro-dollars per whole token.
+    ///   - round: the round it was read at.
     public init(clientID: String, amount: TokenAmount, nonce: UInt64, symbol: String, usdMicrosPerToken: UInt64, round: UInt64) {
         self.clientID = clientID
         self.amount = amount
@@ -20,6 +33,7 @@ public struct Balance: Sendable, Hashable {
         self.round = round
     }
 
+    /// The balance in base units (the ledger's integer unit).
     public var baseUnits: UInt64 { amount.baseUnits }
     /// "1.5"
     public var tokens: String { amount.description }

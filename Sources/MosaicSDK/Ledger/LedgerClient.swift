@@ -5,6 +5,7 @@ import MosaicProtocol
 /// Async access to one ledger node's HTTP API (docs/NODE_API.md). Reads need no keys; `submit`
 /// takes transactions already signed (see `Wallet` for signing with nonce management).
 public struct LedgerClient: Sendable {
+    /// The node's API base URL, e.g. `http://127.0.0.1:7100`.
     public let baseURL: URL
     let http: HTTPClient
 
@@ -12,6 +13,8 @@ public struct LedgerClient: Sendable {
     /// HTTP client's own idle timeout.
     static let maxPoll: Duration = .seconds(50)
 
+    /// A client for the node at `baseURL`, with timeouts long enough for its long polls.
+    /// - Parameter baseURL: the node's API base URL.
     public init(baseURL: URL) {
         self.baseURL = baseURL
         var config = HTTPClient.Configuration()
@@ -22,6 +25,8 @@ public struct LedgerClient: Sendable {
     }
 
     /// The client for a network of the CLI config.
+    /// - Parameter network: a network from `ClientConfig`.
+    /// - Throws: `ConfigError.invalidURL` when its node URL is not a URL with a scheme.
     public init(network: ClientConfig.Network) throws(ConfigError) {
         guard let url = URL(string: network.node), url.scheme != nil else { throw .invalidURL(network.node) }
         self.init(baseURL: url)
@@ -44,17 +49,30 @@ public struct LedgerClient: Sendable {
 
     // MARK: reads
 
+    /// The network's parameters: chain id, fees, token symbol, USD rate, ledger time and limits.
+    /// - Returns: what `GET /v1/network` answers.
+    /// - Throws: `LedgerClientError` when the node cannot be read.
     public func network() async throws(LedgerClientError) -> NetworkInfo {
         try await call { try await http.get("/v1/network", as: NetworkInfo.self) }
     }
 
     /// Balance, nonce and next nonce; an account never seen reads as zeros.
+    /// - Parameter clientID: the account's client id.
+    /// - Returns: the account as of the latest round.
+    /// - Throws: `LedgerClientError` when the node cannot be read.
     public func account(_ clientID: String) async throws(LedgerClientError) -> AccountView {
         try await call { try await http.get("/v1/accounts/\(clientID)", as: AccountView.self) }
     }
 
     /// A transaction by hash. With `wait`, the node answers as soon as that status is reached, or
     /// with the current status after `timeout` (one long poll, at most 50 s).
+    /// - Parameters:
+    ///   - hash: the transaction's hash.
+    ///   - wait: the status to wait for; nil answers at once.
+    ///   - timeout: the longest wait (capped at 50 s).
+    /// - Returns: the transaction with its status and, once executed, its outcome and events.
+    /// - Throws: `LedgerClientError.notFound` when the node does not know the hash; other cases when
+    ///   it cannot be read.
     public func transaction(_ hash: String, wait: TransactionStatus? = nil, timeout: Duration = .seconds(30))
         async throws(LedgerClientError) -> TransactionView
     {
@@ -69,6 +87,12 @@ public struct LedgerClient: Sendable {
     }
 
     /// One page of an account's transactions, newest first (pending ones first).
+    /// - Parameters:
+    ///   - clientID: the account.
+    ///   - limit: transactions per page.
+    ///   - offset: how many to skip.
+    /// - Returns: the page.
+    /// - Throws: `LedgerClientError` when the node cannot be read.
     public func transactions(of clientID: String, limit: Int = 20, offset: Int = 0) async throws(LedgerClientError) -> TransactionPage {
         try await call {
             try await http.get(
@@ -77,20 +101,35 @@ public struct LedgerClient: Sendable {
         }
     }
 
+    /// The newest block.
+    /// - Returns: its header.
+    /// - Throws: `LedgerClientError` when the node cannot be read.
     public func latestBlock() async throws(LedgerClientError) -> BlockView {
         try await call { try await http.get("/v1/blocks/latest", as: BlockView.self) }
     }
 
     /// A block by round, with its transaction hashes.
+    /// - Parameter round: the block's round.
+    /// - Returns: the block.
+    /// - Throws: `LedgerClientError.notFound` for a round not made yet.
     public func block(round: UInt64) async throws(LedgerClientError) -> BlockView {
         try await call { try await http.get("/v1/blocks/\(round)", as: BlockView.self) }
     }
 
+    /// A block by hash, with its transaction hashes.
+    /// - Parameter hash: the block's hash.
+    /// - Returns: the block.
+    /// - Throws: `LedgerClientError.notFound` for an unknown hash.
     public func block(hash: String) async throws(LedgerClientError) -> BlockView {
         try await call { try await http.get("/v1/blocks/\(hash)", as: BlockView.self) }
     }
 
     /// Recent block headers, newest first, below `before` when given.
+    /// - Parameters:
+    ///   - before: list rounds below this one; nil starts at the newest.
+    ///   - limit: headers per page.
+    /// - Returns: the headers, newest first.
+    /// - Throws: `LedgerClientError` when the node cannot be read.
     public func blocks(before: UInt64? = nil, limit: Int = 20) async throws(LedgerClientError) -> [BlockView] {
         var query = ["limit": String(limit)]
         if let before { query["before"] = String(before) }
@@ -99,11 +138,16 @@ public struct LedgerClient: Sendable {
     }
 
     /// Whether `clientID` can pour from the faucet now, and if not, when.
+    /// - Parameter clientID: the account asking.
+    /// - Returns: its limit, what it poured in this window and when it may pour next.
+    /// - Throws: `LedgerClientError` when the node cannot be read.
     public func faucetStatus(_ clientID: String) async throws(LedgerClientError) -> FaucetView {
         try await call { try await http.get("/v1/faucet/\(clientID)", as: FaucetView.self) }
     }
 
     /// Total supply against the sum of all balances.
+    /// - Returns: both sums, which match on a sound ledger.
+    /// - Throws: `LedgerClientError` when the node cannot be read.
     public func supply() async throws(LedgerClientError) -> SupplyView {
         try await call { try await http.get("/v1/supply", as: SupplyView.self) }
     }
@@ -111,12 +155,19 @@ public struct LedgerClient: Sendable {
     // MARK: writes
 
     /// Submits one signed transaction; a rejection throws `.rejected` with the node's code.
+    /// - Parameter tx: a signed transaction.
+    /// - Returns: its hash and status as the node took it.
+    /// - Throws: `LedgerClientError.rejected` with the node's code (e.g. `stale_nonce`,
+    ///   `insufficient_balance`); other cases when the node cannot be reached.
     @discardableResult
     public func submit(_ tx: Transaction) async throws(LedgerClientError) -> SubmissionResult {
         try await call { try await http.post("/v1/transactions", json: tx, as: SubmissionResult.self) }
     }
 
     /// Submits up to 5000 signed transactions in one request; one result per transaction, in order.
+    /// - Parameter batch: signed transactions, at most 5000.
+    /// - Returns: each one's hash, status or rejection code.
+    /// - Throws: `LedgerClientError` when the whole request fails (too large, node unreachable).
     public func submit(batch: [Transaction]) async throws(LedgerClientError) -> [SubmissionResult] {
         try await call {
             try await http.post(
@@ -128,6 +179,9 @@ public struct LedgerClient: Sendable {
 
     /// Submits transactions in the binary batch form (no JSON either way); returns how many were
     /// accepted and the rejected ones by position.
+    /// - Parameter txs: signed transactions, at most 5000.
+    /// - Returns: the accepted count and each rejection by position.
+    /// - Throws: `LedgerClientError` when the whole request fails.
     public func submit(binaryBatch txs: [Transaction]) async throws(LedgerClientError) -> CompactBatchResult {
         let body = BinaryBatch.encode(txs)
         return try await call {
@@ -137,6 +191,9 @@ public struct LedgerClient: Sendable {
     }
 
     /// Devnets only: moves the ledger clock forward (faucet windows, expirations).
+    /// - Parameter seconds: how far to move it.
+    /// - Returns: the ledger's new time.
+    /// - Throws: `LedgerClientError`; `.notFound` on a node that does not allow time travel.
     public func advanceClock(seconds: Int64) async throws(LedgerClientError) -> ClockView {
         try await call { try await http.post("/v1/devnet/time", json: ClockAdvance(advanceSeconds: seconds), as: ClockView.self) }
     }
@@ -144,7 +201,12 @@ public struct LedgerClient: Sendable {
     // MARK: explorer
 
     /// The node's explorer page of a transaction.
+    /// - Parameter hash: the transaction's hash.
     public func explorerURL(transaction hash: String) -> URL { baseURL.appendingPathComponent("explorer/tx/\(hash)") }
+    /// The node's explorer page of an account.
+    /// - Parameter clientID: the account.
     public func explorerURL(account clientID: String) -> URL { baseURL.appendingPathComponent("explorer/account/\(clientID)") }
+    /// The node's explorer page of a block.
+    /// - Parameter round: the block's round.
     public func explorerURL(round: UInt64) -> URL { baseURL.appendingPathComponent("explorer/block/\(round)") }
 }

@@ -12,6 +12,8 @@ public enum LedgerClientError: Error, Sendable, Equatable, CustomStringConvertib
     /// The node answered something this client cannot read (a different version?).
     case invalidResponse(String)
 
+    /// A stable code to branch on: the node's own for `.rejected`, else `not_found`,
+    /// `unreachable` or `invalid_response`.
     public var code: String {
         switch self {
         case .rejected(let code, _, _): return code
@@ -21,6 +23,7 @@ public enum LedgerClientError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
+    /// The message shown to the user: the node's own words, or what to check.
     public var description: String {
         switch self {
         case .rejected(_, let message, _): return message

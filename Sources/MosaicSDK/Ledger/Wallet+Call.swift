@@ -8,6 +8,14 @@ import MosaicProtocol
 extension Wallet {
     /// Signs and submits `contract.method(args)` with the network's minimum fee. `gas` lowers the
     /// call's computation limit below the network's (it is signed with the call).
+    /// - Parameters:
+    ///   - contract: the contract's name.
+    ///   - method: the method to call.
+    ///   - args: its arguments.
+    ///   - value: base units sent with the call (a lock or stake).
+    ///   - gas: a lower computation limit; nil uses the network's.
+    /// - Returns: the signed transaction, pending.
+    /// - Throws: `WalletError.node` when the node refuses or cannot be reached.
     public func submitCall(
         contract: String, method: String, args: [String: JSONValue] = [:], value: UInt64 = 0,
         gas: UInt64? = nil
@@ -19,6 +27,17 @@ extension Wallet {
     }
 
     /// `submitCall`, then waits until the transaction is `until`.
+    /// - Parameters:
+    ///   - contract: the contract's name.
+    ///   - method: the method to call.
+    ///   - args: its arguments.
+    ///   - value: base units sent with the call.
+    ///   - gas: a lower computation limit; nil uses the network's.
+    ///   - until: the status to wait for.
+    ///   - timeout: the longest wait.
+    /// - Returns: the transaction with its outcome and events.
+    /// - Throws: `WalletError.failed` when the contract refused it, `.expired`, `.timedOut`, or
+    ///   `.node` when the node refuses or cannot be reached.
     public func call(
         contract: String, method: String, args: [String: JSONValue] = [:], value: UInt64 = 0, gas: UInt64? = nil,
         until: TransactionStatus = .sealed, timeout: Duration = .seconds(60)

@@ -6,8 +6,11 @@ import Synchronization
 /// A wallet on a network: signs with its key and talks to a node through `LedgerClient`.
 /// Safe to use from many tasks at once: concurrent sends get distinct nonces (`NonceAllocator`).
 public final class Wallet: Sendable {
+    /// The node this wallet talks to.
     public let client: LedgerClient
+    /// The wallet's account address.
     public let clientID: String
+    /// The wallet's name in the keystore (or the one given with a bare key).
     public let name: String
     let key: Ed25519.SigningKey
     private let nonces = NonceAllocator(window: 10)
@@ -20,6 +23,10 @@ public final class Wallet: Sendable {
     /// using the same key) before giving up.
     static let staleRetries = 10
 
+    /// A wallet that signs with an unlocked keystore wallet.
+    /// - Parameters:
+    ///   - wallet: the unlocked wallet whose key signs.
+    ///   - client: the node to talk to.
     public init(_ wallet: UnlockedWallet, client: LedgerClient) {
         self.client = client
         key = wallet.signingKey
@@ -28,6 +35,10 @@ public final class Wallet: Sendable {
     }
 
     /// A wallet from a bare key (tests, benchmarks, tools).
+    /// - Parameters:
+    ///   - signingKey: the key that signs.
+    ///   - client: the node to talk to.
+    ///   - name: a label for messages.
     public init(signingKey: Ed25519.SigningKey, client: LedgerClient, name: String = "key") {
         self.client = client
         key = signingKey
@@ -36,6 +47,8 @@ public final class Wallet: Sendable {
     }
 
     /// Network parameters, fetched once (chain id, fees, symbol and USD rate never change).
+    /// - Returns: the network's parameters.
+    /// - Throws: `WalletError.node` when the node cannot be read.
     public func networkInfo() async throws(WalletError) -> NetworkInfo {
         if let info = cachedInfo.withLock({ $0 }) { return info }
         let info: NetworkInfo
@@ -60,6 +73,9 @@ public final class Wallet: Sendable {
 
     // MARK: reads
 
+    /// The wallet's balance with its USD value.
+    /// - Returns: tokens, nonce, symbol and rate at the latest round.
+    /// - Throws: `WalletError.node` when the node cannot be read.
     public func balance() async throws(WalletError) -> Balance {
         let info = try await networkInfo()
         let a: AccountView
@@ -69,6 +85,12 @@ public final class Wallet: Sendable {
             usdMicrosPerToken: info.usdMicrosPerToken, round: a.round)
     }
 
+    /// One page of the wallet's transactions, newest first.
+    /// - Parameters:
+    ///   - limit: transactions per page.
+    ///   - offset: how many to skip.
+    /// - Returns: the page.
+    /// - Throws: `WalletError.node` when the node cannot be read.
     public func transactions(limit: Int = 20, offset: Int = 0) async throws(WalletError) -> TransactionPage {
         do { return try await client.transactions(of: clientID, limit: limit, offset: offset) } catch { throw .node(error) }
     }
@@ -77,6 +99,12 @@ public final class Wallet: Sendable {
 
     /// Checks a send without broadcasting anything: amount, address, zero, own wallet, balance.
     /// Returns the amount and fee in base units. The errors are the ones people see.
+    /// - Parameters:
+    ///   - to: the recipient's client id.
+    ///   - amount: the amount as typed, e.g. "1.5".
+    ///   - fee: the fee as typed; nil uses the network's minimum.
+    /// - Throws: `WalletError` — `.invalidAmount`, `.invalidAddress`, `.zeroAmount`, `.ownWallet`,
+    ///   `.insufficientBalance`, or `.node` when the node cannot be read.
     public func validateSend(to: String, amount: String, fee: String? = nil) async throws(WalletError) -> (value: UInt64, fee: UInt64) {
         let value = try TokenAmount.parse(amount).baseUnits
         let target = to.trimmingCharacters(in: .whitespaces)
@@ -94,6 +122,14 @@ public final class Wallet: Sendable {
 
     /// Validates (see `validateSend`), signs and submits a transfer; returns it once the node
     /// accepted it into the pool (status pending). Wait with `wait(for:until:timeout:)`.
+    /// - Parameters:
+    ///   - to: the recipient's client id.
+    ///   - amount: the amount as typed.
+    ///   - fee: the fee as typed; nil uses the network's minimum.
+    ///   - description: a note stored with the transfer.
+    /// - Returns: the signed transaction, pending.
+    /// - Throws: `WalletError` as `validateSend`, `.invalidDescription` when the note is too long, or
+    ///   `.node` when the node refuses it.
     public func send(to: String, amount: String, fee: String? = nil, description: String = "") async throws(WalletError) -> Transaction {
         guard description.utf8.count <= Transaction.defaultMaxTransferDataBytes else {
             throw .invalidDescription("at most \(Transaction.defaultMaxTransferDataBytes) bytes")
@@ -105,6 +141,14 @@ public final class Wallet: Sendable {
 
     /// Sends `value` base units without the balance pre-check (the node still refuses an
     /// overdraft); for callers that manage amounts themselves, such as many concurrent sends.
+    /// - Parameters:
+    ///   - to: the recipient's client id.
+    ///   - value: base units to send.
+    ///   - fee: base units of fee; nil uses the network's minimum.
+    ///   - description: a note stored with the transfer.
+    /// - Returns: the signed transaction, pending.
+    /// - Throws: `WalletError` — `.invalidAddress`, `.zeroAmount`, `.ownWallet`, or `.node` when the
+    ///   node refuses it (e.g. `insufficient_balance`).
     public func transfer(to: String, value: UInt64, fee: UInt64? = nil, description: String = "") async throws(WalletError) -> Transaction {
         guard Transaction.isHexID(to) else { throw .invalidAddress(to) }
         guard value > 0 else { throw .zeroAmount }
@@ -116,6 +160,9 @@ public final class Wallet: Sendable {
 
     /// Asks the faucet for tokens. Refuses before submitting when the account's limit is
     /// reached, saying when the next pour is possible.
+    /// - Returns: the signed `faucet.pour` call, pending.
+    /// - Throws: `WalletError.faucetLimited` when the limit is reached, `.node` when the node
+    ///   refuses or cannot be reached.
     public func faucet() async throws(WalletError) -> Transaction {
         let status: FaucetView
         do { status = try await client.faucetStatus(clientID) } catch { throw .node(error) }
@@ -190,6 +237,12 @@ public final class Wallet: Sendable {
     /// Throws `.expired`, `.failed` (included but execution failed, with the chain's error),
     /// `.timedOut` (with the current status) or `.unknownTransaction`, each distinct.
     /// An expired transaction of this wallet gives its nonce back for the next send.
+    /// - Parameters:
+    ///   - hash: the transaction's hash.
+    ///   - target: the status to wait for.
+    ///   - timeout: the longest wait.
+    /// - Returns: the transaction at `target` or later.
+    /// - Throws: `WalletError` — `.expired`, `.failed`, `.timedOut`, `.unknownTransaction`, `.node`.
     public func wait(for hash: String, until target: TransactionStatus = .sealed, timeout: Duration = .seconds(60))
         async throws(WalletError) -> TransactionView
     {
@@ -204,6 +257,13 @@ public final class Wallet: Sendable {
     }
 
     /// The same wait for any client (no wallet needed).
+    /// - Parameters:
+    ///   - client: the node to ask.
+    ///   - hash: the transaction's hash.
+    ///   - target: the status to wait for.
+    ///   - timeout: the longest wait.
+    /// - Returns: the transaction at `target` or later.
+    /// - Throws: `WalletError` — `.expired`, `.failed`, `.timedOut`, `.unknownTransaction`, `.node`.
     public static func wait(client: LedgerClient, for hash: String, until target: TransactionStatus, timeout: Duration)
         async throws(WalletError) -> TransactionView
     {
@@ -228,6 +288,7 @@ public final class Wallet: Sendable {
     }
 
     /// "2026-11-30T05:00:00Z" from unix seconds.
+    /// - Parameter unix: seconds since 1970.
     public static func iso8601(_ unix: Int64) -> String {
         let f = ISO8601DateFormatter()
         return f.string(from: Date(timeIntervalSince1970: TimeInterval(unix)))

@@ -5,11 +5,15 @@ import MosaicProtocol
 public enum WalletError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The amount text is not a token amount (the detail quotes what was typed).
     case invalidAmount(String)
+    /// The recipient is not a client id (64 hex characters).
     case invalidAddress(String)
+    /// A send of nothing.
     case zeroAmount
     /// Amount plus fee exceed the balance.
     case insufficientBalance(balance: UInt64, amount: UInt64, fee: UInt64)
+    /// A send to the wallet itself.
     case ownWallet
+    /// The transfer's note is too long.
     case invalidDescription(String)
     /// The faucet refuses this account for now; the message says when the next pour is possible.
     case faucetLimited(String, nextPourAt: Int64?)
@@ -24,6 +28,7 @@ public enum WalletError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The node refused or could not be reached.
     case node(LedgerClientError)
 
+    /// A stable code to branch on, the same as the web app's API codes.
     public var code: String {
         switch self {
         case .invalidAmount: return "invalid_amount"
@@ -41,6 +46,7 @@ public enum WalletError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The message shown to the user.
     public var description: String {
         switch self {
         case .invalidAmount(let detail): return detail.hasPrefix("invalid amount") ? detail : "invalid amount: \(detail)"

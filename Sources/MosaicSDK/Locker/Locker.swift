@@ -11,7 +11,9 @@ import MosaicStorageCore
 /// `$MOSAIC_HOME/locker/attempts.json` (`LockerAttempts`), keyed by the file's wrap so that a
 /// rename or a copy keeps the count, and after five, tries wait.
 public struct Locker: Sendable {
+    /// The folder of the allocation that holds the locker's files.
     public static let folder = "/locker"
+    /// Longest name in UTF-8 bytes.
     public static let maxNameBytes = 255
     /// Wrong PINs per file before tries have to wait.
     public static let freeTries = LockerAttempts.freeTries
@@ -22,6 +24,9 @@ public struct Locker: Sendable {
     var parameters = LockerKeyWrap.defaultParameters
     var clock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
+    /// - Parameters:
+    ///   - storage: the owner's storage client (its home keeps the wrong-PIN counts).
+    ///   - allocation: the allocation whose `/locker` folder is used.
     public init(storage: StorageClient, allocation: StorageAllocation) {
         self.storage = storage
         self.allocation = allocation
@@ -29,6 +34,8 @@ public struct Locker: Sendable {
     }
 
     /// A name is one path part: 1–255 bytes, no "/", not "." or "..", no control characters.
+    /// - Parameter name: the file's name in the locker.
+    /// - Throws: `LockerError.invalidName` saying what is wrong.
     public static func validate(name: String) throws(LockerError) {
         guard !name.isEmpty, name.utf8.count <= maxNameBytes, name != ".", name != "..", !name.contains("/"),
             !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
@@ -42,11 +49,14 @@ public struct Locker: Sendable {
 
     /// The key of a locker file's wrong-PIN count, from the `wrapped_key` of its metadata (nil when
     /// that is not hex). The same for every name or copy of the file.
+    /// - Parameter hex: the metadata's `wrapped_key`.
     public static func attemptKey(wrappedKey hex: String) -> String? {
         Hex.decode(hex).map(LockerAttempts.key(wrap:))
     }
 
     /// The locker's files, by name.
+    /// - Returns: the entries, sorted by name.
+    /// - Throws: `StorageClientError` when the folder cannot be read from enough blobbers.
     public func list() async throws -> [LockerEntry] {
         let metas: [FileMeta]
         do { metas = try await storage.list(Self.folder, allocation: allocation) } catch StorageClientError.notFound { return [] }
@@ -54,6 +64,16 @@ public struct Locker: Sendable {
     }
 
     /// Stores `localFile` as `name`, locked with `pin`. An existing name is refused unless `replace`.
+    /// - Parameters:
+    ///   - localFile: the file to lock.
+    ///   - name: its name in the locker.
+    ///   - pin: the PIN that opens it.
+    ///   - replace: overwrite a file of that name.
+    ///   - contentType: the MIME type to record; nil guesses from the name.
+    ///   - progress: called as bytes are sent.
+    /// - Returns: the stored entry.
+    /// - Throws: `LockerError` — `.invalidName`, `.exists` without `replace`, `.storage` when the
+    ///   upload fails.
     @discardableResult
     public func put(
         localFile: URL, name: String, pin: LockerPIN, replace: Bool = false, contentType: String? = nil,
@@ -97,6 +117,14 @@ public struct Locker: Sendable {
 
     /// Opens `name` with `pin` and writes the plaintext to `destination` (a temp file beside it,
     /// renamed when complete). A wrong PIN is counted; after five, tries wait.
+    /// - Parameters:
+    ///   - name: the file's name in the locker.
+    ///   - pin: the PIN it was locked with.
+    ///   - destination: the local file to write.
+    ///   - progress: called as bytes are written.
+    /// - Returns: the entry.
+    /// - Throws: `LockerError` — `.incorrectPIN` (with the tries left), `.tooManyAttempts` while a
+    ///   wait runs, `.notFound`, `.notALockerFile`, `.damaged`, `.attemptLog`, `.storage`.
     @discardableResult
     public func get(
         name: String, pin: LockerPIN, to destination: URL,
@@ -130,6 +158,8 @@ public struct Locker: Sendable {
 
     /// Deletes `name`: its metadata (with the wrapped key) and its fragments on every blobber. Its
     /// wrong-PIN count stays, since a copy of the file may still exist under another name.
+    /// - Parameter name: the file's name in the locker.
+    /// - Throws: `LockerError` — `.notFound`, `.notALockerFile`, `.storage`.
     public func remove(name: String) async throws {
         _ = try await lockerMeta(name)
         do { try await storage.delete(Self.path(name), allocation: allocation) } catch StorageClientError.notFound {

@@ -2,10 +2,15 @@ import MosaicStorageCore
 
 /// One file in the Locker, as listed (no key material).
 public struct LockerEntry: Sendable, Equatable {
+    /// Its name in the locker.
     public let name: String
+    /// Plaintext bytes.
     public let size: Int64
+    /// The MIME type recorded at upload.
     public let contentType: String
+    /// Unix seconds it was first stored.
     public let created: Int64
+    /// Unix seconds of its latest change.
     public let modified: Int64
 
     init(_ m: FileMeta) {

@@ -8,17 +8,28 @@ public enum LockerError: Error, Equatable, Sendable, CustomStringConvertible {
     case incorrectPIN(name: String, triesBeforeWait: Int, wait: Int64)
     /// Too many wrong PINs for this file: no try is made before `retryAfter` seconds have passed.
     case tooManyAttempts(name: String, retryAfter: Int64)
+    /// The PIN breaks the rules (length, control characters, UTF-8).
     case invalidPIN(String)
+    /// The two PINs typed differ.
     case pinMismatch
+    /// No PIN could be read (no terminal, unreadable file).
     case pinUnavailable(String)
+    /// The name breaks `Locker.validate(name:)`.
     case invalidName(String)
+    /// A file of that name exists and `replace` was not asked.
     case exists(name: String)
+    /// No locker file of that name.
     case notFound(name: String)
+    /// The file at that name is not PIN-locked.
     case notALockerFile(name: String)
+    /// The stored wrap cannot be used.
     case damaged(name: String, reason: String)
+    /// The wrong-PIN log cannot be read or written.
     case attemptLog(String)
+    /// The storage operation underneath failed.
     case storage(StorageClientError)
 
+    /// The message shown to the user, with what to do.
     public var description: String {
         switch self {
         case .incorrectPIN(let name, let left, let wait):

@@ -5,11 +5,15 @@ import MosaicCrypto
 /// UTF-8 so the same PIN typed on another keyboard or in the browser gives the same bytes.
 /// It is only ever an input to Argon2id; it is never stored, logged or sent anywhere but there.
 public struct LockerPIN: Sendable {
+    /// Shortest PIN, in characters.
     public static let minCharacters = 4
+    /// Longest PIN, in characters.
     public static let maxCharacters = 64
 
     let secret: SecretBytes
 
+    /// - Parameter text: the PIN as typed.
+    /// - Throws: `LockerError.invalidPIN` saying which rule it breaks.
     public init(_ text: String) throws(LockerError) {
         let scalars = text.unicodeScalars
         guard !text.isEmpty else {
@@ -31,9 +35,12 @@ public struct LockerPIN: Sendable {
     }
 
     /// Constant-time comparison (for "enter the PIN twice").
+    /// - Parameter other: the PIN typed the second time.
     public func matches(_ other: LockerPIN) -> Bool { secret == other.secret }
 
     /// From raw bytes (a file or a terminal line): must be UTF-8.
+    /// - Parameter bytes: the PIN's bytes.
+    /// - Throws: `LockerError.invalidPIN` when they are not UTF-8 or break a rule.
     public init(bytes: SecretBytes) throws(LockerError) {
         let text: String? = bytes.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
         guard let text else { throw .invalidPIN("the PIN is not valid UTF-8 text") }
@@ -42,6 +49,13 @@ public struct LockerPIN: Sendable {
 
     /// `--pin-file FILE` if given (one trailing newline is dropped), else a prompt on the terminal
     /// without echo; `confirm` asks twice (when a file is locked) and refuses a mismatch.
+    /// - Parameters:
+    ///   - pinFile: the `--pin-file` path, if given.
+    ///   - prompt: the prompt shown on the terminal.
+    ///   - confirm: ask twice.
+    /// - Returns: the PIN.
+    /// - Throws: `LockerError` — `.pinUnavailable` when neither a file nor a terminal gives one,
+    ///   `.pinMismatch`, `.invalidPIN`.
     public static func read(pinFile: String?, prompt: String, confirm: Bool) throws(LockerError) -> LockerPIN {
         if let pinFile {
             guard let data = FileManager.default.contents(atPath: pinFile) else {

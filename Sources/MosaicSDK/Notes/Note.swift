@@ -4,14 +4,23 @@ import MosaicProtocol
 /// owner's wallet), `title` and `body` are the clear text and `isLocked` is false; read by anyone
 /// else they stay ciphertext and `isLocked` is true.
 public struct Note: Sendable, Hashable, Codable {
+    /// The note's id, unique on the chain and never reused.
     public var id: UInt64
+    /// The client id of the account whose notepad holds it.
     public var owner: String
+    /// The title: clear text, or ciphertext while `isLocked`.
     public var title: String
+    /// The body: clear text, or ciphertext while `isLocked`.
     public var body: String
+    /// Whether title and body are encrypted to the owner on the chain.
     public var isPrivate: Bool
+    /// Ledger time (unix seconds) of the `add`.
     public var createdAt: Int64
+    /// Ledger time of the latest `edit` (or the `add`).
     public var updatedAt: Int64
+    /// The round the note was added in.
     public var createdRound: UInt64
+    /// The round of its latest change.
     public var updatedRound: UInt64
     /// A private note this reader could not decrypt.
     public var isLocked: Bool
@@ -26,6 +35,7 @@ public struct Note: Sendable, Hashable, Codable {
         case isLocked = "locked"
     }
 
+    /// Decodes the view's snake_case JSON; `isLocked` starts as `isPrivate`.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(UInt64.self, forKey: .id)
@@ -43,13 +53,19 @@ public struct Note: Sendable, Hashable, Codable {
 
 /// An account's notepad.
 public struct NotepadInfo: Sendable, Hashable, Codable {
+    /// The account the notepad belongs to.
     public var owner: String
     /// Its place among all notepads created on the chain.
     public var number: UInt64
+    /// Notes it holds now.
     public var notes: Int
+    /// The most it may hold.
     public var maxNotes: Int
+    /// The id of its first note.
     public var firstID: UInt64
+    /// Ledger time it was created.
     public var createdAt: Int64
+    /// The round it was created in.
     public var createdRound: UInt64
 
     enum CodingKeys: String, CodingKey {
@@ -63,10 +79,13 @@ public struct NotepadInfo: Sendable, Hashable, Codable {
 
 /// One page of an account's notes, read at `round` (a sealed round unless asked otherwise).
 public struct NotesPage: Sendable, Hashable, Codable {
+    /// The round the page was read at (pass it on to read the next page at the same state).
     public var round: UInt64
+    /// The account the notes belong to.
     public var owner: String
     /// Nil when the account has no notepad.
     public var notepad: NotepadInfo?
+    /// The notes of this page, in the order asked.
     public var notes: [Note]
     /// Pass as `after` for the next page; nil at the end.
     public var nextAfter: UInt64?
@@ -76,6 +95,7 @@ public struct NotesPage: Sendable, Hashable, Codable {
         case nextAfter = "next_after"
     }
 
+    /// Decodes the view's snake_case JSON.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         round = try c.decodeIfPresent(UInt64.self, forKey: .round) ?? 0  // the view's result carries it outside
@@ -88,9 +108,13 @@ public struct NotesPage: Sendable, Hashable, Codable {
 
 /// Chain-wide counters of the notes contract.
 public struct NotesStats: Sendable, Hashable, Codable {
+    /// Notepads ever created.
     public var notepadsCreated: UInt64
+    /// Notepads deleted.
     public var notepadsDeleted: UInt64
+    /// Notepads that exist now.
     public var notepadsLive: UInt64
+    /// Notes ever added.
     public var notesCreated: UInt64
 
     enum CodingKeys: String, CodingKey {
@@ -104,9 +128,12 @@ public struct NotesStats: Sendable, Hashable, Codable {
 /// What a write returned once waited for: the note id it concerns (nil for notepad calls),
 /// the transaction and its events (`NoteAdded`, `NoteEdited`, `NoteDeleted`, `NotepadDeleted`).
 public struct NoteWrite: Sendable {
+    /// The note the write concerns; nil for notepad calls or when not waited for.
     public var noteID: UInt64?
+    /// The transaction's hash.
     public var hash: String
     /// Nil when not waited for (`until: nil`).
     public var view: TransactionView?
+    /// The transaction's events; empty when not waited for.
     public var events: [TransactionEvent] { view?.events ?? [] }
 }

@@ -4,12 +4,17 @@ import MosaicProtocol
 /// found nothing. The chain checks the same limits again and its refusals arrive as
 /// `WalletError.failed` with its message.
 public enum NotesError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A note needs a title.
     case emptyTitle
+    /// The title is over `Notepad.maxTitleBytes`.
     case titleTooLong(bytes: Int)
+    /// The body is over `Notepad.maxBodyBytes`.
     case bodyTooLong(bytes: Int)
+    /// No note has that id.
     case noteNotFound(UInt64)
     /// A private note could not be opened with this wallet's key (another owner's, or altered).
     case cannotDecrypt(UInt64)
+    /// The owner is not a client id.
     case invalidOwner(String)
     /// The view answer was not what the notes contract returns.
     case invalidResponse(String)
@@ -17,6 +22,7 @@ public enum NotesError: Error, Sendable, Equatable, CustomStringConvertible {
     /// that failed in execution (`WalletError.failed`), expiry, timeout, unknown transaction.
     case wallet(WalletError)
 
+    /// A stable code for `--json` output and the web API.
     public var code: String {
         switch self {
         case .emptyTitle: return "empty_title"
@@ -30,6 +36,7 @@ public enum NotesError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The message shown to the user.
     public var description: String {
         switch self {
         case .emptyTitle: return "title is empty; give a title of 1 to \(Notepad.maxTitleBytes) bytes"

@@ -16,12 +16,15 @@ import MosaicProtocol
 /// Writes check the shape rules first (`SocialError.invalid`, nothing signed); the chain's
 /// refusals come back as `SocialError.refused` with its message.
 public struct SocialClient: Sendable {
+    /// The node reads and writes go to.
     public let client: LedgerClient
+    /// The wallet that signs writes; nil for a read-only client.
     public let wallet: Wallet?
     /// The user operations are made for when the wallet is an app's; nil: the wallet's own account.
     public let user: String?
 
     /// Read-only: feeds, posts, accounts, grants.
+    /// - Parameter client: the node to read from.
     public init(client: LedgerClient) {
         self.client = client
         wallet = nil
@@ -29,6 +32,7 @@ public struct SocialClient: Sendable {
     }
 
     /// Reads and writes as `wallet`'s account.
+    /// - Parameter wallet: the wallet that signs (its node is used for reads).
     public init(wallet: Wallet) {
         client = wallet.client
         self.wallet = wallet
@@ -42,6 +46,8 @@ public struct SocialClient: Sendable {
     }
 
     /// The same wallet (an app's) signing for `user`, who must have granted it the scopes used.
+    /// - Parameter user: the user's client id.
+    /// - Returns: a client whose writes name `user`.
     public func acting(for user: String) -> SocialClient { SocialClient(client: client, wallet: wallet, user: user) }
 
     /// The account operations are made for: `user`, else the wallet's own.
@@ -52,6 +58,18 @@ public struct SocialClient: Sendable {
     /// A root post in `category` (default: the first tag, else "general"). Without `permlink` one
     /// is made from the title (with "-<time>" appended if the author already used it).
     /// Returns the post's id once sealed.
+    /// - Parameters:
+    ///   - title: the post's title.
+    ///   - body: its body (Markdown).
+    ///   - tags: up to the contract's limit, 1–24 characters of a-z, 0-9 and - each.
+    ///   - category: the post's category; nil takes the first tag or "general".
+    ///   - permlink: the post's URL name; nil makes one.
+    ///   - jsonMetadata: app data stored with the post.
+    ///   - until: the status to wait for.
+    /// - Returns: the post's id (author and permlink).
+    /// - Throws: `SocialError.invalid` for a bad tag, category or permlink before anything is signed;
+    ///   `.refused` with the contract's reason; `.wallet` when sending or waiting fails; `.noWallet`
+    ///   on a read-only client.
     @discardableResult
     public func post(
         title: String, body: String, tags: [String] = [], category: String? = nil, permlink: String? = nil,
@@ -79,6 +97,15 @@ public struct SocialClient: Sendable {
     }
 
     /// A reply to `parent`. Without `permlink` one is made: "re-<parent permlink>-<ledger time>".
+    /// - Parameters:
+    ///   - parent: the post replied to.
+    ///   - body: the reply's body.
+    ///   - title: an optional title.
+    ///   - permlink: the reply's URL name; nil makes one.
+    ///   - jsonMetadata: app data stored with it.
+    ///   - until: the status to wait for.
+    /// - Returns: the reply's id.
+    /// - Throws: as `post`.
     @discardableResult
     public func reply(
         to parent: SocialPostID, body: String, title: String = "", permlink: String? = nil, jsonMetadata: String = "",
@@ -104,6 +131,15 @@ public struct SocialClient: Sendable {
     }
 
     /// Changes a post's title, body, metadata or tags (nil keeps it) before its payout.
+    /// - Parameters:
+    ///   - id: the post.
+    ///   - title: the new title; nil keeps it.
+    ///   - body: the new body; nil keeps it.
+    ///   - jsonMetadata: the new metadata; nil keeps it.
+    ///   - tags: the new tags; nil keeps them.
+    ///   - until: the status to wait for.
+    /// - Returns: the transaction once it is `until`.
+    /// - Throws: `SocialError.invalid` when nothing changes, otherwise as `post`.
     @discardableResult
     public func edit(
         _ id: SocialPostID, title: String? = nil, body: String? = nil, jsonMetadata: String? = nil, tags: [String]? = nil,
@@ -124,6 +160,12 @@ public struct SocialClient: Sendable {
 
     /// Votes on a post: `weight` −10000…10000 (10000 a full upvote, negative a downvote, 0
     /// removes the vote).
+    /// - Parameters:
+    ///   - id: the post.
+    ///   - weight: −10000…10000.
+    ///   - until: the status to wait for.
+    /// - Returns: the transaction once it is `until`.
+    /// - Throws: `SocialError.invalid` for a weight out of range, otherwise as `post`.
     @discardableResult
     public func vote(_ id: SocialPostID, weight: Int, until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
         let actor = try requireActor()
@@ -137,6 +179,11 @@ public struct SocialClient: Sendable {
 
     /// Locks `amount` base units of the wallet's own tokens as its voting stake: votes count the
     /// stake, and each vote keeps it locked until the voted post pays out (docs/SOCIAL.md §3).
+    /// - Parameters:
+    ///   - amount: base units to lock.
+    ///   - until: the status to wait for.
+    /// - Returns: the transaction once it is `until`.
+    /// - Throws: `SocialError.refused` with the contract's reason, `.wallet`, `.noWallet`.
     @discardableResult
     public func stake(_ amount: UInt64, until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
         guard amount > 0 else { throw .invalid("stake a positive amount of tokens") }
@@ -144,6 +191,11 @@ public struct SocialClient: Sendable {
     }
 
     /// Returns `amount` (nil: all) of the wallet's voting stake, once its votes no longer lock it.
+    /// - Parameters:
+    ///   - amount: base units to return; nil returns all that is free.
+    ///   - until: the status to wait for.
+    /// - Returns: the transaction once it is `until`.
+    /// - Throws: `SocialError.refused` when votes still lock it, `.wallet`, `.noWallet`.
     @discardableResult
     public func unstake(_ amount: UInt64? = nil, until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
         var args: [String: JSONValue] = [:]
@@ -153,6 +205,12 @@ public struct SocialClient: Sendable {
 
     /// Registers the wallet's account as an app named `name` (3–32 of a-z, 0-9, -) with the URL a
     /// consent page returns to. Calling again changes the URL.
+    /// - Parameters:
+    ///   - name: the app's name.
+    ///   - redirectURL: where the consent page sends the user back (http or https).
+    ///   - until: the status to wait for.
+    /// - Returns: the app as registered.
+    /// - Throws: `SocialError.invalid` for a bad name or URL, otherwise as `post`.
     @discardableResult
     public func registerApp(name: String, redirectURL: String, until: TransactionStatus = .sealed) async throws(SocialError) -> SocialApp {
         guard SocialRules.isValidAppName(name) else {
@@ -171,6 +229,14 @@ public struct SocialClient: Sendable {
 
     /// Grants app `app` (client id or name) the `scopes` for this wallet's account until
     /// `expiresAt` (unix seconds, ledger time). Replaces an earlier grant to that app.
+    /// - Parameters:
+    ///   - app: the app's client id or name.
+    ///   - scopes: what it may do for this account.
+    ///   - expiresAt: unix seconds (ledger time) when the grant ends.
+    ///   - until: the status to wait for.
+    /// - Returns: the grant as sealed.
+    /// - Throws: `SocialError.refused` (e.g. unknown app), `.wallet`, `.noWallet`, `.node` when the
+    ///   grant cannot be read back.
     @discardableResult
     public func authorize(app: String, scopes: [SocialScope], expiresAt: Int64, until: TransactionStatus = .sealed)
         async throws(SocialError) -> SocialGrant
@@ -188,6 +254,13 @@ public struct SocialClient: Sendable {
     }
 
     /// The same grant for `seconds` from the ledger's current time (e.g. 7 × 86,400).
+    /// - Parameters:
+    ///   - app: the app's client id or name.
+    ///   - scopes: what it may do for this account.
+    ///   - seconds: how long the grant lasts.
+    ///   - until: the status to wait for.
+    /// - Returns: the grant as sealed.
+    /// - Throws: as `authorize(app:scopes:expiresAt:until:)`.
     @discardableResult
     public func authorize(app: String, scopes: [SocialScope], expiresIn seconds: Int64, until: TransactionStatus = .sealed)
         async throws(SocialError) -> SocialGrant
@@ -199,6 +272,11 @@ public struct SocialClient: Sendable {
     }
 
     /// Ends this wallet's grant to `app` (client id or name).
+    /// - Parameters:
+    ///   - app: the app's client id or name.
+    ///   - until: the status to wait for.
+    /// - Returns: the transaction once it is `until`.
+    /// - Throws: `SocialError.refused` when there is no such grant, `.wallet`, `.noWallet`.
     @discardableResult
     public func revoke(app: String, until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
         try await call("revoke", ["app": .string(app)], until: until)
@@ -206,6 +284,12 @@ public struct SocialClient: Sendable {
 
     /// Sets this wallet's profile: `name` (3–32 of a-z, 0-9, -, unique; nil keeps the current one)
     /// and `about` (≤ 512 bytes; nil keeps it). Returns the account as sealed.
+    /// - Parameters:
+    ///   - name: the profile name; nil keeps it.
+    ///   - about: the profile text; nil keeps it.
+    ///   - until: the status to wait for.
+    /// - Returns: the account as sealed.
+    /// - Throws: `SocialError.invalid` for a bad name, `.refused` when it is taken, `.wallet`, `.noWallet`.
     @discardableResult
     public func setProfile(name: String?, about: String?, until: TransactionStatus = .sealed) async throws(SocialError) -> SocialAccount {
         guard let wallet else { throw .noWallet }
@@ -223,6 +307,9 @@ public struct SocialClient: Sendable {
 
     /// Pays this wallet the rewards credited to it (docs/SOCIAL.md §8); the receipt's
     /// `claim_rewards` event holds the amount.
+    /// - Parameter until: the status to wait for.
+    /// - Returns: the transaction once it is `until`.
+    /// - Throws: `SocialError.refused` when there is nothing to claim, `.wallet`, `.noWallet`.
     @discardableResult
     public func claimRewards(until: TransactionStatus = .sealed) async throws(SocialError) -> TransactionView {
         try await call("claim_rewards", [:], until: until)
@@ -234,6 +321,15 @@ public struct SocialClient: Sendable {
     /// `start`, read at `round` (default the latest sealed one). Bodies are previews of at most
     /// 1,024 bytes (`bodyTruncated` says when cut; `post(_:)` has the whole body); `truncateBody`
     /// > 0 cuts them shorter.
+    /// - Parameters:
+    ///   - sort: trending, hot, created, …
+    ///   - tag: only posts with this tag.
+    ///   - limit: posts per page, 1–100.
+    ///   - start: the last post of the previous page.
+    ///   - round: the round to read at; nil for the latest sealed one.
+    ///   - truncateBody: preview length in bytes; 0 keeps the default.
+    /// - Returns: the page with the round it was read at.
+    /// - Throws: `SocialError.node` when the view cannot be read or refuses the arguments.
     public func feed(
         _ sort: SocialSort, tag: String? = nil, limit: Int = 20, start: SocialPostID? = nil, round: UInt64? = nil,
         truncateBody: Int = 0
@@ -253,12 +349,21 @@ public struct SocialClient: Sendable {
 
     /// The page after `page` (same sort, tag and round, so nothing repeats or goes missing);
     /// nil when `page` was the last.
+    /// - Parameters:
+    ///   - page: the page read before.
+    ///   - limit: posts per page.
+    ///   - truncateBody: preview length in bytes; 0 keeps the default.
+    /// - Throws: `SocialError.node` when the view cannot be read.
     public func feed(after page: SocialFeedPage, limit: Int = 20, truncateBody: Int = 0) async throws(SocialError) -> SocialFeedPage? {
         guard let next = page.next, let start = SocialPostID(path: next) else { return nil }
         return try await feed(page.sort, tag: page.tag, limit: limit, start: start, round: page.round, truncateBody: truncateBody)
     }
 
     /// One post, or nil.
+    /// - Parameters:
+    ///   - id: the post.
+    ///   - truncateBody: cut the body to this many bytes; 0 gives it whole.
+    /// - Throws: `SocialError.node` when the view cannot be read.
     public func post(_ id: SocialPostID, truncateBody: Int = 0) async throws(SocialError) -> SocialPost? {
         var args: [String: JSONValue] = ["author": .string(id.author), "permlink": .string(id.permlink)]
         if truncateBody > 0 { args["truncate_body"] = .integer(Int64(truncateBody)) }
@@ -267,6 +372,11 @@ public struct SocialClient: Sendable {
     }
 
     /// Every direct reply of a post, in creation order (read page by page at one round).
+    /// - Parameters:
+    ///   - id: the post.
+    ///   - truncateBody: cut bodies to this many bytes; 0 gives them whole.
+    /// - Returns: the replies and the round they were read at.
+    /// - Throws: `SocialError.node` when the view cannot be read.
     public func replies(to id: SocialPostID, truncateBody: Int = 0) async throws(SocialError) -> SocialReplies {
         struct Page: Decodable, Sendable {
             let replies: [SocialPost]
@@ -288,6 +398,8 @@ public struct SocialClient: Sendable {
     }
 
     /// The current votes on a post, ordered by voter.
+    /// - Parameter id: the post.
+    /// - Throws: `SocialError.node` when the view cannot be read.
     public func votes(on id: SocialPostID) async throws(SocialError) -> [SocialVote] {
         struct Page: Decodable, Sendable {
             let votes: [SocialVote]
@@ -310,6 +422,8 @@ public struct SocialClient: Sendable {
 
     /// An account by client id or profile name: activity, voting power (basis points, now),
     /// stake, profile, reputation and rewards.
+    /// - Parameter idOrName: a client id or profile name.
+    /// - Throws: `SocialError.node` when there is no such account or the view cannot be read.
     public func account(_ idOrName: String) async throws(SocialError) -> SocialAccount {
         let key = try Self.accountKey(idOrName)
         let (_, a): (UInt64, SocialAccount) = try await view("account", [key: .string(idOrName)])
@@ -317,6 +431,9 @@ public struct SocialClient: Sendable {
     }
 
     /// Several accounts at once (client ids or names, 1–100), like the anchor's get_accounts.
+    /// - Parameter idsOrNames: client ids or profile names.
+    /// - Returns: the accounts found and the names not found.
+    /// - Throws: `SocialError.invalid` for an empty or too long list, `.node` when the view cannot be read.
     public func accounts(_ idsOrNames: [String]) async throws(SocialError) -> SocialAccountList {
         guard !idsOrNames.isEmpty, idsOrNames.count <= SocialRules.maxAccountsPerRead else {
             throw .invalid("give 1–\(SocialRules.maxAccountsPerRead) client ids or names (got \(idsOrNames.count))")
@@ -328,6 +445,12 @@ public struct SocialClient: Sendable {
 
     /// A page of an account's root posts (or, with `replies`, its replies), newest first, each with
     /// its reward once paid. `start` is the previous page's `next`.
+    /// - Parameters:
+    ///   - idOrName: a client id or profile name.
+    ///   - replies: list replies instead of root posts.
+    ///   - limit: posts per page.
+    ///   - start: the previous page's `next`.
+    /// - Throws: `SocialError.node` when the view cannot be read.
     public func accountPosts(_ idOrName: String, replies: Bool = false, limit: Int = 20, start: String? = nil) async throws(SocialError)
         -> SocialAccountPosts
     {
@@ -341,6 +464,11 @@ public struct SocialClient: Sendable {
     }
 
     /// A page of an account's current votes.
+    /// - Parameters:
+    ///   - idOrName: a client id or profile name.
+    ///   - limit: votes per page.
+    ///   - start: the previous page's `next`.
+    /// - Throws: `SocialError.node` when the view cannot be read.
     public func accountVotes(_ idOrName: String, limit: Int = 20, start: String? = nil) async throws(SocialError) -> SocialAccountVotes {
         var args: [String: JSONValue] = [try Self.accountKey(idOrName): .string(idOrName), "limit": .integer(Int64(limit))]
         if let start { args["start"] = .string(start) }
@@ -349,6 +477,7 @@ public struct SocialClient: Sendable {
     }
 
     /// The reward pool: free, reserved, credited and staked tokens, and the payout parameters.
+    /// - Throws: `SocialError.node` when the view cannot be read.
     public func rewardPool() async throws(SocialError) -> SocialRewardPool {
         let (_, pool): (UInt64, SocialRewardPool) = try await view("rewards", [:])
         return pool
@@ -364,6 +493,8 @@ public struct SocialClient: Sendable {
     }
 
     /// The grants `user` (default this client's actor) gave, expired ones flagged.
+    /// - Parameter user: the granting account; nil for this client's actor.
+    /// - Throws: `SocialError.noWallet` when no user is known, `.node` when the view cannot be read.
     public func grants(of user: String? = nil) async throws(SocialError) -> [SocialGrant] {
         guard let id = user ?? actor else { throw .noWallet }
         struct List: Decodable, Sendable { let grants: [SocialGrant] }
@@ -372,6 +503,8 @@ public struct SocialClient: Sendable {
     }
 
     /// A registered app by client id or name, or nil.
+    /// - Parameter idOrName: the app's client id or name.
+    /// - Throws: `SocialError.node` when the view cannot be read.
     public func app(_ idOrName: String) async throws(SocialError) -> SocialApp? {
         let (_, a): (UInt64, SocialApp?) = try await view("app", ["app": .string(idOrName)])
         return a

@@ -15,6 +15,7 @@ public enum SocialError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A read failed: node unreachable, or it refused the view's arguments.
     case node(LedgerClientError)
 
+    /// A stable code for `--json` output and the web API.
     public var code: String {
         switch self {
         case .invalid: return "invalid"
@@ -25,6 +26,7 @@ public enum SocialError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The message shown to the user.
     public var description: String {
         switch self {
         case .invalid(let m): return m

@@ -19,14 +19,10 @@ struct RepairLog: Codable {
     static func url(home: URL) -> URL { home.appendingPathComponent("repairs.json") }
 
     static func load(home: URL) -> RepairLog {
-        guard let data = try? Data(contentsOf: url(home: home)) else { return RepairLog() }
-        return (try? JSONDecoder().decode(RepairLog.self, from: data)) ?? RepairLog()
+        AtomicFile.readJSON(RepairLog.self, from: url(home: home)) ?? RepairLog()
     }
 
     func save(home: URL) throws {
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let e = JSONEncoder()
-        e.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(Array(try e.encode(self)), to: RepairLog.url(home: home))
+        try AtomicFile.writeJSON(self, to: RepairLog.url(home: home), pretty: true)
     }
 }

@@ -26,6 +26,7 @@ extension ShareToken {
     }
 
     /// `base/s/TICKET#key=HEX`: the link on the web app at `base`.
+    /// - Parameter base: the web app's base URL.
     public func link(base: URL) -> String {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
@@ -35,6 +36,9 @@ extension ShareToken {
     /// This token with a clear key given apart from it (a link's fragment, the share page's POST).
     /// The key must be 64 hex characters; whether it is the right one shows when the file is
     /// opened (AES-GCM fails), since the key is outside the ticket's signature.
+    /// - Parameter keyHex: the content key in hex.
+    /// - Returns: the token with `key` set.
+    /// - Throws: `ShareTokenError.malformed` when `keyHex` is not 64 hex characters.
     public func with(keyHex: String) throws(ShareTokenError) -> ShareToken {
         let hex = keyHex.trimmingCharacters(in: .whitespaces).lowercased()
         guard hex.utf8.count == 64, let bytes = Hex.decode(hex), bytes.count == 32 else {
@@ -47,6 +51,9 @@ extension ShareToken {
 
     /// Reads what a user pastes: a link in the new form (`…/s/TICKET#key=HEX`), an old link
     /// (`…/s/mosaic-ticket:…` with the key inside), or a bare ticket string.
+    /// - Parameter text: the pasted link or ticket.
+    /// - Returns: the token with its key, if the link carried one.
+    /// - Throws: `ShareTokenError.malformed` when it is none of these or its ticket does not verify.
     public static func decode(link text: String) throws(ShareTokenError) -> ShareToken {
         let s = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !s.hasPrefix(prefix) else { return try decode(s) }

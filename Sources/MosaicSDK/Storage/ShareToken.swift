@@ -8,6 +8,7 @@ import MosaicProtocol
 /// signature (docs/STORAGE.md §6): a wrong key cannot pass the AEAD check.
 /// Text form: "mosaic-ticket:" + base64url of the JSON, one copyable word.
 public struct ShareToken: Sendable, Codable, Equatable {
+    /// The owner-signed permission to read `ticket.path`.
     public var ticket: AuthTicket
     /// Hex content key (public links).
     public var key: String?
@@ -19,12 +20,23 @@ public struct ShareToken: Sendable, Codable, Equatable {
         case sealedKey = "sealed_key"
     }
 
+    /// What every share string starts with.
     public static let prefix = "mosaic-ticket:"
 
     /// Signs a ticket for `path` of allocation `allocationID` and wraps `contentKey` for
     /// `recipient` (nil: anyone holding the string). `readBudget`: the most the allocation's write
     /// pool pays for reads under the ticket (base units, all readers together; 0: readers pay
     /// from their own read pools), see `defaultReadBudget`.
+    /// - Parameters:
+    ///   - owner: the allocation owner's key, which signs the ticket.
+    ///   - allocationID: the allocation.
+    ///   - path: the file or folder shared.
+    ///   - kind: a file or a folder ticket.
+    ///   - contentKey: the file's content key; nil shares metadata only.
+    ///   - recipient: the wallet it is shared with; nil for a public link.
+    ///   - expiration: unix seconds after which blobbers refuse it.
+    ///   - readBudget: base units the owner's write pool may pay for its reads.
+    /// - Throws: `CryptoError` when the key cannot be sealed to `recipient`.
     public init(
         owner: Ed25519.SigningKey, allocationID: String, path: String, kind: AuthTicket.Kind, contentKey: SecretBytes?,
         recipient: Ed25519.PublicKey?, expiration: Int64, readBudget: UInt64 = 0
@@ -51,6 +63,11 @@ public struct ShareToken: Sendable, Codable, Equatable {
     /// prices, counting every blobber's fragment (a download may hedge onto parity) plus a block
     /// each for padding: the owner's default bound on what a shared link can spend of its write
     /// pool. Saturates instead of overflowing.
+    /// - Parameters:
+    ///   - fileSize: the file's size in bytes.
+    ///   - allocation: the allocation, for its agreed read prices.
+    ///   - reads: full downloads to pay for.
+    /// - Returns: base units.
     public static func defaultReadBudget(fileSize: Int64, allocation: StorageAllocation, reads: UInt64 = defaultBudgetReads) -> UInt64 {
         let size = UInt64(max(0, fileSize))
         let d = UInt64(max(1, allocation.dataShards))
@@ -68,6 +85,7 @@ public struct ShareToken: Sendable, Codable, Equatable {
         return total
     }
 
+    /// The one-word text form: `mosaic-ticket:` and base64url of the JSON.
     public var encoded: String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -77,6 +95,10 @@ public struct ShareToken: Sendable, Codable, Equatable {
         return ShareToken.prefix + b64
     }
 
+    /// Reads the text form and checks the ticket's signature.
+    /// - Parameter text: a string `encoded` made (surrounding white space is ignored).
+    /// - Returns: the token.
+    /// - Throws: `ShareTokenError.malformed` when it is not a share string or its signature fails.
     public static func decode(_ text: String) throws(ShareTokenError) -> ShareToken {
         let s = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard s.hasPrefix(prefix) else {
@@ -92,6 +114,10 @@ public struct ShareToken: Sendable, Codable, Equatable {
     }
 
     /// The content key for the wallet `reader`: in clear for public links, else opened with its key.
+    /// - Parameter reader: the reading wallet's key.
+    /// - Returns: the file's content key.
+    /// - Throws: `ShareTokenError.notForThisWallet` when it was shared with another wallet,
+    ///   `.malformed` when it carries no key.
     public func contentKey(for reader: Ed25519.SigningKey) throws(ShareTokenError) -> SecretBytes {
         if let key, let bytes = Hex.decode(key), bytes.count == 32 { return SecretBytes(bytes) }
         guard let sealedKey, let box = Hex.decode(sealedKey) else { throw .malformed("the ticket carries no content key") }

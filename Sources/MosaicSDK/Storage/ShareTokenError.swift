@@ -1,8 +1,11 @@
 /// Why a share string cannot be used.
 public enum ShareTokenError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The text is not a share string, or it is damaged; the detail says which.
     case malformed(String)
+    /// The key is sealed to another wallet.
     case notForThisWallet(recipient: String)
 
+    /// The message shown to the user.
     public var description: String {
         switch self {
         case .malformed(let why): return why

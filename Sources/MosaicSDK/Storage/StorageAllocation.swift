@@ -7,8 +7,11 @@ import MosaicStorageCore
 /// blobbers in fragment order. Built from the ledger's `Allocation`, or (before a ledger is
 /// involved, e.g. in tests) from an owner-signed `AllocationAssignment` plus the blobbers' URLs.
 public struct StorageAllocation: Sendable, Codable, Equatable {
+    /// One blobber of the allocation, in fragment order: fragment i of every file goes to blobber i.
     public struct Blobber: Sendable, Codable, Equatable {
+        /// The blobber's id (its client id).
         public var id: String
+        /// The blobber's base URL.
         public var url: URL
         /// The read price (base units per GiB) the allocation agreed with this blobber when it
         /// joined, from the ledger's allocation record: the price the client signs in its read
@@ -19,7 +22,14 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
         /// the ledger (markers not yet committed) but never behind: the client refuses to sign a
         /// write marker over an older state.
         public var committedRoot: String?
+        /// The timestamp of the write marker behind `committedRoot`.
         public var committedTimestamp: Int64?
+        /// - Parameters:
+        ///   - id: the blobber's id.
+        ///   - url: its base URL.
+        ///   - readPrice: the agreed read price (base units per GiB).
+        ///   - committedRoot: the root the ledger committed for it, if known.
+        ///   - committedTimestamp: that root's write-marker timestamp.
         public init(id: String, url: URL, readPrice: UInt64 = 0, committedRoot: String? = nil, committedTimestamp: Int64? = nil) {
             self.id = id
             self.url = url
@@ -35,6 +45,7 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
             case committedTimestamp = "committed_timestamp"
         }
 
+        /// Decodes records written before the price and root fields existed as 0 and nil.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             id = try c.decode(String.self, forKey: .id)
@@ -45,14 +56,30 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
         }
     }
 
+    /// The allocation id (the hash of the transaction that created it).
     public var id: String
+    /// The owner's key: every file's metadata and write marker must be signed by it.
     public var ownerPublicKey: Ed25519.PublicKey
+    /// d: any d fragments rebuild a file.
     public var dataShards: Int
+    /// p: the extra fragments, so up to p blobbers may be lost.
     public var parityShards: Int
+    /// Bytes the allocation may hold.
     public var size: Int64
+    /// Unix seconds (ledger time) after which writes are refused.
     public var expiration: Int64
+    /// The d + p blobbers in fragment order.
     public var blobbers: [Blobber]
 
+    /// An allocation from known parts (tests, tools, a cached record).
+    /// - Parameters:
+    ///   - id: the allocation id.
+    ///   - ownerPublicKey: the owner's key.
+    ///   - dataShards: d.
+    ///   - parityShards: p.
+    ///   - size: bytes it may hold.
+    ///   - expiration: unix seconds when it ends.
+    ///   - blobbers: the d + p blobbers in fragment order.
     public init(
         id: String, ownerPublicKey: Ed25519.PublicKey, dataShards: Int, parityShards: Int, size: Int64,
         expiration: Int64, blobbers: [Blobber]
@@ -68,6 +95,8 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
 
     /// From the storage contract's allocation (as read from the ledger). Blobbers added later with
     /// `add_blobber` (beyond d + p) are not used yet: fragment i stays with the i-th blobber.
+    /// - Parameter allocation: the allocation as `LedgerClient.storageAllocation` returns it.
+    /// - Throws: `StorageClientError.invalidAllocation` when its key, shards or blobber URLs do not check out.
     public init(_ allocation: Allocation) throws(StorageClientError) {
         guard let key = Ed25519.PublicKey(hex: allocation.ownerPublicKey) else {
             throw .invalidAllocation("allocation \(allocation.id) has a malformed owner key")
@@ -91,6 +120,10 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
     }
 
     /// From a signed assignment and the blobbers' base URLs (same order as `assignment.blobbers`).
+    /// - Parameters:
+    ///   - assignment: the owner-signed assignment.
+    ///   - urls: the blobbers' base URLs.
+    /// - Throws: `StorageClientError.invalidAllocation` when the signature, counts or URLs do not check out.
     public init(assignment: AllocationAssignment, urls: [URL]) throws(StorageClientError) {
         guard ErasureCoder.isValid(dataShards: assignment.dataShards, parityShards: assignment.parityShards) else {
             throw .invalidAllocation(
@@ -106,6 +139,7 @@ public struct StorageAllocation: Sendable, Codable, Equatable {
             blobbers: zip(assignment.blobbers, urls).map { Blobber(id: $0, url: $1) })
     }
 
+    /// d + p: how many blobbers hold a fragment of each file.
     public var totalShards: Int { dataShards + parityShards }
 
     /// Blobbers that must be reachable to start a write, and hold a metadata change for it to count:

@@ -11,6 +11,19 @@ extension StorageClient {
     /// `prefer` puts some blobber indices first (e.g. the ones nearby); the rest follow by speed.
     /// Another wallet reads with the owner's `ticket` and the file's `contentKey` (shared beside the
     /// ticket); every block request is paid with a read marker signed by this wallet.
+    /// - Parameters:
+    ///   - remotePath: the file to read.
+    ///   - destination: the local file to write.
+    ///   - allocation: the allocation.
+    ///   - range: plaintext bytes to read; nil reads the whole file.
+    ///   - prefer: blobber indices to try first.
+    ///   - ticket: the owner's auth ticket when this wallet is not the owner.
+    ///   - sharedKey: the content key given with the ticket.
+    ///   - progress: called as bytes are written.
+    /// - Returns: the file's metadata, the bytes written and the blobbers dropped on the way.
+    /// - Throws: `StorageClientError` — `.notFound`, `.notAFile`, `.lockerFile` (open it through
+    ///   `Locker`), `.unreadable` when fewer than d blobbers serve good data, `.localFile` when
+    ///   `destination` cannot be written.
     @discardableResult
     public func download(
         remotePath: String, to destination: URL, allocation a: StorageAllocation, range: Range<Int64>? = nil,

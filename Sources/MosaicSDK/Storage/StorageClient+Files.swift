@@ -4,6 +4,11 @@ import MosaicStorageCore
 
 extension StorageClient {
     /// Creates a folder (and missing parents). Creating one that exists is not an error.
+    /// - Parameters:
+    ///   - path: the folder.
+    ///   - allocation: the allocation.
+    /// - Throws: `StorageClientError` — `.alreadyExists` when a file has that path, `.expired`,
+    ///   `.tooFewBlobbers` below the write quorum; `StorageRequestError` for a malformed path.
     public func mkdir(_ path: String, allocation a: StorageAllocation) async throws {
         try RemotePath.validate(path)
         try checkWritable(a)
@@ -17,6 +22,11 @@ extension StorageClient {
     }
 
     /// Deletes a file, or a folder with everything in it.
+    /// - Parameters:
+    ///   - path: the file or folder.
+    ///   - allocation: the allocation.
+    /// - Throws: `StorageClientError` — `.notFound`, `.expired`, `.tooFewBlobbers`;
+    ///   `StorageRequestError` for a malformed path.
     public func delete(_ path: String, allocation a: StorageAllocation) async throws {
         try RemotePath.validate(path)
         try checkWritable(a)
@@ -29,11 +39,23 @@ extension StorageClient {
     }
 
     /// Moves (renames) a file or folder; the destination must not exist.
+    /// - Parameters:
+    ///   - from: the current path.
+    ///   - to: the new path.
+    ///   - allocation: the allocation.
+    /// - Throws: `StorageClientError` — `.notFound`, `.alreadyExists`, `.expired`, `.tooFewBlobbers`;
+    ///   `StorageRequestError` for a malformed path.
     public func move(_ from: String, to: String, allocation a: StorageAllocation) async throws {
         try await relocate(from, to: to, allocation: a, keepSource: false)
     }
 
     /// Copies a file or folder; blobbers share the fragments, so no data is sent.
+    /// - Parameters:
+    ///   - from: the source path.
+    ///   - to: the destination path (must not exist).
+    ///   - allocation: the allocation.
+    /// - Throws: `StorageClientError` — `.notFound`, `.alreadyExists`, `.expired`, `.tooFewBlobbers`;
+    ///   `StorageRequestError` for a malformed path.
     public func copy(_ from: String, to: String, allocation a: StorageAllocation) async throws {
         try await relocate(from, to: to, allocation: a, keepSource: true)
     }

@@ -7,6 +7,9 @@ extension StorageClient {
     /// on: fragments a blobber lacks (a failed upload, a replaced or wiped blobber) are rebuilt from
     /// d verified others and committed there; entries the others deleted are removed. Entries
     /// recorded in `repairs.json` for blobbers that are now consistent are cleared.
+    /// - Parameter a: the allocation to repair.
+    /// - Returns: what was rebuilt, removed and what failed, by blobber.
+    /// - Throws: `StorageClientError` when fewer than d blobbers can be read or the allocation expired.
     @discardableResult
     public func repair(allocation a: StorageAllocation) async throws -> RepairReport {
         try checkWritable(a)

@@ -11,6 +11,17 @@ extension StorageClient {
     /// recorded for `repair`.
     /// Missing parent folders are created. If an earlier run of the same upload was interrupted,
     /// this continues it: blobbers keep what they received and only the rest is sent.
+    /// - Parameters:
+    ///   - localFile: the file to send.
+    ///   - remotePath: where it goes in the allocation.
+    ///   - a: the allocation.
+    ///   - contentType: the MIME type to record; nil guesses it from the path's extension.
+    ///   - replace: overwrite a file already at `remotePath`.
+    ///   - progress: called as bytes are sent.
+    /// - Returns: the signed metadata and which blobbers hold the file.
+    /// - Throws: `StorageClientError` — `.localFile` when the file cannot be read, `.alreadyExists`
+    ///   without `replace`, `.full`, `.expired`, `.changedDuringUpload`, `.tooFewBlobbers` below the
+    ///   write quorum; `StorageRequestError` for a malformed path.
     @discardableResult
     public func upload(
         localFile: URL, remotePath: String, allocation a: StorageAllocation, contentType: String? = nil,

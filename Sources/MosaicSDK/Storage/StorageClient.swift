@@ -12,6 +12,7 @@ import Synchronization
 /// are recorded in `$MOSAIC_HOME/repairs.json` for `repair(allocation:)`. Uploads keep a journal
 /// under `$MOSAIC_HOME/uploads/` and continue where they stopped when run again.
 public final class StorageClient: Sendable {
+    /// Tuning for transfers; the defaults suit a desktop and loopback tests alike.
     public struct Configuration: Sendable {
         /// Seconds without progress before a blobber request fails (and that blobber is dropped).
         public var requestTimeout: TimeInterval = 30
@@ -20,11 +21,15 @@ public final class StorageClient: Sendable {
         /// Files a repair rebuilds onto one blobber before it commits them: well below a blobber's
         /// bound on uncommitted uploads (`BlobberServer.Configuration.maxOpenUploads`, 1024).
         public var repairBatch = 256
+        /// The defaults.
         public init() {}
     }
 
+    /// The wallet key that signs requests, metadata and markers (the owner's, or a reader's).
     public let key: Ed25519.SigningKey
+    /// The Mosaic home folder, where the repair log and upload journals are kept.
     public let home: URL
+    /// The tuning in use.
     public let configuration: Configuration
     private let repairLock = NSLock()
     let readCounters = ReadCounters()
@@ -33,12 +38,21 @@ public final class StorageClient: Sendable {
     /// operation cost a TCP connection and its setup on each small write.
     private let httpClients = Mutex<[URL: HTTPClient]>([:])
 
+    /// - Parameters:
+    ///   - signingKey: the wallet key that signs.
+    ///   - home: the Mosaic home folder (repair log, upload journals).
+    ///   - configuration: transfer tuning.
     public init(signingKey: Ed25519.SigningKey, home: URL, configuration: Configuration = Configuration()) {
         key = signingKey
         self.home = home
         self.configuration = configuration
     }
 
+    /// A client that signs with an unlocked wallet's key.
+    /// - Parameters:
+    ///   - wallet: the unlocked wallet.
+    ///   - home: the Mosaic home folder.
+    ///   - configuration: transfer tuning.
     public convenience init(wallet: UnlockedWallet, home: URL, configuration: Configuration = Configuration()) {
         self.init(signingKey: wallet.signingKey, home: home, configuration: configuration)
     }
@@ -69,6 +83,10 @@ public final class StorageClient: Sendable {
 
     /// Sends the owner-signed assignment to every blobber (allocation setup without a ledger).
     /// Returns the blobbers that refused or were unreachable.
+    /// - Parameters:
+    ///   - assignment: the owner-signed assignment.
+    ///   - allocation: the allocation it sets up.
+    /// - Returns: blobber index → reason for each one that did not take it; empty when all did.
     @discardableResult
     public func assign(_ assignment: AllocationAssignment, to allocation: StorageAllocation) async -> [Int: String] {
         await forEach(connections(allocation)) { c in _ = try await c.assign(assignment) }
@@ -276,6 +294,8 @@ public final class StorageClient: Sendable {
     }
 
     /// Blobbers recorded as missing writes for an allocation (blobber index → paths).
+    /// - Parameter allocation: the allocation id.
+    /// - Returns: the paths each blobber missed; empty when none is recorded.
     public func pendingRepairs(allocation: String) -> [Int: [String]] {
         repairLock.withLock {
             var out: [Int: [String]] = [:]
@@ -347,12 +367,25 @@ public final class StorageClient: Sendable {
     }
 
     /// Metadata of one path; another wallet reads it with the owner's `ticket`.
+    /// - Parameters:
+    ///   - path: the remote path.
+    ///   - allocation: the allocation.
+    ///   - ticket: the owner's auth ticket when this wallet is not the owner.
+    /// - Returns: the signed metadata most blobbers agree on.
+    /// - Throws: `StorageClientError.notFound` when no such path exists, `.unreadable` or
+    ///   `.tooFewBlobbers` when too few blobbers answer, `StorageRequestError` for a malformed path.
     public func stat(_ path: String, allocation: StorageAllocation, ticket: AuthTicket? = nil) async throws -> FileMeta {
         try await resolve(path, allocation: allocation, ticket: ticket).meta
     }
 
     /// Entries of a folder ("/" for the top), merged over blobbers: a path counts when d blobbers
     /// (or all that answered, if fewer) list the same signed version.
+    /// - Parameters:
+    ///   - path: the folder.
+    ///   - allocation: the allocation.
+    /// - Returns: the folder's entries.
+    /// - Throws: `StorageClientError` when too few blobbers answer or an answer does not check out,
+    ///   `StorageRequestError` for a malformed path.
     public func list(_ path: String = "/", allocation a: StorageAllocation) async throws -> [FileMeta] {
         if path != "/" { try RemotePath.validate(path) }
         let conns = connections(a)

@@ -3,23 +3,36 @@ import MosaicStorageCore
 /// Why a storage operation failed, each with what to do. Blobbers' own messages are kept
 /// (users want the real reason, not "consensus not met").
 public enum StorageClientError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The allocation record does not check out (key, shards, URLs).
     case invalidAllocation(String)
+    /// The allocation expired; writes are refused until it is extended.
     case expired(allocation: String, at: Int64)
+    /// A blobber or the allocation has no room left; the blobber's words.
     case full(String)
+    /// Fewer blobbers than needed answered or applied a write (index → reason).
     case tooFewBlobbers(needed: Int, reached: Int, failures: [Int: String])
+    /// No file or folder at that path.
     case notFound(path: String)
+    /// Something is already at that path.
     case alreadyExists(path: String)
+    /// The path is a folder where a file is needed.
     case notAFile(path: String)
+    /// A local file cannot be read or written.
     case localFile(path: String, reason: String)
+    /// The local file changed while it was being sent.
     case changedDuringUpload(path: String)
+    /// Not enough blobbers served good data for the file.
     case unreadable(path: String, reason: String)
+    /// The path is not allowed here.
     case invalidPath(String)
+    /// The file is PIN-locked; read it through `Locker`.
     case lockerFile(path: String)
     /// A blobber answered something that does not check out against the owner's signatures or the
     /// ledger (a listing that is not its signed root, a stale root, an unproven read counter):
     /// nothing is signed over it.
     case untrustedBlobber(index: Int, reason: String)
 
+    /// The message shown to the user, with what to do.
     public var description: String {
         switch self {
         case .invalidAllocation(let why): return "invalid allocation: \(why)"

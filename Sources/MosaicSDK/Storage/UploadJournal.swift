@@ -45,13 +45,11 @@ struct UploadJournal: Codable, Equatable {
     }
 
     static func load(_ url: URL) -> UploadJournal? {
-        guard let data = try? Data(contentsOf: url) else { return nil }
-        return try? JSONDecoder().decode(UploadJournal.self, from: data)
+        AtomicFile.readJSON(UploadJournal.self, from: url)
     }
 
     func save(_ url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try AtomicFile.write(Array(try JSONEncoder().encode(self)), to: url)
+        try AtomicFile.writeJSON(self, to: url)
     }
 }
 

@@ -2,6 +2,7 @@ import MosaicStorageCore
 
 /// The outcome of an upload that reached enough blobbers.
 public struct UploadResult: Sendable {
+    /// The file's owner-signed metadata as committed.
     public let meta: FileMeta
     /// Blobber indices that hold the file.
     public let committed: [Int]

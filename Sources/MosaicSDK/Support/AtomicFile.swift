@@ -10,6 +10,7 @@ public enum AtomicFile {
         case exists(path: String)
         case io(path: String, reason: String)
 
+        /// The message shown to the user.
         public var description: String {
             switch self {
             case .exists(let path): return "\(path) already exists"
@@ -19,6 +20,13 @@ public enum AtomicFile {
     }
 
     /// Writes `bytes` to `url` with mode `mode`; with `replace: false` an existing file is never overwritten.
+    /// - Parameters:
+    ///   - bytes: the whole new content.
+    ///   - url: the file to write.
+    ///   - replace: false refuses to overwrite an existing file.
+    ///   - mode: the file's permissions.
+    /// - Throws: `AtomicFile.Failure.exists` when `replace` is false and the file is there, `.io`
+    ///   when a step fails (nothing partial is left at `url`).
     public static func write(_ bytes: [UInt8], to url: URL, replace: Bool = true, mode: mode_t = 0o600) throws(Failure) {
         let dir = url.deletingLastPathComponent().path
         let final = url.path
@@ -58,6 +66,38 @@ public enum AtomicFile {
         syncDirectory(dir)
     }
 
+    /// Writes `value` as a small JSON document that survives crashes whole: its folder is created
+    /// if missing (with `folderMode` when given), then `write` replaces the file, so a crash
+    /// leaves the old or the new document, never half of one. `pretty` sorts keys and indents.
+    /// - Parameters:
+    ///   - value: the document.
+    ///   - url: the file.
+    ///   - pretty: indented output with sorted keys (files people may read).
+    ///   - folderMode: permissions of a folder created on the way; nil keeps the default.
+    /// - Throws: the folder's or the encoder's error, or `AtomicFile.Failure`.
+    package static func writeJSON<T: Encodable>(_ value: T, to url: URL, pretty: Bool = false, folderMode: Int? = nil) throws {
+        let attributes: [FileAttributeKey: Any]? = folderMode.map { [.posixPermissions: $0] }
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: attributes)
+        let encoder = JSONEncoder()
+        if pretty { encoder.outputFormatting = [.prettyPrinted, .sortedKeys] }
+        try write(Array(try encoder.encode(value)), to: url)
+    }
+
+    /// Reads back a document `writeJSON` wrote. A missing or undecodable file is nil: the
+    /// callers' documents are caches and logs that start afresh, and a temp file a crash left
+    /// half-written beside it has another name, so it is never read.
+    /// - Parameters:
+    ///   - type: the document's type.
+    ///   - url: the file.
+    /// - Returns: the document, or nil.
+    package static func readJSON<T: Decodable>(_ type: T.Type, from url: URL) -> T? {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        return try? JSONDecoder().decode(type, from: data)
+    }
+
+    /// Makes a folder's new or removed names durable (fsync of the folder); errors are ignored.
+    /// - Parameter dir: the folder's path.
     public static func syncDirectory(_ dir: String) {
         let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 {

@@ -5,6 +5,7 @@ import Foundation
 public enum Quantity {
     /// Bytes from "1024", "64KiB", "10MiB", "1GiB", "2TiB" (KB/MB/GB/TB are powers of 1000;
     /// K/M/G/T binary); nil when the text is not a size or overflows.
+    /// - Parameter text: the size as typed.
     public static func bytes(_ text: String) -> UInt64? {
         let s = text.trimmingCharacters(in: .whitespaces)
         let units: [(String, UInt64)] = [
@@ -26,6 +27,7 @@ public enum Quantity {
     }
 
     /// "1.5 GiB"-style text for people (integer arithmetic, one decimal).
+    /// - Parameter n: a byte count.
     public static func formatBytes(_ n: UInt64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
         var unit = 0
@@ -40,6 +42,8 @@ public enum Quantity {
     }
 
     /// Milliseconds from "0", "500ms", "1s", "30m", "1h", "7d", "2w"; a bare number is seconds.
+    /// - Parameter text: the duration as typed.
+    /// - Returns: milliseconds, or nil when the text is not a duration or overflows.
     public static func milliseconds(_ text: String) -> Int64? {
         let s = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000), ("w", 604_800_000)]

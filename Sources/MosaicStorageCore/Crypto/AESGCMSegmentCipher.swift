@@ -14,7 +14,7 @@ import MosaicProtocol
 ///
 /// Sealing runs on several threads at once; EVP contexts are not thread-safe, so each call borrows
 /// one from a small pool instead of building a new key schedule per 64 KiB.
-public final class AESGCMSegmentCipher: SegmentCipher, @unchecked Sendable {
+package final class AESGCMSegmentCipher: SegmentCipher, @unchecked Sendable {
     // @unchecked: the only mutable state is the context pools (`sealers`, `openers`), guarded by `lock`; a borrowed context is used
     // by exactly one thread until it is returned.
     public static let keyCount = AES256GCM.keyCount

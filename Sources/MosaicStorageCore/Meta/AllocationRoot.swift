@@ -6,7 +6,7 @@ import MosaicProtocol
 /// root, the fragment length, the file size and the hash of the signed `FileMeta`). Owner and
 /// blobber both compute it: the owner signs it in the write marker, the blobber checks it, and the
 /// ledger's challenges prove blocks against it.
-public enum AllocationRoot {
+package enum AllocationRoot {
     public static let empty = AllocationTree.emptyRoot
 
     /// Blobber `index`'s entry for `meta` (folders: zero fragment root, length 0).

@@ -3,7 +3,7 @@ import MosaicCrypto
 import MosaicProtocol
 
 /// JSON bodies of the blobber HTTP API (docs/STORAGE.md §11), shared by the blobber and the SDK.
-public enum BlobberWire {
+package enum BlobberWire {
     /// `GET /v1/info`.
     public struct Info: Sendable, Codable {
         public var blobberID: String

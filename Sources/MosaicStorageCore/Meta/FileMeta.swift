@@ -164,12 +164,12 @@ public struct FileMeta: Sendable, Hashable, Codable, CanonicalSigned {
     }
 
     /// The fragment layout this metadata describes.
-    public func layout() throws -> FileLayout {
+    package func layout() throws -> FileLayout {
         try FileLayout(fileSize: size, dataShards: dataShards, parityShards: parityShards, cipherOverhead: AES256GCM.tagCount)
     }
 
     /// Layout plus binary roots, as the decoder wants them.
-    public func encodedFile() throws -> EncodedFile {
+    package func encodedFile() throws -> EncodedFile {
         try EncodedFile(layout: layout(), fragmentRoots: fragmentRoots.map { Hex.decode($0) ?? [] })
     }
 

@@ -7,7 +7,7 @@ import MosaicProtocol
 /// very bytes the owner signed, read back into a `FileMeta` field by field (a record that is not
 /// exactly canonical bytes is refused); decoding costs a fraction of JSON, which matters because a
 /// commit on a blobber this client did not write last lists every file.
-public enum FileMetaListing {
+package enum FileMetaListing {
     public static let contentType = "application/octet-stream"
     static let magic = Array("MFL1".utf8)
 

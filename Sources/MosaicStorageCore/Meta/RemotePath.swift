@@ -1,6 +1,6 @@
 /// Rules for remote paths: absolute, "/"-separated, no empty, "." or ".." parts, no NUL, at most
 /// 1024 bytes. "/" is the allocation's root folder and cannot hold metadata itself.
-public enum RemotePath {
+package enum RemotePath {
     public static let maxBytes = 1024
 
     public static func validate(_ path: String) throws(StorageRequestError) {

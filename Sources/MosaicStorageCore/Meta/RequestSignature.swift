@@ -17,7 +17,7 @@ import MosaicProtocol
 /// nonce (remembered by the blobber for the owner's writes, `RequestNonces`) stop replays at the
 /// same blobber. Upload bodies are streamed, so they are bound by their upload id (in the path),
 /// offset and length, and checked against the owner-signed Merkle root at commit.
-public enum RequestSignature {
+package enum RequestSignature {
     /// Seconds a request's time may differ from the blobber's clock.
     public static let window: Int64 = 300
     static let domain = "mosaic-blobber-request-v2"
