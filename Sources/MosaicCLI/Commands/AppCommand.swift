@@ -12,13 +12,15 @@ enum AppCommand {
             """,
         examples: ["mosaic app", "mosaic app --port 7300 --network devnet", "mosaic app --allow-host mosaic.local"],
         flags: [
-            .option("port", "P", "port to listen on (default 7300; 0 picks a free one)"),
-            .option("allow-host", "NAME", "another host name the app answers to (repeat for more)", repeatable: true),
-        ],
+            .option("allow-host", "NAME", "another host name the app answers to (repeat for more)", repeatable: true)
+        ] + ServerFlags.flags(defaultPort: 7300, publicURL: false),
         action: { inv in
             let signals = TerminationSignal()
             var config = AppServer.Configuration(home: inv.home, network: inv.value("network"))
-            config.port = try NodeCommand.parsePort(inv.value("port"), default: 7300)
+            let listen = try ServerFlags(inv, defaultPort: 7300)
+            config.host = listen.host
+            config.port = listen.port
+            config.tls = listen.tls
             config.allowedHosts = inv.all("allow-host")
             let app = try AppServer(configuration: config)
             try app.start()

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicBlobber
+import MosaicHTTP
 import MosaicProtocol
 import MosaicSDK
 
@@ -22,13 +23,14 @@ enum BlobberCommand {
         flags: [
             .option("dir", "DIR", "data folder (created if missing)"),
             .option("node", "URL", "ledger node (default: the current network's node)"),
-            .option("port", "P", "port on 127.0.0.1 (default 0: a free one)"),
+            .option("ca", "FILE", "with --node: a CA certificate (PEM) to trust for the node beside the system CAs"),
+            .toggle("insecure", "with --node: allow a plain http:// node beyond loopback"),
             .option("capacity", "SIZE", "space offered, e.g. 10GiB (default 10GiB)"),
             .option("write-price", "TOKENS", "per GiB per 30 days (default 0.01)"),
             .option("read-price", "TOKENS", "per GiB read (default 0.001)"),
             .option("stake", "TOKENS", "tokens locked at registration (default 1, the minimum)"),
             .toggle("verbose", "log requests and challenge answers on standard error"),
-        ],
+        ] + ServerFlags.flags(defaultPort: 0, publicURL: true),
         action: { inv in try await run(inv) })
 
     static func run(_ inv: Invocation) async throws -> CommandOutput {
@@ -40,13 +42,22 @@ enum BlobberCommand {
                 throw CLIError.usage("--node \(text): give a URL such as http://127.0.0.1:7100")
             }
             node = u
+            if let ca = inv.value("ca") {
+                do { try TLSTrust.addAuthority(file: ca) } catch { throw CLIError.usage("--ca \(ca): \(error)") }
+            }
+            if inv.has("insecure") { TLSTrust.allowPlainHTTP(true) }
         } else {
             let network = try ClientConfig.load(home: inv.home).resolve(inv.value("network"))
             guard let u = URL(string: network.node) else { throw CLIError.usage("network \(network.name) has no valid node URL") }
             node = u
+            try network.applyTransportSecurity()
         }
         var options = BlobberRuntime.Options(directory: dir, node: node)
-        options.port = try NodeCommand.parsePort(inv.value("port"), default: 0)
+        let listen = try ServerFlags(inv, defaultPort: 0)
+        options.host = listen.host
+        options.port = listen.port
+        options.tls = listen.tls
+        options.publicURL = listen.publicURL
         if let c = inv.value("capacity") { options.capacity = try ByteSize.parse(c, flag: "capacity") }
         if let p = inv.value("write-price") { options.writePrice = try tokens(p, flag: "write-price") }
         if let p = inv.value("read-price") { options.readPrice = try tokens(p, flag: "read-price") }
@@ -57,7 +68,7 @@ enum BlobberCommand {
             throw CLIError.failure("cannot open the blobber folder \(dir.path): \(error)")
         }
         do { try runtime.start() } catch {
-            throw CLIError.failure("cannot listen on 127.0.0.1:\(options.port): \(error); try --port 0")
+            throw CLIError.failure("cannot listen on \(listen.listenText): \(error); try --port 0")
         }
         do { try await runtime.register() } catch {
             await runtime.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 import MosaicSDK
 
 /// `mosaic network list|add|use|show`: which ledger node the client talks to.
@@ -30,8 +31,22 @@ enum NetworkCommand {
 
     static let add = Command(
         name: "add", summary: "add a network (or change its URL)",
-        usage: "NAME URL", examples: ["mosaic network add staging http://10.0.0.5:7100"],
-        flags: [.option("app", "URL", "URL of the network's web app")],
+        usage: "NAME URL",
+        discussion: """
+            Plain http:// to a node that is not on loopback is refused unless --insecure is given: traffic to
+            another machine is encrypted by default. A node on https:// with a certificate from a private CA
+            needs --ca FILE (that CA's PEM certificate); it is trusted beside the system CAs.
+            """,
+        examples: [
+            "mosaic network add staging https://node.example.org:7100",
+            "mosaic network add lab https://10.0.0.5:7100 --ca ./lab-ca.pem",
+            "mosaic network add lan http://10.0.0.5:7100 --insecure",
+        ],
+        flags: [
+            .option("app", "URL", "URL of the network's web app"),
+            .option("ca", "FILE", "CA certificate (PEM) trusted beside the system CAs for this network"),
+            .toggle("insecure", "allow plain http:// beyond loopback (no encryption)"),
+        ],
         arguments: ["NAME", "URL"], minArguments: 2, maxArguments: 2,
         action: { inv in
             let name = inv.arguments[0]
@@ -39,8 +54,17 @@ enum NetworkCommand {
             guard isValidName(name) else { throw ConfigError.invalidName(name) }
             guard isValidURL(url) else { throw ConfigError.invalidURL(url) }
             if let app = inv.value("app"), !isValidURL(app) { throw ConfigError.invalidURL(app) }
+            let insecure = inv.has("insecure")
+            if !insecure, let u = URL(string: url), (try? TLSTrust.check(u)) == nil { throw ConfigError.plainHTTPRefused(url) }
+            var ca: String?
+            if let file = inv.value("ca") {
+                let path = URL(fileURLWithPath: file).standardizedFileURL.path
+                do { try TLSTrust.addAuthority(file: path) } catch { throw ConfigError.unusableCA(path: path, reason: "\(error)") }
+                ca = path
+            }
             var config = try ClientConfig.load(home: inv.home)
-            let network = ClientConfig.Network(name: name, node: trimmed(url), app: inv.value("app").map(trimmed))
+            let network = ClientConfig.Network(
+                name: name, node: trimmed(url), app: inv.value("app").map(trimmed), ca: ca, insecure: insecure ? true : nil)
             config.upsert(network)
             try config.save(home: inv.home)
             return CommandOutput(
@@ -71,12 +95,16 @@ enum NetworkCommand {
                 name:  \(network.name)
                 node:  \(network.node)
                 app:   \(network.app ?? "-")
+                ca:    \(network.ca ?? "-")\(network.insecure == true ? "\ninsecure: plain http allowed" : "")
                 """
             return CommandOutput(text: text, json: json(network))
         })
 
     static func json(_ n: ClientConfig.Network) -> JSONValue {
-        .object([("name", .string(n.name)), ("node", .string(n.node)), ("app", .optional(n.app))])
+        .object([
+            ("name", .string(n.name)), ("node", .string(n.node)), ("app", .optional(n.app)), ("ca", .optional(n.ca)),
+            ("insecure", .bool(n.insecure == true)),
+        ])
     }
 
     static func isValidName(_ s: String) -> Bool {

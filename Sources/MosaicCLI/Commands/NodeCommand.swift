@@ -15,19 +15,19 @@ enum NodeCommand {
         examples: ["mosaic node --dir ./node1", "mosaic node --dir /tmp/n --port 7100 --block-time 500ms --confirmations 2"],
         flags: [
             .option("dir", "DIR", "ledger directory (created if missing)"),
-            .option("port", "P", "port on 127.0.0.1 (default 7100; 0 picks a free one)"),
             .option("block-time", "DURATION", "block interval: 0, 500ms, 1s, 2s (default: the genesis value, 1s)"),
             .option("confirmations", "N", "blocks after a transaction's block before it is sealed, for a new chain (default 3)"),
             .option("genesis", "FILE", "genesis.json for a new chain"),
             .toggle("allow-time-travel", "serve POST /v1/devnet/time (moves the ledger clock; devnets only)"),
             .toggle("quiet", "no access log on standard error"),
-        ],
+        ] + ServerFlags.flags(defaultPort: 7100, publicURL: true),
         action: { inv in try await run(inv) })
 
     static func run(_ inv: Invocation) async throws -> CommandOutput {
         let signals = TerminationSignal()
         let dir = try inv.required("dir")
-        let port = try parsePort(inv.value("port"), default: 7100)
+        let listen = try ServerFlags(inv, defaultPort: 7100)
+        let port = listen.port
         let blockTime = try inv.value("block-time").map { try DurationText.parse($0, flag: "block-time") }
         let confirmations = try inv.value("confirmations").map { try parseConfirmations($0) }
         var genesis: Genesis?
@@ -48,6 +48,9 @@ enum NodeCommand {
         var config = NodeConfiguration(
             directory: dir, genesis: genesis, port: port, blockTime: blockTime,
             allowTimeTravel: inv.has("allow-time-travel"))
+        config.host = listen.host
+        config.tls = listen.tls
+        config.publicURL = listen.publicURL.map { Devnet.text($0) }
         if !inv.has("quiet") { config.logger = { @Sendable line in Console.err(line + "\n") } }
         let node: NodeServer
         do { node = try NodeServer(configuration: config) } catch {
@@ -55,10 +58,10 @@ enum NodeCommand {
         }
         do { try node.start() } catch {
             node.ledger.close()
-            throw CLIError.failure("cannot listen on 127.0.0.1:\(port): \(error); is another node running there? Try --port 0")
+            throw CLIError.failure("cannot listen on \(listen.listenText): \(error); is another node running there? Try --port 0")
         }
         let g = node.ledger.genesis
-        let url = Devnet.text(node.url)
+        let url = listen.publicURL.map { Devnet.text($0) } ?? Devnet.text(node.url)
         if inv.json {
             Console.out(
                 JSONValue.object([

@@ -24,6 +24,7 @@ public struct LedgerClient: Sendable {
     /// The client for a network of the CLI config.
     public init(network: ClientConfig.Network) throws(ConfigError) {
         guard let url = URL(string: network.node), url.scheme != nil else { throw .invalidURL(network.node) }
+        try network.applyTransportSecurity()
         self.init(baseURL: url)
     }
 
