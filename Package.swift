@@ -83,7 +83,9 @@ let package = Package(
         .target(name: "BenchSupport", path: "bench/support", swiftSettings: swift),
         // Storage throughput on loopback blobbers: `swift run -c release bench-storage 256 2+2 4+2`.
         .executableTarget(
-            name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorageCore", "MosaicBlobber", "MosaicCrypto"], path: "bench/storage",
+            name: "bench-storage",
+            dependencies: ["MosaicSDK", "MosaicStorageCore", "MosaicBlobber", "MosaicCrypto", "MosaicHTTP", "MosaicHTTPServer"],
+            path: "bench/storage",
             swiftSettings: swift),
         // Ledger throughput: `swift run -c release bench-ledger`.
         .executableTarget(
