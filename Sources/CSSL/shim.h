@@ -14,6 +14,9 @@ static inline SSL_CTX *cssl_client_context(const char *const *extra_ca, int extr
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
     if (!ctx) { snprintf(err, errlen, "cannot create a TLS context"); return NULL; }
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    /* A peer that closes without close_notify ends the stream (as a plain socket would), and the
+       response framing (Content-Length, chunks) tells a cut body from a whole one. */
+    SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
     SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, NULL);
     SSL_CTX_set_default_verify_paths(ctx);
     for (int i = 0; i < extra_count; i++) {
@@ -65,5 +68,6 @@ static inline int cssl_error_want(SSL *ssl, int rc) {
     int e = SSL_get_error(ssl, rc);
     if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) return 1; /* the socket timed out */
     if (e == SSL_ERROR_ZERO_RETURN) return 2;                           /* clean close */
-    return 0;
+    if (e == SSL_ERROR_SYSCALL) return 3;                               /* errno says why */
+    return 0;                                                           /* a TLS protocol error */
 }

@@ -241,23 +241,29 @@ public final class BulkHTTPConnection: @unchecked Sendable {
     /// `send` or `SSL_write`: bytes written, or -1 with `errno` set (EAGAIN when the socket timed out).
     private func write(_ p: UnsafeRawPointer, _ n: Int, flags: Int32) -> Int {
         guard let ssl else { return Glibc.send(fd, p, n, flags) }
+        errno = 0
         let rc = SSL_write(ssl, p, Int32(clamping: n))
         if rc > 0 { return Int(rc) }
-        if cssl_error_want(ssl, rc) == 1 { errno = EAGAIN } else if errno == 0 || errno == EAGAIN { errno = ECONNRESET }
+        switch cssl_error_want(ssl, rc) {
+        case 1: errno = EAGAIN
+        case 3 where errno != 0: break
+        default: errno = ECONNRESET
+        }
         return -1
     }
 
     /// `recv` or `SSL_read`: bytes read, 0 at the end of the stream, or -1 with `errno` set.
     private func read(_ p: UnsafeMutableRawPointer?, _ n: Int) -> Int {
         guard let ssl else { return recv(fd, p, n, 0) }
+        errno = 0
         let rc = SSL_read(ssl, p, Int32(clamping: n))
         if rc > 0 { return Int(rc) }
         switch cssl_error_want(ssl, rc) {
         case 1: errno = EAGAIN
         case 2: return 0
-        default:
-            // An unexpected EOF (the peer closed without close_notify) counts as the end of the stream.
-            if errno == 0 { return 0 }
+        // A socket error, or the peer's close without close_notify (errno 0): the end of the stream.
+        case 3: if errno == 0 { return 0 }
+        default: errno = EPROTO
         }
         return -1
     }
