@@ -10,8 +10,8 @@ public enum TLSTrust {
     private struct State {
         var authorities: [String] = []
         var allowPlainHTTP = false
-        /// Built on first use and rebuilt when the CA files change; freed never (connections made
-        /// from an older one keep their own reference through OpenSSL's counting).
+        /// Built on first use; CA files added later go into its store. Never freed: every
+        /// connection of the process uses it.
         var context: OpaquePointer?
     }
     private static let state = Mutex(State())
@@ -22,9 +22,14 @@ public enum TLSTrust {
         let path = URL(fileURLWithPath: file).standardizedFileURL.path
         let result: Result<Void, TransportSecurityError> = state.withLock { s in
             if s.authorities.contains(path) { return .success(()) }
-            guard let ctx = makeContext(s.authorities + [path]) else { return .failure(.caFileInvalid(path)) }
-            if let old = s.context { SSL_CTX_free(old) }
-            s.context = ctx
+            // Added to the live context's store (OpenSSL locks it): files trusted earlier are not
+            // read again, so one removed since (a test's temp CA) does not fail the next.
+            if let ctx = s.context {
+                guard SSL_CTX_load_verify_locations(ctx, path, nil) == 1 else { return .failure(.caFileInvalid(path)) }
+            } else {
+                guard let ctx = makeContext([path]) else { return .failure(.caFileInvalid(path)) }
+                s.context = ctx
+            }
             s.authorities.append(path)
             return .success(())
         }

@@ -67,6 +67,20 @@ extension MosaicHTTPTests {
             await s.stop(grace: .seconds(1))
         }
 
+        /// A CA file removed after it was trusted (a finished test's temp folder) does not stop the
+        /// next one from being added, and the first stays trusted.
+        @Test func aRemovedCAFileDoesNotFailTheNextOne() async throws {
+            let first = try TestCertificates.make()
+            try TLSTrust.addAuthority(file: first.caFile)
+            first.remove()
+            let second = try TestCertificates.make()
+            defer { second.remove() }
+            try TLSTrust.addAuthority(file: second.caFile)
+            let s = try Self.server(second)
+            #expect(try await HTTPClient(baseURL: s.baseURL).send(.get, "/hello").status == 200)
+            await s.stop(grace: .seconds(1))
+        }
+
         @Test func plainHTTPBeyondLoopbackIsRefused() async throws {
             let client = HTTPClient(baseURL: try #require(URL(string: "http://10.231.0.1:7100")))
             do {
