@@ -16,6 +16,7 @@ let package = Package(
         // MARK: C libraries from Debian's packages, each a module map and one shim header.
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -30,8 +31,8 @@ let package = Package(
         .target(name: "MosaicProtocol", dependencies: ["MosaicCrypto"], swiftSettings: swift),
         // CPU work spread over every core (`parallelMap`): the coder, the ciphers, batch signature checks.
         .target(name: "MosaicParallel", swiftSettings: swift),
-        // The HTTP client: HTTPClient, BulkHTTPConnection, headers, methods, the error wire form.
-        .target(name: "MosaicHTTP", swiftSettings: swift),
+        // The HTTP client: HTTPClient, BulkHTTPConnection (TLS through libssl), headers, methods, the error wire form.
+        .target(name: "MosaicHTTP", dependencies: ["CSSL"], swiftSettings: swift),
         // The HTTP server over libmicrohttpd: routes, typed parameters, OpenAPI, streaming bodies.
         .target(name: "MosaicHTTPServer", dependencies: ["CMicroHTTPD", "MosaicHTTP"], swiftSettings: swift),
         // Storage formats both sides use: erasure coding (ISA-L), Merkle trees, segment cipher,
@@ -72,7 +73,7 @@ let package = Package(
             name: "MosaicCLI",
             dependencies: [
                 "MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicLedger", "MosaicNode", "MosaicBlobber",
-                "MosaicApp",
+                "MosaicApp", "MosaicHTTP", "MosaicHTTPServer",
             ],
             swiftSettings: swift),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"], swiftSettings: swift),
@@ -82,7 +83,9 @@ let package = Package(
         .target(name: "BenchSupport", path: "bench/support", swiftSettings: swift),
         // Storage throughput on loopback blobbers: `swift run -c release bench-storage 256 2+2 4+2`.
         .executableTarget(
-            name: "bench-storage", dependencies: ["MosaicSDK", "MosaicStorageCore", "MosaicBlobber", "MosaicCrypto"], path: "bench/storage",
+            name: "bench-storage",
+            dependencies: ["MosaicSDK", "MosaicStorageCore", "MosaicBlobber", "MosaicCrypto", "MosaicHTTP", "MosaicHTTPServer"],
+            path: "bench/storage",
             swiftSettings: swift),
         // Ledger throughput: `swift run -c release bench-ledger`.
         .executableTarget(
@@ -120,7 +123,7 @@ let package = Package(
         .testTarget(name: "MosaicDatabaseTests", dependencies: ["MosaicDatabase"], swiftSettings: swift),
         .testTarget(name: "MosaicProtocolTests", dependencies: ["MosaicProtocol", "MosaicCrypto"], swiftSettings: swift),
         // Client and server together: the client is tested against a live server, one serialized suite.
-        .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP", "MosaicHTTPServer"], swiftSettings: swift),
+        .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP", "MosaicHTTPServer", "MosaicTestSupport"], swiftSettings: swift),
         .testTarget(
             name: "MosaicStorageCoreTests", dependencies: ["MosaicStorageCore", "MosaicCrypto", "MosaicProtocol", "MosaicTestSupport"],
             swiftSettings: swift),
@@ -159,7 +162,9 @@ let package = Package(
             ], swiftSettings: swift),
         .testTarget(
             name: "MosaicCLITests",
-            dependencies: ["MosaicCLI", "MosaicSDK", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport", "mosaic"],
+            dependencies: [
+                "MosaicCLI", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport", "mosaic",
+            ],
             swiftSettings: swift),
     ],
     swiftLanguageModes: [.v6]

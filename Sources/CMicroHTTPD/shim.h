@@ -14,9 +14,11 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *d) {
 /* MHD_start_daemon and MHD_get_daemon_info are C-variadic, which Swift cannot call.
    Poll mode with an internal thread pool: MHD's epoll loop stalls at 128 busy connections. */
 /* Binds the given IPv4 address (e.g. "127.0.0.1", "0.0.0.0"); NULL when the address does not
-   parse or the daemon cannot start. */
+   parse or the daemon cannot start. With `key_pem` and `cert_pem` (PEM text, NUL-terminated) it
+   serves HTTPS through MHD's GnuTLS; with NULL plain HTTP. */
 static inline struct MHD_Daemon *cmhd_start_host(unsigned flags, const char *host, uint16_t port, unsigned pool,
         unsigned timeout_s, unsigned conn_limit, unsigned per_ip_limit, size_t conn_mem,
+        const char *key_pem, const char *cert_pem,
         MHD_AccessHandlerCallback h, void *h_cls, MHD_RequestCompletedCallback done, void *done_cls) {
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
@@ -32,8 +34,16 @@ static inline struct MHD_Daemon *cmhd_start_host(unsigned flags, const char *hos
         { MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit, NULL },
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)conn_mem, NULL },
         { MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, NULL },
-        { pool > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, pool, NULL },
-        { MHD_OPTION_END, 0, NULL } };
+        { MHD_OPTION_END, 0, NULL }, { MHD_OPTION_END, 0, NULL },
+        { MHD_OPTION_END, 0, NULL }, { MHD_OPTION_END, 0, NULL } };
+    /* The optional ones go after the fixed ones; the first MHD_OPTION_END ends the array. */
+    size_t n = 7;
+    if (pool > 1) { ops[n].option = MHD_OPTION_THREAD_POOL_SIZE; ops[n].value = pool; n++; }
+    if (key_pem && cert_pem) {
+        ops[n].option = MHD_OPTION_HTTPS_MEM_KEY; ops[n].ptr_value = (void *)key_pem; n++;
+        ops[n].option = MHD_OPTION_HTTPS_MEM_CERT; ops[n].ptr_value = (void *)cert_pem; n++;
+        flags |= MHD_USE_TLS;
+    }
     return MHD_start_daemon(flags, port, NULL, NULL, h, h_cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
 }
 

@@ -15,6 +15,10 @@ public final class AppServer: Sendable {
         /// Network name from the config; nil means the current one.
         public var network: String?
         public var port: UInt16 = 0
+        /// Address to bind (`--listen`); loopback by default: the app holds unlocked wallets.
+        public var host = "127.0.0.1"
+        /// Serve HTTPS with these (`--tls-cert`, `--tls-key`).
+        public var tls: TLSCredentials?
         /// Idle time after which a session's wallet is locked.
         public var idleTimeout: TimeInterval = 15 * 60
         /// Argon2id cost for wallets created in the browser.
@@ -68,6 +72,8 @@ public final class AppServer: Sendable {
         unlockThrottle = UnlockThrottle(clock: { clock().timeIntervalSince1970 })
         var http = HTTPServer.Configuration()
         http.port = configuration.port
+        http.host = configuration.host
+        http.tls = configuration.tls
         http.title = "Mosaic web app"
         http.version = AppServer.version
         let log = configuration.logger

@@ -19,6 +19,8 @@ package final class BlobberServer: Sendable {
         package var directory: String
         package var host = "127.0.0.1"
         package var port: UInt16 = 0
+        /// Serve HTTPS with these; nil serves plain HTTP.
+        package var tls: TLSCredentials?
         /// Largest body of one upload PUT.
         package var maxPutBytes: Int64 = 256 << 20
         package var logger: HTTPLogger? = nil
@@ -99,6 +101,7 @@ package final class BlobberServer: Sendable {
         var http = HTTPServer.Configuration()
         http.host = configuration.host
         http.port = configuration.port
+        http.tls = configuration.tls
         http.threads = 4
         http.logger = configuration.logger
         http.title = "Mosaic blobber API"

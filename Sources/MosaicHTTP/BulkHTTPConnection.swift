@@ -1,3 +1,4 @@
+import CSSL
 import Foundation
 
 #if canImport(Glibc)
@@ -15,8 +16,10 @@ import Foundation
 /// Blocking I/O runs on the connection's own serial queue, never on Swift's cooperative pool: a
 /// send blocked on a slow peer there could starve the very tasks (e.g. an in-process blobber)
 /// that would drain it. One request at a time per connection; use one connection per peer stream.
-/// Only `http://` URLs reached directly: `init` returns nil for https and for hosts an `http_proxy`
-/// covers, and callers fall back to `HTTPClient`.
+/// `https://` goes through OpenSSL's libssl with `TLSTrust`'s context (system CAs plus the
+/// network's CA file); `http://` only to loopback unless `TLSTrust` allows plain HTTP. `init`
+/// returns nil for plain hosts an `http_proxy` covers and for refused plain HTTP, and callers fall
+/// back to `HTTPClient` (which says why it refuses).
 package final class BulkHTTPConnection: @unchecked Sendable {
     // @unchecked: `fd` is read and written only on `queue`; the rest is immutable.
     public let host: String
@@ -25,6 +28,10 @@ package final class BulkHTTPConnection: @unchecked Sendable {
     private let timeout: TimeInterval
     private let queue: DispatchQueue
     private var fd: Int32 = -1
+    /// The TLS session on `fd` for https (an `SSL *`), else nil.
+    private var ssl: OpaquePointer?
+    /// Whether the URL is https.
+    public let secure: Bool
 
     /// The largest response body read (responses to bulk PUTs are small JSON documents).
     static let maxResponseBytes = 16 << 20
@@ -32,18 +39,25 @@ package final class BulkHTTPConnection: @unchecked Sendable {
     /// - Parameter timeout: seconds a connect, a send or a receive may make no progress
     ///   (the same idle semantics as URLSession's request timeout).
     public init?(baseURL: URL, timeout: TimeInterval) {
-        guard baseURL.scheme?.lowercased() == "http", let host = baseURL.host, !host.isEmpty,
-            !Self.proxied(host: host, environment: ProcessInfo.processInfo.environment)
-        else { return nil }
+        let scheme = baseURL.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", let host = baseURL.host, !host.isEmpty else { return nil }
+        secure = scheme == "https"
+        if !secure {
+            guard (try? TLSTrust.check(baseURL)) != nil, !Self.proxied(host: host, environment: ProcessInfo.processInfo.environment)
+            else { return nil }
+        }
         self.host = host
-        port = UInt16(exactly: baseURL.port ?? 80) ?? 80
+        port = UInt16(exactly: baseURL.port ?? (secure ? 443 : 80)) ?? 80
         let path = baseURL.path
         basePath = path.hasSuffix("/") ? String(path.dropLast()) : path
         self.timeout = max(0.001, timeout)
         queue = DispatchQueue(label: "mosaic.bulk-http.\(host):\(port)")
     }
 
-    deinit { if fd >= 0 { close(fd) } }
+    deinit {
+        if let ssl { SSL_free(ssl) }
+        if fd >= 0 { close(fd) }
+    }
 
     /// Whether URLSession would send requests to `host` through an `http_proxy`: then this
     /// connection stands aside (it speaks to the origin only) and `HTTPClient` carries the PUTs.
@@ -183,6 +197,7 @@ package final class BulkHTTPConnection: @unchecked Sendable {
             setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(s, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             if connect(s, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 {
+                if secure { try handshake(s) }
                 fd = s
                 return
             }
@@ -193,9 +208,64 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         throw HTTPClientError(status: 0, code: "connection_failed", message: "cannot connect to \(host):\(port): \(reason)")
     }
 
+    private var isIPAddress: Bool {
+        var a4 = in_addr()
+        var a6 = in6_addr()
+        return inet_pton(AF_INET, host, &a4) == 1 || inet_pton(AF_INET6, host, &a6) == 1
+    }
+
+    /// The TLS handshake on the connected socket `s` (closed on failure); the certificate must
+    /// verify and name `host` (its DNS name, or its IP address).
+    private func handshake(_ s: Int32) throws {
+        let ctx: OpaquePointer
+        do { ctx = try TLSTrust.context() } catch {
+            close(s)
+            throw error.clientError
+        }
+        var err = [CChar](repeating: 0, count: 512)
+        guard let session = cssl_connect(ctx, s, host, isIPAddress ? 1 : 0, &err, err.count) else {
+            close(s)
+            let reason = String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw TransportSecurityError.handshakeFailed(host: "\(host):\(port)", reason: reason).clientError
+        }
+        ssl = session
+    }
+
     private func closeSocket() {
+        if let ssl { SSL_free(ssl) }
+        ssl = nil
         if fd >= 0 { close(fd) }
         fd = -1
+    }
+
+    /// `send` or `SSL_write`: bytes written, or -1 with `errno` set (EAGAIN when the socket timed out).
+    private func write(_ p: UnsafeRawPointer, _ n: Int, flags: Int32) -> Int {
+        guard let ssl else { return Glibc.send(fd, p, n, flags) }
+        errno = 0
+        let rc = SSL_write(ssl, p, Int32(clamping: n))
+        if rc > 0 { return Int(rc) }
+        switch cssl_error_want(ssl, rc) {
+        case 1: errno = EAGAIN
+        case 3 where errno != 0: break
+        default: errno = ECONNRESET
+        }
+        return -1
+    }
+
+    /// `recv` or `SSL_read`: bytes read, 0 at the end of the stream, or -1 with `errno` set.
+    private func read(_ p: UnsafeMutableRawPointer?, _ n: Int) -> Int {
+        guard let ssl else { return recv(fd, p, n, 0) }
+        errno = 0
+        let rc = SSL_read(ssl, p, Int32(clamping: n))
+        if rc > 0 { return Int(rc) }
+        switch cssl_error_want(ssl, rc) {
+        case 1: errno = EAGAIN
+        case 2: return 0
+        // A socket error, or the peer's close without close_notify (errno 0): the end of the stream.
+        case 3: if errno == 0 { return 0 }
+        default: errno = EPROTO
+        }
+        return -1
     }
 
     private func sendAll(_ bytes: UnsafeRawBufferPointer, more: Bool) throws {
@@ -203,7 +273,7 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         var done = 0
         let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
         while done < bytes.count {
-            let n = Glibc.send(fd, base + done, bytes.count - done, flags)
+            let n = write(base + done, bytes.count - done, flags: flags)
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK {
@@ -220,7 +290,7 @@ package final class BulkHTTPConnection: @unchecked Sendable {
     private func fill(_ buffer: inout [UInt8]) throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let n = chunk.withUnsafeMutableBytes { read($0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK {
@@ -298,7 +368,7 @@ package final class BulkHTTPConnection: @unchecked Sendable {
                 rest.withUnsafeBytes { if already > 0, let src = $0.baseAddress { base.copyMemory(from: src, byteCount: already) } }
                 var got = already
                 while got < length {
-                    let n = recv(fd, base + got, length - got, 0)
+                    let n = read(base + got, length - got)
                     if n < 0 {
                         if errno == EINTR { continue }
                         if errno == EAGAIN || errno == EWOULDBLOCK {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -6,6 +7,9 @@ import Foundation
 
 /// JSON and bulk-data client over URLSession, speaking the Mosaic error format.
 /// Retries (with backoff) only idempotent methods, on connection failures and 502/503.
+/// `https://` goes over our own libssl connections (`BulkHTTPConnection`), not URLSession: on Linux
+/// URLSession is libcurl with a fixed CA bundle, so it cannot trust a network's own CA file
+/// (`TLSTrust`). Plain `http://` beyond loopback is refused unless `TLSTrust` allows it.
 package final class HTTPClient: Sendable {
     public struct Configuration: Sendable {
         /// Seconds without progress before a request fails (URLSession's request timeout, an idle timer on Linux).
@@ -24,6 +28,8 @@ package final class HTTPClient: Sendable {
     public let baseURL: URL
     public let configuration: Configuration
     private let session: URLSession
+    /// Idle keep-alive TLS connections to `baseURL` (https only).
+    private let tls: ConnectionPool?
 
     public init(baseURL: URL, configuration: Configuration = Configuration()) {
         self.baseURL = baseURL
@@ -35,6 +41,7 @@ package final class HTTPClient: Sendable {
         c.requestCachePolicy = .reloadIgnoringLocalCacheData
         c.urlCache = nil
         session = URLSession(configuration: c)
+        tls = baseURL.scheme?.lowercased() == "https" ? ConnectionPool() : nil
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -71,6 +78,14 @@ package final class HTTPClient: Sendable {
         _ method: HTTPMethod, _ path: String, query: [String: String] = [:], headers: [String: String] = [:],
         body: Data? = nil, contentType: String? = nil
     ) async throws -> HTTPClientResponse {
+        if tls != nil {
+            let body = body ?? Data()
+            return try await tlsRetries(method) { c in
+                try await c.send(
+                    method, path, query: query, headers: self.merged(headers), contentType: contentType ?? "application/octet-stream",
+                    body: body)
+            }
+        }
         var req = try request(method, path, query: query, headers: headers)
         let body = body ?? Data()
         if method != .get, method != .head {
@@ -91,6 +106,21 @@ package final class HTTPClient: Sendable {
         headers: [String: String] = [:], contentType: String = "application/octet-stream",
         producer: @escaping @Sendable (_ maxBytes: Int) throws -> Data?
     ) async throws -> HTTPClientResponse {
+        if tls != nil {
+            // Gathered first: the TLS connection sends from one buffer (bodies here are fragments).
+            var data = Data()
+            while data.count < length, let chunk = try producer(Int(clamping: min(length - Int64(data.count), 1 << 20))) {
+                if chunk.isEmpty { break }
+                data.append(chunk)
+            }
+            guard Int64(data.count) == length else {
+                throw HTTPClientError(status: 0, code: "upload_failed", message: "the body gave \(data.count) of \(length) bytes")
+            }
+            let body = data
+            return try await tlsRetries(.post) { c in
+                try await c.send(method, path, query: query, headers: self.merged(headers), contentType: contentType, body: body)
+            }
+        }
         var req = try request(method, path, query: query, headers: headers)
         let body = ProducerInputStream(length: length, producer: producer)
         req.httpBodyStream = body
@@ -118,6 +148,15 @@ package final class HTTPClient: Sendable {
         } catch {
             throw HTTPClientError(status: 0, code: "file_unreadable", message: "cannot read \(file.path)")
         }
+        if tls != nil {
+            let body: Data
+            do { body = try Data(contentsOf: file, options: .alwaysMapped) } catch {
+                throw HTTPClientError(status: 0, code: "file_unreadable", message: "cannot open \(file.path)")
+            }
+            return try await tlsRetries(method) { c in
+                try await c.send(method, path, query: query, headers: self.merged(headers), contentType: contentType, body: body)
+            }
+        }
         let base = try request(method, path, query: query, headers: headers)
         return try await withRetries(method) {
             var req = base
@@ -139,6 +178,19 @@ package final class HTTPClient: Sendable {
         _ path: String, to destination: URL, query: [String: String] = [:],
         headers: [String: String] = [:]
     ) async throws -> HTTPClientResponse {
+        if tls != nil {
+            // Over TLS the body is buffered (at most `BulkHTTPConnection.maxResponseBytes`), then written.
+            let r = try await tlsRetries(.get) { c in
+                try await c.send(.get, path, query: query, headers: self.merged(headers), body: Data())
+            }
+            do {
+                try? FileManager.default.removeItem(at: destination)
+                try r.body.write(to: destination)
+            } catch {
+                throw HTTPClientError(status: 0, code: "file_unwritable", message: "cannot write \(destination.path): \(error)")
+            }
+            return HTTPClientResponse(status: r.status, headers: r.headers, body: Data())
+        }
         let req = try request(.get, path, query: query, headers: headers)
         let (tmp, response) = try await withRetriesRaw(.get) { try await self.session.cancellableDownload(for: req) }
         defer { try? FileManager.default.removeItem(at: tmp) }
@@ -160,6 +212,22 @@ package final class HTTPClient: Sendable {
     public func stream(_ path: String, query: [String: String] = [:], headers: [String: String] = [:]) async throws
         -> (response: HTTPClientResponse, body: AsyncThrowingStream<Data, Error>)
     {
+        if tls != nil {
+            // Over TLS the body is buffered (at most `BulkHTTPConnection.maxResponseBytes`), then handed out in chunks.
+            let r = try await tlsRetries(.get) { c in
+                try await c.send(.get, path, query: query, headers: self.merged(headers), body: Data())
+            }
+            let body = AsyncThrowingStream<Data, Error> { cont in
+                var at = 0
+                while at < r.body.count {
+                    let end = min(r.body.count, at + 64 * 1024)
+                    cont.yield(r.body.subdata(in: at..<end))
+                    at = end
+                }
+                cont.finish()
+            }
+            return (HTTPClientResponse(status: r.status, headers: r.headers, body: Data()), body)
+        }
         let req = try request(.get, path, query: query, headers: headers)
         let delegate = StreamingDelegate()
         let c = URLSessionConfiguration.ephemeral
@@ -182,7 +250,44 @@ package final class HTTPClient: Sendable {
 
     // MARK: plumbing
 
+    /// The configured headers with the call's own on top.
+    private func merged(_ headers: [String: String]) -> [String: String] {
+        configuration.headers.merging(headers) { $1 }
+    }
+
+    /// One call over a pooled TLS connection, retried as `withRetriesRaw` retries (idempotent
+    /// methods, on connection failures and 502/503) and bounded by the deadline.
+    private func tlsRetries(
+        _ method: HTTPMethod, _ op: @escaping @Sendable (BulkHTTPConnection) async throws -> HTTPClientResponse
+    ) async throws -> HTTPClientResponse {
+        guard let tls else { throw HTTPClientError(status: 0, code: "invalid_url", message: "not an https URL: \(baseURL)") }
+        let attempts = method.isIdempotent ? max(0, configuration.retries) + 1 : 1
+        var pause = configuration.retryBackoff
+        let timeout = configuration.requestTimeout
+        let base = baseURL
+        for attempt in 1...attempts {
+            do {
+                return try await withDeadline {
+                    let pooled = tls.idle.withLock { $0.popLast() }
+                    guard let c = pooled ?? BulkHTTPConnection(baseURL: base, timeout: timeout) else {
+                        throw HTTPClientError(status: 0, code: "invalid_url", message: "bad base URL \(base)")
+                    }
+                    let r = try await op(c)
+                    tls.idle.withLock { if $0.count < 64 { $0.append(c) } }
+                    return r
+                }
+            } catch let e as HTTPClientError
+                where attempt < attempts && (e.code == "connection_failed" || e.status == 502 || e.status == 503)
+            {
+                try await Task.sleep(for: pause)
+                pause *= 2
+            }
+        }
+        throw HTTPClientError(status: 0, code: "connection_failed", message: "retries exhausted")
+    }
+
     private func request(_ method: HTTPMethod, _ path: String, query: [String: String], headers: [String: String]) throws -> URLRequest {
+        do { try TLSTrust.check(baseURL) } catch { throw error.clientError }
         guard var comps = URLComponents(url: baseURL, resolvingAgainstBaseURL: false) else {
             throw HTTPClientError(status: 0, code: "invalid_url", message: "bad base URL \(baseURL)")
         }
@@ -287,4 +392,9 @@ package final class HTTPClient: Sendable {
             return value
         }
     }
+}
+
+/// Idle keep-alive connections of one `HTTPClient` (a class: a `Mutex` cannot sit in an Optional field).
+private final class ConnectionPool: Sendable {
+    let idle = Mutex<[BulkHTTPConnection]>([])
 }

@@ -40,6 +40,8 @@ package final class HTTPServer: @unchecked Sendable {
         /// Server-side paths (data folders, the temp folder) no client may see: every error body
         /// has each of them replaced by its placeholder, e.g. `["/srv/blobber": "$BLOBBER_DIR"]`.
         public var privatePaths: [String: String] = [:]
+        /// Serve HTTPS with this certificate and key (MHD's GnuTLS); nil serves plain HTTP.
+        public var tls: TLSCredentials?
         public init() {}
     }
 
@@ -58,6 +60,8 @@ package final class HTTPServer: @unchecked Sendable {
         var port: UInt16 = 0
         var stopping = false
         var retained: Unmanaged<HTTPServer>?
+        /// The PEM texts handed to MHD, kept until the daemon stops.
+        var pem: [UnsafeMutablePointer<CChar>] = []
     }
     private let running = Mutex(Running())
     private let redaction: PathRedaction
@@ -140,10 +144,11 @@ package final class HTTPServer: @unchecked Sendable {
     /// The bound port (useful with port 0); 0 before `start()`.
     public var port: UInt16 { running.withLock { $0.port } }
 
-    /// `http://host:port` of the running server.
+    /// `http://host:port` (`https://` with TLS) of the running server.
     public var baseURL: URL {
         let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
-        return URL(string: "http://\(host):\(port)") ?? URL(fileURLWithPath: "/")
+        let scheme = configuration.tls == nil ? "http" : "https"
+        return URL(string: "\(scheme)://\(host):\(port)") ?? URL(fileURLWithPath: "/")
     }
 
     /// Binds and starts the MHD worker threads. The server keeps itself alive until `stop()`.
@@ -153,10 +158,12 @@ package final class HTTPServer: @unchecked Sendable {
             let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             let me = Unmanaged.passRetained(self)
             let cfg = configuration
+            let key = cfg.tls.flatMap { strdup($0.keyPEM) }
+            let cert = cfg.tls.flatMap { strdup($0.certificatePEM) }
             let d = cmhd_start_host(
                 flags, cfg.host, cfg.port, UInt32(clamping: max(1, cfg.threads)), UInt32(clamping: max(0, cfg.connectionTimeout)),
                 UInt32(clamping: max(1, cfg.connectionLimit)), UInt32(clamping: max(0, cfg.perIPConnectionLimit)),
-                max(16 * 1024, cfg.connectionMemory),
+                max(16 * 1024, cfg.connectionMemory), key, cert,
                 { cls, conn, url, method, _, upload, uploadSize, conCls in
                     guard let cls, let conn, let conCls else { return .NO }
                     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
@@ -169,9 +176,13 @@ package final class HTTPServer: @unchecked Sendable {
                     let ctx = Unmanaged<RequestContext>.fromOpaque(p).takeRetainedValue()
                     server.complete(ctx, ok: toe == .REQUEST_TERMINATED_COMPLETED_OK)
                 }, me.toOpaque())
+            r.pem = [key, cert].compactMap { $0 }
             guard let d else {
                 me.release()
-                throw HTTPError(status: 500, code: "server_start_failed", message: "cannot listen on \(cfg.host):\(cfg.port)")
+                for p in r.pem { free(p) }
+                r.pem = []
+                let what = cfg.tls == nil ? "" : " with TLS (is the key the certificate's, both PEM?)"
+                throw HTTPError(status: 500, code: "server_start_failed", message: "cannot listen on \(cfg.host):\(cfg.port)\(what)")
             }
             r.daemon = d
             r.port = cmhd_bound_port(d)
@@ -202,6 +213,8 @@ package final class HTTPServer: @unchecked Sendable {
         running.withLock { r in
             r.daemon = nil
             r.retained = nil
+            for p in r.pem { free(p) }
+            r.pem = []
         }
         retained?.release()
     }

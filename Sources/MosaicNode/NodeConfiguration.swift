@@ -12,6 +12,10 @@ package struct NodeConfiguration: Sendable {
     package var host = "127.0.0.1"
     /// 0 picks a free port (read it back from `NodeServer.url`).
     package var port: UInt16 = 0
+    /// Serve HTTPS with these (`--tls-cert`, `--tls-key`); nil serves plain HTTP.
+    package var tls: TLSCredentials?
+    /// What `/v1/network` lists as this node's URL (`--public-url`); nil lists none.
+    package var publicURL: String?
     /// Block interval; nil uses the genesis value. Zero makes a block per submitted batch.
     package var blockTime: Duration?
     /// Serve `POST /v1/devnet/time` (moving the ledger clock): for devnets and tests only.

@@ -25,6 +25,7 @@ extension NodeServer {
         let ledger = self.ledger
         let blockTimeMillis = self.blockTimeMillis
         let freeLimiter = self.freeLimiter
+        let publicURL = configuration.publicURL
 
         http.route(
             .get, "/v1/network", summary: "Network parameters: chain id, symbol, decimals, fees, block time, USD rate",
@@ -32,6 +33,7 @@ extension NodeServer {
         ) { _ in
             var info = ledger.networkInfo
             info.blockTimeMillis = blockTimeMillis
+            info.publicURL = publicURL
             return try .json(info)
         }
 

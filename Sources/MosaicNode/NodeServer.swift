@@ -26,6 +26,7 @@ package final class NodeServer: Sendable {
         var http = HTTPServer.Configuration()
         http.host = configuration.host
         http.port = configuration.port
+        http.tls = configuration.tls
         http.threads = configuration.threads
         http.logger = configuration.logger
         // Long polls wait up to 60 s; the idle timeout must not cut them first.

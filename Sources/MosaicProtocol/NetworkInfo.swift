@@ -19,6 +19,9 @@ public struct NetworkInfo: Sendable, Hashable, Codable {
     public var maxNonceAhead: UInt64
     /// Ledger clock (unix seconds).
     public var time: Int64
+    /// The URL others reach this node at (`mosaic node --public-url`), e.g. behind TLS on another
+    /// machine; absent when the node did not say (then the URL the client used is the one).
+    public var publicURL: String?
 
     enum CodingKeys: String, CodingKey {
         case chainID = "chain_id"
@@ -34,6 +37,7 @@ public struct NetworkInfo: Sendable, Hashable, Codable {
         case faucetPourAmount = "faucet_pour_amount"
         case maxNonceAhead = "max_nonce_ahead"
         case time
+        case publicURL = "public_url"
     }
 
     public init(

@@ -6,7 +6,7 @@ import Testing
 extension MosaicHTTPTests {
     /// The socket client the storage upload uses for fragment PUTs: bodies arrive intact over a
     /// reused connection, refusals keep the server's message, a connection the server closed while
-    /// idle is replaced transparently, and only http:// is accepted.
+    /// idle is replaced transparently; ftp:// and plain http:// beyond loopback get no connection.
     @Suite(.serialized, .timeLimit(.minutes(2)))
     struct BulkHTTPConnectionTests {
         private static func register(_ s: HTTPServer) {
@@ -92,9 +92,11 @@ extension MosaicHTTPTests {
         }
 
         @Test func unreachableAndUnsupported() async throws {
-            let https = try #require(URL(string: "https://127.0.0.1:1"))
+            let ftp = try #require(URL(string: "ftp://127.0.0.1:1"))
+            let remote = try #require(URL(string: "http://10.231.0.1:1"))
             let http = try #require(URL(string: "http://127.0.0.1:1"))
-            #expect(BulkHTTPConnection(baseURL: https, timeout: 5) == nil)
+            #expect(BulkHTTPConnection(baseURL: ftp, timeout: 5) == nil)
+            #expect(BulkHTTPConnection(baseURL: remote, timeout: 5) == nil)
             let bulk = try #require(BulkHTTPConnection(baseURL: http, timeout: 5))
             do {
                 _ = try await bulk.send(.put, "/x", body: [UInt8](repeating: 0, count: 10))

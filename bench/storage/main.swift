@@ -1,6 +1,8 @@
 import Foundation
 import MosaicBlobber
 import MosaicCrypto
+import MosaicHTTP
+import MosaicHTTPServer
 import MosaicSDK
 import MosaicStorageCore
 
@@ -9,7 +11,7 @@ import MosaicStorageCore
 #endif
 
 // Storage throughput on loopback (run in release):
-//   swift run -c release bench-storage [MiB] [d+p ...] [--memory-check MiB]
+//   swift run -c release bench-storage [MiB] [d+p ...] [--tls] [--memory-check MiB]
 //   swift run -c release bench-storage --small-files N
 // Starts d + p blobbers in this process, uploads a random file of MiB mebibytes through the SDK,
 // downloads it, checks it, and prints MB/s, the CPU time the run used (client and blobbers) and the
@@ -69,9 +71,13 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--client-uploa
 let batch = ProcessInfo.processInfo.environment["MOSAIC_BENCH_BATCH"].flatMap { Int($0) }
 var args = Array(CommandLine.arguments.dropFirst())
 var memoryCheckMiB: Int?
+// --tls: every layout runs twice in this run, over plain HTTP and over HTTPS (a CA and a
+// certificate for 127.0.0.1 made with the openssl CLI in the temp folder), to show what TLS costs.
+let tlsToo = args.contains("--tls")
+args.removeAll { $0 == "--tls" }
 if let i = args.firstIndex(of: "--memory-check") {
     guard i + 1 < args.count, let m = Int(args[i + 1]), m > 0 else {
-        print("usage: bench-storage [MiB] [d+p ...] [--memory-check MiB]")
+        print("usage: bench-storage [MiB] [d+p ...] [--tls] [--memory-check MiB]")
         exit(2)
     }
     memoryCheckMiB = m
@@ -99,12 +105,14 @@ func makeInput(_ path: String, mib: Int) throws -> URL {
 }
 
 /// d + p blobbers in this process and an owner-signed allocation over them, assigned.
-func startGrid(d: Int, p: Int, name: String) async throws -> (
+func startGrid(d: Int, p: Int, name: String, tls: TLSCredentials? = nil) async throws -> (
     servers: [BlobberServer], owner: Ed25519.SigningKey, allocation: StorageAllocation
 ) {
     var servers: [BlobberServer] = []
     for i in 0..<(d + p) {
-        let s = try BlobberServer(configuration: .init(directory: root + "/\(name)-blobber\(i)"))
+        var c = BlobberServer.Configuration(directory: root + "/\(name)-blobber\(i)")
+        c.tls = tls
+        let s = try BlobberServer(configuration: c)
         try s.start()
         servers.append(s)
     }
@@ -152,8 +160,38 @@ let bytes = Double(mib << 20)
 /// MB/s per layout, for the comparison with Tahoe-LAFS below.
 var measured: [String: (up: Double, down: Double)] = [:]
 
-for (d, p) in layouts {
-    let grid = try await startGrid(d: d, p: p, name: "\(d)+\(p)")
+/// A throw-away CA and a server certificate for 127.0.0.1, trusted by this process's clients.
+func makeTLS() throws -> TLSCredentials {
+    let dir = root + "/tls"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    try Data("subjectAltName=IP:127.0.0.1\n".utf8).write(to: URL(fileURLWithPath: dir + "/ext.cnf"))
+    for a in [
+        ["req", "-x509"] + ec + ["-keyout", dir + "/ca.key", "-out", dir + "/ca.pem", "-days", "1", "-subj", "/CN=bench CA"],
+        ["req"] + ec + ["-keyout", dir + "/server.key", "-out", dir + "/server.csr", "-subj", "/CN=127.0.0.1"],
+        [
+            "x509", "-req", "-in", dir + "/server.csr", "-CA", dir + "/ca.pem", "-CAkey", dir + "/ca.key", "-CAcreateserial",
+            "-out", dir + "/server.pem", "-days", "1", "-extfile", dir + "/ext.cnf",
+        ],
+    ] {
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = a
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else { throw CocoaError(.featureUnsupported) }
+    }
+    try TLSTrust.addAuthority(file: dir + "/ca.pem")
+    return try TLSCredentials(certificateFile: dir + "/server.pem", keyFile: dir + "/server.key")
+}
+
+let tlsCredentials: TLSCredentials? = tlsToo ? try makeTLS() : nil
+let runs: [(Int, Int, TLSCredentials?)] = layouts.flatMap { l in [(l.0, l.1, nil)] + (tlsCredentials.map { [(l.0, l.1, $0)] } ?? []) }
+var tlsMeasured: [String: (up: Double, down: Double)] = [:]
+
+for (d, p, tls) in runs {
+    let grid = try await startGrid(d: d, p: p, name: "\(d)+\(p)" + (tls == nil ? "" : "-tls"), tls: tls)
     var config = StorageClient.Configuration()
     if let batch { config.chunksPerBatch = batch }
     let client = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: root + "/home"), configuration: config)
@@ -171,15 +209,27 @@ for (d, p) in layouts {
     let down = seconds(clock.now - t)
     let downCPU = cpuSeconds() - cpu
     let same = FileManager.default.contentsEqual(atPath: input.path, andPath: output.path)
-    measured["\(d)+\(p)"] = (bytes / up / 1e6, bytes / down / 1e6)
+    if tls == nil {
+        measured["\(d)+\(p)"] = (bytes / up / 1e6, bytes / down / 1e6)
+    } else {
+        tlsMeasured["\(d)+\(p)"] = (bytes / up / 1e6, bytes / down / 1e6)
+    }
     print(
         String(
             format:
-                "%d+%d %d MiB, %d chunks per batch: upload %.0f MB/s (%.2f s, %.2f CPU s), download %.0f MB/s (%.2f s, %.2f CPU s), byte-exact %@, peak RSS (client + blobbers) %@",
-            d, p, mib, config.chunksPerBatch, bytes / up / 1e6, up, upCPU, bytes / down / 1e6, down, downCPU,
+                "%@%d+%d %d MiB, %d chunks per batch: upload %.0f MB/s (%.2f s, %.2f CPU s), download %.0f MB/s (%.2f s, %.2f CPU s), byte-exact %@, peak RSS (client + blobbers) %@",
+            tls == nil ? "" : "TLS ", d, p, mib, config.chunksPerBatch, bytes / up / 1e6, up, upCPU, bytes / down / 1e6, down, downCPU,
             same ? "true" : "FALSE", status("VmHWM")))
     try? FileManager.default.removeItem(at: output)
     for s in grid.servers { await s.stop() }
+}
+for (d, p) in layouts {
+    if let plain = measured["\(d)+\(p)"], let tls = tlsMeasured["\(d)+\(p)"] {
+        print(
+            String(
+                format: "%d+%d TLS vs plain on loopback: upload %.0f%%, download %.0f%%", d, p, tls.up / plain.up * 100,
+                tls.down / plain.down * 100))
+    }
 }
 
 // The bounds of the pipeline's parts, measured in this run on one core each: what the upload and

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicCrypto
+import MosaicHTTPServer
 import MosaicProtocol
 import MosaicSDK
 import MosaicStorageCore
@@ -11,7 +12,14 @@ package final class BlobberRuntime: Sendable {
     package struct Options: Sendable {
         package var directory: URL
         package var node: URL
+        /// Address to bind (`--listen HOST:PORT`); loopback unless the blobber serves other machines.
+        package var host = "127.0.0.1"
         package var port: UInt16 = 0
+        /// Serve HTTPS with these (`--tls-cert`, `--tls-key`).
+        package var tls: TLSCredentials?
+        /// The URL registered on the ledger (`--public-url`), what clients use to reach this
+        /// blobber; nil registers the URL it listens on.
+        package var publicURL: URL?
         package var capacity: UInt64 = 10 << 30
         /// Base units per GiB per 30 days.
         package var writePrice: UInt64 = TokenAmount.unitsPerToken / 100
@@ -45,7 +53,9 @@ package final class BlobberRuntime: Sendable {
         let client = LedgerClient(baseURL: options.node)
         wallet = Wallet(signingKey: key, client: client, name: "blobber")
         var config = BlobberServer.Configuration(directory: options.directory.path)
+        config.host = options.host
         config.port = options.port
+        config.tls = options.tls
         let hook = MarkerCommitHook()
         config.ledger = NodeBlobberLedger(wallet: wallet, beforeCommit: hook)
         config.ledgerRefresh = 2
@@ -58,7 +68,8 @@ package final class BlobberRuntime: Sendable {
     }
 
     package var blobberID: String { server.blobberID }
-    package var url: URL { server.baseURL }
+    /// The URL clients use: `--public-url`, else the one it listens on.
+    package var url: URL { options.publicURL ?? server.baseURL }
 
     /// Starts serving (registration is separate so a devnet can register all blobbers at once).
     package func start() throws {
@@ -71,7 +82,7 @@ package final class BlobberRuntime: Sendable {
     package func register() async throws {
         let client = wallet.client
         let id = blobberID
-        let url = Self.text(server.baseURL)
+        let url = Self.text(self.url)
         if let existing = try await client.storageBlobber(id) {
             if existing.url != url || existing.capacity != options.capacity || existing.writePrice != options.writePrice
                 || existing.readPrice != options.readPrice

@@ -15,7 +15,10 @@ enum AppCommand {
         action: { o, inv in
             let signals = TerminationSignal()
             var config = AppServer.Configuration(home: inv.home, network: inv.global.network)
-            config.port = o.port?.value ?? 7300
+            let listen = try o.server.resolve(defaultPort: 7300)
+            config.host = listen.host
+            config.port = listen.port
+            config.tls = listen.tls
             config.allowedHosts = o.allowHost
             let app = try AppServer(configuration: config)
             try app.start()
@@ -31,7 +34,7 @@ enum AppCommand {
         })
 
     struct Options: CommandOptions {
-        @Option("port", "P", help: "port to listen on (default 7300; 0 picks a free one)") var port: Port?
+        var server = ListenOptions()
         @Option("allow-host", "NAME", help: "another host name the app answers to (repeat for more)") var allowHost: [String]
     }
 }

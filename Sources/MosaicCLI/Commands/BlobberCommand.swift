@@ -1,5 +1,6 @@
 import Foundation
 import MosaicBlobber
+import MosaicHTTP
 import MosaicProtocol
 import MosaicSDK
 
@@ -24,7 +25,10 @@ enum BlobberCommand {
     struct Options: CommandOptions {
         @Option("dir", "DIR", help: "data folder (created if missing)") var dir: String
         @Option("node", "URL", help: "ledger node (default: the current network's node)") var node: String?
-        @Option("port", "P", help: "port on 127.0.0.1 (default 0: a free one)") var port: Port?
+        @Option("ca", "FILE", help: "with --node: a CA certificate (PEM) to trust for the node beside the system CAs") var ca: String?
+        @Flag("insecure", help: "with --node: allow a plain http:// node beyond loopback") var insecure: Bool
+        var server = ListenOptions()
+        var advertised = PublicURLOption()
         @Option("capacity", "SIZE", help: "space offered, e.g. 10GiB (default 10GiB)") var capacity: ByteCount?
         @Option("write-price", help: "per GiB per 30 days (default 0.01)") var writePrice: TokenAmount?
         @Option("read-price", help: "per GiB read (default 0.001)") var readPrice: TokenAmount?
@@ -41,13 +45,22 @@ enum BlobberCommand {
                 throw CLIError.usage("--node \(text): give a URL such as http://127.0.0.1:7100")
             }
             node = u
+            if let ca = o.ca {
+                do { try TLSTrust.addAuthority(file: ca) } catch { throw CLIError.usage("--ca \(ca): \(error)") }
+            }
+            if o.insecure { TLSTrust.allowPlainHTTP(true) }
         } else {
             let network = try ClientConfig.load(home: inv.home).resolve(inv.global.network)
             guard let u = URL(string: network.node) else { throw CLIError.usage("network \(network.name) has no valid node URL") }
             node = u
+            try network.applyTransportSecurity()
         }
         var options = BlobberRuntime.Options(directory: dir, node: node)
-        options.port = o.port?.value ?? 0
+        let listen = try o.server.resolve(defaultPort: 0)
+        options.host = listen.host
+        options.port = listen.port
+        options.tls = listen.tls
+        options.publicURL = o.advertised.publicURL?.url
         if let c = o.capacity { options.capacity = c.bytes }
         if let p = o.writePrice { options.writePrice = p.baseUnits }
         if let p = o.readPrice { options.readPrice = p.baseUnits }
@@ -58,7 +71,7 @@ enum BlobberCommand {
             throw CLIError.failure("cannot open the blobber folder \(dir.path): \(error)")
         }
         do { try runtime.start() } catch {
-            throw CLIError.failure("cannot listen on 127.0.0.1:\(options.port): \(error); try --port 0")
+            throw CLIError.failure("cannot listen on \(listen.listenText): \(error); try --port 0")
         }
         do { try await runtime.register() } catch {
             await runtime.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 import MosaicSDK
 
 /// `mosaic network list|add|use|show`: which ledger node the client talks to.
@@ -30,7 +31,17 @@ enum NetworkCommand {
 
     static let add = Command(
         name: "add", summary: "add a network (or change its URL)",
-        usage: "NAME URL", examples: ["mosaic network add staging http://10.0.0.5:7100"],
+        usage: "NAME URL",
+        discussion: """
+            Plain http:// to a node that is not on loopback is refused unless --insecure is given: traffic to
+            another machine is encrypted by default. A node on https:// with a certificate from a private CA
+            needs --ca FILE (that CA's PEM certificate); it is trusted beside the system CAs.
+            """,
+        examples: [
+            "mosaic network add staging https://node.example.org:7100",
+            "mosaic network add lab https://10.0.0.5:7100 --ca ./lab-ca.pem",
+            "mosaic network add lan http://10.0.0.5:7100 --insecure",
+        ],
         options: AddOptions.self, arguments: ["NAME", "URL"], minArguments: 2, maxArguments: 2,
         action: { o, inv in
             let name = inv.arguments[0]
@@ -38,9 +49,17 @@ enum NetworkCommand {
             guard ClientConfig.Network.isValidName(name) else { throw ConfigError.invalidName(name) }
             guard ClientConfig.Network.isValidURL(url) else { throw ConfigError.invalidURL(url) }
             if let app = o.app, !ClientConfig.Network.isValidURL(app) { throw ConfigError.invalidURL(app) }
+            if !o.insecure, let u = URL(string: url), (try? TLSTrust.check(u)) == nil { throw ConfigError.plainHTTPRefused(url) }
+            var ca: String?
+            if let file = o.ca {
+                let path = URL(fileURLWithPath: file).standardizedFileURL.path
+                do { try TLSTrust.addAuthority(file: path) } catch { throw ConfigError.unusableCA(path: path, reason: "\(error)") }
+                ca = path
+            }
             var config = try ClientConfig.load(home: inv.home)
             let network = ClientConfig.Network(
-                name: name, node: ClientConfig.Network.trimmed(url), app: o.app.map(ClientConfig.Network.trimmed))
+                name: name, node: ClientConfig.Network.trimmed(url), app: o.app.map(ClientConfig.Network.trimmed), ca: ca,
+                insecure: o.insecure ? true : nil)
             config.upsert(network)
             try config.save(home: inv.home)
             return CommandOutput(
@@ -50,6 +69,8 @@ enum NetworkCommand {
 
     struct AddOptions: CommandOptions {
         @Option("app", "URL", help: "URL of the network's web app") var app: String?
+        @Option("ca", "FILE", help: "CA certificate (PEM) trusted beside the system CAs for this network") var ca: String?
+        @Flag("insecure", help: "allow plain http:// beyond loopback (no encryption)") var insecure: Bool
     }
 
     static let use = Command(
@@ -75,11 +96,15 @@ enum NetworkCommand {
                 name:  \(network.name)
                 node:  \(network.node)
                 app:   \(network.app ?? "-")
+                ca:    \(network.ca ?? "-")\(network.insecure == true ? "\ninsecure: plain http allowed" : "")
                 """
             return CommandOutput(text: text, json: json(network))
         })
 
     static func json(_ n: ClientConfig.Network) -> JSONValue {
-        .object([("name", .string(n.name)), ("node", .string(n.node)), ("app", .optional(n.app))])
+        .object([
+            ("name", .string(n.name)), ("node", .string(n.node)), ("app", .optional(n.app)), ("ca", .optional(n.ca)),
+            ("insecure", .bool(n.insecure == true)),
+        ])
     }
 }

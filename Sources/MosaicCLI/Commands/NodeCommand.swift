@@ -17,7 +17,8 @@ enum NodeCommand {
 
     struct Options: CommandOptions {
         @Option("dir", "DIR", help: "ledger directory (created if missing)") var dir: String
-        @Option("port", "P", help: "port on 127.0.0.1 (default 7100; 0 picks a free one)") var port: Port?
+        var server = ListenOptions()
+        var advertised = PublicURLOption()
         @Option("block-time", "DURATION", help: "block interval: 0, 500ms, 1s, 2s (default: the genesis value, 1s)")
         var blockTime: Interval?
         @Option("confirmations", "N", help: "blocks after a transaction's block before it is sealed, for a new chain (default 3)")
@@ -30,7 +31,8 @@ enum NodeCommand {
     static func run(_ o: Options, _ inv: Invocation) async throws -> CommandOutput {
         let signals = TerminationSignal()
         let dir = o.dir
-        let port = o.port?.value ?? 7100
+        let listen = try o.server.resolve(defaultPort: 7100)
+        let port = listen.port
         let blockTime = o.blockTime?.duration
         let confirmations = o.confirmations?.value
         var genesis: Genesis?
@@ -51,6 +53,9 @@ enum NodeCommand {
         var config = NodeConfiguration(
             directory: dir, genesis: genesis, port: port, blockTime: blockTime,
             allowTimeTravel: o.allowTimeTravel)
+        config.host = listen.host
+        config.tls = listen.tls
+        config.publicURL = o.advertised.publicURL.map { Devnet.text($0.url) }
         if !o.quiet { config.logger = { @Sendable line in Console.err(line + "\n") } }
         let node: NodeServer
         do { node = try NodeServer(configuration: config) } catch {
@@ -58,10 +63,10 @@ enum NodeCommand {
         }
         do { try node.start() } catch {
             node.ledger.close()
-            throw CLIError.failure("cannot listen on 127.0.0.1:\(port): \(error); is another node running there? Try --port 0")
+            throw CLIError.failure("cannot listen on \(listen.listenText): \(error); is another node running there? Try --port 0")
         }
         let g = node.ledger.genesis
-        let url = Devnet.text(node.url)
+        let url = o.advertised.publicURL.map { Devnet.text($0.url) } ?? Devnet.text(node.url)
         if inv.json {
             Console.out(
                 JSONValue.object([

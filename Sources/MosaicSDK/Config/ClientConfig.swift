@@ -1,4 +1,5 @@
 import Foundation
+import MosaicHTTP
 
 /// The client's list of networks and which one is current, kept in `$MOSAIC_HOME/config.json`.
 public struct ClientConfig: Codable, Sendable, Equatable {
@@ -10,15 +11,32 @@ public struct ClientConfig: Codable, Sendable, Equatable {
         public var node: String
         /// Base URL of the web app, when one runs for this network.
         public var app: String?
+        /// A CA file (PEM) trusted beside the system CAs for this network's node and blobbers (`--ca`).
+        public var ca: String?
+        /// Plain http:// beyond loopback allowed (`--insecure`); nil and false refuse it.
+        public var insecure: Bool?
 
         /// - Parameters:
         ///   - name: the network's name.
         ///   - node: the node API base URL.
         ///   - app: the web app base URL, if one runs.
-        public init(name: String, node: String, app: String? = nil) {
+        ///   - ca: a CA certificate file (PEM) the network's TLS certificates chain to, beside the system CAs.
+        ///   - insecure: allow plain http beyond loopback.
+        public init(name: String, node: String, app: String? = nil, ca: String? = nil, insecure: Bool? = nil) {
             self.name = name
             self.node = node
             self.app = app
+            self.ca = ca
+            self.insecure = insecure
+        }
+
+        /// Makes this process's clients trust `ca` and allow plain HTTP when `insecure` (process-wide:
+        /// one process speaks to one network at a time).
+        public func applyTransportSecurity() throws(ConfigError) {
+            if let ca {
+                do { try TLSTrust.addAuthority(file: ca) } catch { throw .unusableCA(path: ca, reason: error.description) }
+            }
+            if insecure == true { TLSTrust.allowPlainHTTP(true) }
         }
 
         /// A network name the config accepts: 1 to 64 ASCII letters, digits, `-` or `_`. The CLI
@@ -125,6 +143,24 @@ public enum ConfigError: Error, Equatable, CustomStringConvertible {
     case noNetwork
     case invalidName(String)
     case invalidURL(String)
+    /// `--ca FILE` cannot be read or holds no certificate.
+    case unusableCA(path: String, reason: String)
+    /// A plain http:// node URL beyond loopback without `--insecure`.
+    case plainHTTPRefused(String)
+
+    /// Stable code, as every error of the project has.
+    public var code: String {
+        switch self {
+        case .corrupted: return "config_corrupted"
+        case .unwritable: return "config_unwritable"
+        case .unknownNetwork: return "unknown_network"
+        case .noNetwork: return "no_network"
+        case .invalidName: return "invalid_network_name"
+        case .invalidURL: return "invalid_url"
+        case .unusableCA: return "unusable_ca"
+        case .plainHTTPRefused: return "plain_http_refused"
+        }
+    }
 
     /// The message shown to the user, with the command that fixes it.
     public var description: String {
@@ -145,6 +181,11 @@ public enum ConfigError: Error, Equatable, CustomStringConvertible {
             return "invalid network name '\(name)': use 1-64 letters, digits, '-' or '_'"
         case .invalidURL(let url):
             return "invalid node URL '\(url)': give an http:// or https:// URL such as http://127.0.0.1:7100"
+        case .unusableCA(let path, let reason):
+            return "cannot use the CA file \(path): \(reason); give the PEM certificate of the CA that signed the network's servers"
+        case .plainHTTPRefused(let url):
+            return
+                "refusing \(url): plain http:// to another machine is not encrypted; use the node's https:// URL (and --ca FILE for a private CA), or pass --insecure for a private network without TLS"
         }
     }
 }

@@ -29,6 +29,7 @@ public struct LedgerClient: Sendable {
     /// - Throws: `ConfigError.invalidURL` when its node URL is not a URL with a scheme.
     public init(network: ClientConfig.Network) throws(ConfigError) {
         guard let url = URL(string: network.node), url.scheme != nil else { throw .invalidURL(network.node) }
+        try network.applyTransportSecurity()
         self.init(baseURL: url)
     }
 
