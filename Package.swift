@@ -21,12 +21,16 @@ let package = Package(
         .systemLibrary(name: "CISAL", pkgConfig: "libisal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // MARK: Foundations: no Mosaic module below them.
         // Keys, mnemonics, SLIP-10, hashing, AEAD (libsodium, OpenSSL).
         .target(name: "MosaicCrypto", dependencies: ["CSodium", "CCrypto"], swiftSettings: swift),
         // SQLite connections, statements and transactions.
         .target(name: "MosaicDatabase", dependencies: ["CSQLite"], swiftSettings: swift),
+        // PostgreSQL connections (libpq): bound parameters in binary, prepared statements,
+        // multi-row inserts, transactions; results decoded into values.
+        .target(name: "MosaicPostgres", dependencies: ["CPQ"], swiftSettings: swift),
         // Wire types and their canonical signed bytes: transactions, blocks, markers, node API bodies.
         .target(name: "MosaicProtocol", dependencies: ["MosaicCrypto"], swiftSettings: swift),
         // CPU work spread over every core (`parallelMap`): the coder, the ciphers, batch signature checks.
@@ -114,13 +118,16 @@ let package = Package(
             path: "examples/social-app", exclude: ["README.md"], swiftSettings: swift),
 
         // MARK: Tests, one target per module, and the helpers they share.
-        // Deterministic keys, storage fixtures, child processes (posix_spawn), loopback ports.
+        // Deterministic keys, storage fixtures, child processes (posix_spawn), loopback ports, a test PostgreSQL.
         .target(
-            name: "MosaicTestSupport", dependencies: ["MosaicCrypto", "MosaicProtocol", "MosaicStorageCore", "MosaicLedger"],
+            name: "MosaicTestSupport",
+            dependencies: ["MosaicCrypto", "MosaicProtocol", "MosaicStorageCore", "MosaicLedger", "MosaicPostgres"],
             path: "Tests/Support",
             swiftSettings: swift),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")], swiftSettings: swift),
         .testTarget(name: "MosaicDatabaseTests", dependencies: ["MosaicDatabase"], swiftSettings: swift),
+        // Against a real PostgreSQL started in a temporary folder (Tests/Support/PostgresServer).
+        .testTarget(name: "MosaicPostgresTests", dependencies: ["MosaicPostgres", "MosaicTestSupport"], swiftSettings: swift),
         .testTarget(name: "MosaicProtocolTests", dependencies: ["MosaicProtocol", "MosaicCrypto"], swiftSettings: swift),
         // Client and server together: the client is tested against a live server, one serialized suite.
         .testTarget(name: "MosaicHTTPTests", dependencies: ["MosaicHTTP", "MosaicHTTPServer", "MosaicTestSupport"], swiftSettings: swift),
