@@ -41,7 +41,8 @@ enum AppParameters {
     static let sort = Query.choice("sort", SocialSort.allCases, default: .trending, "the feed")
     static let tag = Query.string("tag", .string(maxLength: 25), "only posts with this tag (1–24 of a-z, 0-9, -)")
     static let feedLimit = Query.integer("limit", in: 1...SocialRules.maxFeedLimit, default: 20, "posts per page")
-    static let start = Query.string("start", .string(maxLength: SocialPostID.maxTextBytes), "the `next` of the previous page (AUTHOR/PERMLINK)")
+    static let start = Query.string(
+        "start", .string(maxLength: SocialPostID.maxTextBytes), "the `next` of the previous page (AUTHOR/PERMLINK)")
     static let postID = Query.requiredString("id", .string(maxLength: SocialPostID.maxTextBytes), "the post id: AUTHOR/PERMLINK")
     static let socialAccount = Query.requiredString("account", .string(maxLength: 64), "a profile name or client id")
 }

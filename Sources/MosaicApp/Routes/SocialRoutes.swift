@@ -168,7 +168,8 @@ extension AppServer {
             body: .json(
                 .object(
                     [
-                        ("id", .string(maxLength: SocialPostID.maxTextBytes)), ("title", .string(maxLength: 1024)), ("body", .string(maxLength: 65536)),
+                        ("id", .string(maxLength: SocialPostID.maxTextBytes)), ("title", .string(maxLength: 1024)),
+                        ("body", .string(maxLength: 65536)),
                         ("tags", .either(.array(.string(maxLength: 64), maxItems: 16), .string(maxLength: 1024))),
                     ], required: ["id"])),
             errors: [403, 409, 422]
