@@ -31,7 +31,7 @@ public final class ContractView {
     private func charge(_ rows: Int) throws(ContractError) {
         rowsRead += rows
         guard rowsRead <= budget else {
-            throw .refused("this read touches more than \(budget) rows; ask for a smaller page (limit)")
+            throw .refused(.limitExceeded, "this read touches more than \(budget) rows; ask for a smaller page (limit)")
         }
     }
 
@@ -41,7 +41,7 @@ public final class ContractView {
         do {
             if !isLatest, let old = try store.valueBeforeChanges(contract, key, after: round) { return old }
             return try store.contractValue(contract, key)
-        } catch { throw .refused("state unavailable: \(error)") }
+        } catch { throw .refused(.stateUnavailable, "state unavailable: \(error)") }
     }
 
     /// Like `ContractContext.scan`, as of `round`: keys starting with `prefix` in UTF-8 byte order
@@ -73,7 +73,7 @@ public final class ContractView {
         } catch let e as ContractError {
             throw e
         } catch {
-            throw .refused("state unavailable: \(error)")
+            throw .refused(.stateUnavailable, "state unavailable: \(error)")
         }
     }
 }

@@ -116,7 +116,7 @@ extension AppServer {
             "hash": t.hash, "block_hash": v.blockHash ?? NSNull(), "round": v.round.map { $0 as Any } ?? NSNull(),
             "output_hash": v.outputHash ?? NSNull(), "client_id": t.clientID, "to_client_id": t.toClientID,
             "signature": t.signature, "status": v.status.rawValue,
-            "outcome": v.outcome?.rawValue ?? NSNull(), "error": v.error ?? NSNull(),
+            "outcome": v.outcome?.rawValue ?? NSNull(), "error": v.error.map { ["code": $0.code, "message": $0.message] as [String: Any] } ?? NSNull(),
             "value": t.value, "fee": t.fee, "tokens": TokenAmount(baseUnits: t.value).description,
             "fee_tokens": TokenAmount(baseUnits: t.fee).description,
             "type": t.transactionType.rawValue, "description": description,

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicErrors
 
 /// The client's list of networks and which one is current, kept in `$MOSAIC_HOME/config.json`.
 public struct ClientConfig: Codable, Sendable, Equatable {
@@ -75,13 +76,25 @@ public struct ClientConfig: Codable, Sendable, Equatable {
 }
 
 /// Problems with the client config, each saying what to do.
-public enum ConfigError: Error, Equatable, CustomStringConvertible {
+public enum ConfigError: CodedError, Equatable, CustomStringConvertible {
     case corrupted(path: String, reason: String)
     case unwritable(path: String, reason: String)
     case unknownNetwork(String, known: [String])
     case noNetwork
     case invalidName(String)
     case invalidURL(String)
+
+    /// Stable code: callers decide on it, never on the message.
+    public var code: String {
+        switch self {
+        case .corrupted: return "config_corrupted"
+        case .unwritable: return "config_unwritable"
+        case .unknownNetwork: return "unknown_network"
+        case .noNetwork: return "no_network"
+        case .invalidName: return "invalid_network_name"
+        case .invalidURL: return "invalid_url"
+        }
+    }
 
     public var description: String {
         switch self {
