@@ -39,21 +39,25 @@ let package = Package(
         // Storage formats both sides use: erasure coding (ISA-L), Merkle trees, segment cipher,
         // file metadata, request signatures, the blobber wire types.
         .target(
-            name: "MosaicStorageCore", dependencies: ["MosaicErrors", "CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicParallel"], swiftSettings: swift),
+            name: "MosaicStorageCore", dependencies: ["MosaicErrors", "CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicParallel"],
+            swiftSettings: swift),
 
         // MARK: The chain: node → ledger → protocol.
         // State, blocks, contracts (faucet, storage, notes, social) and their views, on SQLite.
         .target(
-            name: "MosaicLedger", dependencies: ["MosaicErrors", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicParallel"], swiftSettings: swift
+            name: "MosaicLedger", dependencies: ["MosaicErrors", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicParallel"],
+            swiftSettings: swift
         ),
         // The node: the ledger's HTTP API and explorer.
         .target(
-            name: "MosaicNode", dependencies: ["MosaicErrors", "MosaicLedger", "MosaicProtocol", "MosaicHTTP", "MosaicHTTPServer"], swiftSettings: swift),
+            name: "MosaicNode", dependencies: ["MosaicErrors", "MosaicLedger", "MosaicProtocol", "MosaicHTTP", "MosaicHTTPServer"],
+            swiftSettings: swift),
 
         // MARK: Clients: CLI and app → SDK → protocol/crypto; the SDK carries no server.
         // What an app links: keystore, wallet, ledger, storage, notes, locker and social clients.
         .target(
-            name: "MosaicSDK", dependencies: ["MosaicErrors", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorageCore"], swiftSettings: swift),
+            name: "MosaicSDK", dependencies: ["MosaicErrors", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorageCore"],
+            swiftSettings: swift),
         // The blobber beside them: its HTTP server, SQLite metadata, fragment store, challenge
         // prover, and the runtime that registers it and answers challenges through the SDK.
         .target(

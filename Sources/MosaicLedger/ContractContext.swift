@@ -50,7 +50,9 @@ public final class ContractContext {
     /// Reads a value from this contract's store (10 gas).
     public func get(_ key: String) throws(ContractError) -> [UInt8]? {
         try consumeGas(10)
-        do { return try scratch.contractValue(contractName, key) } catch { throw .refused(.stateUnavailable, "state unavailable: \(error)") }
+        do { return try scratch.contractValue(contractName, key) } catch {
+            throw .refused(.stateUnavailable, "state unavailable: \(error)")
+        }
     }
 
     /// Writes (or with nil deletes) a value in this contract's store (50 gas + 1 per byte).

@@ -38,7 +38,8 @@ struct FaucetContract: Contract {
         mine.roll(now: now, length: config.accountWindowSeconds)
         guard case (let mineAfter, false) = mine.amount.addingReportingOverflow(amount), mineAfter <= config.accountLimit else {
             let at = saturatingAdd(mine.start, config.accountWindowSeconds)
-            throw .refused(.rateLimited,
+            throw .refused(
+                .rateLimited,
                 "faucet limit reached for this account; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)"
             )
         }
@@ -46,7 +47,8 @@ struct FaucetContract: Contract {
         all.roll(now: now, length: config.globalWindowSeconds)
         guard case (let allAfter, false) = all.amount.addingReportingOverflow(amount), allAfter <= config.globalLimit else {
             let at = saturatingAdd(all.start, config.globalWindowSeconds)
-            throw .refused(.rateLimited,
+            throw .refused(
+                .rateLimited,
                 "faucet global limit reached; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)"
             )
         }

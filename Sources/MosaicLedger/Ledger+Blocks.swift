@@ -239,13 +239,16 @@ extension Ledger {
             var from = try state.account(tx.clientID)
             guard from.balance >= tx.value else {
                 return failed(
-                    .insufficientBalance, "insufficient balance: has \(TokenAmount(baseUnits: from.balance)), needs \(TokenAmount(baseUnits: tx.value))")
+                    .insufficientBalance,
+                    "insufficient balance: has \(TokenAmount(baseUnits: from.balance)), needs \(TokenAmount(baseUnits: tx.value))")
             }
             // To oneself it moves nothing (reading `to` before writing `from` would mint it).
             if tx.toClientID != tx.clientID {
                 var to = try state.account(tx.toClientID)
                 let (credited, overflow) = to.balance.addingReportingOverflow(tx.value)
-                guard !overflow else { return failed(.overflow, "the recipient's balance cannot hold \(TokenAmount(baseUnits: tx.value)) more") }
+                guard !overflow else {
+                    return failed(.overflow, "the recipient's balance cannot hold \(TokenAmount(baseUnits: tx.value)) more")
+                }
                 from.balance -= tx.value
                 state.setAccount(tx.clientID, from)
                 to.balance = credited

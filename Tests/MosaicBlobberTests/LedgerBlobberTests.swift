@@ -69,7 +69,8 @@ final class InProcessBlobberLedger: BlobberLedger {
             try ledger.submit(tx)
             _ = try ledger.produceBlock()
             guard let r = try ledger.transaction(tx.hash)?.receipt, r.outcome == .success else {
-                throw StorageRequestError.invalid("\(method) refused: \(try ledger.transaction(tx.hash)?.receipt?.error?.message ?? "not included")")
+                throw StorageRequestError.invalid(
+                    "\(method) refused: \(try ledger.transaction(tx.hash)?.receipt?.error?.message ?? "not included")")
             }
         }
     }

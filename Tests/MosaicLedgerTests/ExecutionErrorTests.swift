@@ -12,7 +12,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct ExecutionErrorTests {
     @Test func outputHashMatchesTheProtocolVectors() {
         let tx = String(repeating: "ab", count: 32)
-        #expect(Ledger.outputHash(tx, .success, nil, "transferred 1.5") == "54f3dfebcba3151bdd981d4623e641c03c332174340ba21e338027f6a7d2461f")
+        #expect(
+            Ledger.outputHash(tx, .success, nil, "transferred 1.5") == "54f3dfebcba3151bdd981d4623e641c03c332174340ba21e338027f6a7d2461f")
         #expect(
             Ledger.outputHash(tx, .failure, ExecutionError(.insufficientBalance, "insufficient balance: has 1, needs 2"), "")
                 == "b1d3451fbadabc0b2eae94e12c33b86cb6ad0c14c3b0bfb2e94988f8d27a593b")
@@ -29,7 +30,9 @@ import Testing
         #expect(try JSONDecoder().decode(ExecutionError.self, from: Data(json.utf8)) == e)
         #expect(ExecutionError(stored: e.stored) == e)
         // A bare string (an older node's answer, an older ledger's column) is code `refused`.
-        #expect(try JSONDecoder().decode(ExecutionError.self, from: Data(#""out of gas (limit 5)""#.utf8)) == ExecutionError(.refused, "out of gas (limit 5)"))
+        #expect(
+            try JSONDecoder().decode(ExecutionError.self, from: Data(#""out of gas (limit 5)""#.utf8))
+                == ExecutionError(.refused, "out of gas (limit 5)"))
         #expect(ExecutionError(stored: "{not json") == ExecutionError(.refused, "{not json"))
         // A code this version does not know still decodes.
         let future = try JSONDecoder().decode(ExecutionError.self, from: Data(#"{"code":"later_rule","message":"m"}"#.utf8))
@@ -38,17 +41,11 @@ import Testing
     }
 
     @Test func contractRefusalsKeepTheirCodeInTheReceipt() throws {
-        let net = try TestNet()
-        let call = ContractCall(contract: "faucet", method: "no_such_method", args: [:])
-        let tx = Transaction.signed(
-            by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: net.genesis.minimumFee,
-            nonce: 1, type: .contractCall, data: call.json, creationDate: net.now)
-        try net.ledger.submit(tx)
-        try net.ledger.produceBlock()
+        let (net, tx) = try Self.limitedPour()
         let receipt = try #require(try net.ledger.transaction(tx.hash)?.receipt)
         #expect(receipt.outcome == .failure)
-        #expect(receipt.error?.reason == .unknownMethod)
-        #expect(receipt.error?.message == "contract faucet has no method no_such_method")
+        #expect(receipt.error?.reason == .rateLimited)
+        #expect(receipt.error?.message.hasPrefix("faucet limit reached for this account") == true)
         #expect(receipt.outputHash == Ledger.outputHash(tx.hash, .failure, receipt.error, ""))
         // The node API's view carries the same object.
         let view = TransactionView(try #require(try net.ledger.transaction(tx.hash)))
@@ -56,24 +53,30 @@ import Testing
         #expect(decoded.error == receipt.error)
     }
 
+    /// A second pour within the account's window: refused in execution, fee charged.
+    static func limitedPour() throws -> (TestNet, Transaction) {
+        let net = try TestNet(faucet: FaucetConfig(pourAmount: token, accountLimit: token, accountWindowSeconds: 3600))
+        let fresh = try testKey(9)
+        try net.ledger.submit(net.pour(fresh, nonce: 1))
+        try net.ledger.produceBlock()
+        let tx = net.pour(fresh, nonce: 2, fee: net.genesis.minimumFee)
+        try net.ledger.submit(tx)
+        try net.ledger.produceBlock()
+        return (net, tx)
+    }
+
     /// A data folder written before codes stored the bare message: a node restarted on it reads
     /// the receipt (code `refused`) instead of failing.
     @Test func receiptsStoredBeforeCodesStillRead() throws {
-        let net = try TestNet()
-        let call = ContractCall(contract: "faucet", method: "no_such_method", args: [:])
-        let tx = Transaction.signed(
-            by: net.alice, chainID: net.genesis.chainID, to: ContractCall.address(of: "faucet"), value: 0, fee: net.genesis.minimumFee,
-            nonce: 1, type: .contractCall, data: call.json, creationDate: net.now)
-        try net.ledger.submit(tx)
-        try net.ledger.produceBlock()
+        let (net, tx) = try Self.limitedPour()
         net.ledger.close()
         let db = try Database(path: net.directory + "/ledger.sqlite")
-        try db.prepare("UPDATE transactions SET error = ?1 WHERE hash = ?2").run(.text("contract faucet has no method no_such_method"), .text(tx.hash))
+        try db.prepare("UPDATE transactions SET error = ?1 WHERE hash = ?2").run(.text("faucet limit reached"), .text(tx.hash))
         db.close()
         try net.reopen()
         let receipt = try #require(try net.ledger.transaction(tx.hash)?.receipt)
         #expect(receipt.outcome == .failure)
-        #expect(receipt.error == ExecutionError(.refused, "contract faucet has no method no_such_method"))
+        #expect(receipt.error == ExecutionError(.refused, "faucet limit reached"))
     }
 }
 

@@ -139,7 +139,9 @@ import Testing
         let record = try #require(try net.ledger.transaction(third.hash))
         #expect(record.receipt?.outcome == .failure)
         #expect(record.receipt?.error?.code == "rate_limited")
-        #expect(record.receipt?.error?.message == "faucet limit reached for this account; next pour possible at 2030-03-17T18:46:40Z (in 3600 s)")
+        #expect(
+            record.receipt?.error?.message
+                == "faucet limit reached for this account; next pour possible at 2030-03-17T18:46:40Z (in 3600 s)")
         #expect(try net.balance(fresh) == 2 * token - fee)
         #expect(try net.nonce(fresh) == 3)
 

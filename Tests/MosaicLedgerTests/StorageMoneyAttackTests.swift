@@ -173,7 +173,9 @@ import Testing
         #expect(try s.net.ledger.storageReadPool(reader.publicKey.clientID) == 998_000)
         // A marker signed below the agreed price is refused: the reader never agreed to pay that.
         let cheap = try s.redeem([s.marker(counter: 30, reader: reader, ticketID: nil, ticket: nil, readPrice: Setup.readPrice - 1)])
-        #expect(cheap.error?.message.contains("below the \(Setup.readPrice) per GiB the allocation agreed") == true, "\(cheap.error?.message ?? "")")
+        #expect(
+            cheap.error?.message.contains("below the \(Setup.readPrice) per GiB the allocation agreed") == true,
+            "\(cheap.error?.message ?? "")")
         // New allocations get the new price.
         let later = try s.net.newAllocation(data: 1, parity: 1, size: 1 << 20, seconds: 7200, lock: token)
         #expect(later.blobbers.first { $0.blobberID == s.blobberID }?.readPrice == Setup.readPrice * 100)

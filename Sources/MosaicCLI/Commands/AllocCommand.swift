@@ -48,7 +48,9 @@ enum AllocCommand {
             let id = try await chain({ refusal in
                 let message = refusal.message
                 if refusal.reason == .insufficientCapacity { return tooFew(message, data + parity) }
-                if refusal.reason == .insufficientValue { return "\(message); pass a larger --lock (or omit it to lock the network's quote)" }
+                if refusal.reason == .insufficientValue {
+                    return "\(message); pass a larger --lock (or omit it to lock the network's quote)"
+                }
                 return "cannot create the allocation: \(message)"
             }) { () async throws(WalletError) in
                 try await ctx.wallet.newAllocation(
@@ -118,7 +120,9 @@ enum AllocCommand {
                 let added = try await add.asyncMap { try await ctx.client.storageBlobber($0) } ?? nil
                 lock = updateCost(a, extend: extend ?? 0, grow: grow ?? 0, added: added, now: try await ctx.client.network().time)
             }
-            _ = try await chain({ r in "cannot update allocation \(a.id): \(r.message)\(r.reason == .insufficientValue ? "; pass a larger --lock" : "")" }) {
+            _ = try await chain({ r in
+                "cannot update allocation \(a.id): \(r.message)\(r.reason == .insufficientValue ? "; pass a larger --lock" : "")"
+            }) {
                 () async throws(WalletError) in
                 try await ctx.wallet.updateAllocation(a.id, extendSeconds: extend, growBytes: grow, addBlobber: add, lock: lock)
             }

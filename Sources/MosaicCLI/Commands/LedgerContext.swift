@@ -80,7 +80,8 @@ struct LedgerContext {
         let t = v.transaction
         return .object([
             ("hash", .string(t.hash)), ("status", .string(v.status.rawValue)),
-            ("outcome", .optional(v.outcome?.rawValue)), ("error", v.error.map { .object([("code", .string($0.code)), ("message", .string($0.message))]) } ?? .null),
+            ("outcome", .optional(v.outcome?.rawValue)),
+            ("error", v.error.map { .object([("code", .string($0.code)), ("message", .string($0.message))]) } ?? .null),
             ("client_id", .string(t.clientID)), ("to_client_id", .string(t.toClientID)),
             ("value", .uint(t.value)), ("tokens", .string(TokenAmount(baseUnits: t.value).description)),
             ("fee", .uint(t.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: t.fee).description)),

@@ -3,7 +3,8 @@ import MosaicProtocol
 /// The signed methods: every rule is checked before the first write, so a refused call
 /// changes nothing (and the ledger drops a failed call's writes anyway).
 extension NotesContract {
-    static let noNotepad = ContractError.refused(.notFound,
+    static let noNotepad = ContractError.refused(
+        .notFound,
         "this account has no notepad; create one first (notes.create_notepad, 'mosaic notes create')")
 
     func stats(_ context: ContractContext) throws(ContractError) -> NotesStats {
@@ -31,7 +32,9 @@ extension NotesContract {
 
     func createNotepad(_ context: ContractContext) throws(ContractError) -> String {
         if try notepad(context, context.caller) != nil {
-            throw .refused(.alreadyExists, "this account already has a notepad; an account owns at most one (delete it first with notes.delete_notepad)")
+            throw .refused(
+                .alreadyExists,
+                "this account already has a notepad; an account owns at most one (delete it first with notes.delete_notepad)")
         }
         let pad = try makeNotepad(context)
         return "notepad #\(pad.number) created"

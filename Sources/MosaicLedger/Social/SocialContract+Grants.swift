@@ -23,7 +23,9 @@ extension SocialContract {
             throw .refused(.alreadyExists, "app name \(name) is taken by \(owner); choose another name")
         }
         if let existing = try store.app(context.caller), existing.name != name {
-            throw .refused(.alreadyExists, "this account is already app \(existing.name); an app keeps its name (register another account for a new app)")
+            throw .refused(
+                .alreadyExists,
+                "this account is already app \(existing.name); an app keeps its name (register another account for a new app)")
         }
         let registered = try store.app(context.caller)?.registered ?? context.now
         let app = SocialApp(clientID: context.caller, name: name, redirectURL: redirect, registered: registered)
@@ -40,10 +42,13 @@ extension SocialContract {
         let store = SocialStore(reader: context)
         let appText = try a.string("app")
         guard let app = try store.app(named: appText) else {
-            throw .refused(.notFound,
+            throw .refused(
+                .notFound,
                 "no app \(appText.prefix(80)) is registered; apps register with social.register_app ('mosaic social app register')")
         }
-        guard app.clientID != context.caller else { throw .refused(.invalidArgument, "an app cannot grant itself; it already acts as itself") }
+        guard app.clientID != context.caller else {
+            throw .refused(.invalidArgument, "an app cannot grant itself; it already acts as itself")
+        }
         let words = try a.optionalStrings("scopes") ?? []
         let scopes: [SocialScope]
         switch SocialScope.parseList(words.joined(separator: ",")) {

@@ -35,7 +35,8 @@ extension SocialContract {
 
         let now = context.now
         if try context.get(SocialKeys.post(author, permlink)) != nil {
-            throw .refused(.alreadyExists,
+            throw .refused(
+                .alreadyExists,
                 "post \(author)/\(permlink) already exists and permlinks are unique per author; change it with social.edit ('mosaic social edit') or choose another permlink"
             )
         }
@@ -45,7 +46,8 @@ extension SocialContract {
         var parent: SocialPost?
         if parentAuthor.isEmpty {
             if let last = account.lastRootPost, now < last + SocialRules.rootPostInterval {
-                throw .refused(.rateLimited,
+                throw .refused(
+                    .rateLimited,
                     "one root post per 5 minutes: your last was at \(UTCTime.iso8601(last)); post again at \(Self.when(last + SocialRules.rootPostInterval, now: now))"
                 )
             }
@@ -58,7 +60,8 @@ extension SocialContract {
                 throw .refused(.notFound, "parent post \(parentAuthor)/\(parentPermlink) does not exist")
             }
             if let last = account.lastReply, now < last + SocialRules.replyInterval {
-                throw .refused(.rateLimited,
+                throw .refused(
+                    .rateLimited,
                     "one reply per 3 seconds: your last was at \(UTCTime.iso8601(last)); reply again at \(Self.when(last + SocialRules.replyInterval, now: now))"
                 )
             }
@@ -133,7 +136,8 @@ extension SocialContract {
             throw .refused(.invalidArgument, "the parent of a post cannot change: \(old.path) is \(was)")
         }
         if old.paidOut {
-            throw .refused(.expired, "post \(old.path) was paid out at \(UTCTime.iso8601(old.payoutAt)); edits are allowed only until payout")
+            throw .refused(
+                .expired, "post \(old.path) was paid out at \(UTCTime.iso8601(old.payoutAt)); edits are allowed only until payout")
         }
         var post = old
         if let title { post.title = title }

@@ -31,10 +31,13 @@ extension SocialContract {
         let amount = try a.optionalUInt64("amount") ?? stake.amount
         guard amount > 0 else { throw .refused(.insufficientBalance, "this account has no voting stake to unstake") }
         guard amount <= stake.amount else {
-            throw .refused(.insufficientBalance, "the voting stake is \(TokenAmount(baseUnits: stake.amount)); cannot unstake \(TokenAmount(baseUnits: amount))")
+            throw .refused(
+                .insufficientBalance,
+                "the voting stake is \(TokenAmount(baseUnits: stake.amount)); cannot unstake \(TokenAmount(baseUnits: amount))")
         }
         if let until = stake.lockedUntil, context.now < until {
-            throw .refused(.tooEarly,
+            throw .refused(
+                .tooEarly,
                 "the voting stake is locked by your votes until the last voted post pays out at \(Self.when(until, now: context.now))")
         }
         stake.amount -= amount

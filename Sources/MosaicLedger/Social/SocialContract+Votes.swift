@@ -24,18 +24,21 @@ extension SocialContract {
         }
         var account = try store.account(voter)
         if let last = account.lastVote, now < saturatingAdd(last, SocialRules.voteInterval) {
-            throw .refused(.rateLimited,
+            throw .refused(
+                .rateLimited,
                 "votes must be at least 3 seconds apart: your last was at \(UTCTime.iso8601(last)); vote again at \(Self.when(saturatingAdd(last, SocialRules.voteInterval), now: now))"
             )
         }
         let old = try store.vote(author, permlink, voter)
         if let old {
             if Int64(old.weight) == weight {
-                throw .refused(.alreadyExists,
+                throw .refused(
+                    .alreadyExists,
                     weight == 0 ? "your vote on \(post.path) is already removed" : "your vote on \(post.path) already has weight \(weight)")
             }
             guard old.changes < SocialRules.maxVoteChanges else {
-                throw .refused(.limitExceeded,
+                throw .refused(
+                    .limitExceeded,
                     "your vote on \(post.path) was changed \(old.changes) times already; at most \(SocialRules.maxVoteChanges) changes are allowed"
                 )
             }

@@ -38,15 +38,20 @@ extension StorageContract {
         for id in preferred {
             guard let b = try state.blobber(id) else { throw .refused(.notFound, "preferred blobber \(id) is not registered") }
             guard b.free >= per else {
-                throw .refused(.insufficientCapacity, "preferred blobber \(id) has \(StorageContract.bytes(b.free)) free; needs \(StorageContract.bytes(per))")
+                throw .refused(
+                    .insufficientCapacity,
+                    "preferred blobber \(id) has \(StorageContract.bytes(b.free)) free; needs \(StorageContract.bytes(per))")
             }
-            guard !isExcluded(b) else { throw .refused(.notEligible, "preferred blobber \(id) failed too many challenges (\(b.failedChallenges))") }
+            guard !isExcluded(b) else {
+                throw .refused(.notEligible, "preferred blobber \(id) failed too many challenges (\(b.failedChallenges))")
+            }
             chosen.append(b)
         }
         if chosen.count < need {
             let (rest, looked) = try candidateBlobbers(state, excluding: Set(preferred), per: per)
             guard chosen.count + rest.count >= need else {
-                throw .refused(.insufficientCapacity,
+                throw .refused(
+                    .insufficientCapacity,
                     "not enough blobbers: need \(need) with \(StorageContract.bytes(per)) free, found \(chosen.count + rest.count)\(looked >= config.maxBlobberCandidates ? " among the \(looked) looked at; name preferred blobbers with \"blobbers\", or send the call again (another transaction looks at other blobbers)" : "")"
                 )
             }
@@ -61,7 +66,9 @@ extension StorageContract {
             throw .refused(.overflow, "the cost of this allocation overflows; choose a smaller size or duration")
         }
         guard c.value >= cost else {
-            throw .refused(.insufficientValue, "lock at least \(tokens(cost)) for this size and duration (cost \(tokens(cost)), sent \(tokens(c.value)))")
+            throw .refused(
+                .insufficientValue,
+                "lock at least \(tokens(cost)) for this size and duration (cost \(tokens(cost)), sent \(tokens(c.value)))")
         }
 
         var parts: [AllocationBlobber] = []
@@ -165,7 +172,8 @@ extension StorageContract {
             if growPer > 0 {
                 guard var b = try state.blobber(entry.blobberID) else { continue }
                 guard b.free >= growPer else {
-                    throw .refused(.insufficientCapacity,
+                    throw .refused(
+                        .insufficientCapacity,
                         "blobber \(b.id) has \(StorageContract.bytes(b.free)) free; growing needs \(StorageContract.bytes(growPer)) more")
                 }
                 b.allocated = try checkedAdd(b.allocated, growPer, "blobber allocated bytes")
@@ -180,7 +188,9 @@ extension StorageContract {
                 throw .refused(.limitExceeded, "allocation \(alloc.id) already has \(alloc.blobbers.count) blobbers, the most allowed")
             }
             guard b.free >= newPer else {
-                throw .refused(.insufficientCapacity, "blobber \(add) has \(StorageContract.bytes(b.free)) free; needs \(StorageContract.bytes(newPer))")
+                throw .refused(
+                    .insufficientCapacity,
+                    "blobber \(add) has \(StorageContract.bytes(b.free)) free; needs \(StorageContract.bytes(newPer))")
             }
             guard !isExcluded(b) else { throw .refused(.notEligible, "blobber \(add) failed too many challenges (\(b.failedChallenges))") }
             guard let cost = StoragePricing.writeCost(price: b.writePrice, bytes: newPer, seconds: newLeft) else {
@@ -196,7 +206,8 @@ extension StorageContract {
             added = b
         }
         guard c.value >= extra else {
-            throw .refused(.insufficientValue, "lock at least \(tokens(extra)) more with this update (cost \(tokens(extra)), sent \(tokens(c.value)))")
+            throw .refused(
+                .insufficientValue, "lock at least \(tokens(extra)) more with this update (cost \(tokens(extra)), sent \(tokens(c.value)))")
         }
         alloc.writePool = try checkedAdd(alloc.writePool, c.value, "write pool")
         alloc.expiration = newExpiration
@@ -231,7 +242,8 @@ extension StorageContract {
         var alloc = try state.allocation(try a.id("allocation_id"))
         guard alloc.status == .active else { throw .refused(.invalidState, "allocation \(alloc.id) is already \(alloc.status.rawValue)") }
         guard c.now >= alloc.expiration else {
-            throw .refused(.tooEarly,
+            throw .refused(
+                .tooEarly,
                 "allocation \(alloc.id) expires at \(UTCTime.iso8601(alloc.expiration)) (in \(StorageContract.seconds(from: c.now, to: alloc.expiration)) s); the owner may cancel it earlier"
             )
         }
@@ -303,10 +315,13 @@ extension StorageContract {
     }
 
     func requireOwnerActive(_ c: ContractContext, _ alloc: Allocation) throws(ContractError) {
-        guard alloc.ownerID == c.caller else { throw .refused(.notOwner, "only the owner \(alloc.ownerID) may change allocation \(alloc.id)") }
+        guard alloc.ownerID == c.caller else {
+            throw .refused(.notOwner, "only the owner \(alloc.ownerID) may change allocation \(alloc.id)")
+        }
         guard alloc.status == .active else { throw .refused(.invalidState, "allocation \(alloc.id) is \(alloc.status.rawValue)") }
         guard c.now < alloc.expiration else {
-            throw .refused(.expired,
+            throw .refused(
+                .expired,
                 "allocation \(alloc.id) expired at \(UTCTime.iso8601(alloc.expiration)); finalize it with storage.finalize_allocation")
         }
     }

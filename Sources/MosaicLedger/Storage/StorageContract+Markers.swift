@@ -16,33 +16,44 @@ extension StorageContract {
             var alloc = try state.allocation(m.allocationID)
             guard alloc.status == .active else { throw .refused(.invalidState, "\(at): the allocation is \(alloc.status.rawValue)") }
             guard c.now < alloc.expiration else {
-                throw .refused(.expired,
+                throw .refused(
+                    .expired,
                     "\(at): the allocation expired at \(UTCTime.iso8601(alloc.expiration)); the owner must extend it with storage.update_allocation"
                 )
             }
-            guard m.clientID == alloc.ownerID else { throw .refused(.invalidMarker, "\(at) is signed by \(m.clientID), not the owner \(alloc.ownerID)") }
+            guard m.clientID == alloc.ownerID else {
+                throw .refused(.invalidMarker, "\(at) is signed by \(m.clientID), not the owner \(alloc.ownerID)")
+            }
             do { try m.verify(ownerPublicKey: alloc.ownerPublicKey) } catch { throw .refused(.invalidMarker, "\(at): \(error)") }
-            guard let bi = alloc.index(of: c.caller) else { throw .refused(.notOwner, "\(at): blobber \(c.caller) is not part of the allocation") }
+            guard let bi = alloc.index(of: c.caller) else {
+                throw .refused(.notOwner, "\(at): blobber \(c.caller) is not part of the allocation")
+            }
             var part = alloc.blobbers[bi]
             guard m.previousRoot == part.allocationRoot else {
-                throw .refused(.invalidMarker,
+                throw .refused(
+                    .invalidMarker,
                     "\(at): previous_root \(m.previousRoot) does not match the committed root \(part.allocationRoot); commit markers in order"
                 )
             }
             guard m.root != m.previousRoot else { throw .refused(.invalidMarker, "\(at): root equals previous_root") }
             guard m.size <= alloc.blobberSize else {
-                throw .refused(.insufficientCapacity,
+                throw .refused(
+                    .insufficientCapacity,
                     "\(at): size \(m.size) exceeds the allocation's \(alloc.blobberSize) bytes per blobber; grow it with storage.update_allocation"
                 )
             }
-            guard m.root != AllocationTree.emptyRoot || m.size == 0 else { throw .refused(.invalidMarker, "\(at): an empty root must have size 0") }
+            guard m.root != AllocationTree.emptyRoot || m.size == 0 else {
+                throw .refused(.invalidMarker, "\(at): an empty root must have size 0")
+            }
             if let latest = part.latestWriteMarker, m.timestamp <= latest {
-                throw .refused(.invalidMarker,
+                throw .refused(
+                    .invalidMarker,
                     "\(at): timestamp \(m.timestamp) is not after the latest committed marker's \(latest); write markers' timestamps must strictly increase"
                 )
             }
             guard m.timestamp <= milliseconds(saturatingAdd(c.now, config.markerClockSkew)) else {
-                throw .refused(.invalidMarker, "\(at): timestamp \(m.timestamp) (ms) is more than \(config.markerClockSkew) s in the future")
+                throw .refused(
+                    .invalidMarker, "\(at): timestamp \(m.timestamp) (ms) is more than \(config.markerClockSkew) s in the future")
             }
             if m.size > part.used {
                 guard
@@ -53,7 +64,8 @@ extension StorageContract {
                     throw .refused(.overflow, "\(at): cost overflows")
                 }
                 guard alloc.writePool >= cost else {
-                    throw .refused(.insufficientBalance,
+                    throw .refused(
+                        .insufficientBalance,
                         "\(at): the write pool has \(tokens(alloc.writePool)) but storing \(m.size - part.used) more bytes until expiration costs \(tokens(cost)); the owner must add tokens with storage.update_allocation"
                     )
                 }
@@ -137,13 +149,16 @@ extension StorageContract {
         do { try m.verify() } catch { throw .refused(.invalidMarker, "\(at): \(error)") }
         let alloc = try state.allocation(m.allocationID)
         guard m.ownerID == alloc.ownerID else { throw .refused(.invalidMarker, "\(at): owner_id \(m.ownerID) is not the allocation owner") }
-        guard let bi = alloc.index(of: c.caller) else { throw .refused(.notOwner, "\(at): blobber \(c.caller) is not part of the allocation") }
+        guard let bi = alloc.index(of: c.caller) else {
+            throw .refused(.notOwner, "\(at): blobber \(c.caller) is not part of the allocation")
+        }
         guard m.timestamp <= saturatingAdd(c.now, config.markerClockSkew) else {
             throw .refused(.invalidMarker, "\(at): timestamp \(m.timestamp) is more than \(config.markerClockSkew) s in the future")
         }
         let price = alloc.blobbers[bi].readPrice
         guard m.readPrice >= price else {
-            throw .refused(.invalidMarker,
+            throw .refused(
+                .invalidMarker,
                 "\(at): signed for read_price \(m.readPrice), below the \(price) per GiB the allocation agreed with this blobber")
         }
         let counterKey = StorageState.readCounterKey(alloc.id, c.caller, m.clientID)
@@ -159,7 +174,8 @@ extension StorageContract {
         if alloc.writePool >= cost, case .pays(let spent) = try ownerPays(state, m, alloc, cost: cost) {
             return ReadPayment(alloc: alloc, counterKey: counterKey, cost: cost, ticketSpent: spent)
         }
-        throw .refused(.insufficientBalance,
+        throw .refused(
+            .insufficientBalance,
             "\(at): the reader's read pool has \(tokens(pool)) but \(m.counter - last) blocks cost \(tokens(cost)), and the allocation's write pool does not pay for this reader (\(ownerPaysRule)); the reader must lock tokens with storage.lock_read_pool"
         )
     }

@@ -381,7 +381,9 @@ public final class StorageClient: Sendable {
         let answered = lists.compactMap(\.1)
         guard !answered.isEmpty else {
             let failures = Dictionary(uniqueKeysWithValues: lists.compactMap { i, _, e in e.map { (i, $0) } })
-            if failures.values.allSatisfy({ $0.code == StorageRequestError.notFound("").code }) { throw StorageClientError.notFound(path: path) }
+            if failures.values.allSatisfy({ $0.code == StorageRequestError.notFound("").code }) {
+                throw StorageClientError.notFound(path: path)
+            }
             throw StorageClientError.unreadable(
                 path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }
