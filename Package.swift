@@ -24,60 +24,68 @@ let package = Package(
         .systemLibrary(name: "CPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // MARK: Foundations: no Mosaic module below them.
+        // `CodedError`: the stable code every Mosaic error carries to the user (below every module).
+        .target(name: "MosaicErrors", swiftSettings: swift),
         // Keys, mnemonics, SLIP-10, hashing, AEAD (libsodium, OpenSSL).
-        .target(name: "MosaicCrypto", dependencies: ["CSodium", "CCrypto"], swiftSettings: swift),
+        .target(name: "MosaicCrypto", dependencies: ["MosaicErrors", "CSodium", "CCrypto"], swiftSettings: swift),
         // SQLite connections, statements and transactions.
-        .target(name: "MosaicDatabase", dependencies: ["CSQLite"], swiftSettings: swift),
+        .target(name: "MosaicDatabase", dependencies: ["MosaicErrors", "CSQLite"], swiftSettings: swift),
         // PostgreSQL connections (libpq): bound parameters in binary, prepared statements,
         // multi-row inserts, transactions; results decoded into values.
-        .target(name: "MosaicPostgres", dependencies: ["CPQ"], swiftSettings: swift),
+        .target(name: "MosaicPostgres", dependencies: ["MosaicErrors", "CPQ"], swiftSettings: swift),
         // Wire types and their canonical signed bytes: transactions, blocks, markers, node API bodies.
-        .target(name: "MosaicProtocol", dependencies: ["MosaicCrypto"], swiftSettings: swift),
+        .target(name: "MosaicProtocol", dependencies: ["MosaicErrors", "MosaicCrypto"], swiftSettings: swift),
         // CPU work spread over every core (`parallelMap`): the coder, the ciphers, batch signature checks.
         .target(name: "MosaicParallel", swiftSettings: swift),
         // The HTTP client: HTTPClient, BulkHTTPConnection (TLS through libssl), headers, methods, the error wire form.
-        .target(name: "MosaicHTTP", dependencies: ["CSSL"], swiftSettings: swift),
+        .target(name: "MosaicHTTP", dependencies: ["MosaicErrors", "CSSL"], swiftSettings: swift),
         // The HTTP server over libmicrohttpd: routes, typed parameters, OpenAPI, streaming bodies.
-        .target(name: "MosaicHTTPServer", dependencies: ["CMicroHTTPD", "MosaicHTTP"], swiftSettings: swift),
+        .target(name: "MosaicHTTPServer", dependencies: ["MosaicErrors", "CMicroHTTPD", "MosaicHTTP"], swiftSettings: swift),
         // Storage formats both sides use: erasure coding (ISA-L), Merkle trees, segment cipher,
         // file metadata, request signatures, the blobber wire types.
         .target(
-            name: "MosaicStorageCore", dependencies: ["CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicParallel"], swiftSettings: swift),
+            name: "MosaicStorageCore", dependencies: ["MosaicErrors", "CISAL", "MosaicCrypto", "MosaicProtocol", "MosaicParallel"],
+            swiftSettings: swift),
 
         // MARK: The chain: node → ledger → protocol.
         // State, blocks, contracts (faucet, storage, notes, social) and their views, on SQLite.
         .target(
-            name: "MosaicLedger", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicParallel"], swiftSettings: swift
+            name: "MosaicLedger", dependencies: ["MosaicErrors", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicParallel"],
+            swiftSettings: swift
         ),
         // The node: the ledger's HTTP API and explorer.
         .target(
-            name: "MosaicNode", dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicHTTP", "MosaicHTTPServer"], swiftSettings: swift),
+            name: "MosaicNode", dependencies: ["MosaicErrors", "MosaicLedger", "MosaicProtocol", "MosaicHTTP", "MosaicHTTPServer"],
+            swiftSettings: swift),
 
         // MARK: Clients: CLI and app → SDK → protocol/crypto; the SDK carries no server.
         // What an app links: keystore, wallet, ledger, storage, notes, locker and social clients.
         .target(
-            name: "MosaicSDK", dependencies: ["MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorageCore"], swiftSettings: swift),
+            name: "MosaicSDK", dependencies: ["MosaicErrors", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP", "MosaicStorageCore"],
+            swiftSettings: swift),
         // The blobber beside them: its HTTP server, SQLite metadata, fragment store, challenge
         // prover, and the runtime that registers it and answers challenges through the SDK.
         .target(
             name: "MosaicBlobber",
             dependencies: [
-                "MosaicStorageCore", "MosaicSDK", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP", "MosaicHTTPServer",
+                "MosaicErrors", "MosaicStorageCore", "MosaicSDK", "MosaicCrypto", "MosaicProtocol", "MosaicDatabase", "MosaicHTTP",
+                "MosaicHTTPServer",
             ],
             swiftSettings: swift),
         // The web app: its Swift server and the plain HTML/CSS/JS it serves.
         .target(
             name: "MosaicApp",
             dependencies: [
-                "MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicHTTP", "MosaicHTTPServer", "CQREncode",
+                "MosaicErrors", "MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicHTTP", "MosaicHTTPServer",
+                "CQREncode",
             ],
             resources: [.copy("Static")], swiftSettings: swift),
         // The command line: wallet, storage, notes, social, and the node, blobber, app and devnet it runs.
         .target(
             name: "MosaicCLI",
             dependencies: [
-                "MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicLedger", "MosaicNode", "MosaicBlobber",
-                "MosaicApp", "MosaicHTTP", "MosaicHTTPServer",
+                "MosaicErrors", "MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicLedger", "MosaicNode",
+                "MosaicBlobber", "MosaicApp", "MosaicHTTP", "MosaicHTTPServer",
             ],
             swiftSettings: swift),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"], swiftSettings: swift),

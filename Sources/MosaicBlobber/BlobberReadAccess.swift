@@ -51,7 +51,7 @@ extension BlobberServer {
         let allowed = ticket.kind == .file ? path == ticket.path : RemotePath.isWithin(path, folder: ticket.path)
         guard allowed else { throw StorageRequestError.forbidden("the auth ticket covers \(ticket.path), not \(path)") }
         if let ledger = configuration.ledger, try await ledger.isTicketRevoked(ticket.id, owner: ticket.ownerID) {
-            throw StorageRequestError.forbidden("the owner revoked this auth ticket")
+            throw StorageRequestError.ticketRevoked("the owner revoked this auth ticket")
         }
         return ReadGrant(record: r, reader: signer, ticket: ticket)
     }
@@ -91,7 +91,7 @@ extension BlobberServer {
             return true
         }
         guard ok else {
-            throw StorageRequestError.conflict(
+            throw StorageRequestError.staleReadCounter(
                 "read_counter: the marker's counter \(m.counter) must be at least \(last) + \(blocks); fetch /v1/alloc/\(id)/read-counter")
         }
     }

@@ -370,7 +370,7 @@ package final class BlobberServer: Sendable {
                     "the write marker is for allocation \(m.allocationID) on blobber \(m.blobberID), not \(allocation) on \(blobberID)")
             }
             guard m.previousRoot == r.root else {
-                throw StorageRequestError.conflict(
+                throw StorageRequestError.staleRoot(
                     "write marker previous_root \(m.previousRoot) is not this blobber's root \(r.root); another write landed first, refresh and retry"
                 )
             }
@@ -423,7 +423,7 @@ package final class BlobberServer: Sendable {
                         )
                     }
                     if let existing = files[meta.path], change.replace != true || existing.meta.kind != meta.kind {
-                        throw StorageRequestError.conflict("\(meta.path) already exists; delete it first or upload with replace")
+                        throw StorageRequestError.alreadyExists("\(meta.path) already exists; delete it first or upload with replace")
                     }
                     var fragment: String?
                     if let upload = change.uploadID {

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicErrors
 import MosaicSDK
 
 /// Entry point of the `mosaic` executable: parse, run, print, and exit 0 (success),
@@ -33,12 +34,9 @@ public enum MosaicCommandLine {
                 }
                 return 0
             }
-        } catch let error as CLIError {
-            report(code: error.code, message: error.description, json: wantsJSON)
-            return error.exitCode
         } catch {
-            report(code: ErrorCode.of(error), message: String(describing: error), json: wantsJSON)
-            return 1
+            report(code: errorCode(of: error), message: String(describing: error), json: wantsJSON)
+            return exitCode(of: error)
         }
     }
 
@@ -48,22 +46,10 @@ public enum MosaicCommandLine {
         }
         Console.err("error: \(message)\n")
     }
-}
 
-/// A stable, snake_case code for an error in `--json` output.
-enum ErrorCode {
-    static func of(_ error: any Error) -> String {
-        if let e = error as? WalletError { return e.code }
-        if let e = error as? LedgerClientError { return e.code }
-        if let e = error as? NotesError { return e.code }
-        if let e = error as? LockerError { return e.code }
-        let name = String(describing: type(of: error))
-        var out = ""
-        for (i, c) in name.enumerated() {
-            if c.isUppercase && i > 0 { out += "_" }
-            out += c.lowercased()
-        }
-        return out
+    /// 2 for a usage mistake, 1 for every other failure (its `--json` code says which).
+    static func exitCode(of error: any Error) -> Int32 {
+        (error as? CLIError)?.exitCode ?? 1
     }
 }
 

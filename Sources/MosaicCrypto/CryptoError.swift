@@ -1,9 +1,21 @@
+import MosaicErrors
+
 /// Failures of the cryptographic primitives, with messages a user can act on.
-public enum CryptoError: Error, Equatable, CustomStringConvertible {
+public enum CryptoError: CodedError, Equatable, CustomStringConvertible {
     case invalidKeyLength(expected: Int, got: Int)
     case libraryUnavailable(String)
     case authenticationFailed
     case invalidInput(String)
+
+    /// Stable code: callers decide on it, never on the message.
+    public var code: String {
+        switch self {
+        case .invalidKeyLength: return "invalid_key_length"
+        case .libraryUnavailable: return "crypto_unavailable"
+        case .authenticationFailed: return "authentication_failed"
+        case .invalidInput: return "invalid_input"
+        }
+    }
 
     public var description: String {
         switch self {

@@ -1,5 +1,7 @@
+import MosaicErrors
+
 /// Why a recovery phrase was rejected, phrased so the user knows which word to look at.
-public enum MnemonicError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum MnemonicError: CodedError, Equatable, Sendable, CustomStringConvertible {
     /// The phrase has a word count BIP-39 does not define.
     case wrongWordCount(Int)
     /// Word `position` (1-based) is not in the English list; `suggestions` are the nearest valid words.
@@ -8,6 +10,16 @@ public enum MnemonicError: Error, Equatable, Sendable, CustomStringConvertible {
     case checksumMismatch
     /// Entropy must be 16, 20, 24, 28 or 32 bytes.
     case invalidEntropyLength(Int)
+
+    /// Stable code: callers decide on it, never on the message.
+    public var code: String {
+        switch self {
+        case .wrongWordCount: return "wrong_word_count"
+        case .unknownWord: return "unknown_word"
+        case .checksumMismatch: return "checksum_mismatch"
+        case .invalidEntropyLength: return "invalid_entropy_length"
+        }
+    }
 
     public var description: String {
         switch self {

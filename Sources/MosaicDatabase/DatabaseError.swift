@@ -1,5 +1,7 @@
+import MosaicErrors
+
 /// Everything that can go wrong talking to SQLite, with the engine's own message kept for the logs.
-package enum DatabaseError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum DatabaseError: CodedError, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be opened or configured (permissions, missing directory, corrupt header).
     case open(path: String, message: String)
     /// The SQL did not compile; a programming error in the caller.
@@ -14,6 +16,19 @@ package enum DatabaseError: Error, Sendable, Equatable, CustomStringConvertible 
     case typeMismatch(column: Int, expected: String)
     /// The connection was closed before this call.
     case closed
+
+    /// Stable code: callers decide on it, never on the message.
+    public var code: String {
+        switch self {
+        case .open: return "database_open"
+        case .prepare: return "database_prepare"
+        case .constraint: return "constraint"
+        case .busy: return "busy"
+        case .execute: return "database_error"
+        case .typeMismatch: return "type_mismatch"
+        case .closed: return "closed"
+        }
+    }
 
     public var description: String {
         switch self {

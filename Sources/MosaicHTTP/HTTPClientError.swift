@@ -1,8 +1,9 @@
 import Foundation
+import MosaicErrors
 
 /// A failed call: the server's `{"error":{code,message}}` when it sent one, so callers can show
 /// the server's own message; `status` is 0 for transport failures (code `transport`/`timeout`).
-package struct HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HTTPClientError: CodedError, Sendable, Equatable, CustomStringConvertible {
     public let status: Int
     public let code: String
     public let message: String

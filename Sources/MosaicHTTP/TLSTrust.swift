@@ -1,5 +1,6 @@
 import CSSL
 import Foundation
+import MosaicErrors
 import Synchronization
 
 /// What every client in this process trusts and allows: the system CAs plus the CA files of the
@@ -82,7 +83,7 @@ package enum TLSTrust {
 
 /// Why a client would not connect: plain HTTP off loopback, an unusable CA file, or a peer whose
 /// certificate does not verify.
-package enum TransportSecurityError: Error, Equatable, CustomStringConvertible {
+package enum TransportSecurityError: CodedError, Equatable, CustomStringConvertible {
     case plainHTTPRefused(String)
     case caFileUnreadable(String)
     case caFileInvalid(String)

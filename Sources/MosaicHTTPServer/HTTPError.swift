@@ -1,9 +1,10 @@
 import Foundation
+import MosaicErrors
 import MosaicHTTP
 
 /// An error a handler throws to answer with a given status; always sent as
 /// `{"error":{"code":"...","message":"..."}}` so every client can show the message.
-package struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HTTPError: CodedError, Sendable, Equatable, CustomStringConvertible {
     public let status: Int
     public let code: String
     public let message: String

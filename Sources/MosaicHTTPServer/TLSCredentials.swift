@@ -1,4 +1,5 @@
 import Foundation
+import MosaicErrors
 
 /// A server's certificate chain and private key, PEM text, for `HTTPServer.Configuration.tls`.
 public struct TLSCredentials: Sendable, Equatable {
@@ -24,7 +25,7 @@ public struct TLSCredentials: Sendable, Equatable {
 }
 
 /// Why `--tls-cert`/`--tls-key` could not be read.
-public enum TLSCredentialsError: Error, Equatable, CustomStringConvertible {
+public enum TLSCredentialsError: CodedError, Equatable, CustomStringConvertible {
     case unreadable(String)
     case notPEM(String)
 

@@ -50,7 +50,9 @@ package final class ContractContext {
     /// Reads a value from this contract's store (10 gas).
     public func get(_ key: String) throws(ContractError) -> [UInt8]? {
         try consumeGas(10)
-        do { return try scratch.contractValue(contractName, key) } catch { throw .refused("state unavailable: \(error)") }
+        do { return try scratch.contractValue(contractName, key) } catch {
+            throw .refused(.stateUnavailable, "state unavailable: \(error)")
+        }
     }
 
     /// Writes (or with nil deletes) a value in this contract's store (50 gas + 1 per byte).
@@ -67,7 +69,7 @@ package final class ContractContext {
         try consumeGas(20)
         let rows: [ContractEntry]
         do { rows = try scratch.scan(contractName, KeyRange(prefix: prefix, after: after, limit: limit, reverse: reverse)) } catch {
-            throw .refused("state unavailable: \(error)")
+            throw .refused(.stateUnavailable, "state unavailable: \(error)")
         }
         for r in rows { try consumeGas(5 + UInt64(r.key.utf8.count + r.value.count)) }
         return rows
@@ -76,7 +78,7 @@ package final class ContractContext {
     /// Balance of any account (10 gas).
     public func balance(of clientID: String) throws(ContractError) -> UInt64 {
         try consumeGas(10)
-        do { return try scratch.account(clientID).balance } catch { throw .refused("state unavailable: \(error)") }
+        do { return try scratch.account(clientID).balance } catch { throw .refused(.stateUnavailable, "state unavailable: \(error)") }
     }
 
     /// Pays `amount` from the contract's account to `clientID` (50 gas).
@@ -90,13 +92,13 @@ package final class ContractContext {
             var to = try scratch.account(clientID)
             // Supply is conserved, so this cannot overflow on a sound ledger; refuse rather than trap.
             let (sum, overflow) = to.balance.addingReportingOverflow(amount)
-            guard !overflow else { throw ContractError.refused("paying \(amount) would overflow the balance of \(clientID)") }
+            guard !overflow else { throw ContractError.refused(.overflow, "paying \(amount) would overflow the balance of \(clientID)") }
             to.balance = sum
             scratch.setAccount(clientID, to)
         } catch let e as ContractError {
             throw e
         } catch {
-            throw .refused("state unavailable: \(error)")
+            throw .refused(.stateUnavailable, "state unavailable: \(error)")
         }
     }
 

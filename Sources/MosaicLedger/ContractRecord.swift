@@ -28,7 +28,7 @@ extension ContractRecord {
             guard try r.uint8() == ContractRecordFormat.version else { throw CanonicalReader.Malformed() }
             return try Self(from: &r)
         } catch {
-            throw .refused("contract record \(key) is unreadable")
+            throw .refused(.stateUnavailable, "contract record \(key) is unreadable")
         }
     }
 }

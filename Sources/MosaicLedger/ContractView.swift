@@ -31,7 +31,7 @@ package final class ContractView {
     private func charge(_ rows: Int) throws(ContractError) {
         rowsRead += rows
         guard rowsRead <= budget else {
-            throw .refused("this read touches more than \(budget) rows; ask for a smaller page (limit)")
+            throw .refused(.limitExceeded, "this read touches more than \(budget) rows; ask for a smaller page (limit)")
         }
     }
 
@@ -41,15 +41,15 @@ package final class ContractView {
         do {
             if !isLatest, let old = try store.valueBeforeChanges(contract, key, after: round) { return old }
             return try store.contractValue(contract, key)
-        } catch { throw .refused("state unavailable: \(error)") }
+        } catch { throw .refused(.stateUnavailable, "state unavailable: \(error)") }
     }
 
     /// The committed balance of `clientID`, for the node's typed reads (`Ledger.read`): balances
     /// keep no history, so a view of an earlier round cannot ask for one.
     public func balance(of clientID: String) throws(ContractError) -> UInt64 {
-        guard isLatest else { throw .refused("balances are readable at the latest round only") }
+        guard isLatest else { throw .refused(.invalidState, "balances are readable at the latest round only") }
         try charge(1)
-        do { return try store.account(clientID)?.balance ?? 0 } catch { throw .refused("state unavailable: \(error)") }
+        do { return try store.account(clientID)?.balance ?? 0 } catch { throw .refused(.stateUnavailable, "state unavailable: \(error)") }
     }
 
     /// Like `ContractContext.scan`, as of `round`: keys starting with `prefix` in UTF-8 byte order
@@ -81,7 +81,7 @@ package final class ContractView {
         } catch let e as ContractError {
             throw e
         } catch {
-            throw .refused("state unavailable: \(error)")
+            throw .refused(.stateUnavailable, "state unavailable: \(error)")
         }
     }
 }

@@ -74,6 +74,7 @@ package struct FaucetContract: Contract {
         guard case (let mineAfter, false) = mine.amount.addingReportingOverflow(amount), mineAfter <= config.accountLimit else {
             let at = saturatingAdd(mine.start, config.accountWindowSeconds)
             throw .refused(
+                .rateLimited,
                 "faucet limit reached for this account; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)"
             )
         }
@@ -82,11 +83,12 @@ package struct FaucetContract: Contract {
         guard case (let allAfter, false) = all.amount.addingReportingOverflow(amount), allAfter <= config.globalLimit else {
             let at = saturatingAdd(all.start, config.globalWindowSeconds)
             throw .refused(
+                .rateLimited,
                 "faucet global limit reached; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)"
             )
         }
         let left = try context.balance(of: context.address)
-        guard left >= amount else { throw .refused("faucet is empty (\(TokenAmount(baseUnits: left)) left)") }
+        guard left >= amount else { throw .refused(.insufficientBalance, "faucet is empty (\(TokenAmount(baseUnits: left)) left)") }
 
         try context.pay(amount, to: context.caller)
         mine.amount = mineAfter

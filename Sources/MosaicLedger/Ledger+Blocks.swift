@@ -102,7 +102,7 @@ extension Ledger {
     private struct Executed {
         let tx: Transaction
         let outcome: ExecutionOutcome
-        let error: String?
+        let error: ExecutionError?
         let output: String
         let events: [TransactionEvent]
     }
@@ -224,28 +224,31 @@ extension Ledger {
     /// any failed transaction, nothing of it run.
     private func setAsideExecution(_ tx: Transaction, state: BlockState) throws -> Executed {
         try chargeFeeAndNonce(tx, state: state)
-        return Executed(tx: tx, outcome: .failure, error: Ledger.setAsideReason, output: "", events: [])
+        return Executed(tx: tx, outcome: .failure, error: ExecutionError(.setAside, Ledger.setAsideReason), output: "", events: [])
     }
 
     /// Runs one transaction against the block state. Fee and nonce are always taken; a failed
     /// transfer or contract call leaves everything else as it was.
     private func execute(_ tx: Transaction, state: BlockState, round: UInt64, now: Int64) throws -> Executed {
         try chargeFeeAndNonce(tx, state: state)
-        func failed(_ why: String) -> Executed {
-            Executed(tx: tx, outcome: .failure, error: why, output: "", events: [])
+        func failed(_ code: ExecutionError.Code, _ why: String) -> Executed {
+            Executed(tx: tx, outcome: .failure, error: ExecutionError(code, why), output: "", events: [])
         }
         switch tx.transactionType {
         case .transfer:
             var from = try state.account(tx.clientID)
             guard from.balance >= tx.value else {
                 return failed(
+                    .insufficientBalance,
                     "insufficient balance: has \(TokenAmount(baseUnits: from.balance)), needs \(TokenAmount(baseUnits: tx.value))")
             }
             // To oneself it moves nothing (reading `to` before writing `from` would mint it).
             if tx.toClientID != tx.clientID {
                 var to = try state.account(tx.toClientID)
                 let (credited, overflow) = to.balance.addingReportingOverflow(tx.value)
-                guard !overflow else { return failed("the recipient's balance cannot hold \(TokenAmount(baseUnits: tx.value)) more") }
+                guard !overflow else {
+                    return failed(.overflow, "the recipient's balance cannot hold \(TokenAmount(baseUnits: tx.value)) more")
+                }
                 from.balance -= tx.value
                 state.setAccount(tx.clientID, from)
                 to.balance = credited
@@ -254,15 +257,15 @@ extension Ledger {
             return Executed(tx: tx, outcome: .success, error: nil, output: "transferred \(TokenAmount(baseUnits: tx.value))", events: [])
         case .contractCall:
             let call: ContractCall
-            do { call = try ContractCall.parse(tx.transactionData) } catch { return failed(error.description) }
-            guard let contract = contracts[call.contract] else { return failed("no contract named \"\(call.contract)\"") }
+            do { call = try ContractCall.parse(tx.transactionData) } catch { return failed(.invalidArgument, error.description) }
+            guard let contract = contracts[call.contract] else { return failed(.unknownContract, "no contract named \"\(call.contract)\"") }
             let scratch = TransactionScratch(base: state)
             if tx.value > 0, tx.toClientID != tx.clientID {
                 var from = try scratch.account(tx.clientID)
-                guard from.balance >= tx.value else { return failed("insufficient balance for the call's value") }
+                guard from.balance >= tx.value else { return failed(.insufficientBalance, "insufficient balance for the call's value") }
                 var to = try scratch.account(tx.toClientID)
                 let (credited, overflow) = to.balance.addingReportingOverflow(tx.value)
-                guard !overflow else { return failed("the contract's balance cannot hold the call's value") }
+                guard !overflow else { return failed(.overflow, "the contract's balance cannot hold the call's value") }
                 from.balance -= tx.value
                 scratch.setAccount(tx.clientID, from)
                 to.balance = credited
@@ -277,7 +280,7 @@ extension Ledger {
                 state.merge(scratch)
                 return Executed(tx: tx, outcome: .success, error: nil, output: output, events: context.events)
             } catch {
-                return failed(error.description)
+                return Executed(tx: tx, outcome: .failure, error: error.executionError, output: "", events: [])
             }
         }
     }
@@ -343,7 +346,7 @@ extension Ledger {
     }
 
     static func receipt(
-        _ tx: Transaction, block: Block, index: Int, outcome: ExecutionOutcome, error: String?,
+        _ tx: Transaction, block: Block, index: Int, outcome: ExecutionOutcome, error: ExecutionError?,
         output: String, events: [TransactionEvent]
     ) -> TransactionReceipt {
         TransactionReceipt(
@@ -351,12 +354,14 @@ extension Ledger {
             error: error, output: output, outputHash: outputHash(tx.hash, outcome, error, output), events: events)
     }
 
-    /// SHA-256 of "mosaic-output-v1" ‖ tx hash ‖ outcome byte (0 success, 1 failure) ‖ error ‖ output.
-    public static func outputHash(_ txHash: String, _ outcome: ExecutionOutcome, _ error: String?, _ output: String) -> String {
-        var w = CanonicalWriter(domain: "mosaic-output-v1")
+    /// SHA-256 of "mosaic-output-v2" ‖ tx hash ‖ outcome byte (0 success, 1 failure) ‖ error code ‖
+    /// error message ‖ output (docs/PROTOCOL.md §2.6). Receipts stored with v1 keep their hash.
+    public static func outputHash(_ txHash: String, _ outcome: ExecutionOutcome, _ error: ExecutionError?, _ output: String) -> String {
+        var w = CanonicalWriter(domain: "mosaic-output-v2")
         w.append(string: txHash)
         w.append(uint8: outcome == .success ? 0 : 1)
-        w.append(string: error ?? "")
+        w.append(string: error?.code ?? "")
+        w.append(string: error?.message ?? "")
         w.append(string: output)
         return Hex.encode(SHA256.hash(w.bytes))
     }

@@ -221,7 +221,7 @@ final class LedgerStore {
         let receipt = TransactionReceipt(
             transactionHash: tx.hash, blockHash: s.string(18), round: UInt64(clamping: s.int64(1)),
             index: Int(clamping: s.int64(2)), outcome: ExecutionOutcome(rawValue: s.string(13)) ?? .failure,
-            error: s.optionalString(14), output: s.string(15), outputHash: s.string(16), events: events)
+            error: s.optionalString(14).map(ExecutionError.init(stored:)), output: s.string(15), outputHash: s.string(16), events: events)
         return (tx, receipt)
     }
 
@@ -303,7 +303,7 @@ final class LedgerStore {
             .text(tx.hash), try Self.integer(r.round), .integer(Int64(r.index)), .text(tx.clientID), .text(tx.publicKey),
             .text(tx.toClientID), .uint64(tx.value), .uint64(tx.fee), try Self.integer(tx.nonce), .text(tx.transactionType.rawValue),
             .text(tx.transactionData), .integer(tx.creationDate), .text(tx.signature), .text(r.outcome.rawValue),
-            r.error.map { .text($0) } ?? .null, .text(r.output), .text(r.outputHash), eventsJSON.map { .text($0) } ?? .null)
+            r.error.map { .text($0.stored) } ?? .null, .text(r.output), .text(r.outputHash), eventsJSON.map { .text($0) } ?? .null)
     }
 
     func upsert(account id: String, _ a: AccountState) throws(DatabaseError) {

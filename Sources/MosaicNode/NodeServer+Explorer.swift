@@ -144,7 +144,9 @@ extension NodeServer {
             rows.append(("Block", blockLink(round) + " " + HTML.link("/explorer/block/\(blockHash)", blockHash, cls: "hash")))
         }
         if let outcome = v.outcome { rows.append(("Outcome", status(outcome.rawValue))) }
-        if let error = v.error { rows.append(("Error", HTML.escape(error))) }
+        if let error = v.error {
+            rows.append(("Error", HTML.escape(error.message) + " <span class=\"muted\">\(HTML.escape(error.code))</span>"))
+        }
         rows += [
             ("From", accountLink(ledger, tx.clientID)),
             ("To", accountLink(ledger, tx.toClientID)),

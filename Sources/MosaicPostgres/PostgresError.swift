@@ -1,6 +1,8 @@
+import MosaicErrors
+
 /// Everything that can go wrong talking to PostgreSQL. Callers match on the case (or on `code`),
 /// never on the message; the server's own message and SQLSTATE are kept for the logs.
-package enum PostgresError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PostgresError: CodedError, Sendable, Equatable, CustomStringConvertible {
     /// The server could not be reached or refused the connection (bad URL, auth, not running).
     case connect(message: String)
     /// The connection broke while a command ran (server restarted, network gone).

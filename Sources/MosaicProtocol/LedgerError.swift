@@ -1,7 +1,9 @@
+import MosaicErrors
+
 /// Why the ledger refused a request. Shared by node and clients: `code` is the stable string the
 /// HTTP API sends in `{"error":{"code","message"}}`, `description` the human message.
 /// A rejected submission never changes state.
-public enum LedgerError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertible {
     /// A field is missing, out of range or has the wrong shape; the text names it.
     case malformed(String)
     /// A free read (contract view) was asked with arguments the contract refuses; not about a transaction.

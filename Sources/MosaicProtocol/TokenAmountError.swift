@@ -1,9 +1,18 @@
+import MosaicErrors
+
 /// Why a token string was not accepted; the messages quote what the user typed.
-public enum TokenAmountError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum TokenAmountError: CodedError, Sendable, Equatable, CustomStringConvertible {
     case invalid(String)
     case negative(String)
     case tooManyDecimals(String)
     case overflow(String)
+
+    /// Stable code: callers decide on it, never on the message.
+    public var code: String {
+        switch self {
+        case .invalid, .negative, .tooManyDecimals, .overflow: return "invalid_amount"
+        }
+    }
 
     public var description: String {
         switch self {

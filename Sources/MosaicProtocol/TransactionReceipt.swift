@@ -6,11 +6,11 @@ public struct TransactionReceipt: Sendable, Hashable, Codable {
     /// Position in the block.
     public var index: Int
     public var outcome: ExecutionOutcome
-    /// Why execution failed; nil on success.
-    public var error: String?
+    /// Why execution failed, `{"code","message"}`; nil on success.
+    public var error: ExecutionError?
     /// Short human output ("transferred 1.5 MSC", "poured 1 MSC").
     public var output: String
-    /// Hex SHA-256 over tx hash, outcome, error and output (docs/PROTOCOL.md §2.6).
+    /// Hex SHA-256 over tx hash, outcome, error code and message, and output (docs/PROTOCOL.md §2.6).
     public var outputHash: String
     public var events: [TransactionEvent]
 
@@ -24,7 +24,7 @@ public struct TransactionReceipt: Sendable, Hashable, Codable {
 
     public init(
         transactionHash: String, blockHash: String, round: UInt64, index: Int, outcome: ExecutionOutcome,
-        error: String?, output: String, outputHash: String, events: [TransactionEvent]
+        error: ExecutionError?, output: String, outputHash: String, events: [TransactionEvent]
     ) {
         self.transactionHash = transactionHash
         self.blockHash = blockHash

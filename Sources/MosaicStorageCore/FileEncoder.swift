@@ -106,12 +106,12 @@ package struct FileEncoder: Sendable {
         let rowsSize = n * chunksPerBatch * MerkleRules.blockSize
 
         var builders = [MerkleTreeBuilder](repeating: MerkleTreeBuilder(), count: n)
-        var failures: [Int: String] = [:]
+        var failures: [Int: SinkFailure] = [:]
         var streamOffset: Int64 = 0
         var fileSize: Int64 = 0
         var segmentIndex: Int64 = 0
         var chunkIndex: Int64 = 0
-        var inFlight: Task<[Int: String], Never>?
+        var inFlight: Task<[Int: SinkFailure], Never>?
         var sending: ByteBuffer?
         var spare: ByteBuffer?
         var delivered: Int64 = 0
@@ -168,7 +168,7 @@ package struct FileEncoder: Sendable {
         let roots = builders.map { $0.root }
         let length = streamOffset
         let active = (0..<n).filter { failures[$0] == nil }
-        let finishFailures = await withTaskGroup(of: (Int, String?).self) { group in
+        let finishFailures = await withTaskGroup(of: (Int, SinkFailure?).self) { group in
             for i in active {
                 let sink = sinks[i]
                 let root = roots[i]
@@ -176,10 +176,10 @@ package struct FileEncoder: Sendable {
                     do {
                         try await sink.finish(length: length, root: root)
                         return (i, nil)
-                    } catch { return (i, "\(error)") }
+                    } catch { return (i, SinkFailure(error)) }
                 }
             }
-            var out: [Int: String] = [:]
+            var out: [Int: SinkFailure] = [:]
             for await (i, e) in group { if let e { out[i] = e } }
             return out
         }
@@ -188,13 +188,13 @@ package struct FileEncoder: Sendable {
         guard succeeded >= needed else {
             throw StorageError.tooFewSinks(needed: needed, succeeded: succeeded, failures: failures)
         }
-        return Result(file: try EncodedFile(layout: layout, fragmentRoots: roots), failedSinks: failures)
+        return Result(file: try EncodedFile(layout: layout, fragmentRoots: roots), failedSinks: failures.mapValues(\.message))
     }
 
     private static func send(_ fragments: [FragmentBytes], at offset: Int64, to sinks: [any FragmentSink], active: [Int]) async -> [Int:
-        String]
+        SinkFailure]
     {
-        await withTaskGroup(of: (Int, String?).self) { group in
+        await withTaskGroup(of: (Int, SinkFailure?).self) { group in
             for i in active {
                 let sink = sinks[i]
                 let bytes = fragments[i]
@@ -202,10 +202,10 @@ package struct FileEncoder: Sendable {
                     do {
                         try await sink.write(fragment: bytes, at: offset)
                         return (i, nil)
-                    } catch { return (i, "\(error)") }
+                    } catch { return (i, SinkFailure(error)) }
                 }
             }
-            var out: [Int: String] = [:]
+            var out: [Int: SinkFailure] = [:]
             for await (i, e) in group { if let e { out[i] = e } }
             return out
         }

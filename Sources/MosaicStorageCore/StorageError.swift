@@ -1,5 +1,7 @@
+import MosaicErrors
+
 /// Failures of the storage core, each saying what went wrong and what to do about it.
-package enum StorageError: Error, Equatable, CustomStringConvertible {
+package enum StorageError: CodedError, Equatable, CustomStringConvertible {
     case invalidShardCounts(data: Int, parity: Int)
     case invalidFragmentSize(Int)
     case fragmentLengthMismatch(index: Int, expected: Int, got: Int)
@@ -11,7 +13,7 @@ package enum StorageError: Error, Equatable, CustomStringConvertible {
     case invalidProofEncoding
     case cipherSizeMismatch(segment: Int64, expected: Int, got: Int)
     case invalidCipherOverhead(Int)
-    case tooFewSinks(needed: Int, succeeded: Int, failures: [Int: String])
+    case tooFewSinks(needed: Int, succeeded: Int, failures: [Int: SinkFailure])
     case invalidRootCount(expected: Int, got: Int)
     case sinkCountMismatch(expected: Int, got: Int)
     case invalidFileSize(Int64)
@@ -21,6 +23,33 @@ package enum StorageError: Error, Equatable, CustomStringConvertible {
     case corruptFragmentFile(String)
     case io(operation: String, path: String, errno: Int32)
     case writerClosed
+
+    /// Stable code: callers decide on it, never on the message.
+    public var code: String {
+        switch self {
+        case .invalidShardCounts: return "invalid_shard_counts"
+        case .invalidFragmentSize: return "invalid_fragment_size"
+        case .fragmentLengthMismatch: return "fragment_length_mismatch"
+        case .notEnoughFragments: return "not_enough_fragments"
+        case .invalidFragmentIndex: return "invalid_fragment_index"
+        case .singularMatrix: return "singular_matrix"
+        case .invalidLeafHashes: return "invalid_leaf_hashes"
+        case .blockIndexOutOfRange: return "block_index_out_of_range"
+        case .invalidProofEncoding: return "invalid_proof_encoding"
+        case .cipherSizeMismatch: return "cipher_size_mismatch"
+        case .invalidCipherOverhead: return "invalid_cipher_overhead"
+        case .tooFewSinks: return "too_few_sinks"
+        case .invalidRootCount: return "invalid_root_count"
+        case .sinkCountMismatch: return "sink_count_mismatch"
+        case .invalidFileSize: return "invalid_file_size"
+        case .invalidName: return "invalid_name"
+        case .rootMismatch: return "root_mismatch"
+        case .notFound: return "not_found"
+        case .corruptFragmentFile: return "corrupt_fragment_file"
+        case .io: return "io"
+        case .writerClosed: return "writer_closed"
+        }
+    }
 
     public var description: String {
         switch self {

@@ -69,7 +69,8 @@ final class InProcessBlobberLedger: BlobberLedger {
             try ledger.submit(tx)
             _ = try ledger.produceBlock()
             guard let r = try ledger.transaction(tx.hash)?.receipt, r.outcome == .success else {
-                throw StorageRequestError.invalid("\(method) refused: \(try ledger.transaction(tx.hash)?.receipt?.error ?? "not included")")
+                throw StorageRequestError.invalid(
+                    "\(method) refused: \(try ledger.transaction(tx.hash)?.receipt?.error?.message ?? "not included")")
             }
         }
     }
@@ -141,7 +142,7 @@ struct LedgerBlobberTests {
                 remotePath: "/notes/b.bin", to: shared, allocation: allocation, ticket: ticket, contentKey: fileKey)
         }
         let revoke = try grid.call(owner, "revoke_ticket", ["ticket_id": .string(ticket.id)])
-        #expect(revoke.outcome == .success, "\(revoke.error ?? "")")
+        #expect(revoke.outcome == .success, "\(revoke.error?.message ?? "")")
         await #expect(throws: StorageClientError.self) {
             try await readerClient.download(
                 remotePath: "/notes/a.bin", to: shared, allocation: allocation, ticket: ticket, contentKey: fileKey)

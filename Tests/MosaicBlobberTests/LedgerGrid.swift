@@ -49,7 +49,7 @@ final class LedgerGrid: @unchecked Sendable {
                     "url": .string(s.baseURL.absoluteString), "capacity": .integer(10 << 30),
                     "write_price": .integer(Int64(token / 100)), "read_price": .integer(Int64(readPrice)),
                 ], value: 5 * token)
-            guard r.outcome == .success else { throw StorageGrid.GridError(message: r.error ?? "register failed") }
+            guard r.outcome == .success else { throw StorageGrid.GridError(message: r.error?.message ?? "register failed") }
         }
         let r = try call(
             owner, "new_allocation",
@@ -60,7 +60,7 @@ final class LedgerGrid: @unchecked Sendable {
             ],
             value: 100 * token)
         guard r.outcome == .success, let a = try ledger.storageAllocation(r.transactionHash) else {
-            throw StorageGrid.GridError(message: r.error ?? "no allocation")
+            throw StorageGrid.GridError(message: r.error?.message ?? "no allocation")
         }
         allocation = try StorageAllocation(a)
     }

@@ -259,6 +259,11 @@ import Testing
         await #expect(
             try fails(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1GiB", "--expire", "30d", "--lock", "0.0000000001"])
                 .contains("lock at least"))
+        // The receipt's code reaches `--json` and the exit code: a failure (1), not a usage mistake.
+        let poor = try await cli.run(
+            ["alloc", "new", "--data", "2", "--parity", "1", "--size", "1GiB", "--expire", "30d", "--lock", "0.0000000001", "--json"])
+        #expect(poor.code == 1, "\(poor.err)")
+        #expect((poor.json["error"] as? [String: Any])?["code"] as? String == "insufficient_value", "\(poor.out)")
 
         // 1 MiB on 2 data shards: each blobber holds at most 512 KiB.
         let id = try await #require(

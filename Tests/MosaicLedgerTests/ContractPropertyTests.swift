@@ -95,7 +95,7 @@ import Testing
             }
             try ledger.produceBlock()
             let r = try receipt(tx)
-            guard r.outcome == .success else { throw LedgerError.storage("\(contract).\(method): \(r.error ?? "")") }
+            guard r.outcome == .success else { throw LedgerError.storage("\(contract).\(method): \(r.error?.message ?? "")") }
             return r
         }
 
@@ -389,7 +389,7 @@ import Testing
             calls += 1
             if r.outcome == .failure {
                 failures += 1
-                w.check(r.error?.isEmpty == false, "a failed call says why: \(what)")
+                w.check(r.error?.message.isEmpty == false, "a failed call says why: \(what)")
             }
         }
         pending.removeAll()
@@ -470,7 +470,7 @@ import Testing
             for tx in txs {
                 let r = try w.receipt(tx)
                 outcomes.append(r.outcome)
-                if r.outcome == .failure { w.check(r.error?.isEmpty == false, "a failed call says why") }
+                if r.outcome == .failure { w.check(r.error?.message.isEmpty == false, "a failed call says why") }
             }
             try w.expectBooksBalance("extreme markers")
             return (txs.count, outcomes, w.problems)

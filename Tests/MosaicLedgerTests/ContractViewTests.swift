@@ -202,7 +202,8 @@ struct KeyValueContract: Contract {
         _ = try kv.net.ledger.produceBlock()
         let lowRecord = try #require(try kv.net.ledger.transaction(low.transaction.hash))
         #expect(lowRecord.receipt?.outcome == .failure)
-        #expect(lowRecord.receipt?.error == "out of gas (limit 4000)")
+        #expect(lowRecord.receipt?.error?.message == "out of gas (limit 4000)")
+        #expect(lowRecord.receipt?.error?.reason == .outOfGas)
         #expect(try kv.net.ledger.transaction(fine.transaction.hash)?.receipt?.outcome == .success)
         #expect(try kv.net.ledger.transaction(capped.transaction.hash)?.receipt?.outcome == .success)
     }

@@ -71,7 +71,8 @@ import Testing
         #expect(aside.transactionCount == 1)
         let record = try #require(try net.ledger.transaction(txs[0].hash))
         #expect(record.receipt?.outcome == .failure)
-        #expect(record.receipt?.error == Ledger.setAsideReason)
+        #expect(record.receipt?.error?.message == Ledger.setAsideReason)
+        #expect(record.receipt?.error?.code == "set_aside")
         // Fee and nonce are taken as for any failed transaction; its value did not move.
         #expect(try net.balance(net.alice) == alice - net.genesis.minimumFee)
         #expect(try net.balance(net.bob) == bob)

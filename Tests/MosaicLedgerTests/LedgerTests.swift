@@ -138,7 +138,10 @@ import Testing
         try net.ledger.produceBlock()
         let record = try #require(try net.ledger.transaction(third.hash))
         #expect(record.receipt?.outcome == .failure)
-        #expect(record.receipt?.error == "faucet limit reached for this account; next pour possible at 2030-03-17T18:46:40Z (in 3600 s)")
+        #expect(record.receipt?.error?.code == "rate_limited")
+        #expect(
+            record.receipt?.error?.message
+                == "faucet limit reached for this account; next pour possible at 2030-03-17T18:46:40Z (in 3600 s)")
         #expect(try net.balance(fresh) == 2 * token - fee)
         #expect(try net.nonce(fresh) == 3)
 

@@ -60,7 +60,7 @@ import Testing
     }
 
     static func succeeded(_ r: TransactionRecord) -> Bool { r.receipt?.outcome == .success }
-    static func error(_ r: TransactionRecord) -> String { r.receipt?.error ?? "" }
+    static func error(_ r: TransactionRecord) -> String { r.receipt?.error?.message ?? "" }
     static func event(_ r: TransactionRecord, _ name: String) -> [String: String]? {
         r.receipt?.events.first { $0.name == name }?.attributes
     }

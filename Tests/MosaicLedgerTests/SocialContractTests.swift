@@ -55,7 +55,7 @@ import Testing
             let now = net.now
             let receipts = try net.block(round.map { net.tx($0.0, "vote", net.voteArgs($0.1, "p\($0.1)", $0.2)) })
             for ((voter, post, weight), receipt) in zip(round, receipts) {
-                #expect(receipt.outcome == .success, "\(receipt.error ?? "")")
+                #expect(receipt.outcome == .success, "\(receipt.error?.message ?? "")")
                 net_rshares[post] += voters[voter - 6].vote(weight: weight, at: now)
             }
             try net.advance(5)
@@ -350,7 +350,7 @@ import Testing
         #expect(try net.ledger.supply().isConserved)
         // Tokens sent with any other call are refused, not kept without a record.
         let stray = try net.block([net.tx(1, "vote", net.voteArgs(0, "p", 100), value: token / 10)])[0]
-        #expect(stray.outcome == .failure && stray.error?.contains("social.vote takes no tokens") == true)
+        #expect(stray.outcome == .failure && stray.error?.message.contains("social.vote takes no tokens") == true)
         #expect(try net.failure(2, "unstake", ["amount": .integer(Int64.max)])?.contains("cannot unstake") == true)
         #expect(try net.failure(1, "unstake", [:])?.contains("no voting stake") == true)
     }
@@ -414,7 +414,7 @@ import Testing
             try net.call(0, "grant", ["app": .string(app), "scopes": .string("vote,comment"), "expires_at": .integer(expires)]).outcome
                 == .success)
         let receipt = try net.call(1, "vote", voteFor(user))
-        #expect(receipt.outcome == .success, "\(receipt.error ?? "")")
+        #expect(receipt.outcome == .success, "\(receipt.error?.message ?? "")")
         let votes = try net.decode(
             net.view("votes", ["author": .string(user), "permlink": .string("mine")]), as: [String: [SocialVote]?].self)
         #expect(votes["votes"]??.map(\.voter) == [user])

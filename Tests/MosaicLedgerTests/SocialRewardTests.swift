@@ -218,7 +218,7 @@ import Testing
             let receipts = try net.block(txs)
             // A claim only pays what was pending; a refused one (none left) is not counted.
             for (t, r) in zip(txs, receipts) where r.outcome != .success && t.transactionData.contains("claim_rewards") {
-                Issue.record("claim refused: \(r.error ?? "")")
+                Issue.record("claim refused: \(r.error?.message ?? "")")
             }
             try net.advance(Int64(rng.next() % 40_000))
             try net.ledger.produceBlock()

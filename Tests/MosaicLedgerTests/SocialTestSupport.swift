@@ -77,7 +77,7 @@ final class SocialNet {
     /// The error of a call that must fail (nil if it succeeded).
     func failure(_ i: Int, _ method: String, _ args: [String: JSONValue]) throws -> String? {
         let r = try call(i, method, args)
-        return r.outcome == .failure ? r.error : nil
+        return r.outcome == .failure ? r.error?.message : nil
     }
 
     /// Root post args.
@@ -108,7 +108,7 @@ final class SocialNet {
     /// Locks `amount` of `users[i]`'s tokens as its voting stake (in one block with any others).
     func stake(_ users: [Int], _ amount: UInt64) throws {
         let receipts = try block(users.map { tx($0, "stake", [:], value: amount) })
-        for r in receipts where r.outcome != .success { throw LedgerError.storage(r.error ?? "stake failed") }
+        for r in receipts where r.outcome != .success { throw LedgerError.storage(r.error?.message ?? "stake failed") }
     }
 
     /// The voting stake of `users[i]` as the account view shows it.

@@ -32,7 +32,7 @@ import Testing
                 })
             let m = net.marker(allocation, blobber: id, previous: AllocationTree.emptyRoot, root: tree.root, size: tree.totalFragmentBytes)
             let r = try net.call(blobber, "commit_write_markers", ["markers": .array([try jsonArg(m)])])
-            guard r.outcome == .success else { throw LedgerError.storage(r.error ?? "commit failed") }
+            guard r.outcome == .success else { throw LedgerError.storage(r.error?.message ?? "commit failed") }
             commitRound = r.round
         }
 

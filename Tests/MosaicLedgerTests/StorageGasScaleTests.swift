@@ -233,7 +233,7 @@ extension Ledger {
                     [DirectCall(caller: key, method: method, args: args, value: value)], dryRun: true,
                     hashSeed: "probe-\(name)-\(built)")[0].gas
                 let r = try callCapped(key, method, args, value: value, gas: cap(name))
-                guard r.outcome == .success else { throw LedgerError.storage("\(name) at \(built) allocations: \(r.error ?? "")") }
+                guard r.outcome == .success else { throw LedgerError.storage("\(name) at \(built) allocations: \(r.error?.message ?? "")") }
                 return r
             }
             let created = try run(owner, "new_allocation", allocationArgs(), value: token / 10)

@@ -70,7 +70,7 @@ import Testing
         // The third would pass the budget: refused, whole, and so is every later one.
         let third = try s.redeem([s.marker(counter: 10, ticketID: t.id, ticket: t)])
         #expect(third.outcome == .failure)
-        #expect(third.error?.contains("within the ticket's read_budget") == true, "\(third.error ?? "")")
+        #expect(third.error?.message.contains("within the ticket's read_budget") == true, "\(third.error?.message ?? "")")
         #expect(try s.redeem([s.marker(counter: 5, ticketID: t.id, ticket: t)]).outcome == .success)
         #expect(try s.redeem([s.marker(counter: 1, ticketID: t.id, ticket: t)]).outcome == .failure)
         #expect(try s.writePool == before - 2_500, "the owner lost exactly the budget it signed, no more")
@@ -85,11 +85,11 @@ import Testing
         let t = s.ticket(budget: 1_000_000)
         let before = try s.writePool
         // The ticket attached, but the reader's signature covers no ticket: the reader pays (it cannot).
-        var e = try s.redeem([s.marker(counter: 3, ticketID: nil, ticket: t)]).error
+        var e = try s.redeem([s.marker(counter: 3, ticketID: nil, ticket: t)]).error?.message
         #expect(e?.contains("lock tokens with storage.lock_read_pool") == true, "\(e ?? "")")
         // The reader signed another ticket's id: the attached one does not count either.
         let other = s.ticket(budget: 1_000_000)
-        e = try s.redeem([s.marker(counter: 3, ticketID: other.id, ticket: t)]).error
+        e = try s.redeem([s.marker(counter: 3, ticketID: other.id, ticket: t)]).error?.message
         #expect(e?.contains("does not pay for this reader") == true, "\(e ?? "")")
         // A ticket for someone else, or forged by the blobber with its own key, never pays.
         let someone = Ed25519.SigningKey.generate()
@@ -121,7 +121,7 @@ import Testing
             s.marker(counter: 3, ticketID: generous.id, ticket: generous),
         ]
         let r = try s.redeem(batch)
-        #expect(r.outcome == .success, "\(r.error ?? "")")
+        #expect(r.outcome == .success, "\(r.error?.message ?? "")")
         #expect(r.output.contains("redeemed 2 read marker(s)") && r.output.contains("refused 1: read marker 1"), "\(r.output)")
         #expect(r.events.contains { $0.name == "read_marker_refused" && $0.attributes["reader"] == broke.publicKey.clientID })
         #expect(try s.writePool == before - 500)
@@ -129,7 +129,7 @@ import Testing
             try s.net.ledger.storageReadCounter(allocation: s.allocation.id, blobber: s.blobberID, reader: broke.publicKey.clientID) == 0)
         // A batch of nothing payable fails whole and changes nothing.
         let none = try s.redeem([s.marker(counter: 5, reader: broke, ticketID: spent.id, ticket: spent)])
-        #expect(none.outcome == .failure && none.error?.contains("within the ticket's read_budget") == true)
+        #expect(none.outcome == .failure && none.error?.message.contains("within the ticket's read_budget") == true)
         #expect(try s.writePool == before - 500)
         try s.expectBooksBalance()
     }
@@ -173,7 +173,9 @@ import Testing
         #expect(try s.net.ledger.storageReadPool(reader.publicKey.clientID) == 998_000)
         // A marker signed below the agreed price is refused: the reader never agreed to pay that.
         let cheap = try s.redeem([s.marker(counter: 30, reader: reader, ticketID: nil, ticket: nil, readPrice: Setup.readPrice - 1)])
-        #expect(cheap.error?.contains("below the \(Setup.readPrice) per GiB the allocation agreed") == true, "\(cheap.error ?? "")")
+        #expect(
+            cheap.error?.message.contains("below the \(Setup.readPrice) per GiB the allocation agreed") == true,
+            "\(cheap.error?.message ?? "")")
         // New allocations get the new price.
         let later = try s.net.newAllocation(data: 1, parity: 1, size: 1 << 20, seconds: 7200, lock: token)
         #expect(later.blobbers.first { $0.blobberID == s.blobberID }?.readPrice == Setup.readPrice * 100)
@@ -277,7 +279,7 @@ import Testing
             args[key] = value
             let r = try s.net.call(s.net.owner, "new_allocation", args, value: token)
             #expect(r.outcome == .failure, "\(key) = \(value)")
-            #expect(r.error?.isEmpty == false)
+            #expect(r.error?.message.isEmpty == false)
         }
         // And the ledger goes on making blocks.
         #expect(try s.net.newAllocation(data: 1, parity: 1, size: 1 << 20, seconds: 7200, lock: token).status == .active)

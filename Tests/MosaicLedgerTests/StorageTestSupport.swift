@@ -70,7 +70,7 @@ final class StorageNet {
     /// The error of a call that must fail (nil if it succeeded).
     func failure(_ key: Ed25519.SigningKey, _ method: String, _ args: [String: JSONValue] = [:], value: UInt64 = 0) throws -> String? {
         let r = try call(key, method, args, value: value)
-        return r.outcome == .failure ? r.error : nil
+        return r.outcome == .failure ? r.error?.message : nil
     }
 
     func registerAll(capacity: UInt64 = 10 << 30, writePrice: UInt64 = token, readPrice: UInt64 = token / 10) throws {
@@ -82,7 +82,7 @@ final class StorageNet {
                     "write_price": .integer(Int64(writePrice)), "read_price": .integer(Int64(readPrice)),
                 ],
                 value: 5 * token)
-            guard r.outcome == .success else { throw LedgerError.storage(r.error ?? "register failed") }
+            guard r.outcome == .success else { throw LedgerError.storage(r.error?.message ?? "register failed") }
         }
     }
 
@@ -98,7 +98,7 @@ final class StorageNet {
                 "expiration": .integer(now + seconds),
             ], value: lock)
         guard r.outcome == .success, let a = try ledger.storageAllocation(r.transactionHash) else {
-            throw LedgerError.storage(r.error ?? "no allocation")
+            throw LedgerError.storage(r.error?.message ?? "no allocation")
         }
         return a
     }

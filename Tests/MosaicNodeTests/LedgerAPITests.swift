@@ -227,7 +227,9 @@ import Testing
                 return
             }
             #expect(hash == pour.hash)
-            #expect(message.contains("faucet limit reached for this account; next pour possible at"))
+            #expect(message.message.contains("faucet limit reached for this account; next pour possible at"))
+            #expect(message.reason == .rateLimited)
+            #expect(WalletError.failed(hash: hash, error: message).code == "rate_limited")
         }
         #expect(try await dave.balance().baseUnits == 10 * token)
         // An hour later (devnet clock) the faucet pours again.

@@ -25,7 +25,8 @@ import Testing
                 Issue.record("\(error)")
                 return
             }
-            #expect(message.contains("has no notepad"))
+            #expect(message.message.contains("has no notepad"))
+            #expect(message.reason == .notFound)
         }
         let created = try await pad.create()
         #expect(created.view?.status == .sealed)
@@ -103,7 +104,8 @@ import Testing
                 Issue.record("\(error)")
                 return
             }
-            #expect(message == "invalid arguments: title is 300 bytes; at most 256 bytes (UTF-8) allowed")
+            #expect(message.message == "invalid arguments: title is 300 bytes; at most 256 bytes (UTF-8) allowed")
+            #expect(message.code == "invalid_argument")
             let view = try await net.client.transaction(hash)
             #expect(view.outcome == .failure)
             #expect(view.status == .sealed)
@@ -117,8 +119,9 @@ import Testing
                 Issue.record("\(error)")
                 return
             }
-            #expect(message == "out of gas (limit 800)")
-            #expect(try await net.client.transaction(hash).error == "out of gas (limit 800)")
+            #expect(message.message == "out of gas (limit 800)")
+            #expect(try await net.client.transaction(hash).error?.message == "out of gas (limit 800)")
+            #expect(try await net.client.transaction(hash).error?.code == "out_of_gas")
         }
         #expect(try await pad.list().notes.isEmpty)
     }
@@ -194,7 +197,8 @@ import Testing
                 Issue.record("\(error)")
                 return
             }
-            #expect(message.contains("has no notepad"))
+            #expect(message.message.contains("has no notepad"))
+            #expect(message.reason == .notFound)
             #expect(try await net.client.transaction(hash).status == .sealed)
         }
         // --no-wait returns at once with the hash; the stages follow.

@@ -92,10 +92,11 @@ import Testing
         #expect(health.block.round > 0)
         let view = try await client.transaction(poisoned.hash, wait: .finalized, timeout: .seconds(10))
         #expect(view.outcome == .failure)
-        #expect(view.error == Ledger.setAsideReason)
+        #expect(view.error?.message == Ledger.setAsideReason)
+        #expect(view.error?.reason == .setAside)
         for tx in everyInnocent {
             let v = try await client.transaction(tx.hash, wait: .finalized, timeout: .seconds(10))
-            #expect(v.outcome == .success, "\(tx.hash): \(v.error ?? "")")
+            #expect(v.outcome == .success, "\(tx.hash): \(v.error?.message ?? "")")
         }
         // Fee and nonce were taken from the poisoned one like any failed transaction; nothing else moved.
         let a = try await client.account(attacker.publicKey.clientID)

@@ -12,7 +12,7 @@ import Testing
     func chainError(_ body: () async throws(WalletError) -> String) async -> String? {
         let r: Result<String, WalletError>
         do { r = .success(try await body()) } catch { r = .failure(error) }
-        if case .failure(.failed(_, let m)) = r { return m }
+        if case .failure(.failed(_, let m)) = r { return m.message }
         return nil
     }
 

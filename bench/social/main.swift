@@ -104,7 +104,9 @@ if reuse {
             let block = try ledger.produceBlock()
             if wave == 0 {
                 let sample = try ledger.transactions(inRound: block.round, limit: 2)
-                for r in sample where r.receipt?.outcome == .failure { log("failed: \(r.receipt?.error ?? "")") }
+                for r in sample where r.receipt?.outcome == .failure {
+                    log("failed: \(r.receipt?.error?.code ?? ""): \(r.receipt?.error?.message ?? "")")
+                }
             }
             try ledger.advanceClock(by: 300)
             if wave % 5 == 4 || wave == waves - 1 {

@@ -276,7 +276,7 @@ struct App: Sendable {
         let view = try await wallet.client.transaction(hash)
         let tx = view.transaction
         guard view.status == .sealed || view.status == .finalized, view.outcome == .success else {
-            throw ExampleError.grant("grant transaction \(hash) is \(view.status.rawValue) \(view.error ?? "")")
+            throw ExampleError.grant("grant transaction \(hash) is \(view.status.rawValue) \(view.error?.message ?? "")")
         }
         guard tx.clientID == user, let call = try? ContractCall.parse(tx.transactionData),
             call.contract == "social", call.method == "grant",

@@ -403,7 +403,7 @@ extension AppServer {
         } catch let error as SocialError {
             switch error {
             case .invalid(let m): throw HTTPError.unprocessable(m, code: "invalid")
-            case .refused(_, let m): throw HTTPError.conflict(m, code: "refused")
+            case .refused(_, let failure): throw HTTPError.conflict(failure.message, code: failure.code)
             case .noWallet: throw HTTPError.unauthorized(error.description, code: "locked")
             case .wallet(let e): return try await mapWallet { () throws -> T in throw e }
             case .node(let e): return try await mapWallet { () throws -> T in throw WalletError.node(e) }

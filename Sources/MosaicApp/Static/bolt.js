@@ -92,7 +92,7 @@
       if (bolt.mounted) refresh();
     }
     if (!tx) return null;
-    if (tx.outcome === 'failure' || tx.status === 'expired') t.update(what + ' failed: ' + (tx.error || tx.status), 'error');
+    if (tx.outcome === 'failure' || tx.status === 'expired') t.update(what + ' failed: ' + ((tx.error && tx.error.message) || tx.status), 'error');
     else if (tx.status === 'sealed') t.update(what + ' confirmed: ' + (tx.credited && tx.credited !== 0 ? tx.credited_tokens : tx.tokens) + ' ' + symbol(), 'success');
     else t.update(what + ' is still ' + tx.status + '; it will show up when it seals', 'info');
     if (bolt.mounted) refresh();
@@ -325,7 +325,7 @@
         detailList('tx-amounts', [
           ['Status', 'status', tx.status],
           ['Outcome', 'outcome', outcome],
-          ['Error', 'error', tx.error || 'none'],
+          ['Error', 'error', tx.error ? tx.error.message + ' (' + tx.error.code + ')' : 'none'],
           ['Action', 'action', tx.type === 'contract_call' ? actionName(tx.description) : (tx.client_id === me() ? 'Sent' : 'Received')],
           ['Amount', 'tokens', orDash(tx.tokens) + ' ' + symbol()],
           tx.credited && tx.credited !== 0 && tx.credited !== '0' ? ['Received', 'credited', tx.credited_tokens + ' ' + symbol()] : null,

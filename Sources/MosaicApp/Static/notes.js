@@ -58,7 +58,7 @@
         if (tx.outcome === 'failure' || tx.status === 'expired' || tx.status === 'sealed') break;
         tx = await api('GET', '/api/transactions/' + encodeURIComponent(sent.hash) + '/wait?until=sealed&timeout=30');
       }
-      if (tx.outcome === 'failure') throw new Error(tx.error || 'the transaction failed');
+      if (tx.outcome === 'failure') throw new Error((tx.error && tx.error.message) || 'the transaction failed');
       if (tx.status === 'expired') throw new Error('the transaction expired before it was included; try again');
       if (tx.status !== 'sealed') throw new Error('the transaction is still ' + tx.status + '; refresh in a moment');
       if (done) toast(done, 'success');

@@ -29,7 +29,7 @@
   async function sealed(hash) {
     for (let i = 0; i < 6; i++) {
       const tx = await api('GET', '/api/transactions/' + encodeURIComponent(hash) + '/wait?until=sealed&timeout=30');
-      if (tx.outcome === 'failure' || tx.status === 'expired') throw new Error(tx.error || 'the transaction ' + tx.status);
+      if (tx.outcome === 'failure' || tx.status === 'expired') throw new Error((tx.error && tx.error.message) || 'the transaction ' + tx.status);
       if (tx.status === 'sealed') return tx;
     }
     throw new Error('the network has not confirmed it yet');

@@ -1,5 +1,6 @@
 import Foundation
 import MosaicCrypto
+import MosaicErrors
 import MosaicHTTPServer
 import MosaicProtocol
 import MosaicSDK
@@ -161,7 +162,7 @@ package final class BlobberRuntime: Sendable {
 }
 
 /// Why a blobber could not start: the CLI shows the message as it is.
-package enum BlobberRuntimeError: Error, Equatable, CustomStringConvertible {
+package enum BlobberRuntimeError: CodedError, Equatable, CustomStringConvertible {
     /// The balance cannot pay the stake and fees (and the faucet did not help).
     case underfunded(String)
     /// The key file is unreadable, malformed or cannot be written.

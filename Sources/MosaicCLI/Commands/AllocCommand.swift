@@ -38,9 +38,12 @@ enum AllocCommand {
                 Console.err("creating allocation (\(data)+\(parity) shards, \(ByteSize.format(size))); waiting until it is sealed…\n")
             }
             let name = o.name ?? ""
-            let id = try await chain({ message in
-                if message.contains("not enough blobbers") { return tooFew(message, data + parity) }
-                if message.contains("lock at least") { return "\(message); pass a larger --lock (or omit it to lock the network's quote)" }
+            let id = try await chain({ refusal in
+                let message = refusal.message
+                if refusal.reason == .insufficientCapacity { return tooFew(message, data + parity) }
+                if refusal.reason == .insufficientValue {
+                    return "\(message); pass a larger --lock (or omit it to lock the network's quote)"
+                }
                 return "cannot create the allocation: \(message)"
             }) { () async throws(WalletError) in
                 try await ctx.wallet.newAllocation(
@@ -115,7 +118,9 @@ enum AllocCommand {
                 let added = try await add.asyncMap { try await ctx.client.storageBlobber($0) } ?? nil
                 lock = updateCost(a, extend: extend ?? 0, grow: grow ?? 0, added: added, now: try await ctx.client.network().time)
             }
-            _ = try await chain({ m in "cannot update allocation \(a.id): \(m)\(m.contains("lock") ? "; pass a larger --lock" : "")" }) {
+            _ = try await chain({ r in
+                "cannot update allocation \(a.id): \(r.message)\(r.reason == .insufficientValue ? "; pass a larger --lock" : "")"
+            }) {
                 () async throws(WalletError) in
                 try await ctx.wallet.updateAllocation(a.id, extendSeconds: extend, growBytes: grow, addBlobber: add, lock: lock)
             }
@@ -228,14 +233,14 @@ enum AllocCommand {
     }
 
     /// Runs a storage contract call; an execution the chain refused becomes a CLI failure with
-    /// `explain(chain's message)`.
-    static func chain<T>(_ explain: (String) -> String, _ body: () async throws(WalletError) -> T) async throws -> T {
+    /// `explain(chain's error)` that keeps the receipt's code.
+    static func chain<T>(_ explain: (ExecutionError) -> String, _ body: () async throws(WalletError) -> T) async throws -> T {
         let result: Result<T, WalletError>
         do { result = .success(try await body()) } catch { result = .failure(error) }
         switch result {
         case .success(let v): return v
         case .failure(let e):
-            if case .failed(_, let message) = e { throw CLIError.failure(explain(message)) }
+            if case .failed(_, let refusal) = e { throw CLIError.coded(code: refusal.code, message: explain(refusal)) }
             throw e
         }
     }

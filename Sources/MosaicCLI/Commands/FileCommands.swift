@@ -101,7 +101,7 @@ enum FileCommands {
                         remotePath: remote, to: local, allocation: a, range: range, ticket: ticket, contentKey: key,
                         progress: bar.callback)
                 }
-            } catch let e as CLIError where ticket != nil && e.description.contains("revoked") {
+            } catch let e as CLIError where ticket != nil && e.code == StorageClientError.ticketRevoked(path: remote).code {
                 bar.finish()
                 throw CLIError.failure("the owner revoked this ticket; ask them to share \(remote) again")
             }

@@ -75,7 +75,8 @@ struct LedgerContext {
         let t = v.transaction
         return .object([
             ("hash", .string(t.hash)), ("status", .string(v.status.rawValue)),
-            ("outcome", .optional(v.outcome?.rawValue)), ("error", .optional(v.error)),
+            ("outcome", .optional(v.outcome?.rawValue)),
+            ("error", v.error.map { .object([("code", .string($0.code)), ("message", .string($0.message))]) } ?? .null),
             ("client_id", .string(t.clientID)), ("to_client_id", .string(t.toClientID)),
             ("value", .uint(t.value)), ("tokens", .string(TokenAmount(baseUnits: t.value).description)),
             ("fee", .uint(t.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: t.fee).description)),
@@ -98,7 +99,7 @@ struct LedgerContext {
                     + (v.round.map { " in block #\($0), \(v.confirmations) confirmation\(v.confirmations == 1 ? "" : "s")" } ?? "")
             ),
         ]
-        if let o = v.outcome { rows.append(("outcome", o.rawValue + (v.error.map { ": \($0)" } ?? ""))) }
+        if let o = v.outcome { rows.append(("outcome", o.rawValue + (v.error.map { ": \($0.message) [\($0.code)]" } ?? ""))) }
         rows += [
             ("from", t.clientID), ("to", t.toClientID), ("value", TokenAmount(baseUnits: t.value).description),
             ("fee", TokenAmount(baseUnits: t.fee).description), ("type", t.transactionType.rawValue),

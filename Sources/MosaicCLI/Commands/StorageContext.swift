@@ -87,7 +87,7 @@ struct StorageContext {
     /// Runs a storage operation, turning the SDK's and blobbers' errors into CLI failures.
     static func failing<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch let e as StorageClientError {
-            throw CLIError.failure(e.description)
+            throw CLIError.coded(code: e.code, message: e.description)
         }
     }
 }

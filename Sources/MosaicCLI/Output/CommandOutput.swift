@@ -1,3 +1,5 @@
+import MosaicErrors
+
 /// What a command produced: text for people, and the same facts as JSON for scripts.
 struct CommandOutput: Sendable {
     var text: String
@@ -18,21 +20,23 @@ struct CommandOutput: Sendable {
     }()
 }
 
-/// Errors the command line reports: usage mistakes exit with 2, failures with 1.
-enum CLIError: Error, CustomStringConvertible {
+/// Errors the command line reports: usage mistakes exit with 2, failures with 1. A failure that
+/// explains an SDK error keeps that error's code (`coded`), so `--json` shows the real cause.
+enum CLIError: CodedError, CustomStringConvertible {
     case usage(String)
     case failure(String)
+    case coded(code: String, message: String)
 
     var description: String {
         switch self {
-        case .usage(let m), .failure(let m): return m
+        case .usage(let m), .failure(let m), .coded(_, let m): return m
         }
     }
 
     var exitCode: Int32 {
         switch self {
         case .usage: return 2
-        case .failure: return 1
+        case .failure, .coded: return 1
         }
     }
 
@@ -40,6 +44,7 @@ enum CLIError: Error, CustomStringConvertible {
         switch self {
         case .usage: return "usage"
         case .failure: return "failed"
+        case .coded(let code, _): return code
         }
     }
 }

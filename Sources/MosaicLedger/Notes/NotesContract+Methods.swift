@@ -4,6 +4,7 @@ import MosaicProtocol
 /// changes nothing (and the ledger drops a failed call's writes anyway).
 extension NotesContract {
     static let noNotepad = ContractError.refused(
+        .notFound,
         "this account has no notepad; create one first (notes.create_notepad, 'mosaic notes create')")
 
     func stats(_ context: ContractContext) throws(ContractError) -> NotesStats {
@@ -24,14 +25,16 @@ extension NotesContract {
     func requireNote(_ context: ContractContext, _ pad: NotepadRecord, _ id: UInt64) throws(ContractError) -> NoteRecord {
         let key = NotesContract.noteKey(context.caller, id)
         guard id >= pad.firstID, let note = try NoteRecord.load(try context.get(key), key: key) else {
-            throw .refused("note \(id) is not in this account's notepad")
+            throw .refused(.notFound, "note \(id) is not in this account's notepad")
         }
         return note
     }
 
     func createNotepad(_ context: ContractContext) throws(ContractError) -> String {
         if try notepad(context, context.caller) != nil {
-            throw .refused("this account already has a notepad; an account owns at most one (delete it first with notes.delete_notepad)")
+            throw .refused(
+                .alreadyExists,
+                "this account already has a notepad; an account owns at most one (delete it first with notes.delete_notepad)")
         }
         let pad = try makeNotepad(context)
         return "notepad #\(pad.number) created"
@@ -66,7 +69,7 @@ extension NotesContract {
             throw NotesContract.noNotepad
         }
         guard pad.notes < noteLimit else {
-            throw .refused("notepad is full: it holds \(pad.notes) notes, the most allowed; delete some first")
+            throw .refused(.limitExceeded, "notepad is full: it holds \(pad.notes) notes, the most allowed; delete some first")
         }
         var stats = try stats(context)
         let id = stats.nextID

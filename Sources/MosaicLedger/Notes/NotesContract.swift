@@ -93,13 +93,13 @@ package struct NotesContract: Contract {
     static func encode<T: Encodable>(_ value: T) throws(ContractError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        do { return Array(try encoder.encode(value)) } catch { throw .refused("cannot encode \(T.self): \(error)") }
+        do { return Array(try encoder.encode(value)) } catch { throw .refused(.stateUnavailable, "cannot encode \(T.self): \(error)") }
     }
 
     static func decode<T: Decodable>(_ bytes: [UInt8]?, key: String) throws(ContractError) -> T? {
         guard let bytes else { return nil }
         do { return try JSONDecoder().decode(T.self, from: Data(bytes)) } catch {
-            throw .refused("notes record \(key) is unreadable: \(error)")
+            throw .refused(.stateUnavailable, "notes record \(key) is unreadable: \(error)")
         }
     }
 

@@ -89,12 +89,12 @@ enum SocialCodec {
     static func encodeJSON<T: Encodable>(_ value: T) throws(ContractError) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do { return [UInt8](try encoder.encode(value)) } catch { throw .refused("cannot encode \(T.self): \(error)") }
+        do { return [UInt8](try encoder.encode(value)) } catch { throw .refused(.stateUnavailable, "cannot encode \(T.self): \(error)") }
     }
 
     static func decodeJSON<T: Decodable>(_ bytes: [UInt8], as type: T.Type, key: String) throws(ContractError) -> T {
         do { return try JSONDecoder().decode(T.self, from: Data(bytes)) } catch {
-            throw .refused("social state \(key) is unreadable: \(error)")
+            throw .refused(.stateUnavailable, "social state \(key) is unreadable: \(error)")
         }
     }
 }

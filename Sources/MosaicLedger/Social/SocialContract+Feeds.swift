@@ -53,7 +53,7 @@ extension SocialContract {
                     break scanning
                 }
                 guard var post = SocialCodec.decodePost(row.value, bodyLimit: bodyLimit) else {
-                    throw .refused("social state \(row.key) is unreadable")
+                    throw .refused(.stateUnavailable, "social state \(row.key) is unreadable")
                 }
                 post.paidOut = store.now >= post.payoutAt
                 if sort != .created, post.paidOut { continue }

@@ -20,10 +20,12 @@ extension SocialContract {
                 "redirect_url must be an http:// or https:// URL of at most \(SocialRules.maxRedirectBytes) bytes, without spaces")
         }
         if let owner = try context.get(SocialKeys.appName(name)).map({ String(decoding: $0, as: UTF8.self) }), owner != context.caller {
-            throw .refused("app name \(name) is taken by \(owner); choose another name")
+            throw .refused(.alreadyExists, "app name \(name) is taken by \(owner); choose another name")
         }
         if let existing = try store.app(context.caller), existing.name != name {
-            throw .refused("this account is already app \(existing.name); an app keeps its name (register another account for a new app)")
+            throw .refused(
+                .alreadyExists,
+                "this account is already app \(existing.name); an app keeps its name (register another account for a new app)")
         }
         let registered = try store.app(context.caller)?.registered ?? context.now
         let app = SocialApp(clientID: context.caller, name: name, redirectURL: redirect, registered: registered)
@@ -41,9 +43,12 @@ extension SocialContract {
         let appText = try a.string("app")
         guard let app = try store.app(named: appText) else {
             throw .refused(
+                .notFound,
                 "no app \(appText.prefix(80)) is registered; apps register with social.register_app ('mosaic social app register')")
         }
-        guard app.clientID != context.caller else { throw .refused("an app cannot grant itself; it already acts as itself") }
+        guard app.clientID != context.caller else {
+            throw .refused(.invalidArgument, "an app cannot grant itself; it already acts as itself")
+        }
         let words = try a.optionalStrings("scopes") ?? []
         let scopes: [SocialScope]
         switch SocialScope.parseList(words.joined(separator: ",")) {
@@ -71,9 +76,9 @@ extension SocialContract {
     func revoke(_ context: ContractContext, _ a: ContractArgs) throws(ContractError) -> String {
         let store = SocialStore(reader: context)
         let appText = try a.string("app")
-        guard let app = try store.app(named: appText) else { throw .refused("no app \(appText.prefix(80)) is registered") }
+        guard let app = try store.app(named: appText) else { throw .refused(.notFound, "no app \(appText.prefix(80)) is registered") }
         guard try store.grant(context.caller, app.clientID) != nil else {
-            throw .refused("you have no grant for app \(app.name); list yours with 'mosaic social grants'")
+            throw .refused(.notFound, "you have no grant for app \(app.name); list yours with 'mosaic social grants'")
         }
         try context.set(SocialKeys.grant(context.caller, app.clientID), nil)
         try context.emit("revoke", ["user": context.caller, "app": app.clientID])

@@ -36,6 +36,7 @@ extension SocialContract {
         let now = context.now
         if try context.get(SocialKeys.post(author, permlink)) != nil {
             throw .refused(
+                .alreadyExists,
                 "post \(author)/\(permlink) already exists and permlinks are unique per author; change it with social.edit ('mosaic social edit') or choose another permlink"
             )
         }
@@ -46,6 +47,7 @@ extension SocialContract {
         if parentAuthor.isEmpty {
             if let last = account.lastRootPost, now < last + SocialRules.rootPostInterval {
                 throw .refused(
+                    .rateLimited,
                     "one root post per 5 minutes: your last was at \(UTCTime.iso8601(last)); post again at \(Self.when(last + SocialRules.rootPostInterval, now: now))"
                 )
             }
@@ -55,16 +57,17 @@ extension SocialContract {
             depth = 0
         } else {
             guard let p = try store.post(parentAuthor, parentPermlink) else {
-                throw .refused("parent post \(parentAuthor)/\(parentPermlink) does not exist")
+                throw .refused(.notFound, "parent post \(parentAuthor)/\(parentPermlink) does not exist")
             }
             if let last = account.lastReply, now < last + SocialRules.replyInterval {
                 throw .refused(
+                    .rateLimited,
                     "one reply per 3 seconds: your last was at \(UTCTime.iso8601(last)); reply again at \(Self.when(last + SocialRules.replyInterval, now: now))"
                 )
             }
-            guard p.depth < 255 else { throw .refused("replies nest at most 255 deep; reply higher up the thread") }
+            guard p.depth < 255 else { throw .refused(.limitExceeded, "replies nest at most 255 deep; reply higher up the thread") }
             guard p.children < UInt32.max else {
-                throw .refused("post \(p.path) has the most replies a post can have; reply elsewhere in the thread")
+                throw .refused(.limitExceeded, "post \(p.path) has the most replies a post can have; reply elsewhere in the thread")
             }
             parent = p
             category = p.category
@@ -124,16 +127,17 @@ extension SocialContract {
         }
         try authorize(context, store, actor: author, scope: .comment)
         guard let old = try store.post(author, permlink) else {
-            throw .refused("post \(author)/\(permlink) does not exist, so it cannot be edited; create it with social.comment")
+            throw .refused(.notFound, "post \(author)/\(permlink) does not exist, so it cannot be edited; create it with social.comment")
         }
         let parentAuthor = try a.optionalString("parent_author")
         let parentPermlink = try a.optionalString("parent_permlink")
         if (parentAuthor != nil && parentAuthor != old.parentAuthor) || (parentPermlink != nil && parentPermlink != old.parentPermlink) {
             let was = old.isRoot ? "a root post in category \(old.category)" : "a reply to \(old.parentAuthor)/\(old.parentPermlink)"
-            throw .refused("the parent of a post cannot change: \(old.path) is \(was)")
+            throw .refused(.invalidArgument, "the parent of a post cannot change: \(old.path) is \(was)")
         }
         if old.paidOut {
-            throw .refused("post \(old.path) was paid out at \(UTCTime.iso8601(old.payoutAt)); edits are allowed only until payout")
+            throw .refused(
+                .expired, "post \(old.path) was paid out at \(UTCTime.iso8601(old.payoutAt)); edits are allowed only until payout")
         }
         var post = old
         if let title { post.title = title }

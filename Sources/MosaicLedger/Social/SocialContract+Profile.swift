@@ -23,7 +23,7 @@ extension SocialContract {
         let about = givenAbout ?? old?.about ?? ""
         if let problem = SocialProfile.aboutProblem(about) { throw .invalidArguments(problem) }
         if let owner = try store.nameOwner(name), owner != context.caller {
-            throw .refused("the name \(name) is taken by \(owner); choose another name")
+            throw .refused(.alreadyExists, "the name \(name) is taken by \(owner); choose another name")
         }
         if let old, old.name != name { try context.set(SocialKeys.name(old.name), nil) }
         let profile = SocialProfile(name: name, about: about, updated: context.now)

@@ -14,7 +14,8 @@ extension SocialContract {
         let store = SocialStore(reader: context)
         var rewards = try store.rewards(context.caller)
         guard rewards.pending > 0 else {
-            throw .refused("this account has no rewards to claim; rewards are credited when a voted post's payout window closes")
+            throw .refused(
+                .notEligible, "this account has no rewards to claim; rewards are credited when a voted post's payout window closes")
         }
         let amount = rewards.pending
         var pool = try store.pool()

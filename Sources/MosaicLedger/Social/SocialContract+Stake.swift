@@ -15,7 +15,7 @@ extension SocialContract {
         let store = SocialStore(reader: context)
         var stake = try store.stake(context.caller)
         let (sum, overflow) = stake.amount.addingReportingOverflow(context.value)
-        guard !overflow else { throw .refused("the stake would overflow") }
+        guard !overflow else { throw .refused(.overflow, "the stake would overflow") }
         stake.amount = sum
         try context.set(SocialKeys.stake(context.caller), try SocialCodec.encodeJSON(stake))
         try adjustStaked(context, store, adding: context.value)
@@ -29,12 +29,15 @@ extension SocialContract {
         let store = SocialStore(reader: context)
         var stake = try store.stake(context.caller)
         let amount = try a.optionalUInt64("amount") ?? stake.amount
-        guard amount > 0 else { throw .refused("this account has no voting stake to unstake") }
+        guard amount > 0 else { throw .refused(.insufficientBalance, "this account has no voting stake to unstake") }
         guard amount <= stake.amount else {
-            throw .refused("the voting stake is \(TokenAmount(baseUnits: stake.amount)); cannot unstake \(TokenAmount(baseUnits: amount))")
+            throw .refused(
+                .insufficientBalance,
+                "the voting stake is \(TokenAmount(baseUnits: stake.amount)); cannot unstake \(TokenAmount(baseUnits: amount))")
         }
         if let until = stake.lockedUntil, context.now < until {
             throw .refused(
+                .tooEarly,
                 "the voting stake is locked by your votes until the last voted post pays out at \(Self.when(until, now: context.now))")
         }
         stake.amount -= amount

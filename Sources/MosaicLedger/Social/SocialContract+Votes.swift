@@ -18,13 +18,14 @@ extension SocialContract {
         }
         try authorize(context, store, actor: voter, scope: .vote)
         let now = context.now
-        guard var post = try store.post(author, permlink) else { throw .refused("post \(author)/\(permlink) does not exist") }
+        guard var post = try store.post(author, permlink) else { throw .refused(.notFound, "post \(author)/\(permlink) does not exist") }
         if post.paidOut {
-            throw .refused("post \(post.path) was paid out at \(UTCTime.iso8601(post.payoutAt)); votes are closed after payout")
+            throw .refused(.expired, "post \(post.path) was paid out at \(UTCTime.iso8601(post.payoutAt)); votes are closed after payout")
         }
         var account = try store.account(voter)
         if let last = account.lastVote, now < saturatingAdd(last, SocialRules.voteInterval) {
             throw .refused(
+                .rateLimited,
                 "votes must be at least 3 seconds apart: your last was at \(UTCTime.iso8601(last)); vote again at \(Self.when(saturatingAdd(last, SocialRules.voteInterval), now: now))"
             )
         }
@@ -32,15 +33,17 @@ extension SocialContract {
         if let old {
             if Int64(old.weight) == weight {
                 throw .refused(
+                    .alreadyExists,
                     weight == 0 ? "your vote on \(post.path) is already removed" : "your vote on \(post.path) already has weight \(weight)")
             }
             guard old.changes < SocialRules.maxVoteChanges else {
                 throw .refused(
+                    .limitExceeded,
                     "your vote on \(post.path) was changed \(old.changes) times already; at most \(SocialRules.maxVoteChanges) changes are allowed"
                 )
             }
         } else if weight == 0 {
-            throw .refused("weight 0 removes a vote, but you have not voted on \(post.path)")
+            throw .refused(.notFound, "weight 0 removes a vote, but you have not voted on \(post.path)")
         }
 
         // Voting power: regenerate, then spend 2 % of it for a full vote (rounded up).
@@ -65,7 +68,7 @@ extension SocialContract {
         let before = post
         let (sum, overflow) = post.netRshares.subtractingReportingOverflow(old?.rshares ?? 0).partialValue
             .addingReportingOverflow(rshares)
-        guard !overflow else { throw .refused("net rshares of \(post.path) would overflow") }
+        guard !overflow else { throw .refused(.overflow, "net rshares of \(post.path) would overflow") }
         post.netRshares = sum
         if let old, old.weight != 0, post.voteCount > 0 { post.voteCount -= 1 }
         if weight != 0, post.voteCount < UInt32.max { post.voteCount += 1 }

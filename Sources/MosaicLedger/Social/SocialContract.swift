@@ -97,21 +97,25 @@ package struct SocialContract: Contract {
         if actor == context.caller { return }
         guard let app = try store.app(context.caller) else {
             throw .refused(
+                .notAuthorized,
                 "\(context.caller) is not a registered app, so it cannot act for user \(actor); sign with the user's own key, or register an app (social.register_app) and get a grant from the user"
             )
         }
         guard let grant = try store.grant(actor, app.clientID) else {
             throw .refused(
+                .notAuthorized,
                 "app \(app.name) (\(app.clientID)) has no grant from user \(actor); the user grants one with 'mosaic social authorize --app \(app.name) --scopes \(scope.rawValue) --expires 7d'"
             )
         }
         if grant.expired {
             throw .refused(
+                .expired,
                 "grant from user \(actor) to app \(app.name) expired at \(UTCTime.iso8601(grant.expiresAt)); the user can renew it with 'mosaic social authorize --app \(app.name)'"
             )
         }
         guard grant.scopes.contains(scope) else {
             throw .refused(
+                .notAuthorized,
                 "grant from user \(actor) to app \(app.name) lacks scope \(scope.rawValue) (it has: \(grant.scopes.map(\.rawValue).joined(separator: ", "))); the user can grant it with 'mosaic social authorize --app \(app.name) --scopes \((grant.scopes.map(\.rawValue) + [scope.rawValue]).sorted().joined(separator: ","))'"
             )
         }

@@ -26,7 +26,9 @@ struct SocialStore {
     func post(_ author: String, _ permlink: String, bodyLimit: Int = 0) throws(ContractError) -> SocialPost? {
         let key = SocialKeys.post(author, permlink)
         guard let bytes = try reader.get(key) else { return nil }
-        guard var p = SocialCodec.decodePost(bytes, bodyLimit: bodyLimit) else { throw .refused("social state \(key) is unreadable") }
+        guard var p = SocialCodec.decodePost(bytes, bodyLimit: bodyLimit) else {
+            throw .refused(.stateUnavailable, "social state \(key) is unreadable")
+        }
         p.paidOut = now >= p.payoutAt
         return p
     }

@@ -36,17 +36,22 @@ extension StorageContract {
 
         var chosen: [BlobberInfo] = []
         for id in preferred {
-            guard let b = try state.blobber(id) else { throw .refused("preferred blobber \(id) is not registered") }
+            guard let b = try state.blobber(id) else { throw .refused(.notFound, "preferred blobber \(id) is not registered") }
             guard b.free >= per else {
-                throw .refused("preferred blobber \(id) has \(StorageContract.bytes(b.free)) free; needs \(StorageContract.bytes(per))")
+                throw .refused(
+                    .insufficientCapacity,
+                    "preferred blobber \(id) has \(StorageContract.bytes(b.free)) free; needs \(StorageContract.bytes(per))")
             }
-            guard !isExcluded(b) else { throw .refused("preferred blobber \(id) failed too many challenges (\(b.failedChallenges))") }
+            guard !isExcluded(b) else {
+                throw .refused(.notEligible, "preferred blobber \(id) failed too many challenges (\(b.failedChallenges))")
+            }
             chosen.append(b)
         }
         if chosen.count < need {
             let (rest, looked) = try candidateBlobbers(state, excluding: Set(preferred), per: per)
             guard chosen.count + rest.count >= need else {
                 throw .refused(
+                    .insufficientCapacity,
                     "not enough blobbers: need \(need) with \(StorageContract.bytes(per)) free, found \(chosen.count + rest.count)\(looked >= config.maxBlobberCandidates ? " among the \(looked) looked at; name preferred blobbers with \"blobbers\", or send the call again (another transaction looks at other blobbers)" : "")"
                 )
             }
@@ -58,10 +63,12 @@ extension StorageContract {
                 writePrices: chosen.map(\.writePrice), size: size, dataShards: Int(d),
                 seconds: duration)
         else {
-            throw .refused("the cost of this allocation overflows; choose a smaller size or duration")
+            throw .refused(.overflow, "the cost of this allocation overflows; choose a smaller size or duration")
         }
         guard c.value >= cost else {
-            throw .refused("lock at least \(tokens(cost)) for this size and duration (cost \(tokens(cost)), sent \(tokens(c.value)))")
+            throw .refused(
+                .insufficientValue,
+                "lock at least \(tokens(cost)) for this size and duration (cost \(tokens(cost)), sent \(tokens(c.value)))")
         }
 
         var parts: [AllocationBlobber] = []
@@ -159,13 +166,14 @@ extension StorageContract {
             guard let after = StoragePricing.writeCost(price: entry.writePrice, bytes: newPer, seconds: newLeft),
                 let before = StoragePricing.writeCost(price: entry.writePrice, bytes: alloc.blobberSize, seconds: oldLeft)
             else {
-                throw .refused("the cost of this update overflows")
+                throw .refused(.overflow, "the cost of this update overflows")
             }
             extra = try checkedAdd(extra, after > before ? after - before : 0, "cost")
             if growPer > 0 {
                 guard var b = try state.blobber(entry.blobberID) else { continue }
                 guard b.free >= growPer else {
                     throw .refused(
+                        .insufficientCapacity,
                         "blobber \(b.id) has \(StorageContract.bytes(b.free)) free; growing needs \(StorageContract.bytes(growPer)) more")
                 }
                 b.allocated = try checkedAdd(b.allocated, growPer, "blobber allocated bytes")
@@ -174,17 +182,19 @@ extension StorageContract {
         }
         var added: BlobberInfo?
         if let add {
-            guard var b = try state.blobber(add) else { throw .refused("blobber \(add) is not registered") }
-            guard alloc.index(of: add) == nil else { throw .refused("blobber \(add) is already in allocation \(alloc.id)") }
+            guard var b = try state.blobber(add) else { throw .refused(.notFound, "blobber \(add) is not registered") }
+            guard alloc.index(of: add) == nil else { throw .refused(.alreadyExists, "blobber \(add) is already in allocation \(alloc.id)") }
             guard alloc.blobbers.count < config.maxAllocationBlobbers else {
-                throw .refused("allocation \(alloc.id) already has \(alloc.blobbers.count) blobbers, the most allowed")
+                throw .refused(.limitExceeded, "allocation \(alloc.id) already has \(alloc.blobbers.count) blobbers, the most allowed")
             }
             guard b.free >= newPer else {
-                throw .refused("blobber \(add) has \(StorageContract.bytes(b.free)) free; needs \(StorageContract.bytes(newPer))")
+                throw .refused(
+                    .insufficientCapacity,
+                    "blobber \(add) has \(StorageContract.bytes(b.free)) free; needs \(StorageContract.bytes(newPer))")
             }
-            guard !isExcluded(b) else { throw .refused("blobber \(add) failed too many challenges (\(b.failedChallenges))") }
+            guard !isExcluded(b) else { throw .refused(.notEligible, "blobber \(add) failed too many challenges (\(b.failedChallenges))") }
             guard let cost = StoragePricing.writeCost(price: b.writePrice, bytes: newPer, seconds: newLeft) else {
-                throw .refused("the cost of this update overflows")
+                throw .refused(.overflow, "the cost of this update overflows")
             }
             extra = try checkedAdd(extra, cost, "cost")
             b.allocated = try checkedAdd(b.allocated, newPer, "blobber allocated bytes")
@@ -196,7 +206,8 @@ extension StorageContract {
             added = b
         }
         guard c.value >= extra else {
-            throw .refused("lock at least \(tokens(extra)) more with this update (cost \(tokens(extra)), sent \(tokens(c.value)))")
+            throw .refused(
+                .insufficientValue, "lock at least \(tokens(extra)) more with this update (cost \(tokens(extra)), sent \(tokens(c.value)))")
         }
         alloc.writePool = try checkedAdd(alloc.writePool, c.value, "write pool")
         alloc.expiration = newExpiration
@@ -229,9 +240,10 @@ extension StorageContract {
     func finalizeAllocation(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         var alloc = try state.allocation(try a.id("allocation_id"))
-        guard alloc.status == .active else { throw .refused("allocation \(alloc.id) is already \(alloc.status.rawValue)") }
+        guard alloc.status == .active else { throw .refused(.invalidState, "allocation \(alloc.id) is already \(alloc.status.rawValue)") }
         guard c.now >= alloc.expiration else {
             throw .refused(
+                .tooEarly,
                 "allocation \(alloc.id) expires at \(UTCTime.iso8601(alloc.expiration)) (in \(StorageContract.seconds(from: c.now, to: alloc.expiration)) s); the owner may cancel it earlier"
             )
         }
@@ -303,10 +315,13 @@ extension StorageContract {
     }
 
     func requireOwnerActive(_ c: ContractContext, _ alloc: Allocation) throws(ContractError) {
-        guard alloc.ownerID == c.caller else { throw .refused("only the owner \(alloc.ownerID) may change allocation \(alloc.id)") }
-        guard alloc.status == .active else { throw .refused("allocation \(alloc.id) is \(alloc.status.rawValue)") }
+        guard alloc.ownerID == c.caller else {
+            throw .refused(.notOwner, "only the owner \(alloc.ownerID) may change allocation \(alloc.id)")
+        }
+        guard alloc.status == .active else { throw .refused(.invalidState, "allocation \(alloc.id) is \(alloc.status.rawValue)") }
         guard c.now < alloc.expiration else {
             throw .refused(
+                .expired,
                 "allocation \(alloc.id) expired at \(UTCTime.iso8601(alloc.expiration)); finalize it with storage.finalize_allocation")
         }
     }

@@ -4,7 +4,9 @@ extension StorageContract {
     /// `register_blobber(url, capacity, write_price, read_price)`; the tx value is the stake.
     func registerBlobber(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
-        if try state.blobber(c.caller) != nil { throw .refused("blobber \(c.caller) is already registered; use storage.update_blobber") }
+        if try state.blobber(c.caller) != nil {
+            throw .refused(.alreadyExists, "blobber \(c.caller) is already registered; use storage.update_blobber")
+        }
         let url = try validURL(try a.string("url"))
         let capacity = try a.uint64("capacity")
         guard capacity > 0 else { throw .invalidArguments("\"capacity\" must be above 0 bytes") }
@@ -12,6 +14,7 @@ extension StorageContract {
         let readPrice = try a.uint64("read_price")
         guard c.value >= config.minBlobberStake else {
             throw .refused(
+                .insufficientValue,
                 "stake at least \(tokens(config.minBlobberStake)) (the call's value) to register a blobber; sent \(tokens(c.value))")
         }
         let b = BlobberInfo(
@@ -31,7 +34,7 @@ extension StorageContract {
         if let url = try a.optionalString("url") { b.url = try validURL(url) }
         if let capacity = try a.optionalUInt64("capacity") {
             guard capacity >= b.allocated else {
-                throw .refused("capacity \(capacity) is below the \(b.allocated) bytes already allocated")
+                throw .refused(.invalidArgument, "capacity \(capacity) is below the \(b.allocated) bytes already allocated")
             }
             b.capacity = capacity
         }
@@ -50,6 +53,7 @@ extension StorageContract {
         let b = try requireRegisteredBlobber(state)
         guard b.allocated == 0 else {
             throw .refused(
+                .invalidState,
                 "blobber \(b.id) still holds \(StorageContract.bytes(b.allocated)) for allocations; wait until they are canceled or finalized"
             )
         }
@@ -77,7 +81,9 @@ extension StorageContract {
         let key = StorageState.readPoolKey(c.caller)
         let have = try state.uint(key)
         let amount = try a.optionalUInt64("amount") ?? have
-        guard amount <= have else { throw .refused("read pool holds \(tokens(have)); cannot unlock \(tokens(amount))") }
+        guard amount <= have else {
+            throw .refused(.insufficientBalance, "read pool holds \(tokens(have)); cannot unlock \(tokens(amount))")
+        }
         try state.setUInt(key, have - amount)
         try c.pay(amount, to: c.caller)
         try c.emit("unlock_read_pool", ["client": c.caller, "amount": String(amount)])

@@ -62,9 +62,9 @@ extension StorageContract {
     func respondChallenge(_ state: StorageState, _ a: ContractArgs) throws(ContractError) -> String {
         let c = state.context
         let id = try a.id("challenge_id")
-        guard let ch = try state.challenge(id) else { throw .refused("no challenge \(id)") }
-        guard ch.blobberID == c.caller else { throw .refused("challenge \(id) is for blobber \(ch.blobberID), not the caller") }
-        guard ch.status == .open else { throw .refused("challenge \(id) is already \(ch.status.rawValue)") }
+        guard let ch = try state.challenge(id) else { throw .refused(.notFound, "no challenge \(id)") }
+        guard ch.blobberID == c.caller else { throw .refused(.notOwner, "challenge \(id) is for blobber \(ch.blobberID), not the caller") }
+        guard ch.status == .open else { throw .refused(.invalidState, "challenge \(id) is already \(ch.status.rawValue)") }
         let proof = try a.decode("proof", as: ChallengeProof.self)
         try c.consumeGas(1000 + UInt64(proof.block.utf8.count / 16) + 100 * UInt64(proof.entrySiblings.count + proof.blockSiblings.count))
         if c.now > ch.deadline {

@@ -12,37 +12,48 @@ extension StorageContract {
         for (i, m) in markers.enumerated() {
             try c.consumeGas(2000)
             let at = "marker \(i) (allocation \(m.allocationID))"
-            guard m.blobberID == c.caller else { throw .refused("\(at) is for blobber \(m.blobberID), not the caller") }
+            guard m.blobberID == c.caller else { throw .refused(.notOwner, "\(at) is for blobber \(m.blobberID), not the caller") }
             var alloc = try state.allocation(m.allocationID)
-            guard alloc.status == .active else { throw .refused("\(at): the allocation is \(alloc.status.rawValue)") }
+            guard alloc.status == .active else { throw .refused(.invalidState, "\(at): the allocation is \(alloc.status.rawValue)") }
             guard c.now < alloc.expiration else {
                 throw .refused(
+                    .expired,
                     "\(at): the allocation expired at \(UTCTime.iso8601(alloc.expiration)); the owner must extend it with storage.update_allocation"
                 )
             }
-            guard m.clientID == alloc.ownerID else { throw .refused("\(at) is signed by \(m.clientID), not the owner \(alloc.ownerID)") }
-            do { try m.verify(ownerPublicKey: alloc.ownerPublicKey) } catch { throw .refused("\(at): \(error)") }
-            guard let bi = alloc.index(of: c.caller) else { throw .refused("\(at): blobber \(c.caller) is not part of the allocation") }
+            guard m.clientID == alloc.ownerID else {
+                throw .refused(.invalidMarker, "\(at) is signed by \(m.clientID), not the owner \(alloc.ownerID)")
+            }
+            do { try m.verify(ownerPublicKey: alloc.ownerPublicKey) } catch { throw .refused(.invalidMarker, "\(at): \(error)") }
+            guard let bi = alloc.index(of: c.caller) else {
+                throw .refused(.notOwner, "\(at): blobber \(c.caller) is not part of the allocation")
+            }
             var part = alloc.blobbers[bi]
             guard m.previousRoot == part.allocationRoot else {
                 throw .refused(
+                    .invalidMarker,
                     "\(at): previous_root \(m.previousRoot) does not match the committed root \(part.allocationRoot); commit markers in order"
                 )
             }
-            guard m.root != m.previousRoot else { throw .refused("\(at): root equals previous_root") }
+            guard m.root != m.previousRoot else { throw .refused(.invalidMarker, "\(at): root equals previous_root") }
             guard m.size <= alloc.blobberSize else {
                 throw .refused(
+                    .insufficientCapacity,
                     "\(at): size \(m.size) exceeds the allocation's \(alloc.blobberSize) bytes per blobber; grow it with storage.update_allocation"
                 )
             }
-            guard m.root != AllocationTree.emptyRoot || m.size == 0 else { throw .refused("\(at): an empty root must have size 0") }
+            guard m.root != AllocationTree.emptyRoot || m.size == 0 else {
+                throw .refused(.invalidMarker, "\(at): an empty root must have size 0")
+            }
             if let latest = part.latestWriteMarker, m.timestamp <= latest {
                 throw .refused(
+                    .invalidMarker,
                     "\(at): timestamp \(m.timestamp) is not after the latest committed marker's \(latest); write markers' timestamps must strictly increase"
                 )
             }
             guard m.timestamp <= milliseconds(saturatingAdd(c.now, config.markerClockSkew)) else {
-                throw .refused("\(at): timestamp \(m.timestamp) (ms) is more than \(config.markerClockSkew) s in the future")
+                throw .refused(
+                    .invalidMarker, "\(at): timestamp \(m.timestamp) (ms) is more than \(config.markerClockSkew) s in the future")
             }
             if m.size > part.used {
                 guard
@@ -50,10 +61,11 @@ extension StorageContract {
                         price: part.writePrice, bytes: m.size - part.used,
                         seconds: StorageContract.seconds(from: c.now, to: alloc.expiration))
                 else {
-                    throw .refused("\(at): cost overflows")
+                    throw .refused(.overflow, "\(at): cost overflows")
                 }
                 guard alloc.writePool >= cost else {
                     throw .refused(
+                        .insufficientBalance,
                         "\(at): the write pool has \(tokens(alloc.writePool)) but storing \(m.size - part.used) more bytes until expiration costs \(tokens(cost)); the owner must add tokens with storage.update_allocation"
                     )
                 }
@@ -91,11 +103,13 @@ extension StorageContract {
         let markers = try blobberMarkers(state, a, as: ReadMarker.self, kind: "read markers")
         var paid: UInt64 = 0
         var refused: [String] = []
+        var codes: Set<ExecutionError.Code> = []
         for (i, m) in markers.enumerated() {
             try c.consumeGas(2000)
             let payment: ReadPayment
-            do { payment = try judge(state, m, index: i) } catch .refused(let why) {
+            do { payment = try judge(state, m, index: i) } catch .refused(let code, let why) {
                 refused.append(why)
+                codes.insert(code)
                 try c.emit(
                     "read_marker_refused",
                     [
@@ -108,7 +122,10 @@ extension StorageContract {
             paid = try checkedAdd(paid, payment.cost, "paid")
         }
         let redeemed = markers.count - refused.count
-        guard redeemed > 0 else { throw .refused(refused.count == 1 ? refused[0] : refused.joined(separator: "; ")) }
+        // One kind of refusal keeps its code; markers refused for different reasons are invalid markers.
+        guard redeemed > 0 else {
+            throw .refused(codes.count == 1 ? codes.first ?? .invalidMarker : .invalidMarker, refused.joined(separator: "; "))
+        }
         return "redeemed \(redeemed) read marker(s) for \(tokens(paid))"
             + (refused.isEmpty ? "" : "; refused \(refused.count): " + refused.joined(separator: "; "))
     }
@@ -128,24 +145,27 @@ extension StorageContract {
     private func judge(_ state: StorageState, _ m: ReadMarker, index i: Int) throws(ContractError) -> ReadPayment {
         let c = state.context
         let at = "read marker \(i) (allocation \(m.allocationID), reader \(m.clientID))"
-        guard m.blobberID == c.caller else { throw .refused("\(at) is for blobber \(m.blobberID), not the caller") }
-        do { try m.verify() } catch { throw .refused("\(at): \(error)") }
+        guard m.blobberID == c.caller else { throw .refused(.notOwner, "\(at) is for blobber \(m.blobberID), not the caller") }
+        do { try m.verify() } catch { throw .refused(.invalidMarker, "\(at): \(error)") }
         let alloc = try state.allocation(m.allocationID)
-        guard m.ownerID == alloc.ownerID else { throw .refused("\(at): owner_id \(m.ownerID) is not the allocation owner") }
-        guard let bi = alloc.index(of: c.caller) else { throw .refused("\(at): blobber \(c.caller) is not part of the allocation") }
+        guard m.ownerID == alloc.ownerID else { throw .refused(.invalidMarker, "\(at): owner_id \(m.ownerID) is not the allocation owner") }
+        guard let bi = alloc.index(of: c.caller) else {
+            throw .refused(.notOwner, "\(at): blobber \(c.caller) is not part of the allocation")
+        }
         guard m.timestamp <= saturatingAdd(c.now, config.markerClockSkew) else {
-            throw .refused("\(at): timestamp \(m.timestamp) is more than \(config.markerClockSkew) s in the future")
+            throw .refused(.invalidMarker, "\(at): timestamp \(m.timestamp) is more than \(config.markerClockSkew) s in the future")
         }
         let price = alloc.blobbers[bi].readPrice
         guard m.readPrice >= price else {
             throw .refused(
+                .invalidMarker,
                 "\(at): signed for read_price \(m.readPrice), below the \(price) per GiB the allocation agreed with this blobber")
         }
         let counterKey = StorageState.readCounterKey(alloc.id, c.caller, m.clientID)
         let last = try state.uint(counterKey)
-        guard m.counter > last else { throw .refused("\(at): counter \(m.counter) is not above the last redeemed \(last)") }
+        guard m.counter > last else { throw .refused(.invalidMarker, "\(at): counter \(m.counter) is not above the last redeemed \(last)") }
         guard let cost = StoragePricing.readCost(price: price, blocks: m.counter - last) else {
-            throw .refused("\(at): cost overflows")
+            throw .refused(.overflow, "\(at): cost overflows")
         }
         let pool = try state.uint(StorageState.readPoolKey(m.clientID))
         if pool >= cost {
@@ -155,6 +175,7 @@ extension StorageContract {
             return ReadPayment(alloc: alloc, counterKey: counterKey, cost: cost, ticketSpent: spent)
         }
         throw .refused(
+            .insufficientBalance,
             "\(at): the reader's read pool has \(tokens(pool)) but \(m.counter - last) blocks cost \(tokens(cost)), and the allocation's write pool does not pay for this reader (\(ownerPaysRule)); the reader must lock tokens with storage.lock_read_pool"
         )
     }
@@ -211,7 +232,7 @@ extension StorageContract {
         let c = state.context
         let id = try a.id("ticket_id")
         let key = StorageState.revokedKey(owner: c.caller, ticket: id)
-        if try state.load(key, as: Int64.self) != nil { throw .refused("ticket \(id) is already revoked") }
+        if try state.load(key, as: Int64.self) != nil { throw .refused(.alreadyExists, "ticket \(id) is already revoked") }
         try state.save(key, c.now)
         try c.emit("revoke_ticket", ["owner": c.caller, "ticket": id])
         return "ticket \(id) revoked"

@@ -107,7 +107,7 @@ package struct StorageContract: Contract {
 
     func requireRegisteredBlobber(_ state: StorageState) throws(ContractError) -> BlobberInfo {
         guard let b = try state.blobber(state.context.caller) else {
-            throw .refused("caller \(state.context.caller) is not a registered blobber; call storage.register_blobber first")
+            throw .refused(.notFound, "caller \(state.context.caller) is not a registered blobber; call storage.register_blobber first")
         }
         return b
     }

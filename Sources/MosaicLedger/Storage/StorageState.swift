@@ -72,7 +72,7 @@ struct StorageState {
 
     static func decode<T: Decodable>(_ bytes: [UInt8], key: String, as type: T.Type) throws(ContractError) -> T {
         do { return try JSONDecoder().decode(T.self, from: Data(bytes)) } catch {
-            throw .refused("storage state \(key) is unreadable: \(error)")
+            throw .refused(.stateUnavailable, "storage state \(key) is unreadable: \(error)")
         }
     }
 
@@ -84,7 +84,7 @@ struct StorageState {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do { try context.set(key, [UInt8](try encoder.encode(value))) } catch let e as ContractError { throw e } catch {
-            throw .refused("cannot encode \(key): \(error)")
+            throw .refused(.stateUnavailable, "cannot encode \(key): \(error)")
         }
     }
 
@@ -93,7 +93,7 @@ struct StorageState {
 
     func allocation(_ id: String) throws(ContractError) -> Allocation {
         guard let a = try load(Self.allocationKey(id), as: Allocation.self) else {
-            throw .refused("no allocation \(id); list yours with storage allocations")
+            throw .refused(.notFound, "no allocation \(id); list yours with storage allocations")
         }
         return a
     }
@@ -172,7 +172,7 @@ struct StorageState {
 /// Overflow-checked arithmetic for contract amounts: an overflow refuses the call.
 func checkedAdd(_ a: UInt64, _ b: UInt64, _ what: String) throws(ContractError) -> UInt64 {
     let (s, o) = a.addingReportingOverflow(b)
-    if o { throw .refused("\(what) would overflow") }
+    if o { throw .refused(.overflow, "\(what) would overflow") }
     return s
 }
 
@@ -192,6 +192,6 @@ func milliseconds(_ seconds: Int64) -> Int64 {
 }
 
 func checkedSub(_ a: UInt64, _ b: UInt64, _ what: String) throws(ContractError) -> UInt64 {
-    guard a >= b else { throw .refused("\(what): \(b) exceeds \(a)") }
+    guard a >= b else { throw .refused(.overflow, "\(what): \(b) exceeds \(a)") }
     return a - b
 }

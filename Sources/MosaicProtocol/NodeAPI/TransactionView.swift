@@ -11,8 +11,8 @@ public struct TransactionView: Sendable, Hashable, Codable {
     public var index: Int?
     public var outputHash: String?
     public var outcome: ExecutionOutcome?
-    /// The chain's error when execution failed.
-    public var error: String?
+    /// The chain's error when execution failed: a stable code and the contract's message.
+    public var error: ExecutionError?
     public var output: String?
     public var events: [TransactionEvent]?
 
@@ -57,7 +57,7 @@ public struct TransactionView: Sendable, Hashable, Codable {
         index = try c.decodeIfPresent(Int.self, forKey: .index)
         outputHash = try c.decodeIfPresent(String.self, forKey: .outputHash)
         outcome = try c.decodeIfPresent(ExecutionOutcome.self, forKey: .outcome)
-        error = try c.decodeIfPresent(String.self, forKey: .error)
+        error = try c.decodeIfPresent(ExecutionError.self, forKey: .error)
         output = try c.decodeIfPresent(String.self, forKey: .output)
         events = try c.decodeIfPresent([TransactionEvent].self, forKey: .events)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicErrors
 
 /// What a grant lets an app do for a user: `comment` (posts, replies, edits) or `vote`.
 public enum SocialScope: String, Sendable, Hashable, Codable, CaseIterable {
@@ -18,7 +19,8 @@ public enum SocialScope: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// A scope word that is neither `vote` nor `comment`.
-public struct SocialScopeError: Error, Sendable, CustomStringConvertible {
+public struct SocialScopeError: CodedError, Sendable, CustomStringConvertible {
     public let word: String
+    public var code: String { "invalid_scope" }
     public var description: String { "unknown scope \"\(word)\": use vote, comment or vote,comment" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicErrors
 import MosaicHTTP
 
 /// The client's list of networks and which one is current, kept in `$MOSAIC_HOME/config.json`.
@@ -136,7 +137,7 @@ public struct ClientConfig: Codable, Sendable, Equatable {
 }
 
 /// Problems with the client config, each saying what to do.
-public enum ConfigError: Error, Equatable, CustomStringConvertible {
+public enum ConfigError: CodedError, Equatable, CustomStringConvertible {
     case corrupted(path: String, reason: String)
     case unwritable(path: String, reason: String)
     case unknownNetwork(String, known: [String])
@@ -148,7 +149,7 @@ public enum ConfigError: Error, Equatable, CustomStringConvertible {
     /// A plain http:// node URL beyond loopback without `--insecure`.
     case plainHTTPRefused(String)
 
-    /// Stable code, as every error of the project has.
+    /// Stable code: callers decide on it, never on the message.
     public var code: String {
         switch self {
         case .corrupted: return "config_corrupted"

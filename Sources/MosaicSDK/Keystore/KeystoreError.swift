@@ -1,7 +1,8 @@
 import MosaicCrypto
+import MosaicErrors
 
 /// Keystore failures, each telling the user what to do next.
-public enum KeystoreError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum KeystoreError: CodedError, Equatable, Sendable, CustomStringConvertible {
     case invalidName(String)
     case walletExists(name: String)
     case unknownWallet(name: String, available: [String])
@@ -13,6 +14,23 @@ public enum KeystoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidMnemonic(MnemonicError)
     case io(path: String, reason: String)
     case crypto(CryptoError)
+
+    /// Stable code: callers decide on it, never on the message.
+    public var code: String {
+        switch self {
+        case .invalidName: return "invalid_wallet_name"
+        case .walletExists: return "wallet_exists"
+        case .unknownWallet: return "unknown_wallet"
+        case .noDefaultWallet: return "no_default_wallet"
+        case .wrongPassphrase: return "wrong_passphrase"
+        case .emptyPassphrase: return "empty_passphrase"
+        case .corrupted: return "keystore_corrupted"
+        case .unsupportedVersion: return "unsupported_version"
+        case .invalidMnemonic(let e): return e.code
+        case .io: return "io"
+        case .crypto(let e): return e.code
+        }
+    }
 
     /// The message shown to the user: what went wrong and what to do next.
     public var description: String {

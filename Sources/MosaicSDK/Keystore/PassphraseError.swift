@@ -1,11 +1,25 @@
+import MosaicErrors
+
 /// Why no passphrase could be obtained, with the ways to provide one.
-public enum PassphraseError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum PassphraseError: CodedError, Equatable, Sendable, CustomStringConvertible {
     case environmentNotSet(variable: String)
     case fileUnreadable(path: String, reason: String)
     case empty(source: String)
     case notATerminal
     case mismatch
     case terminal(reason: String)
+
+    /// Stable code: callers decide on it, never on the message.
+    public var code: String {
+        switch self {
+        case .environmentNotSet: return "passphrase_not_set"
+        case .fileUnreadable: return "passphrase_file_unreadable"
+        case .empty: return "empty_passphrase"
+        case .notATerminal: return "not_a_terminal"
+        case .mismatch: return "passphrase_mismatch"
+        case .terminal: return "terminal"
+        }
+    }
 
     /// The message shown to the user, naming the ways to give a passphrase.
     public var description: String {

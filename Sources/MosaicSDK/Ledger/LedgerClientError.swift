@@ -1,8 +1,9 @@
+import MosaicErrors
 import MosaicHTTP
 
 /// Why a call to a ledger node failed. `rejected` carries the node's own code (see
 /// docs/PROTOCOL.md §2.3, e.g. `stale_nonce`, `insufficient_balance`) and message.
-public enum LedgerClientError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum LedgerClientError: CodedError, Sendable, Equatable, CustomStringConvertible {
     /// The node answered with an error; nothing changed on the ledger.
     case rejected(code: String, message: String, status: Int)
     /// No such transaction, block or account on this node.

@@ -279,7 +279,7 @@ public final class Wallet: Sendable {
                 throw .node(error)
             }
             if view.status == .expired { throw .expired(hash: hash) }
-            if view.outcome == .failure { throw .failed(hash: hash, error: view.error ?? "execution failed") }
+            if view.outcome == .failure { throw .failed(hash: hash, error: view.error ?? ExecutionError(.refused, "execution failed")) }
             if view.status.satisfies(target) { return view }
             if ContinuousClock.now >= deadline { throw .timedOut(hash: hash, status: view.status) }
             // A node that answers at once without waiting (shutting down, or an old one) is not polled in a tight loop.

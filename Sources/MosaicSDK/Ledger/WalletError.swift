@@ -1,8 +1,10 @@
+import MosaicErrors
 import MosaicProtocol
 
 /// What can go wrong when a wallet sends or waits. The `send` checks run before anything is
-/// broadcast; `code` matches the web app's API codes (docs/APP_API.md).
-public enum WalletError: Error, Sendable, Equatable, CustomStringConvertible {
+/// broadcast; `code` matches the web app's API codes (docs/APP_API.md); a failed transaction's
+/// code is its receipt's (docs/PROTOCOL.md §2.6).
+public enum WalletError: CodedError, Sendable, Equatable, CustomStringConvertible {
     /// The amount text is not a token amount (the detail quotes what was typed).
     case invalidAmount(String)
     /// The recipient is not a client id (64 hex characters).
@@ -19,8 +21,8 @@ public enum WalletError: Error, Sendable, Equatable, CustomStringConvertible {
     case faucetLimited(String, nextPourAt: Int64?)
     /// The transaction was not included in time and was dropped; it can be sent again.
     case expired(hash: String)
-    /// Included in a block but execution failed; `error` is the chain's reason.
-    case failed(hash: String, error: String)
+    /// Included in a block but execution failed; `error` is the chain's reason, code and message.
+    case failed(hash: String, error: ExecutionError)
     /// The wait ended before the status was reached; `status` is where it stands now.
     case timedOut(hash: String, status: TransactionStatus)
     /// The node does not know this hash (never submitted, or lost from its pool by a restart).
@@ -39,7 +41,7 @@ public enum WalletError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidDescription: return "invalid_description"
         case .faucetLimited: return "faucet_limited"
         case .expired: return "expired"
-        case .failed: return "failed"
+        case .failed(_, let error): return error.code
         case .timedOut: return "timed_out"
         case .unknownTransaction: return "unknown_transaction"
         case .node(let e): return e.code

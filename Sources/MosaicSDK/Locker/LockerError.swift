@@ -1,8 +1,9 @@
 import Foundation
+import MosaicErrors
 
 /// Why a Locker operation failed, each with what to do. The same words reach the command line and
 /// the web page.
-public enum LockerError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum LockerError: CodedError, Equatable, Sendable, CustomStringConvertible {
     /// The PIN did not open the file's key (AEAD authentication failed). `triesBeforeWait` is how
     /// many more wrong PINs are allowed before tries have to wait (0: the next one waits).
     case incorrectPIN(name: String, triesBeforeWait: Int, wait: Int64)

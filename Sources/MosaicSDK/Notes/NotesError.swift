@@ -1,9 +1,10 @@
+import MosaicErrors
 import MosaicProtocol
 
 /// Notes failures found before anything is broadcast (so no fee is spent), and reads that
 /// found nothing. The chain checks the same limits again and its refusals arrive as
 /// `WalletError.failed` with its message.
-public enum NotesError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum NotesError: CodedError, Sendable, Equatable, CustomStringConvertible {
     /// A note needs a title.
     case emptyTitle
     /// The title is over `Notepad.maxTitleBytes`.

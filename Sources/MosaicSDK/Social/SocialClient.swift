@@ -563,7 +563,7 @@ public struct SocialClient: Sendable {
                 data: ContractCall(contract: "social", method: method, args: all).json)
             return try await wallet.wait(for: tx.hash, until: until, timeout: .seconds(120))
         } catch {
-            if case .failed(let hash, let message) = error { throw .refused(hash: hash, message: message) }
+            if case .failed(let hash, let failure) = error { throw .refused(hash: hash, error: failure) }
             throw .wallet(error)
         }
     }

@@ -189,7 +189,7 @@ struct BlobberConnection: Sendable {
                     r = try await call(.get, "\(self.base)/blocks", query: query, headers: ["X-Read-Marker": header])
                 }
                 return try BlobberWire.decodeBlocks(r.body)
-            } catch let e as HTTPClientError where e.status == 409 && e.message.hasPrefix("read_counter") && attempt < 3 {
+            } catch let e as HTTPClientError where e.code == StorageRequestError.staleReadCounter("").code && attempt < 3 {
                 counters.forget(slot)
             }
         }

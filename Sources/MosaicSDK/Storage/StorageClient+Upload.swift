@@ -80,7 +80,9 @@ extension StorageClient {
                 )
             }
         }
-        if let full = down.values.first(where: { $0.contains("is full") }) { throw StorageClientError.full(full) }
+        if let full = down.sorted(by: { $0.key < $1.key }).first(where: { $0.value.code == StorageClientError.full("").code }) {
+            throw StorageClientError.full(full.value.message)
+        }
         if a.totalShards - down.count < a.writeQuorum {
             throw Self.summarize(down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: remotePath)
         }

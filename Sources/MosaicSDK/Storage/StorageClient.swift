@@ -1,5 +1,6 @@
 import Foundation
 import MosaicCrypto
+import MosaicErrors
 import MosaicHTTP
 import MosaicProtocol
 import MosaicStorageCore
@@ -89,22 +90,23 @@ public final class StorageClient: Sendable {
     /// - Returns: blobber index → reason for each one that did not take it; empty when all did.
     @discardableResult
     public func assign(_ assignment: AllocationAssignment, to allocation: StorageAllocation) async -> [Int: String] {
-        await forEach(connections(allocation)) { c in _ = try await c.assign(assignment) }
+        await forEach(connections(allocation)) { c in _ = try await c.assign(assignment) }.mapValues(\.message)
     }
 
     /// Runs `body` on every connection concurrently; returns the failures by blobber index.
-    func forEach(_ conns: [BlobberConnection], _ body: @escaping @Sendable (BlobberConnection) async throws -> Void) async -> [Int: String]
+    func forEach(_ conns: [BlobberConnection], _ body: @escaping @Sendable (BlobberConnection) async throws -> Void) async -> [Int:
+        SinkFailure]
     {
-        await withTaskGroup(of: (Int, String?).self) { group in
+        await withTaskGroup(of: (Int, SinkFailure?).self) { group in
             for c in conns {
                 group.addTask {
                     do {
                         try await body(c)
                         return (c.index, nil)
-                    } catch { return (c.index, Self.reason(error)) }
+                    } catch { return (c.index, Self.failure(error)) }
                 }
             }
-            var out: [Int: String] = [:]
+            var out: [Int: SinkFailure] = [:]
             for await (i, e) in group { if let e { out[i] = e } }
             return out
         }
@@ -113,6 +115,11 @@ public final class StorageClient: Sendable {
     static func reason(_ error: any Error) -> String {
         if let e = error as? HTTPClientError { return e.status == 0 ? "unreachable (\(e.message))" : e.message }
         return "\(error)"
+    }
+
+    /// `reason` with the error's code, which the quorum summaries decide on.
+    static func failure(_ error: any Error) -> SinkFailure {
+        SinkFailure(code: errorCode(of: error), message: reason(error))
     }
 
     // MARK: Commits
@@ -176,7 +183,7 @@ public final class StorageClient: Sendable {
                     allocation: a.id, blobber: c.blobber.id,
                     .init(root: marker.root, files: files, leaves: leaves, timestamp: marker.timestamp))
                 return (committed, changes)
-            } catch let e as HTTPClientError where e.status == 409 && e.message.contains("previous_root") && attempt < 3 {
+            } catch let e as HTTPClientError where e.code == StorageRequestError.staleRoot("").code && attempt < 3 {
                 continue
             }
         }
@@ -257,7 +264,7 @@ public final class StorageClient: Sendable {
             try await self.commit(c, allocation: a) { try build(c.index, $0) }
         }
         let ok = indices.filter { failures[$0] == nil }.sorted()
-        var failed = failures
+        var failed = failures.mapValues(\.message)
         for i in 0..<a.totalShards where !indices.contains(i) && failed[i] == nil { failed[i] = "skipped (failed earlier)" }
         if ok.count < quorum {
             if let undo {
@@ -273,13 +280,13 @@ public final class StorageClient: Sendable {
 
     /// The clearest error for a failed quorum: a shared user-facing cause (exists, missing, full,
     /// expired) when the blobbers agree on one, else the list of reasons.
-    static func summarize(_ failures: [Int: String], needed: Int, reached: Int, path: String) -> StorageClientError {
-        let texts = Array(failures.values)
-        if texts.contains(where: { $0.contains("already exists") }) { return .alreadyExists(path: path) }
-        if texts.contains(where: { $0.contains("does not exist") }) { return .notFound(path: path) }
-        if let full = texts.first(where: { $0.contains("is full") }) { return .full(full) }
-        if let e = texts.first(where: { $0.contains("expired") }) { return .full(e) }
-        return .tooFewBlobbers(needed: needed, reached: reached, failures: failures)
+    static func summarize(_ failures: [Int: SinkFailure], needed: Int, reached: Int, path: String) -> StorageClientError {
+        let all = failures.sorted { $0.key < $1.key }.map(\.value)
+        if all.contains(where: { $0.code == StorageRequestError.alreadyExists("").code }) { return .alreadyExists(path: path) }
+        if all.contains(where: { $0.code == StorageRequestError.notFound("").code }) { return .notFound(path: path) }
+        if let full = all.first(where: { $0.code == StorageRequestError.full("").code }) { return .full(full.message) }
+        if let e = all.first(where: { $0.code == StorageRequestError.expired("").code }) { return .full(e.message) }
+        return .tooFewBlobbers(needed: needed, reached: reached, failures: failures.mapValues(\.message))
     }
 
     func recordRepairs(_ a: StorageAllocation, path: String, failed: [Int: String]) {
@@ -323,7 +330,7 @@ public final class StorageClient: Sendable {
     ) {
         try RemotePath.validate(path)
         let conns = connections(a, ticket: ticket)
-        let answers = await withTaskGroup(of: (Int, Duration, FileMeta?, String?).self) { group in
+        let answers = await withTaskGroup(of: (Int, Duration, FileMeta?, SinkFailure?).self) { group in
             for c in conns {
                 group.addTask {
                     let clock = ContinuousClock()
@@ -332,16 +339,16 @@ public final class StorageClient: Sendable {
                         let m = try await c.stat(path)
                         return (c.index, clock.now - start, m, nil)
                     } catch {
-                        return (c.index, clock.now - start, nil, Self.reason(error))
+                        return (c.index, clock.now - start, nil, Self.failure(error))
                     }
                 }
             }
-            var out: [(Int, Duration, FileMeta?, String?)] = []
+            var out: [(Int, Duration, FileMeta?, SinkFailure?)] = []
             for await r in group { out.append(r) }
             return out
         }
         var byHash: [String: (meta: FileMeta, holders: [(Int, Duration)])] = [:]
-        var failures: [Int: String] = [:]
+        var failures: [Int: SinkFailure] = [:]
         var missing = 0
         for (i, t, m, e) in answers {
             if let e {
@@ -353,13 +360,16 @@ public final class StorageClient: Sendable {
                 continue
             }
             guard m.allocationID == a.id, m.path == path, (try? m.verify(owner: a.ownerPublicKey)) != nil else {
-                failures[i] = "served metadata that is not signed by the owner"
+                failures[i] = SinkFailure(code: "untrusted_blobber", message: "served metadata that is not signed by the owner")
                 continue
             }
             byHash[m.hash, default: (m, [])].holders.append((i, t))
         }
         guard let best = byHash.values.max(by: { ($0.holders.count, $0.meta.modified) < ($1.holders.count, $1.meta.modified) }) else {
             if missing > 0 { throw StorageClientError.notFound(path: path) }
+            if failures.values.contains(where: { $0.code == StorageRequestError.ticketRevoked("").code }) {
+                throw StorageClientError.ticketRevoked(path: path)
+            }
             throw StorageClientError.unreadable(
                 path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }
@@ -389,22 +399,24 @@ public final class StorageClient: Sendable {
     public func list(_ path: String = "/", allocation a: StorageAllocation) async throws -> [FileMeta] {
         if path != "/" { try RemotePath.validate(path) }
         let conns = connections(a)
-        let lists = await withTaskGroup(of: (Int, [FileMeta]?, String?).self) { group in
+        let lists = await withTaskGroup(of: (Int, [FileMeta]?, SinkFailure?).self) { group in
             for c in conns {
                 group.addTask {
                     do { return (c.index, try await c.list(path, recursive: false), nil) } catch {
-                        return (c.index, nil, Self.reason(error))
+                        return (c.index, nil, Self.failure(error))
                     }
                 }
             }
-            var out: [(Int, [FileMeta]?, String?)] = []
+            var out: [(Int, [FileMeta]?, SinkFailure?)] = []
             for await r in group { out.append(r) }
             return out
         }
         let answered = lists.compactMap(\.1)
         guard !answered.isEmpty else {
             let failures = Dictionary(uniqueKeysWithValues: lists.compactMap { i, _, e in e.map { (i, $0) } })
-            if failures.values.allSatisfy({ $0.contains("does not exist") }) { throw StorageClientError.notFound(path: path) }
+            if failures.values.allSatisfy({ $0.code == StorageRequestError.notFound("").code }) {
+                throw StorageClientError.notFound(path: path)
+            }
             throw StorageClientError.unreadable(
                 path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }

@@ -1,8 +1,9 @@
+import MosaicErrors
 import MosaicStorageCore
 
 /// Why a storage operation failed, each with what to do. Blobbers' own messages are kept
 /// (users want the real reason, not "consensus not met").
-public enum StorageClientError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StorageClientError: CodedError, Equatable, Sendable {
     /// The allocation record does not check out (key, shards, URLs).
     case invalidAllocation(String)
     /// The allocation expired; writes are refused until it is extended.
@@ -31,6 +32,27 @@ public enum StorageClientError: Error, Equatable, Sendable, CustomStringConverti
     /// ledger (a listing that is not its signed root, a stale root, an unproven read counter):
     /// nothing is signed over it.
     case untrustedBlobber(index: Int, reason: String)
+    /// The owner revoked the auth ticket this read was made with.
+    case ticketRevoked(path: String)
+
+    public var code: String {
+        switch self {
+        case .invalidAllocation: return "invalid_allocation"
+        case .expired: return "allocation_expired"
+        case .full: return "allocation_full"
+        case .tooFewBlobbers: return "too_few_blobbers"
+        case .notFound: return "not_found"
+        case .alreadyExists: return "already_exists"
+        case .notAFile: return "not_a_file"
+        case .localFile: return "local_file"
+        case .changedDuringUpload: return "changed_during_upload"
+        case .unreadable: return "unreadable"
+        case .invalidPath: return "invalid_path"
+        case .lockerFile: return "locker_file"
+        case .untrustedBlobber: return "untrusted_blobber"
+        case .ticketRevoked: return "ticket_revoked"
+        }
+    }
 
     /// The message shown to the user, with what to do.
     public var description: String {
@@ -51,6 +73,7 @@ public enum StorageClientError: Error, Equatable, Sendable, CustomStringConverti
         case .invalidPath(let why): return why
         case .untrustedBlobber(let i, let why):
             return "blobber \(i) answered something that does not check out: \(why); nothing was signed over it"
+        case .ticketRevoked(let p): return "the owner revoked the auth ticket for \(p); ask them to share it again"
         case .lockerFile(let p):
             return "\(p) is a locker file, locked with a PIN; open it with 'mosaic locker get \(RemotePath.name(p))' or on the Locker page"
         }
