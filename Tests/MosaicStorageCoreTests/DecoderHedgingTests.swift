@@ -21,13 +21,7 @@ struct DecoderHedgingTests {
         let data = testBytes(5 * 65536 + 17)
         let encoder = try FileEncoder(dataShards: 2, parityShards: 2, cipher: TaggedTestCipher())
         let sinks = (0..<4).map { _ in MemorySink() }
-        var at = 0
-        let result = try await encoder.encode(
-            read: { n in
-                let part = Array(data[at..<min(data.count, at + n)])
-                at += part.count
-                return part
-            }, to: sinks)
+        let result = try await encoder.encode(bytes: data, to: sinks)
         var sources: [Int: any FragmentSource] = [:]
         for i in 0..<4 { sources[i] = MemorySource(await sinks[i].bytes) }
         sources[0] = SlowSource(inner: MemorySource(await sinks[0].bytes))

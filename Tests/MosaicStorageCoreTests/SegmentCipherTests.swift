@@ -20,13 +20,7 @@ import Testing
         let c = try AESGCMSegmentCipher.random(fileSize: Int64(data.count))
         let encoder = try FileEncoder(dataShards: 2, parityShards: 1, cipher: c)
         let sinks = (0..<3).map { _ in MemorySink() }
-        var at = 0
-        let result = try await encoder.encode(
-            read: { n in
-                let part = Array(data[at..<min(data.count, at + n)])
-                at += part.count
-                return part
-            }, to: sinks)
+        let result = try await encoder.encode(bytes: data, to: sinks)
         let decoder = try FileDecoder(file: result.file, cipher: c)
         var sources: [Int: any FragmentSource] = [:]
         for i in 0..<3 { sources[i] = MemorySource(await sinks[i].bytes) }

@@ -124,3 +124,16 @@ public func combinations(_ n: Int, _ k: Int) -> [[Int]] {
 
 /// Byte equality without dumping megabytes into a failure message.
 public func same(_ a: [UInt8], _ b: [UInt8]) -> Bool { a == b }
+
+extension FileEncoder {
+    /// Encodes `data` from memory into `sinks`, read in the sizes the encoder asks for.
+    package func encode(bytes data: [UInt8], to sinks: [any FragmentSink]) async throws -> Result {
+        var at = 0
+        return try await encode(
+            read: { n in
+                let part = Array(data[at..<min(data.count, at + n)])
+                at += part.count
+                return part
+            }, to: sinks)
+    }
+}
