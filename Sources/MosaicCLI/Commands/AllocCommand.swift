@@ -21,11 +21,10 @@ enum AllocCommand {
         ],
         options: NewOptions.self,
         action: { o, inv in
-            let data = o.data.value
-            let parity = o.parity.value
-            let size = o.size.bytes
-            guard size > 0 else { throw CLIError.usage("--size must be more than 0 bytes") }
-            let seconds = o.expire.seconds
+            // The network's rules, before anything is signed: d + p ≤ 64, ≥ 1 MiB, 1 h to 100 years.
+            let terms = try AllocationTerms(
+                dataShards: o.data.value, parityShards: o.parity.value, size: o.size.bytes, seconds: o.expire.seconds)
+            let (data, parity, size, seconds) = (terms.dataShards, terms.parityShards, terms.size, terms.seconds)
             let ctx = try StorageContext(inv)
             let lock: UInt64
             if let given = o.lock {

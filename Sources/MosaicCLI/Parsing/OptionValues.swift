@@ -100,14 +100,14 @@ struct Confirmations: BoundedNumber {
 /// Data shards of an allocation: any this many blobbers rebuild a file.
 struct DataShards: BoundedNumber {
     let value: Int
-    static let range = 1...64
+    static let range = 1...AllocationTerms.maxShards
     static var valueName: String { "D" }
 }
 
 /// Parity shards of an allocation: this many blobbers may be lost.
 struct ParityShards: BoundedNumber {
     let value: Int
-    static let range = 0...64
+    static let range = 0...AllocationTerms.maxShards
     static var valueName: String { "P" }
 }
 
