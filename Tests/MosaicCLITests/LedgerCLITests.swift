@@ -190,4 +190,21 @@ import Testing
         #expect(advanced.code == 0, "\(advanced.err)")
         #expect(advanced.json["offset_seconds"] as? Int == 7200)
     }
+
+    /// `mosaic node --db` naming a PostgreSQL server that is not there stops at once with an error
+    /// that names the database, never its password, and leaves no SQLite file in the directory.
+    @Test func nodeOnAnUnreachableDatabaseFailsClearlyWithoutItsPassword() async throws {
+        let cli = try cli()
+        defer { cli.cleanup() }
+        let dir = cli.home.path + "/node"
+        let url = "postgres://mosaic:hunter2secret@127.0.0.1:\(freeLoopbackPorts(1))/ledger?connect_timeout=5"
+        let r = try await cli.run(["node", "--dir", dir, "--db", url, "--port", "0", "--quiet"])
+        #expect(r.code == 1)
+        #expect(r.err.contains("PostgreSQL at postgres://mosaic:***@127.0.0.1"), "\(r.err)")
+        #expect(!r.err.contains("hunter2secret"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/ledger.sqlite"))
+        let bad = try await cli.run(["node", "--dir", dir, "--db", "mysql://x"])
+        #expect(bad.code == 2, "\(bad.err)")
+        #expect(bad.err.contains("--db mysql://x: give sqlite or postgres://USER@HOST:PORT/DATABASE"))
+    }
 }

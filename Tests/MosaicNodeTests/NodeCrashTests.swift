@@ -25,7 +25,9 @@ import Testing
         let genesisFile = dir + "/genesis-in.json"
         try genesis.write(to: genesisFile)
         let ledgerDir = dir + "/ledger"
-        let args = ["node", "--dir", ledgerDir, "--port", "0", "--block-time", "100ms", "--quiet", "--json"]
+        let args =
+            ["node", "--dir", ledgerDir, "--port", "0", "--block-time", "100ms", "--quiet", "--json"]
+            + (try TestLedgerDatabase.nodeArguments(for: ledgerDir))
 
         let first = try MosaicProcess(args + ["--genesis", genesisFile])
         let ready = try #require(await first.firstJSON(timeout: 30))

@@ -1,3 +1,4 @@
+import MosaicLedger
 import MosaicProtocol
 import MosaicSDK
 
@@ -42,6 +43,19 @@ struct Interval: OptionValue {
     let duration: Duration
     static var valueName: String { "DURATION" }
     static func parse(_ text: String, option: String) throws -> Interval { Interval(duration: try DurationText.parse(text, flag: option)) }
+}
+
+/// Where a node keeps its ledger (`--db`): `sqlite` (the default, in --dir) or a PostgreSQL URL.
+struct LedgerDatabaseOption: OptionValue {
+    let database: LedgerDatabase
+    static var valueName: String { "URL" }
+    static func parse(_ text: String, option: String) throws -> LedgerDatabaseOption {
+        if text == "sqlite" { return LedgerDatabaseOption(database: .sqlite) }
+        guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://"), text.count > "postgres://".count else {
+            throw CLIError.usage("--\(option) \(text.prefix(80)): give sqlite or postgres://USER@HOST:PORT/DATABASE")
+        }
+        return LedgerDatabaseOption(database: .postgres(url: text))
+    }
 }
 
 /// "A-B": first and last byte, inclusive, as a range of plaintext offsets.
