@@ -33,7 +33,7 @@ public enum MosaicCommandLine {
                 } else if !output.text.isEmpty {
                     Console.out(output.text.hasSuffix("\n") ? output.text : output.text + "\n")
                 }
-                return 0
+                return output.exitCode
             }
         } catch {
             report(code: errorCode(of: error), message: String(describing: error), json: wantsJSON)

@@ -125,6 +125,12 @@ struct ParityShards: BoundedNumber {
     static var valueName: String { "P" }
 }
 
+/// Files a folder upload, download or sync moves at once.
+struct TransferJobs: BoundedNumber {
+    let value: Int
+    static let range = 1...64
+}
+
 /// Blobbers a devnet runs in process.
 struct DevnetBlobbers: BoundedNumber {
     let value: Int
