@@ -326,6 +326,16 @@ struct StorageEndToEndTests {
         await #expect(throws: StorageClientError.expired(allocation: expired.allocation.id, at: expired.allocation.expiration)) {
             try await expired.client.upload(localFile: f, remotePath: "/a", allocation: expired.allocation)
         }
+        // A client whose copy of the terms is stale (the blobbers know it expired) gets the same
+        // answer from the blobbers' refusals, not "allocation full".
+        var stale = expired.allocation
+        stale.expiration = Int64(Date().timeIntervalSince1970) + 3600
+        do {
+            try await expired.client.upload(localFile: f, remotePath: "/a", allocation: stale)
+            Issue.record("an upload to an expired allocation succeeded")
+        } catch StorageClientError.expired(let id, let at) {
+            #expect(id == stale.id && at < stale.expiration, "it names the allocation, and a time that is not in the future")
+        }
 
         let small = try await StorageGrid(data: 2, parity: 1, size: 100_000)
         defer { Task { await small.shutdown() } }

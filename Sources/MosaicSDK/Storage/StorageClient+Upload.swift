@@ -89,7 +89,7 @@ extension StorageClient {
             throw StorageClientError.full(full.value.message)
         }
         if a.totalShards - down.count < a.writeQuorum {
-            throw Self.summarize(down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: remotePath)
+            throw Self.summarize(down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: remotePath, allocation: a)
         }
 
         // Resume or start the journal. A resume seals under the same key and nonces as before, so
@@ -160,7 +160,7 @@ extension StorageClient {
                 mayResume = false
                 continue
             } catch let StorageError.tooFewSinks(needed, succeeded, failures) {
-                throw Self.summarize(failures, needed: needed, reached: succeeded, path: remotePath)
+                throw Self.summarize(failures, needed: needed, reached: succeeded, path: remotePath, allocation: a)
             } catch is CryptoError {
                 // The cipher is bound to the size at the start: a file that grew has more segments.
                 Self.forgetJournal(journalURL)

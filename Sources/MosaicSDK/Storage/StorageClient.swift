@@ -272,7 +272,7 @@ public final class StorageClient: Sendable {
                     try await self.commit(c, allocation: a) { try undo(c.index, $0) }
                 }
             }
-            throw Self.summarize(failures, needed: quorum, reached: ok.count, path: path)
+            throw Self.summarize(failures, needed: quorum, reached: ok.count, path: path, allocation: a)
         }
         if !failed.isEmpty { recordRepairs(a, path: path, failed: failed) }
         return (ok, failed)
@@ -280,12 +280,17 @@ public final class StorageClient: Sendable {
 
     /// The clearest error for a failed quorum: a shared user-facing cause (exists, missing, full,
     /// expired) when the blobbers agree on one, else the list of reasons.
-    static func summarize(_ failures: [Int: SinkFailure], needed: Int, reached: Int, path: String) -> StorageClientError {
+    static func summarize(
+        _ failures: [Int: SinkFailure], needed: Int, reached: Int, path: String, allocation a: StorageAllocation
+    ) -> StorageClientError {
         let all = failures.sorted { $0.key < $1.key }.map(\.value)
         if all.contains(where: { $0.code == StorageRequestError.alreadyExists("").code }) { return .alreadyExists(path: path) }
         if all.contains(where: { $0.code == StorageRequestError.notFound("").code }) { return .notFound(path: path) }
         if let full = all.first(where: { $0.code == StorageRequestError.full("").code }) { return .full(full.message) }
-        if let e = all.first(where: { $0.code == StorageRequestError.expired("").code }) { return .full(e.message) }
+        if all.contains(where: { $0.code == StorageRequestError.expired("").code }) {
+            // The blobbers' clock says it ended: by now at the latest, whatever a stale copy says.
+            return .expired(allocation: a.id, at: min(a.expiration, Int64(Date().timeIntervalSince1970)))
+        }
         return .tooFewBlobbers(needed: needed, reached: reached, failures: failures.mapValues(\.message))
     }
 
