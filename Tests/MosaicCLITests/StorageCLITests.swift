@@ -253,6 +253,10 @@ import Testing
         await #expect(try fails(cli, ["upload", cli.home.path, "/x"]).contains("no active allocation"))
         let tooMany = try await fails(cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d"])
         #expect(tooMany.contains("not enough blobbers") && tooMany.contains("start more blobbers"))
+        // Refused at the quote (no --lock), the network's code still reaches `--json`.
+        let unquoted = try await cli.run(["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d", "--json"])
+        #expect(unquoted.code == 1, "\(unquoted.err)")
+        #expect((unquoted.json["error"] as? [String: Any])?["code"] as? String == "not_enough_blobbers", "\(unquoted.out)")
         let tooMuch = try await fails(
             cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d", "--lock", "0.5"])
         #expect(tooMuch.contains("not enough blobbers"))

@@ -270,7 +270,7 @@ enum AllocCommand {
         switch result {
         case .success(let v): return v
         case .failure(let e):
-            if e.code == "not_enough_blobbers" { throw CLIError.failure(tooFew(e.description, data + parity)) }
+            if e.code == "not_enough_blobbers" { throw CLIError.coded(code: e.code, message: tooFew(e.description, data + parity)) }
             throw e
         }
     }
