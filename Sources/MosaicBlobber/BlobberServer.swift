@@ -109,6 +109,7 @@ package final class BlobberServer: Sendable {
         http.privatePaths = [dir: "$BLOBBER_DIR"]
         self.http = HTTPServer(configuration: http)
         registerRoutes()
+        registerMetrics()
     }
 
     package func start() throws { try http.start() }

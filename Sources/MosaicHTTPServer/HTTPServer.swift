@@ -65,6 +65,9 @@ package final class HTTPServer: @unchecked Sendable {
     }
     private let running = Mutex(Running())
     private let redaction: PathRedaction
+    /// The request figures `/metrics` serves.
+    package let metrics = HTTPMetrics()
+    private let metricSources = Mutex<[@Sendable () -> [Metric]]>([])
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -72,6 +75,27 @@ package final class HTTPServer: @unchecked Sendable {
         route(.get, "/openapi.json", summary: "This API's OpenAPI 3.1 description") { [unowned self] _ in
             HTTPResponse(status: 200, body: self.openAPIDocument(), contentType: "application/json")
         }
+        route(
+            .get, "/metrics", summary: "Request, error, latency and traffic figures in the Prometheus text format",
+            description:
+                "For a Prometheus scraper (docs/DEPLOY.md, what to monitor); series are labelled by route pattern, never by raw path.",
+            response: "Prometheus text exposition 0.0.4"
+        ) { [unowned self] _ in
+            HTTPResponse(status: 200, body: Data(self.metricsText().utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+    }
+
+    /// Adds families to `/metrics` (a node's blocks and pool, a blobber's challenges); `source`
+    /// runs on every scrape, so it must be quick.
+    package func addMetrics(_ source: @escaping @Sendable () -> [Metric]) {
+        metricSources.withLock { $0.append(source) }
+    }
+
+    /// The whole `/metrics` text: the server's request figures, then each added source's.
+    package func metricsText() -> String {
+        let inFlight = active.withLock { $0.count }
+        let sources = metricSources.withLock { $0 }
+        return (metrics.families(inFlight: inFlight) + sources.flatMap { $0() }).map(\.text).joined()
     }
 
     // MARK: routes
@@ -357,6 +381,7 @@ package final class HTTPServer: @unchecked Sendable {
         if let uploadSize, uploadSize.pointee > 0 {
             let n = uploadSize.pointee
             uploadSize.pointee = 0
+            ctx.bytesIn &+= Int64(n)
             guard !ctx.responded, let upload else { return .YES }
             if let stream = ctx.stream {
                 stream.push(Data(bytes: upload, count: n))
@@ -472,12 +497,16 @@ package final class HTTPServer: @unchecked Sendable {
         ctx.shared.withLock { $0.closed = true }
         ctx.stream?.fail(.bodyTruncated)
         active.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(ctx)) }
-        guard let log = configuration.logger else { return }
         var status = ctx.status
         if !ctx.responded, ctx.stream != nil { status = 400 }
         let bytes = ctx.producer?.sent ?? ctx.bytes
         let elapsed = ContinuousClock.now - ctx.started
-        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        metrics.record(
+            method: ctx.method, route: ctx.route?.pattern, status: status, seconds: seconds, bytesIn: ctx.bytesIn, bytesOut: bytes,
+            aborted: !ok)
+        guard let log = configuration.logger else { return }
+        let ms = seconds * 1000
         let note = ok ? "" : (status == 400 && !ctx.responded ? " body truncated" : " aborted")
         log("\(ctx.method) \(ctx.path) \(status) \(bytes)B \(String(format: "%.1f", ms))ms\(note)")
     }

@@ -26,6 +26,8 @@ final class RequestContext: @unchecked Sendable {
     var request: HTTPRequest?
     var body = Data()
     var bodyLimit: Int64 = 0
+    /// Request body bytes received so far (for `/metrics`).
+    var bytesIn: Int64 = 0
     var tooLarge = false
     var stream: RequestBodyStream?
     var responded = false

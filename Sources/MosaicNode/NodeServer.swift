@@ -42,6 +42,7 @@ package final class NodeServer: Sendable {
         registerViewAPI()
         registerExplorer()
         registerStorageExplorer()
+        registerMetrics()
     }
 
     /// Starts producing blocks and listening.

@@ -383,3 +383,22 @@ extension Sequence where Element: Sendable {
         return out
     }
 }
+
+/// A blobber's `/metrics`: what it holds, in the Prometheus text format.
+@Suite(.timeLimit(.minutes(2))) struct BlobberMetricsTests {
+    @Test func metricsShowWhatTheBlobberHoldsAndTheUploadsItTook() async throws {
+        let grid = try await StorageGrid(data: 2, parity: 1)
+        defer { Task { await grid.shutdown() } }
+        let a = grid.allocation
+        for name in ["/a", "/b/c"] {
+            _ = try await grid.client.upload(localFile: try grid.localFile(randomBytes(100_000)), remotePath: name, allocation: a)
+        }
+        let http = HTTPClient(baseURL: a.blobbers[0].url)
+        let m = MetricsScrape(String(decoding: try await http.send(.get, "/metrics").body, as: UTF8.self))
+        #expect(m["mosaic_blobber_allocations"] == 1)
+        #expect(m["mosaic_blobber_files"].map { $0 >= 2 } == true, "two files (and the folder that holds one)")
+        #expect(m["mosaic_blobber_committed_bytes"].map { $0 >= 100_000 } == true, "each blobber holds half of each file, and more")
+        #expect(m["mosaic_http_received_bytes_total"].map { $0 >= 100_000 } == true)
+        #expect(m["mosaic_http_errors_total", ["kind": "server"]] == 0)
+    }
+}

@@ -370,5 +370,10 @@ import Testing
         #expect(shown["failed_challenges"] as? Int ?? 0 > 0)
         #expect(shown["successful_challenges"] as? Int ?? 0 > 0)
         #expect(!(shown["latest_closed_challenge"] is NSNull))
+        // The node's /metrics says the same, per blobber: what an operator's alert watches.
+        let metrics = MetricsScrape(String(decoding: try Data(contentsOf: try #require(URL(string: net.node + "/metrics"))), as: UTF8.self))
+        #expect(metrics["mosaic_storage_blobber_challenges_total", ["blobber": victimID, "result": "failed"]].map { $0 > 0 } == true)
+        #expect(metrics["mosaic_storage_challenges_total", ["result": "passed"]].map { $0 > 0 } == true)
+        #expect(metrics["mosaic_storage_blobbers"] == 3)
     }
 }

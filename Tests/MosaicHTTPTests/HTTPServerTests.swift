@@ -246,6 +246,7 @@ extension MosaicHTTPTests {
                 #expect(
                     Set(paths.keys) == [
                         "/v1/transactions/{hash}", "/v1/transactions/latest", "/v1/transfer", "/boom", "/conflict", "/openapi.json",
+                        "/metrics",
                     ])
                 let get = try #require((paths["/v1/transactions/{hash}"] as? [String: Any])?["get"] as? [String: Any])
                 #expect(get["summary"] as? String == "Get a transaction")
