@@ -338,7 +338,7 @@ import Testing
 
         // The victim: the allocation's first blobber; its folder is blobber-N in the devnet's order.
         let victimURL = try #require(blobbers.first?["url"] as? String)
-        let victimID = try #require(blobbers.first?["id"] as? String)
+        let victimID = try #require(blobbers.first?["blobber_id"] as? String)
         let n = try #require(net.blobbers.firstIndex(of: victimURL)) + 1
         let fragments = net.dir.appendingPathComponent("blobber-\(n)/fragments/alloc/\(id)")
         // Wait until the upload's write markers are on the ledger (roots are challengeable only then).
@@ -356,7 +356,7 @@ import Testing
         var others: [[String: Any]] = []
         while ContinuousClock.now < deadline + .seconds(60) {
             victim = try get(net.node + "/v1/storage/blobbers/\(victimID)")
-            others = try blobbers.dropFirst().map { try get(net.node + "/v1/storage/blobbers/\($0["id"] as? String ?? "")") }
+            others = try blobbers.dropFirst().map { try get(net.node + "/v1/storage/blobbers/\($0["blobber_id"] as? String ?? "")") }
             if (victim["failed_challenges"] as? Int ?? 0) > 0, others.contains(where: { ($0["successful_challenges"] as? Int ?? 0) > 0 }) {
                 break
             }

@@ -51,7 +51,7 @@ enum AllocCommand {
             guard let a = try await ctx.client.storageAllocation(id) else {
                 throw CLIError.failure("allocation \(id) was created but cannot be read back")
             }
-            return CommandOutput(text: "created allocation \(id)\n" + details(a), json: json(a))
+            return CommandOutput(text: "created allocation \(id)\n" + details(a), json: try json(a))
         })
 
     struct NewOptions: CommandOptions {
@@ -80,7 +80,7 @@ enum AllocCommand {
             let text =
                 all.isEmpty
                 ? "no allocations yet; create one with 'mosaic alloc new --data 2 --parity 2 --size 1GiB --expire 30d'" : table.rendered()
-            return CommandOutput(text: text, json: .object([("allocations", .array(all.map(json)))]))
+            return CommandOutput(text: text, json: .object([("allocations", .array(try all.map(json)))]))
         })
 
     static let show = Command(
@@ -90,7 +90,7 @@ enum AllocCommand {
         action: { inv in
             let ctx = try LedgerContext(inv)
             let a = try await resolve(ctx, inv.arguments.first)
-            return CommandOutput(text: details(a), json: json(a))
+            return CommandOutput(text: details(a), json: try json(a))
         })
 
     static let update = Command(
@@ -124,7 +124,7 @@ enum AllocCommand {
                 try await ctx.wallet.updateAllocation(a.id, extendSeconds: extend, growBytes: grow, addBlobber: add, lock: lock)
             }
             let after = try await ctx.client.storageAllocation(a.id) ?? a
-            return CommandOutput(text: "updated allocation \(a.id)\n" + details(after), json: json(after))
+            return CommandOutput(text: "updated allocation \(a.id)\n" + details(after), json: try json(after))
         })
 
     struct UpdateOptions: CommandOptions {
@@ -209,27 +209,8 @@ enum AllocCommand {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ a: Allocation) -> JSONValue {
-        .object([
-            ("id", .string(a.id)), ("name", .string(a.name)), ("owner_id", .string(a.ownerID)), ("status", .string(a.status.rawValue)),
-            ("expiration", .integer(a.expiration)), ("size", .unsigned(a.size)), ("used_size", .unsigned(a.usedSize)),
-            ("data_shards", .integer(Int64(a.dataShards))), ("parity_shards", .integer(Int64(a.parityShards))),
-            ("num_writes", .unsigned(a.numWrites)), ("num_reads", .unsigned(a.numReads)),
-            ("successful_challenges", .unsigned(a.successfulChallenges)), ("failed_challenges", .unsigned(a.failedChallenges)),
-            ("latest_closed_challenge", a.latestClosedChallenge.map { .integer($0) } ?? .null),
-            ("write_pool", .unsigned(a.writePool)), ("challenge_pool", .unsigned(a.challengePool)),
-            (
-                "blobbers",
-                .array(
-                    a.blobbers.map { b in
-                        .object([
-                            ("id", .string(b.blobberID)), ("url", .string(b.url)), ("used", .unsigned(b.used)),
-                            ("allocation_root", .string(b.allocationRoot)),
-                        ])
-                    })
-            ),
-        ])
-    }
+    /// What `--json` prints: the allocation as the node's API sends it.
+    static func json(_ a: Allocation) throws -> JSONValue { try JSONValue(encoding: a) }
 
     /// Runs a storage contract call; an execution the chain refused becomes a CLI failure with
     /// `explain(chain's error)` that keeps the receipt's code.

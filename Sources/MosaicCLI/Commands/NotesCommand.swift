@@ -133,7 +133,7 @@ enum NotesCommand {
             if let opener = try opener(inv, ctx, decrypt: o.read.decrypt, owner: who, notes: page.notes) {
                 page.notes = page.notes.map(opener.open)
             }
-            return CommandOutput(text: listText(page, mine: owner == nil), json: pageJSON(page))
+            return CommandOutput(text: listText(page, mine: owner == nil), json: try pageJSON(page))
         })
 
     static let show = Command(
@@ -157,7 +157,7 @@ enum NotesCommand {
             ]
             let width = rows.map(\.0.count).max() ?? 0
             let head = rows.map { $0.0 + ":" + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }.joined(separator: "\n")
-            return CommandOutput(text: head + "\n\n" + note.body, json: noteJSON(note))
+            return CommandOutput(text: head + "\n\n" + note.body, json: try noteJSON(note))
         })
 
     static let stats = Command(
@@ -247,28 +247,9 @@ enum NotesCommand {
             ]))
     }
 
-    static func noteJSON(_ n: Note) -> JSONValue {
-        .object([
-            ("id", .unsigned(n.id)), ("owner", .string(n.owner)), ("title", .string(n.title)), ("body", .string(n.body)),
-            ("private", .bool(n.isPrivate)), ("locked", .bool(n.isLocked)), ("created_at", .integer(n.createdAt)),
-            ("updated_at", .integer(n.updatedAt)), ("created_round", .unsigned(n.createdRound)),
-            ("updated_round", .unsigned(n.updatedRound)),
-        ])
-    }
-
-    static func pageJSON(_ p: NotesPage) -> JSONValue {
-        let pad: JSONValue =
-            p.notepad.map { n in
-                .object([
-                    ("number", .unsigned(n.number)), ("notes", .integer(Int64(n.notes))), ("max_notes", .integer(Int64(n.maxNotes))),
-                    ("created_at", .integer(n.createdAt)), ("created_round", .unsigned(n.createdRound)),
-                ])
-            } ?? .null
-        return .object([
-            ("owner", .string(p.owner)), ("round", .unsigned(p.round)), ("notepad", pad),
-            ("notes", .array(p.notes.map(noteJSON))), ("next_after", p.nextAfter.map { .unsigned($0) } ?? .null),
-        ])
-    }
+    // `--json` prints what the SDK reads: the types' own Codable form (JSONValue(encoding:)).
+    static func noteJSON(_ n: Note) throws -> JSONValue { try JSONValue(encoding: n) }
+    static func pageJSON(_ p: NotesPage) throws -> JSONValue { try JSONValue(encoding: p) }
 
     static func listText(_ p: NotesPage, mine: Bool) -> String {
         guard let pad = p.notepad else {

@@ -136,7 +136,7 @@ enum SocialCommand {
                     ("voter", .string(social.actor ?? "")), ("author", .string(id.author)),
                     ("permlink", .string(id.permlink)), ("weight", .integer(Int64(weight))),
                     ("output", .optional(view.output)),
-                    ("post", post.map(json) ?? .null),
+                    ("post", try post.map(json) ?? .null),
                 ]))
         })
 
@@ -196,7 +196,7 @@ enum SocialCommand {
                 text: text,
                 json: .object([
                     ("sort", .string(sort.rawValue)), ("tag", .optional(page.tag)),
-                    ("round", .unsigned(page.round)), ("posts", .array(page.posts.map(json))),
+                    ("round", .unsigned(page.round)), ("posts", .array(try page.posts.map(json))),
                     ("next", .optional(page.next)),
                 ]))
         })
@@ -255,7 +255,7 @@ enum SocialCommand {
                 text: text,
                 json: .object([
                     ("parent", .string(id.description)), ("round", .unsigned(list.round)),
-                    ("replies", .array(list.replies.map(json))),
+                    ("replies", .array(try list.replies.map(json))),
                 ]))
         })
 
@@ -278,7 +278,7 @@ enum SocialCommand {
             let info = try await ctx.client.network()
             if asked.count == 1 {
                 let a = try await run { () async throws(SocialError) in try await social.account(asked[0]) }
-                return CommandOutput(text: accountText(a, now: info.time), json: json(a))
+                return CommandOutput(text: accountText(a, now: info.time), json: try json(a))
             }
             let list = try await run { () async throws(SocialError) in try await social.accounts(asked) }
             var text = list.accounts.map { accountText($0, now: info.time) }.joined(separator: "\n\n")
@@ -288,7 +288,7 @@ enum SocialCommand {
             return CommandOutput(
                 text: text,
                 json: .object([
-                    ("accounts", .array(list.accounts.map(json))),
+                    ("accounts", .array(try list.accounts.map(json))),
                     ("missing", .array(list.missing.map(JSONValue.string))),
                 ]))
         })
@@ -306,7 +306,7 @@ enum SocialCommand {
             let social = SocialClient(wallet: try LedgerContext(inv).unlockedWallet())
             let a = try await run { () async throws(SocialError) in try await social.setProfile(name: name, about: about) }
             let info = try await social.client.network()
-            return CommandOutput(text: "profile saved\n" + accountText(a, now: info.time), json: json(a))
+            return CommandOutput(text: "profile saved\n" + accountText(a, now: info.time), json: try json(a))
         })
 
     struct ProfileOptions: CommandOptions {
@@ -347,7 +347,7 @@ enum SocialCommand {
             return CommandOutput(
                 text: text,
                 json: .object([
-                    ("client_id", .string(page.clientID)), ("posts", .array(page.posts.map(json))),
+                    ("client_id", .string(page.clientID)), ("posts", .array(try page.posts.map(json))),
                     ("next", .optional(page.next)),
                 ]))
         })
@@ -425,7 +425,7 @@ enum SocialCommand {
                             ("window_seconds", .integer(pool.windowSeconds)),
                         ])
                     ),
-                    ("client_id", .string(a.clientID)), ("rewards", rewardsJSON(r)),
+                    ("client_id", .string(a.clientID)), ("rewards", try rewardsJSON(r)),
                 ]))
         })
 
@@ -454,7 +454,7 @@ enum SocialCommand {
             return CommandOutput(
                 text:
                     "app \(g.appName) (\(g.app)) may now \(g.scopes.map(\.rawValue).joined(separator: " and ")) for you until \(Wallet.iso8601(g.expiresAt))",
-                json: json(g))
+                json: try json(g))
         })
 
     struct AuthorizeOptions: CommandOptions {
@@ -497,7 +497,7 @@ enum SocialCommand {
                 text: list.isEmpty
                     ? "no grants; authorize an app with 'mosaic social authorize --app APP --scopes vote,comment --expires 7d'"
                     : table.rendered(),
-                json: .object([("user", .string(user)), ("grants", .array(list.map(json)))]))
+                json: .object([("user", .string(user)), ("grants", .array(try list.map(json)))]))
         })
 
     struct GrantsOptions: CommandOptions {
@@ -522,7 +522,7 @@ enum SocialCommand {
             let redirect = o.redirect
             let social = try writer(inv, for: nil)
             let a = try await run { () async throws(SocialError) in try await social.registerApp(name: name, redirectURL: redirect) }
-            return CommandOutput(text: "registered app \(a.name) (\(a.clientID)), redirect \(a.redirectURL)", json: json(a))
+            return CommandOutput(text: "registered app \(a.name) (\(a.clientID)), redirect \(a.redirectURL)", json: try json(a))
         })
 
     static let appShow = Command(
@@ -535,7 +535,7 @@ enum SocialCommand {
             }
             return CommandOutput(
                 text: "app \(a.name)\nclient id: \(a.clientID)\nredirect:  \(a.redirectURL)\nregistered: \(Wallet.iso8601(a.registered))",
-                json: json(a))
+                json: try json(a))
         })
 
     // MARK: helpers
@@ -617,7 +617,7 @@ enum SocialCommand {
             "reward:      \(rewardText(p))",
             "", p.body,
         ]
-        return CommandOutput(text: lines.joined(separator: "\n"), json: json(p))
+        return CommandOutput(text: lines.joined(separator: "\n"), json: try json(p))
     }
 
     /// A post's id as printed: whole, so that 'social vote', 'reply' and 'show' accept what was printed.
@@ -652,59 +652,11 @@ enum SocialCommand {
             """
     }
 
-    static func rewardsJSON(_ r: SocialRewardBalance) -> JSONValue {
-        .object([
-            ("pending", .unsigned(r.pending)), ("author", .unsigned(r.author)), ("curation", .unsigned(r.curation)),
-            ("claimed", .unsigned(r.claimed)),
-        ])
-    }
+    // `--json` prints what the API sends: each type's own Codable form (JSONValue(encoding:)).
 
-    static func json(_ a: SocialAccount) -> JSONValue {
-        let fields: [(String, JSONValue)] = [
-            ("client_id", .string(a.clientID)), ("name", .optional(a.name)), ("about", .optional(a.about)),
-            ("reputation", .integer(a.reputation)), ("reputation_score", .integer(a.reputationScore)), ("rewards", rewardsJSON(a.rewards)),
-            ("post_count", .unsigned(a.postCount)), ("voting_power", .unsigned(UInt64(a.votingPower))),
-            ("created", a.created.map { .integer($0) } ?? .null), ("last_root_post", a.lastRootPost.map { .integer($0) } ?? .null),
-            ("last_reply", a.lastReply.map { .integer($0) } ?? .null), ("last_vote", a.lastVote.map { .integer($0) } ?? .null),
-            ("next_root_post_at", a.nextRootPostAt.map { .integer($0) } ?? .null),
-            ("stake", .unsigned(a.stake)), ("stake_locked_until", a.stakeLockedUntil.map { .integer($0) } ?? .null),
-        ]
-        return .object(JSONObject(fields))
-    }
-
-    static func json(_ p: SocialPost) -> JSONValue {
-        .object([
-            ("author", .string(p.author)), ("permlink", .string(p.permlink)), ("parent_author", .string(p.parentAuthor)),
-            ("parent_permlink", .string(p.parentPermlink)), ("category", .string(p.category)), ("title", .string(p.title)),
-            ("body", .string(p.body)), ("json_metadata", .string(p.jsonMetadata)), ("tags", .array(p.tags.map(JSONValue.string))),
-            ("created", .integer(p.created)), ("last_update", .integer(p.lastUpdate)), ("depth", .unsigned(UInt64(p.depth))),
-            ("children", .unsigned(UInt64(p.children))), ("net_rshares", .integer(p.netRshares)),
-            ("vote_count", .unsigned(UInt64(p.voteCount))),
-            ("trending_score", .integer(p.trendingScore)), ("hot_score", .integer(p.hotScore)), ("payout_at", .integer(p.payoutAt)),
-            ("paid_out", .bool(p.paidOut)), ("sequence", .unsigned(p.sequence)), ("author_name", .optional(p.authorName)),
-            (
-                "reward",
-                p.reward.map { r in
-                    .object([("author", .unsigned(r.author)), ("curation", .unsigned(r.curation)), ("paid_at", .integer(r.paidAt))])
-                }
-                    ?? .null
-            ),
-            ("pending_reward", p.pendingReward.map { .unsigned($0) } ?? .null),
-        ])
-    }
-
-    static func json(_ g: SocialGrant) -> JSONValue {
-        .object([
-            ("user", .string(g.user)), ("app", .string(g.app)), ("app_name", .string(g.appName)),
-            ("scopes", .array(g.scopes.map { .string($0.rawValue) })), ("granted", .integer(g.granted)),
-            ("expires_at", .integer(g.expiresAt)), ("expired", .bool(g.expired)),
-        ])
-    }
-
-    static func json(_ a: SocialApp) -> JSONValue {
-        .object([
-            ("client_id", .string(a.clientID)), ("name", .string(a.name)), ("redirect_url", .string(a.redirectURL)),
-            ("registered", .integer(a.registered)),
-        ])
-    }
+    static func rewardsJSON(_ r: SocialRewardBalance) throws -> JSONValue { try JSONValue(encoding: r) }
+    static func json(_ a: SocialAccount) throws -> JSONValue { try JSONValue(encoding: a) }
+    static func json(_ p: SocialPost) throws -> JSONValue { try JSONValue(encoding: p) }
+    static func json(_ g: SocialGrant) throws -> JSONValue { try JSONValue(encoding: g) }
+    static func json(_ a: SocialApp) throws -> JSONValue { try JSONValue(encoding: a) }
 }
