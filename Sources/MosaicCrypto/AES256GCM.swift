@@ -50,20 +50,28 @@ public enum AES256GCM {
         guard nonce.count == nonceCount else { throw .invalidInput("an AES-GCM nonce must be \(nonceCount) bytes, got \(nonce.count)") }
     }
 
+    /// A new EVP context keyed for AES-256-GCM sealing (`encrypt`) or opening; the caller frees it.
+    static func context(key: SecretBytes, encrypt: Bool) throws(CryptoError) -> OpaquePointer {
+        guard key.count == keyCount else { throw .invalidKeyLength(expected: keyCount, got: key.count) }
+        guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryUnavailable("OpenSSL libcrypto") }
+        let ok = key.withUnsafeBytes { k -> Int32 in
+            guard let base = k.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+            return encrypt
+                ? EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nil, base, nil) : EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nil, base, nil)
+        }
+        guard ok == 1 else {
+            EVP_CIPHER_CTX_free(ctx)
+            throw .libraryUnavailable("OpenSSL AES-256-GCM")
+        }
+        return ctx
+    }
+
     /// Seals many messages under one key, reusing its EVP context and key schedule.
     /// Not thread-safe (it owns mutable C state): use one per task.
     public final class Sealer {
         private let ctx: OpaquePointer
 
-        public init(key: SecretBytes) throws(CryptoError) {
-            guard key.count == AES256GCM.keyCount else { throw .invalidKeyLength(expected: AES256GCM.keyCount, got: key.count) }
-            guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryUnavailable("OpenSSL libcrypto") }
-            self.ctx = ctx
-            let ok = key.withUnsafeBytes { k in
-                EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nil, k.baseAddress!.assumingMemoryBound(to: UInt8.self), nil)
-            }
-            guard ok == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
-        }
+        public init(key: SecretBytes) throws(CryptoError) { ctx = try AES256GCM.context(key: key, encrypt: true) }
 
         /// Encrypts `plaintext` into `output` (at least as large) and returns the 16-byte tag.
         /// The buffer form lets storage seal 64 KiB segments without allocating per segment.
@@ -137,15 +145,7 @@ public enum AES256GCM {
     public final class Opener {
         private let ctx: OpaquePointer
 
-        public init(key: SecretBytes) throws(CryptoError) {
-            guard key.count == AES256GCM.keyCount else { throw .invalidKeyLength(expected: AES256GCM.keyCount, got: key.count) }
-            guard let ctx = EVP_CIPHER_CTX_new() else { throw .libraryUnavailable("OpenSSL libcrypto") }
-            self.ctx = ctx
-            let ok = key.withUnsafeBytes { k in
-                EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nil, k.baseAddress!.assumingMemoryBound(to: UInt8.self), nil)
-            }
-            guard ok == 1 else { throw .libraryUnavailable("OpenSSL AES-256-GCM") }
-        }
+        public init(key: SecretBytes) throws(CryptoError) { ctx = try AES256GCM.context(key: key, encrypt: false) }
 
         /// Decrypts `ciphertext` into `output` and checks the tag; on `.authenticationFailed`
         /// the output holds unauthenticated bytes and is zeroed before throwing.

@@ -28,15 +28,22 @@ final class ProgressBar: Sendable {
     }
 
     func update(_ p: TransferProgress) {
+        draw(finished: p.bytes >= p.total) { [label, started] now in
+            ProgressBar.line(label: label, bytes: p.bytes, total: p.total, elapsed: now - started)
+        }
+    }
+
+    /// Redraws the line at most every 100 ms, and always for the last update.
+    private func draw(finished: Bool, _ line: (ContinuousClock.Instant) -> String) {
         let now = ContinuousClock.now
         let due = state.withLock { s -> Bool in
-            if let last = s.last, now - last < .milliseconds(100), p.bytes < p.total { return false }
+            if let last = s.last, now - last < .milliseconds(100), !finished { return false }
             s.last = now
             s.drawn = true
             return true
         }
         guard due else { return }
-        Console.err("\r\u{1B}[K" + ProgressBar.line(label: label, bytes: p.bytes, total: p.total, elapsed: now - started))
+        Console.err("\r\u{1B}[K" + line(now))
     }
 
     /// The callback to hand to a folder upload, download or sync.
@@ -47,15 +54,7 @@ final class ProgressBar: Sendable {
     }
 
     func update(folder p: FolderProgress) {
-        let now = ContinuousClock.now
-        let due = state.withLock { s -> Bool in
-            if let last = s.last, now - last < .milliseconds(100), p.filesDone < p.filesTotal { return false }
-            s.last = now
-            s.drawn = true
-            return true
-        }
-        guard due else { return }
-        Console.err("\r\u{1B}[K" + ProgressBar.folderLine(label: label, p))
+        draw(finished: p.filesDone >= p.filesTotal) { [label] _ in ProgressBar.folderLine(label: label, p) }
     }
 
     /// "upload 120/2000 files, 480 KiB/7.8 MiB, 35.2 files/s, 140 KiB/s".
