@@ -1,6 +1,7 @@
 """Vult in a real browser: allocation, upload with progress, list, download, rename, share, delete."""
 import hashlib
 import os
+from urllib.parse import quote
 
 from test_wallet import create_wallet
 
@@ -111,6 +112,25 @@ def test_allocation_upload_download_rename_share_delete(devnet, browser, second_
     expected = bytes((i * 31 + 7) & 255 for i in range(90000))
     status, digest, length = b.driver.execute_async_script(SHA_JS, f"/api/files/download?alloc={alloc}&path=/dropped-a.bin")
     assert status == 200 and length == 90000 and digest == hashlib.sha256(expected).hexdigest()
+
+    # A whole folder through "Upload folder": its tree arrives (nested folders, an empty file, a
+    # Unicode name) under one progress item that counts files and bytes.
+    tree = {"trip/notes.txt": b"day one\n", "trip/empty.txt": b"", "trip/photos/beach.bin": os.urandom(300_000),
+            "trip/photos/2024/été.txt": "soleil ☀".encode()}
+    for rel, content in tree.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(content)
+    b.driver.find_element("css selector", "#upload-folder-input").send_keys(str(tmp_path / "trip"))
+    b.el('.upload-group[data-name="trip"]')
+    b.wait(lambda: b.js("return (document.querySelector('.upload-group[data-name=\"trip\"]') || {dataset: {}}).dataset.state") == "done",
+           timeout=90)
+    shown = b.text_of('.upload-group[data-name="trip"] .upload-status')
+    assert shown.startswith("Uploaded · 4 of 4 files"), shown
+    b.shot("folder-uploaded")
+    b.el('.file-row[data-path="/trip"]', timeout=30)
+    for rel, content in tree.items():
+        status, digest, length = b.driver.execute_async_script(SHA_JS, f"/api/files/download?alloc={alloc}&path=/" + quote(rel))
+        assert (status, length, digest) == (200, len(content), hashlib.sha256(content).hexdigest()), rel
 
     # Delete with confirmation.
     b.el('.file-row[data-path="/renamed.bin"]').find_element("css selector", ".file-delete").click()

@@ -2,9 +2,12 @@
  *
  * Test hooks:
  *  Vult       #vult #vult-alloc (select, if several) #space-bar #space-text #breadcrumb
- *             #upload-input #upload-button #mkdir-open #view-table #view-grid #view-gallery
+ *             #upload-input #upload-button #upload-folder-input #upload-folder-button #mkdir-open
+ *             #view-table #view-grid #view-gallery
  *             #dropzone #uploads (.upload-item[data-name][data-state] .upload-progress .upload-status
  *             .upload-cancel, and for a taken name .upload-replace .upload-keep)
+ *             a folder: .upload-group[data-name][data-state] .upload-progress .upload-status
+ *             .upload-cancel, its failed files as .upload-item inside it
  *             #file-list (.file-row[data-path][data-type]) #files-empty
  *             row actions: .file-open .file-download .file-rename .file-share .file-delete
  *             mkdir dialog: #mkdir-name #mkdir-error #mkdir-submit
@@ -69,10 +72,20 @@
       on: { change: (e) => go(dirHash('/', vult.allocs.find((a) => a.id === e.target.value))) }
     }) : null;
     const input = h('input', { type: 'file', id: 'upload-input', class: 'visually-hidden', multiple: true });
-    input.addEventListener('change', () => { enqueue(Array.from(input.files)); input.value = ''; });
+    input.addEventListener('change', () => { enqueue(Array.from(input.files).map((f) => ({ file: f, rel: f.name }))); input.value = ''; });
     const uploadLabel = h('label', { for: 'upload-input', class: 'btn btn-primary', id: 'upload-button', tabindex: '-1' }, icon('upload'), 'Upload');
+    // A whole folder with its tree: the browser gives each file its path inside the chosen folder.
+    const folderInput = h('input', { type: 'file', id: 'upload-folder-input', class: 'visually-hidden', multiple: true, webkitdirectory: '' });
+    folderInput.addEventListener('change', () => {
+      const files = Array.from(folderInput.files);
+      folderInput.value = '';
+      if (!files.length) return toast('That folder has no files to upload', 'error');
+      const top = (files[0].webkitRelativePath || files[0].name).split('/')[0];
+      enqueue(files.map((f) => ({ file: f, rel: f.webkitRelativePath || f.name })), { name: top, dirs: [] });
+    });
+    const folderLabel = h('label', { for: 'upload-folder-input', class: 'btn', id: 'upload-folder-button', tabindex: '-1' }, icon('upload'), 'Upload folder');
     const toolbar = h('div', { class: 'toolbar' },
-      h('div', { class: 'toolbar-left' }, input, uploadLabel,
+      h('div', { class: 'toolbar-left' }, input, uploadLabel, folderInput, folderLabel,
         h('button', { type: 'button', class: 'btn', id: 'mkdir-open', on: { click: openMkdir } }, icon('plus'), 'New folder')),
       h('div', { class: 'segmented', role: 'group', 'aria-label': 'View' },
         modeButton('table', 'list', 'Table'), modeButton('grid', 'grid', 'Grid'), modeButton('gallery', 'photo', 'Gallery')));
@@ -87,10 +100,12 @@
       h('div', { class: 'dropzone', id: 'dropzone' },
         h('ul', { class: 'uploads', id: 'uploads', 'aria-label': 'Uploads' }),
         h('div', { id: 'files' }, h('p', { class: 'muted', text: 'Loading…' })),
-        h('p', { class: 'drop-hint small muted', text: 'Drop files here to upload them to ' + vult.path }))));
-    // the file input is visually hidden; make the label keyboard-usable through the input itself
-    input.addEventListener('focus', () => uploadLabel.classList.add('focus'));
-    input.addEventListener('blur', () => uploadLabel.classList.remove('focus'));
+        h('p', { class: 'drop-hint small muted', text: 'Drop files or folders here to upload them to ' + vult.path }))));
+    // the file inputs are visually hidden; make the labels keyboard-usable through the inputs themselves
+    for (const [i, l] of [[input, uploadLabel], [folderInput, folderLabel]]) {
+      i.addEventListener('focus', () => l.classList.add('focus'));
+      i.addEventListener('blur', () => l.classList.remove('focus'));
+    }
   }
 
   function space() {
@@ -277,9 +292,24 @@
       ev.preventDefault();
       depth = 0;
       zone.classList.remove('dragging');
-      const files = Array.from(ev.dataTransfer.files || []).filter((f) => f.size > 0 || f.type);
-      if (files.length) enqueue(files);
-      else toast('Only files can be uploaded, not folders', 'error');
+      // Entries tell folders from files (a folder arrives as an empty File otherwise); taken
+      // now, as the list is gone once this handler returns.
+      const entries = Array.from(ev.dataTransfer.items || []).map((i) => i.webkitGetAsEntry && i.webkitGetAsEntry()).filter(Boolean);
+      if (!entries.length) {
+        const files = Array.from(ev.dataTransfer.files || []);
+        if (files.length) enqueue(files.map((f) => ({ file: f, rel: f.name })));
+        return;
+      }
+      const loose = [];
+      for (const e of entries) {
+        if (e.isDirectory) {
+          readTree(e).then((t) => {
+            if (!t.files.length && !t.dirs.length) return toast('The folder ' + e.name + ' is empty', 'error');
+            enqueue(t.files, { name: e.name, dirs: t.dirs });
+          }).catch(() => toast('The folder ' + e.name + ' could not be read', 'error'));
+        } else if (e.isFile) loose.push(new Promise((res) => e.file((f) => res({ file: f, rel: f.name }), () => res(null))));
+      }
+      Promise.all(loose).then((l) => { const ok = l.filter(Boolean); if (ok.length) enqueue(ok); });
     });
     // do not let a drop outside the zone navigate away from the app
     const block = (ev) => { if (has(ev)) ev.preventDefault(); };
@@ -288,27 +318,98 @@
     onLeave(() => { window.removeEventListener('dragover', block); window.removeEventListener('drop', block); });
   }
 
+  // Every file and folder below a dropped folder: { files: [{ file, rel }], dirs: [rel…] } with
+  // paths relative to the folder's parent ("photos/2024/a.jpg"). A reader gives at most 100
+  // entries a call, so each folder is read until it gives none.
+  function readTree(root) {
+    const files = [], dirs = [];
+    const walk = (dir) => new Promise((resolve, reject) => {
+      const reader = dir.createReader(), children = [];
+      const more = () => reader.readEntries((batch) => {
+        if (batch.length) { children.push(...batch); return more(); }
+        if (!children.some((c) => c.isFile || c.isDirectory)) dirs.push(dir.fullPath.replace(/^\//, ''));
+        Promise.all(children.map((c) => c.isDirectory ? walk(c)
+          : new Promise((res, rej) => c.file((f) => { files.push({ file: f, rel: c.fullPath.replace(/^\//, '') }); res(); }, rej))))
+          .then(resolve, reject);
+      }, reject);
+      more();
+    });
+    return walk(root).then(() => ({ files, dirs }));
+  }
+
+  // One list item for a dropped or chosen folder: one bar for all its bytes, files done of all,
+  // and one Cancel for what is left. Its files stay out of sight unless one fails.
+  function folderGroup(g, entries) {
+    const total = entries.reduce((n, e) => n + e.file.size, 0);
+    const bar = h('progress', { class: 'upload-progress', max: '100', value: '0', 'aria-label': 'Upload of the folder ' + g.name });
+    const status = h('span', { class: 'upload-status small muted', text: 'Waiting…' });
+    const cancel = h('button', { type: 'button', class: 'btn btn-small upload-cancel', text: 'Cancel', 'aria-label': 'Cancel the upload of the folder ' + g.name });
+    const list = h('ul', { class: 'uploads upload-failures', 'aria-label': 'Files of ' + g.name + ' that failed' });
+    const item = h('li', { class: 'upload-item upload-group', data: { name: g.name, state: 'queued' } },
+      h('span', { class: 'upload-name', text: g.name + '/', title: g.name }), bar, status, cancel, list);
+    $('#uploads').appendChild(item);
+    const group = { name: g.name, item, bar, status, cancel, list, jobs: [], total, loaded: new Map(), done: 0, failed: 0, cancelled: false, ready: false };
+    group.update = () => {
+      const sent = Array.from(group.loaded.values()).reduce((a, b) => a + b, 0);
+      bar.value = total ? Math.round((sent / total) * 100) : Math.round(((group.done + group.failed) / Math.max(1, group.jobs.length)) * 100);
+      const left = group.jobs.length - group.done - group.failed;
+      let text = group.done + ' of ' + group.jobs.length + ' files · ' + fmtBytes(sent) + ' of ' + fmtBytes(total);
+      if (group.failed) text += ' · ' + group.failed + ' failed';
+      if (group.ready && !left) {
+        const state = group.cancelled ? 'cancelled' : group.failed ? 'failed' : 'done';
+        item.dataset.state = state;
+        item.classList.toggle('done', state === 'done');
+        item.classList.toggle('failed', state !== 'done');
+        cancel.hidden = true;
+        text = (state === 'done' ? 'Uploaded · ' : state === 'cancelled' ? 'Cancelled · ' : '') + text;
+        if (state === 'done') setTimeout(() => item.remove(), 15000);
+      } else if (group.done + group.failed || sent) item.dataset.state = 'uploading';
+      status.textContent = text;
+    };
+    cancel.addEventListener('click', () => {
+      group.cancelled = true;
+      for (const job of group.jobs) {
+        if (job.item.dataset.state === 'done' || job.item.dataset.state === 'failed') continue;
+        job.cancelled = true;
+        if (job.xhr) job.xhr.abort();
+        else { vult.queue = vult.queue.filter((j) => j !== job); finish(job, 'failed', 'Cancelled'); }
+      }
+    });
+    return group;
+  }
+
   // Uploads run three at a time; each has its bar, its status and a Cancel. A name that is taken
-  // offers Replace or Keep both (the new file gets " (1)" before its extension).
+  // offers Replace or Keep both (the new file gets " (1)" before its extension). `entries` are
+  // { file, rel } with rel the path below the current folder; `folder` ({ name, dirs }) groups
+  // them under one item, and its empty folders are created first.
   const PARALLEL = 3;
-  function enqueue(files) {
+  async function enqueue(entries, folder) {
     const dir = vult.path, alloc = vult.alloc;
-    for (const f of files) {
-      const bar = h('progress', { class: 'upload-progress', max: '100', value: '0', 'aria-label': 'Upload of ' + f.name });
+    const group = folder ? folderGroup(folder, entries) : null;
+    if (group) {
+      group.update();
+      for (const d of folder.dirs) {
+        try { await api('POST', '/api/files/mkdir', { alloc: alloc.id, path: join(dir, d) }); } catch (_) { /* exists already: fine */ }
+      }
+    }
+    for (const { file: f, rel } of entries) {
+      const bar = h('progress', { class: 'upload-progress', max: '100', value: '0', 'aria-label': 'Upload of ' + rel });
       const status = h('span', { class: 'upload-status small muted', text: 'Waiting…' });
-      const cancel = h('button', { type: 'button', class: 'btn btn-small upload-cancel', text: 'Cancel', 'aria-label': 'Cancel the upload of ' + f.name });
+      const cancel = h('button', { type: 'button', class: 'btn btn-small upload-cancel', text: 'Cancel', 'aria-label': 'Cancel the upload of ' + rel });
       const choices = h('span', { class: 'upload-choices', hidden: true });
-      const item = h('li', { class: 'upload-item', data: { name: f.name, state: 'queued' } },
-        h('span', { class: 'upload-name', text: f.name, title: f.name }), bar, status, choices, cancel);
-      $('#uploads').appendChild(item);
-      const job = { file: f, name: f.name, dir, alloc, item, bar, status, cancel, choices, replace: false, xhr: null, cancelled: false };
+      const item = h('li', { class: 'upload-item', hidden: !!group, data: { name: rel, state: 'queued' } },
+        h('span', { class: 'upload-name', text: rel, title: rel }), bar, status, choices, cancel);
+      (group ? group.list : $('#uploads')).appendChild(item);
+      const job = { file: f, name: rel, dir, alloc, item, bar, status, cancel, choices, replace: false, xhr: null, cancelled: false, group };
       cancel.addEventListener('click', () => {
         job.cancelled = true;
         if (job.xhr) job.xhr.abort();
         else { vult.queue = vult.queue.filter((j) => j !== job); finish(job, 'failed', 'Cancelled'); }
       });
+      if (group) group.jobs.push(job);
       vult.queue.push(job);
     }
+    if (group) { group.ready = true; group.update(); }
     pump();
   }
 
@@ -328,11 +429,19 @@
   }
 
   function finish(job, state, text) {
+    const was = job.item.dataset.state;
     job.item.dataset.state = state;
     job.item.classList.toggle('failed', state === 'failed');
     job.item.classList.toggle('done', state === 'done');
     job.status.textContent = text;
     job.cancel.hidden = true;
+    const g = job.group;
+    if (!g) return;
+    // A file tried again (Replace, Keep both) leaves the failed count before it counts anew.
+    if (was === 'failed') g.failed--;
+    if (state === 'done') { g.done++; g.loaded.set(job, job.file.size); job.item.hidden = true; }
+    if (state === 'failed') { g.failed++; g.loaded.delete(job); job.item.hidden = g.cancelled; }
+    g.update();
   }
 
   function keepBothName(name, n) {
@@ -384,13 +493,14 @@
         const pct = Math.round((ev.loaded / ev.total) * 100);
         bar.value = pct;
         status.textContent = pct + '% of ' + fmtBytes(ev.total);
+        if (job.group) { job.group.loaded.set(job, Math.min(ev.loaded, file.size)); job.group.update(); }
       });
       xhr.addEventListener('load', () => {
         job.xhr = null;
         if (xhr.status >= 200 && xhr.status < 300) {
           bar.value = 100;
-          finish(job, 'done', 'Uploaded · ' + fmtBytes(file.size) + (job.name !== file.name ? ' as ' + job.name : ''));
-          setTimeout(() => item.remove(), 15000);
+          finish(job, 'done', 'Uploaded · ' + fmtBytes(file.size) + (job.name !== file.name && !job.group ? ' as ' + job.name : ''));
+          if (!job.group) setTimeout(() => item.remove(), 15000);
         } else {
           let msg = 'The upload failed (' + xhr.status + ').', code = '';
           try { const j = JSON.parse(xhr.responseText); if (j.error) { msg = j.error.message || msg; code = j.error.code; } } catch (_) { /* not JSON */ }
