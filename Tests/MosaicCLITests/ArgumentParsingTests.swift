@@ -49,10 +49,12 @@ import Testing
         #expect(usageError(["wallet", "send", "--to"]) == "--to needs a value (CLIENT_ID)")
         #expect(usageError(["wallet", "send", "--to", "ab"]) == "missing --amount for 'mosaic wallet send'; see 'mosaic help wallet send'")
         #expect(usageError(["node"]) == "missing --dir for 'mosaic node'; see 'mosaic help node'")
-        #expect(usageError(["network", "add"]) == "'mosaic network add' needs NAME (usage: mosaic network add NAME URL)")
+        #expect(usageError(["network", "add"]) == "'mosaic network add' needs NAME (usage: mosaic network add NAME URL [URL...])")
+        // Several node URLs of one chain are fine, up to 16.
+        #expect(usageError(["network", "add", "a", "b", "c"]) == nil)
         #expect(
-            usageError(["network", "add", "a", "b", "c"])
-                == "'mosaic network add' got an unexpected argument 'c' (usage: mosaic network add NAME URL)")
+            usageError(["network", "add", "a"] + (1...17).map { "u\($0)" })
+                == "'mosaic network add' got an unexpected argument 'u17' (usage: mosaic network add NAME URL [URL...])")
         #expect(usageError(["upload", "--replace=yes", "a", "b"]) == "--replace takes no value")
         #expect(usageError(["alloc", "new", "--name", "a", "--name", "b"]) == "--name given more than once")
     }

@@ -183,6 +183,13 @@ import Testing
         #expect(try await cli.run(["wallet", "balance"]).code == 1)
         #expect(try await cli.run(["network", "use", "devnet"]).code == 0)
         #expect(try await cli.run(["wallet", "balance"]).code == 0)
+        // A network listing a dead node first and the devnet's after it: commands go on through the live one.
+        let both = try await cli.run(["network", "add", "both", "http://127.0.0.1:9", node, "--json"])
+        #expect(both.code == 0, "\(both.err)")
+        #expect(both.json["fallback_nodes"] as? [String] == [node])
+        let through = try await cli.run(["wallet", "balance", "--network", "both", "--json"])
+        #expect(through.code == 0, "\(through.err)")
+        #expect(through.json["balance"] as? Int == 0)
         let list = try await cli.run(["network", "list", "--json"]).json
         #expect(list["current"] as? String == "devnet")
         #expect(((list["networks"] as? [[String: Any]]) ?? []).contains { $0["node"] as? String == node })

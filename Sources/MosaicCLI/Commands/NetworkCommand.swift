@@ -16,7 +16,8 @@ enum NetworkCommand {
             let config = try ClientConfig.load(home: inv.home)
             var table = Table(["", "NAME", "NODE", "APP"])
             for n in config.networks {
-                table.add([n.name == config.current ? "*" : "", n.name, n.node, n.app ?? "-"])
+                let more = n.fallbackNodes.map { " (+\($0.count) more)" } ?? ""
+                table.add([n.name == config.current ? "*" : "", n.name, n.node + more, n.app ?? "-"])
             }
             let text =
                 config.networks.isEmpty
@@ -32,9 +33,10 @@ enum NetworkCommand {
 
     static let add = Command(
         name: "add", summary: "add a network (or change its URL)",
-        usage: "NAME URL",
+        usage: "NAME URL [URL...]",
         discussion: """
-            Plain http:// to a node that is not on loopback is refused unless --insecure is given: traffic to
+            More than one URL names several nodes of the same chain: the first is used, and when it stops
+            answering the client goes on with the next. Plain http:// to a node that is not on loopback is refused unless --insecure is given: traffic to
             another machine is encrypted by default. A node on https:// with a certificate from a private CA
             needs --ca FILE (that CA's PEM certificate); it is trusted beside the system CAs.
             """,
@@ -42,15 +44,18 @@ enum NetworkCommand {
             "mosaic network add staging https://node.example.org:7100",
             "mosaic network add lab https://10.0.0.5:7100 --ca ./lab-ca.pem",
             "mosaic network add lan http://10.0.0.5:7100 --insecure",
+            "mosaic network add prod https://n1.example.org:7100 https://n2.example.org:7100 https://n3.example.org:7100",
         ],
-        options: AddOptions.self, arguments: ["NAME", "URL"], minArguments: 2, maxArguments: 2,
+        options: AddOptions.self, arguments: ["NAME", "URL", "URL…"], minArguments: 2, maxArguments: 1 + maxNodes,
         action: { o, inv in
             let name = inv.arguments[0]
-            let url = inv.arguments[1]
+            let urls = Array(inv.arguments.dropFirst())
             guard ClientConfig.Network.isValidName(name) else { throw ConfigError.invalidName(name) }
-            guard ClientConfig.Network.isValidURL(url) else { throw ConfigError.invalidURL(url) }
+            for url in urls {
+                guard ClientConfig.Network.isValidURL(url) else { throw ConfigError.invalidURL(url) }
+                if !o.insecure, let u = URL(string: url), (try? TLSTrust.check(u)) == nil { throw ConfigError.plainHTTPRefused(url) }
+            }
             if let app = o.app, !ClientConfig.Network.isValidURL(app) { throw ConfigError.invalidURL(app) }
-            if !o.insecure, let u = URL(string: url), (try? TLSTrust.check(u)) == nil { throw ConfigError.plainHTTPRefused(url) }
             var ca: String?
             if let file = o.ca {
                 let path = URL(fileURLWithPath: file).standardizedFileURL.path
@@ -58,15 +63,19 @@ enum NetworkCommand {
                 ca = path
             }
             var config = try ClientConfig.load(home: inv.home)
+            let nodes = urls.map(ClientConfig.Network.trimmed)
             let network = ClientConfig.Network(
-                name: name, node: ClientConfig.Network.trimmed(url), app: o.app.map(ClientConfig.Network.trimmed), ca: ca,
-                insecure: o.insecure ? true : nil)
+                name: name, node: nodes[0], app: o.app.map(ClientConfig.Network.trimmed), ca: ca,
+                insecure: o.insecure ? true : nil, fallbackNodes: Array(nodes.dropFirst()))
             config.upsert(network)
             try config.save(home: inv.home)
             return CommandOutput(
                 text: "added network \(name) (\(network.node))" + (config.current == name ? "; it is now the current network" : ""),
                 json: json(network))
         })
+
+    /// The most node URLs one network lists.
+    static let maxNodes = 16
 
     struct AddOptions: CommandOptions {
         @Option("app", "URL", help: "URL of the network's web app") var app: String?
@@ -95,7 +104,7 @@ enum NetworkCommand {
             let network = try config.resolve(inv.arguments.first ?? inv.global.network)
             let text = """
                 name:  \(network.name)
-                node:  \(network.node)
+                node:  \(network.nodeURLs.joined(separator: "\n       "))
                 app:   \(network.app ?? "-")
                 ca:    \(network.ca ?? "-")\(network.insecure == true ? "\ninsecure: plain http allowed" : "")
                 """
@@ -105,7 +114,7 @@ enum NetworkCommand {
     static func json(_ n: ClientConfig.Network) -> JSONValue {
         .object([
             ("name", .string(n.name)), ("node", .string(n.node)), ("app", .optional(n.app)), ("ca", .optional(n.ca)),
-            ("insecure", .bool(n.insecure == true)),
+            ("insecure", .bool(n.insecure == true)), ("fallback_nodes", .array((n.fallbackNodes ?? []).map(JSONValue.string))),
         ])
     }
 }

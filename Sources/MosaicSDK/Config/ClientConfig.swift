@@ -16,6 +16,16 @@ public struct ClientConfig: Codable, Sendable, Equatable {
         public var ca: String?
         /// Plain http:// beyond loopback allowed (`--insecure`); nil and false refuse it.
         public var insecure: Bool?
+        /// Other nodes of the same chain, tried in order when `node` stops answering.
+        public var fallbackNodes: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case name, node, app, ca, insecure
+            case fallbackNodes = "fallback_nodes"
+        }
+
+        /// `node`, then each fallback node: the order a client tries them in.
+        public var nodeURLs: [String] { [node] + (fallbackNodes ?? []) }
 
         /// - Parameters:
         ///   - name: the network's name.
@@ -23,12 +33,16 @@ public struct ClientConfig: Codable, Sendable, Equatable {
         ///   - app: the web app base URL, if one runs.
         ///   - ca: a CA certificate file (PEM) the network's TLS certificates chain to, beside the system CAs.
         ///   - insecure: allow plain http beyond loopback.
-        public init(name: String, node: String, app: String? = nil, ca: String? = nil, insecure: Bool? = nil) {
+        ///   - fallbackNodes: other nodes of the same chain, tried in order when `node` stops answering.
+        public init(
+            name: String, node: String, app: String? = nil, ca: String? = nil, insecure: Bool? = nil, fallbackNodes: [String]? = nil
+        ) {
             self.name = name
             self.node = node
             self.app = app
             self.ca = ca
             self.insecure = insecure
+            self.fallbackNodes = fallbackNodes?.isEmpty == true ? nil : fallbackNodes
         }
 
         /// Makes this process's clients trust `ca` and allow plain HTTP when `insecure` (process-wide:

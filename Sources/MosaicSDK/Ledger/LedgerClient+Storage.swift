@@ -9,7 +9,7 @@ extension LedgerClient {
     /// - Returns: the blobbers, as the storage contract lists them.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func storageBlobbers() async throws(LedgerClientError) -> [BlobberInfo] {
-        try await call { try await http.get("/v1/storage/blobbers", as: BlobberList.self).blobbers }
+        try await call { http in try await http.get("/v1/storage/blobbers", as: BlobberList.self).blobbers }
     }
 
     /// One blobber's record.
@@ -18,7 +18,7 @@ extension LedgerClient {
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func storageBlobber(_ id: String) async throws(LedgerClientError) -> BlobberInfo? {
         try await orNil { () async throws(LedgerClientError) in
-            try await call { try await http.get("/v1/storage/blobbers/\(id)", as: BlobberInfo.self) }
+            try await call { http in try await http.get("/v1/storage/blobbers/\(id)", as: BlobberInfo.self) }
         }
     }
 
@@ -27,7 +27,7 @@ extension LedgerClient {
     /// - Returns: the challenges it still has to answer.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func storageOpenChallenges(blobber: String) async throws(LedgerClientError) -> [Challenge] {
-        try await call { try await http.get("/v1/storage/blobbers/\(blobber)/challenges", as: ChallengeList.self).challenges }
+        try await call { http in try await http.get("/v1/storage/blobbers/\(blobber)/challenges", as: ChallengeList.self).challenges }
     }
 
     /// The allocations an account owns.
@@ -35,7 +35,8 @@ extension LedgerClient {
     /// - Returns: its allocations.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func storageAllocations(owner: String) async throws(LedgerClientError) -> [Allocation] {
-        try await call { try await http.get("/v1/storage/allocations", query: ["owner": owner], as: AllocationList.self).allocations }
+        try await call { http in try await http.get("/v1/storage/allocations", query: ["owner": owner], as: AllocationList.self).allocations
+        }
     }
 
     /// One allocation: its terms, blobbers, pools and committed roots.
@@ -44,7 +45,7 @@ extension LedgerClient {
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func storageAllocation(_ id: String) async throws(LedgerClientError) -> Allocation? {
         try await orNil { () async throws(LedgerClientError) in
-            try await call { try await http.get("/v1/storage/allocations/\(id)", as: Allocation.self) }
+            try await call { http in try await http.get("/v1/storage/allocations/\(id)", as: Allocation.self) }
         }
     }
 
@@ -54,7 +55,7 @@ extension LedgerClient {
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func storageChallenge(_ id: String) async throws(LedgerClientError) -> Challenge? {
         try await orNil { () async throws(LedgerClientError) in
-            try await call { try await http.get("/v1/storage/challenges/\(id)", as: Challenge.self) }
+            try await call { http in try await http.get("/v1/storage/challenges/\(id)", as: Challenge.self) }
         }
     }
 
@@ -65,7 +66,7 @@ extension LedgerClient {
     /// - Returns: true when it was revoked.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func isTicketRevoked(_ ticketID: String, owner: String) async throws(LedgerClientError) -> Bool {
-        try await call {
+        try await call { http in
             try await http.get("/v1/storage/tickets/\(ticketID)/revoked", query: ["owner": owner], as: TicketRevocationView.self).revoked
         }
     }
@@ -75,7 +76,7 @@ extension LedgerClient {
     /// - Returns: its read pool balance in base units.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func storageReadPool(_ clientID: String) async throws(LedgerClientError) -> UInt64 {
-        try await call { try await http.get("/v1/storage/read-pools/\(clientID)", as: ReadPoolView.self).balance }
+        try await call { http in try await http.get("/v1/storage/read-pools/\(clientID)", as: ReadPoolView.self).balance }
     }
 
     /// The last read-marker counter the ledger redeemed for a reader at one blobber: a download
@@ -87,7 +88,7 @@ extension LedgerClient {
     /// - Returns: the redeemed counter (0 when none was).
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func storageReadCounter(allocation: String, blobber: String, reader: String) async throws(LedgerClientError) -> UInt64 {
-        try await call {
+        try await call { http in
             try await http.get(
                 "/v1/storage/read-counter", query: ["allocation": allocation, "blobber": blobber, "reader": reader],
                 as: ReadCounterView.self
@@ -106,7 +107,7 @@ extension LedgerClient {
     /// - Throws: `LedgerClientError`, `.rejected` when the node refuses the terms.
     public func storageQuote(size: UInt64, dataShards: Int, parityShards: Int, seconds: UInt64) async throws(LedgerClientError) -> UInt64 {
         let q = ["size": String(size), "data": String(dataShards), "parity": String(parityShards), "expire": String(seconds)]
-        return try await call { try await http.get("/v1/storage/quote", query: q, as: StorageQuoteView.self).lock }
+        return try await call { http in try await http.get("/v1/storage/quote", query: q, as: StorageQuoteView.self).lock }
     }
 
     /// The node's explorer page of an allocation.

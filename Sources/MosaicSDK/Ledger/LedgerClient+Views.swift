@@ -16,7 +16,7 @@ extension LedgerClient {
         -> ContractViewResult
     {
         let body = ContractViewRequest(args: args, round: round)
-        return try await call {
+        return try await call { http in
             try await http.post("/v1/contracts/\(contract)/views/\(name)", json: body, as: ContractViewResult.self)
         }
     }

@@ -1,13 +1,20 @@
 import Foundation
 import MosaicHTTP
 import MosaicProtocol
+import Synchronization
 
-/// Async access to one ledger node's HTTP API (docs/NODE_API.md). Reads need no keys; `submit`
-/// takes transactions already signed (see `Wallet` for signing with nonce management).
+/// Async access to a ledger's HTTP API (docs/NODE_API.md) through one node, or several nodes of
+/// the same chain: a call that cannot reach one node (no connection, a timeout, 502/503/504)
+/// goes to the next, and the node that answered is tried first from then on. Reads need no keys;
+/// `submit` takes transactions already signed (see `Wallet` for signing with nonce management).
 public struct LedgerClient: Sendable {
-    /// The node's API base URL, e.g. `http://127.0.0.1:7100`.
+    /// The first node's API base URL, e.g. `http://127.0.0.1:7100` (explorer links point there).
     public let baseURL: URL
-    let http: HTTPClient
+    /// Every node's base URL, in the order they are tried.
+    public let nodeURLs: [URL]
+    private let endpoints: [HTTPClient]
+    /// Index of the node that answered last; shared by copies of this client.
+    private let preferred: NodePreference
 
     /// Longest single long poll; the node caps waits at 60 s and a poll must end before the
     /// HTTP client's own idle timeout.
@@ -15,37 +22,82 @@ public struct LedgerClient: Sendable {
 
     /// A client for the node at `baseURL`, with timeouts long enough for its long polls.
     /// - Parameter baseURL: the node's API base URL.
-    public init(baseURL: URL) {
-        self.baseURL = baseURL
+    public init(baseURL: URL) { self.init(baseURLs: [baseURL]) }
+
+    /// A client for several nodes of one chain, tried in this order when one stops answering.
+    /// - Parameter baseURLs: the nodes' API base URLs; the first is tried first. Empty is not
+    ///   allowed (the first URL is required).
+    public init(baseURLs: [URL]) {
         var config = HTTPClient.Configuration()
         config.requestTimeout = 75
         config.deadline = .seconds(90)
         config.maxConnectionsPerHost = 64
-        http = HTTPClient(baseURL: baseURL, configuration: config)
+        let urls = baseURLs.isEmpty ? [URL(fileURLWithPath: "/")] : baseURLs
+        baseURL = urls[0]
+        nodeURLs = urls
+        // Failing over retries on the next node instead of retrying one node that is gone.
+        if urls.count > 1 { config.retries = 0 }
+        let c = config
+        endpoints = urls.map { HTTPClient(baseURL: $0, configuration: c) }
+        preferred = NodePreference()
     }
 
-    /// The client for a network of the CLI config.
+    /// The client for a network of the CLI config: its node and the other nodes it lists.
     /// - Parameter network: a network from `ClientConfig`.
-    /// - Throws: `ConfigError.invalidURL` when its node URL is not a URL with a scheme.
+    /// - Throws: `ConfigError.invalidURL` when a node URL is not a URL with a scheme.
     public init(network: ClientConfig.Network) throws(ConfigError) {
-        guard let url = URL(string: network.node), url.scheme != nil else { throw .invalidURL(network.node) }
+        var urls: [URL] = []
+        for text in network.nodeURLs {
+            guard let url = URL(string: text), url.scheme != nil else { throw .invalidURL(text) }
+            urls.append(url)
+        }
         try network.applyTransportSecurity()
-        self.init(baseURL: url)
+        self.init(baseURLs: urls)
     }
 
-    private var urlText: String {
-        let s = baseURL.absoluteString
+    private static func text(_ url: URL) -> String {
+        let s = url.absoluteString
         return s.hasSuffix("/") ? String(s.dropLast()) : s
     }
 
-    func call<T: Sendable>(_ body: () async throws -> T) async throws(LedgerClientError) -> T {
-        do { return try await body() } catch let e as HTTPClientError {
-            throw LedgerClientError.from(e, url: urlText)
-        } catch let e as LedgerClientError {
-            throw e
-        } catch {
-            throw .unreachable(url: urlText, reason: "\(error)")
+    /// The first node's HTTP client (for calls that need no failover).
+    var http: HTTPClient { endpoints[0] }
+
+    /// Runs `body` against the preferred node, then each other node in turn while the one tried
+    /// cannot be reached. A node's own answer (a refusal, not found) is final: another node of
+    /// the same chain would say the same. `attempt` is 0 on the first node tried.
+    func call<T: Sendable>(_ body: (_ http: HTTPClient, _ attempt: Int) async throws -> T) async throws(LedgerClientError) -> T {
+        let start = preferred.index.withLock { $0 } % endpoints.count
+        var last: LedgerClientError?
+        for attempt in 0..<endpoints.count {
+            let i = (start + attempt) % endpoints.count
+            let url = Self.text(nodeURLs[i])
+            let error: LedgerClientError
+            do {
+                let value = try await body(endpoints[i], attempt)
+                if attempt > 0 { preferred.index.withLock { $0 = i } }
+                return value
+            } catch let e as HTTPClientError {
+                error = LedgerClientError.from(e, url: url)
+                guard Self.nodeUnavailable(e), endpoints.count > 1 else { throw error }
+            } catch let e as LedgerClientError {
+                throw e
+            } catch {
+                throw .unreachable(url: url, reason: "\(error)")
+            }
+            last = error
         }
+        throw last ?? .unreachable(url: Self.text(baseURL), reason: "no node answered")
+    }
+
+    func call<T: Sendable>(_ body: (_ http: HTTPClient) async throws -> T) async throws(LedgerClientError) -> T {
+        try await call { http, _ in try await body(http) }
+    }
+
+    /// No answer from the node itself: not connected, timed out, or a proxy or stopping server
+    /// saying it is unavailable.
+    static func nodeUnavailable(_ e: HTTPClientError) -> Bool {
+        (e.status == 0 && e.code != "invalid_response") || [502, 503, 504].contains(e.status)
     }
 
     // MARK: reads
@@ -54,7 +106,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: what `GET /v1/network` answers.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func network() async throws(LedgerClientError) -> NetworkInfo {
-        try await call { try await http.get("/v1/network", as: NetworkInfo.self) }
+        try await call { http in try await http.get("/v1/network", as: NetworkInfo.self) }
     }
 
     /// Balance, nonce and next nonce; an account never seen reads as zeros.
@@ -62,7 +114,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: the account as of the latest round.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func account(_ clientID: String) async throws(LedgerClientError) -> AccountView {
-        try await call { try await http.get("/v1/accounts/\(clientID)", as: AccountView.self) }
+        try await call { http in try await http.get("/v1/accounts/\(clientID)", as: AccountView.self) }
     }
 
     /// A transaction by hash. With `wait`, the node answers as soon as that status is reached, or
@@ -84,7 +136,7 @@ public struct LedgerClient: Sendable {
             query = ["wait": wait.rawValue, "timeout": String(format: "%.3f", Double(max(0, ms)) / 1000)]
         }
         let q = query
-        return try await call { try await http.get("/v1/transactions/\(hash)", query: q, as: TransactionView.self) }
+        return try await call { http in try await http.get("/v1/transactions/\(hash)", query: q, as: TransactionView.self) }
     }
 
     /// One page of an account's transactions, newest first (pending ones first).
@@ -95,7 +147,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: the page.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func transactions(of clientID: String, limit: Int = 20, offset: Int = 0) async throws(LedgerClientError) -> TransactionPage {
-        try await call {
+        try await call { http in
             try await http.get(
                 "/v1/accounts/\(clientID)/transactions", query: ["limit": String(limit), "offset": String(offset)],
                 as: TransactionPage.self)
@@ -106,7 +158,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: its header.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func latestBlock() async throws(LedgerClientError) -> BlockView {
-        try await call { try await http.get("/v1/blocks/latest", as: BlockView.self) }
+        try await call { http in try await http.get("/v1/blocks/latest", as: BlockView.self) }
     }
 
     /// A block by round, with its transaction hashes.
@@ -114,7 +166,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: the block.
     /// - Throws: `LedgerClientError.notFound` for a round not made yet.
     public func block(round: UInt64) async throws(LedgerClientError) -> BlockView {
-        try await call { try await http.get("/v1/blocks/\(round)", as: BlockView.self) }
+        try await call { http in try await http.get("/v1/blocks/\(round)", as: BlockView.self) }
     }
 
     /// A block by hash, with its transaction hashes.
@@ -122,7 +174,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: the block.
     /// - Throws: `LedgerClientError.notFound` for an unknown hash.
     public func block(hash: String) async throws(LedgerClientError) -> BlockView {
-        try await call { try await http.get("/v1/blocks/\(hash)", as: BlockView.self) }
+        try await call { http in try await http.get("/v1/blocks/\(hash)", as: BlockView.self) }
     }
 
     /// Recent block headers, newest first, below `before` when given.
@@ -135,7 +187,7 @@ public struct LedgerClient: Sendable {
         var query = ["limit": String(limit)]
         if let before { query["before"] = String(before) }
         let q = query
-        return try await call { try await http.get("/v1/blocks", query: q, as: BlockList.self).blocks }
+        return try await call { http in try await http.get("/v1/blocks", query: q, as: BlockList.self).blocks }
     }
 
     /// Whether `clientID` can pour from the faucet now, and if not, when.
@@ -143,14 +195,14 @@ public struct LedgerClient: Sendable {
     /// - Returns: its limit, what it poured in this window and when it may pour next.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func faucetStatus(_ clientID: String) async throws(LedgerClientError) -> FaucetView {
-        try await call { try await http.get("/v1/faucet/\(clientID)", as: FaucetView.self) }
+        try await call { http in try await http.get("/v1/faucet/\(clientID)", as: FaucetView.self) }
     }
 
     /// Total supply against the sum of all balances.
     /// - Returns: both sums, which match on a sound ledger.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func supply() async throws(LedgerClientError) -> SupplyView {
-        try await call { try await http.get("/v1/supply", as: SupplyView.self) }
+        try await call { http in try await http.get("/v1/supply", as: SupplyView.self) }
     }
 
     // MARK: writes
@@ -162,7 +214,14 @@ public struct LedgerClient: Sendable {
     ///   `insufficient_balance`); other cases when the node cannot be reached.
     @discardableResult
     public func submit(_ tx: Transaction) async throws(LedgerClientError) -> SubmissionResult {
-        try await call { try await http.post("/v1/transactions", json: tx, as: SubmissionResult.self) }
+        try await call { http, attempt in
+            do { return try await http.post("/v1/transactions", json: tx, as: SubmissionResult.self) } catch let e as HTTPClientError
+                where attempt > 0 && e.code == LedgerError.duplicate(hash: "").code
+            {
+                // The node tried before took it and stopped before it answered: the chain has it.
+                return SubmissionResult(hash: tx.hash, status: .pending)
+            }
+        }
     }
 
     /// Submits up to 5000 signed transactions in one request; one result per transaction, in order.
@@ -170,7 +229,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: each one's hash, status or rejection code.
     /// - Throws: `LedgerClientError` when the whole request fails (too large, node unreachable).
     public func submit(batch: [Transaction]) async throws(LedgerClientError) -> [SubmissionResult] {
-        try await call {
+        try await call { http in
             try await http.post(
                 "/v1/transactions/batch", json: BatchSubmission(transactions: batch),
                 as: BatchSubmissionResult.self
@@ -185,7 +244,7 @@ public struct LedgerClient: Sendable {
     /// - Throws: `LedgerClientError` when the whole request fails.
     public func submit(binaryBatch txs: [Transaction]) async throws(LedgerClientError) -> CompactBatchResult {
         let body = BinaryBatch.encode(txs)
-        return try await call {
+        return try await call { http in
             try await http.send(.post, "/v1/transactions/batch", body: body, contentType: BinaryBatch.contentType)
                 .decode(CompactBatchResult.self)
         }
@@ -196,7 +255,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: the ledger's new time.
     /// - Throws: `LedgerClientError`; `.notFound` on a node that does not allow time travel.
     public func advanceClock(seconds: Int64) async throws(LedgerClientError) -> ClockView {
-        try await call { try await http.post("/v1/devnet/time", json: ClockAdvance(advanceSeconds: seconds), as: ClockView.self) }
+        try await call { http in try await http.post("/v1/devnet/time", json: ClockAdvance(advanceSeconds: seconds), as: ClockView.self) }
     }
 
     // MARK: explorer
@@ -210,4 +269,9 @@ public struct LedgerClient: Sendable {
     /// The node's explorer page of a block.
     /// - Parameter round: the block's round.
     public func explorerURL(round: UInt64) -> URL { baseURL.appendingPathComponent("explorer/block/\(round)") }
+}
+
+/// Which of a client's nodes to try first: the one that answered last.
+private final class NodePreference: Sendable {
+    let index = Mutex(0)
 }

@@ -15,7 +15,7 @@ extension LedgerClient {
         as type: T.Type
     ) async throws(LedgerClientError) -> (round: UInt64, result: T) {
         let body = ContractViewRequest(args: args, round: round)
-        let answer = try await call {
+        let answer = try await call { http in
             try await http.post("/v1/contracts/\(contract)/views/\(name)", json: body, as: TypedViewAnswer<T>.self)
         }
         return (answer.round, answer.result)
