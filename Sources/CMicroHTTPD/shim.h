@@ -13,20 +13,29 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *d) {
 
 /* MHD_start_daemon and MHD_get_daemon_info are C-variadic, which Swift cannot call.
    Poll mode with an internal thread pool: MHD's epoll loop stalls at 128 busy connections. */
-/* Binds the given IPv4 address (e.g. "127.0.0.1", "0.0.0.0"); NULL when the address does not
-   parse or the daemon cannot start. With `key_pem` and `cert_pem` (PEM text, NUL-terminated) it
-   serves HTTPS through MHD's GnuTLS; with NULL plain HTTP. */
+/* Binds the given IPv4 or IPv6 address (e.g. "127.0.0.1", "0.0.0.0", "::1"; "::" takes IPv4 too,
+   dual stack); NULL when the address does not parse or the daemon cannot start. With `key_pem`
+   and `cert_pem` (PEM text, NUL-terminated) it serves HTTPS through MHD's GnuTLS; with NULL plain HTTP. */
 static inline struct MHD_Daemon *cmhd_start_host(unsigned flags, const char *host, uint16_t port, unsigned pool,
         unsigned timeout_s, unsigned conn_limit, unsigned per_ip_limit, size_t conn_mem,
         const char *key_pem, const char *cert_pem,
         MHD_AccessHandlerCallback h, void *h_cls, MHD_RequestCompletedCallback done, void *done_cls) {
     struct sockaddr_in a;
+    struct sockaddr_in6 a6;
     memset(&a, 0, sizeof a);
+    memset(&a6, 0, sizeof a6);
+    void *bind_to = &a;
     a.sin_family = AF_INET;
     a.sin_port = htons(port);
-    if (inet_pton(AF_INET, host, &a.sin_addr) != 1) return NULL;
+    if (inet_pton(AF_INET, host, &a.sin_addr) != 1) {
+        a6.sin6_family = AF_INET6;
+        a6.sin6_port = htons(port);
+        if (inet_pton(AF_INET6, host, &a6.sin6_addr) != 1) return NULL;
+        bind_to = &a6;
+        flags |= IN6_IS_ADDR_UNSPECIFIED(&a6.sin6_addr) ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
+    }
     struct MHD_OptionItem ops[] = {
-        { MHD_OPTION_SOCK_ADDR, 0, &a },
+        { MHD_OPTION_SOCK_ADDR, 0, bind_to },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)done, done_cls },
         { MHD_OPTION_CONNECTION_TIMEOUT, timeout_s, NULL },
         { MHD_OPTION_CONNECTION_LIMIT, conn_limit, NULL },

@@ -28,7 +28,7 @@ package final class HTTPClient: Sendable {
     public let baseURL: URL
     public let configuration: Configuration
     private let session: URLSession
-    /// Idle keep-alive TLS connections to `baseURL` (https only).
+    /// Idle keep-alive socket connections to `baseURL`: https, and IPv6 literal hosts.
     private let tls: ConnectionPool?
 
     public init(baseURL: URL, configuration: Configuration = Configuration()) {
@@ -41,7 +41,10 @@ package final class HTTPClient: Sendable {
         c.requestCachePolicy = .reloadIgnoringLocalCacheData
         c.urlCache = nil
         session = URLSession(configuration: c)
-        tls = baseURL.scheme?.lowercased() == "https" ? ConnectionPool() : nil
+        // URLSession on Linux refuses a URL with an IPv6 literal (NSURLErrorBadURL), so those go
+        // over our own sockets too, like https.
+        let ipv6Literal = baseURL.host?.contains(":") == true
+        tls = baseURL.scheme?.lowercased() == "https" || ipv6Literal ? ConnectionPool() : nil
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -255,7 +258,7 @@ package final class HTTPClient: Sendable {
         configuration.headers.merging(headers) { $1 }
     }
 
-    /// One call over a pooled TLS connection, retried as `withRetriesRaw` retries (idempotent
+    /// One call over a pooled socket connection (TLS, or an IPv6 literal host), retried as `withRetriesRaw` retries (idempotent
     /// methods, on connection failures and 502/503) and bounded by the deadline.
     private func tlsRetries(
         _ method: HTTPMethod, _ op: @escaping @Sendable (BulkHTTPConnection) async throws -> HTTPClientResponse

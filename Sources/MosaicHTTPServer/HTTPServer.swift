@@ -12,7 +12,8 @@ public typealias HTTPLogger = @Sendable (String) -> Void
 /// `@unchecked Sendable`: MHD calls in from its threads; all mutable state is behind Mutexes.
 package final class HTTPServer: @unchecked Sendable {
     public struct Configuration: Sendable {
-        /// IPv4 address to bind; loopback unless the process is meant to be reachable.
+        /// IPv4 or IPv6 address to bind ("::" is every address of both); loopback unless the
+        /// process is meant to be reachable.
         public var host = "127.0.0.1"
         /// 0 picks a free port; read it back from `port`.
         public var port: UInt16 = 0
@@ -170,7 +171,14 @@ package final class HTTPServer: @unchecked Sendable {
 
     /// `http://host:port` (`https://` with TLS) of the running server.
     public var baseURL: URL {
-        let host = configuration.host == "0.0.0.0" ? "127.0.0.1" : configuration.host
+        // A server on every address is reached on loopback; an IPv6 address goes in brackets.
+        let host =
+            switch configuration.host {
+            case "0.0.0.0": "127.0.0.1"
+            case "::": "[::1]"
+            case let h where h.contains(":"): "[\(h)]"
+            case let h: h
+            }
         let scheme = configuration.tls == nil ? "http" : "https"
         return URL(string: "\(scheme)://\(host):\(port)") ?? URL(fileURLWithPath: "/")
     }

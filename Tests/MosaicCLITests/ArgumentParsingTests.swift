@@ -59,6 +59,19 @@ import Testing
         #expect(usageError(["alloc", "new", "--name", "a", "--name", "b"]) == "--name given more than once")
     }
 
+    @Test func listenAddressesAreIPv4OrBracketedIPv6() {
+        let node = ["node", "--dir", "/tmp/n", "--listen"]
+        #expect(usageError(node + ["0.0.0.0:7100"]) == nil)
+        #expect(usageError(node + ["[::]:7100"]) == nil)
+        #expect(usageError(node + ["[fd00::5]:7100"]) == nil)
+        #expect(usageError(node + ["::1:7100"]) == "--listen ::1:7100: put an IPv6 address in brackets, e.g. [::1]:7100")
+        #expect(usageError(node + ["[::g]:7100"]) == "--listen [::g]:7100: ::g is not an IPv6 address (give e.g. [::] or [fd00::5])")
+        #expect(
+            usageError(node + ["node.example.org:7100"])
+                == "--listen node.example.org:7100: node.example.org is not an IP address (give e.g. 0.0.0.0, 10.0.0.5 or [::])")
+        #expect(usageError(node + ["7100"]) == "--listen 7100: give HOST:PORT, e.g. 0.0.0.0:7100, 10.0.0.5:5051 or [::]:7100")
+    }
+
     @Test func badNumbersAndRangesAreRefusedByTheOptionsType() {
         let terms = ["--size", "1GiB", "--expire", "30d"]
         #expect(usageError(["alloc", "new", "--data", "x", "--parity", "1"] + terms) == "--data x: give a number from 1 to 64")

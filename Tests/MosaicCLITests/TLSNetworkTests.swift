@@ -108,3 +108,30 @@ import Testing
         #expect(try Data(contentsOf: back) == content)
     }
 }
+
+/// A node listening on IPv6: it says its bracketed URL, and a client's network on that URL works.
+@Suite(.timeLimit(.minutes(2))) struct IPv6NodeTests {
+    @Test func aNodeOnIPv6LoopbackServesTheCLI() async throws {
+        var cli = try CLIRunner()
+        cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
+        defer { cli.cleanup() }
+        let port = freeLoopbackPorts(1)
+        let node = try MosaicProcess(
+            [
+                "node", "--dir", cli.home.appendingPathComponent("node").path, "--listen", "[::1]:\(port)", "--block-time", "100ms",
+                "--confirmations", "1", "--quiet", "--json",
+            ], environment: ["MOSAIC_HOME": cli.home.path])
+        defer {
+            node.signal(SIGTERM)
+            _ = node.waitForExitBlocking(timeout: 10)
+        }
+        let url = "http://[::1]:\(port)"
+        #expect(try #require(await node.firstJSON(timeout: 60))["node"] as? String == url)
+        #expect(try await cli.run(["network", "add", "v6", url]).code == 0)
+        #expect(try await cli.run(["wallet", "create"]).code == 0)
+        let pour = try await cli.run(["wallet", "faucet", "--json"])
+        #expect(pour.code == 0, "\(pour.err)")
+        let balance = try await cli.run(["wallet", "balance", "--json"])
+        #expect((balance.json["balance"] as? Int ?? 0) > 0, "\(balance.out) \(balance.err)")
+    }
+}

@@ -5,7 +5,7 @@ import MosaicHTTPServer
 /// --tls-key FILE`: how `mosaic node`, `blobber` and `app` listen. A group embedded in each
 /// command's options.
 struct ListenOptions: CommandOptions {
-    @Option("listen", "HOST:PORT", help: "IPv4 address and port to listen on (default 127.0.0.1; 0.0.0.0 for every address)")
+    @Option("listen", "HOST:PORT", help: "address and port to listen on (default 127.0.0.1; 0.0.0.0 or [::] for every address)")
     var listen: ListenAddress?
     @Option("port", "P", help: "port on 127.0.0.1, the same as --listen 127.0.0.1:P (0 picks a free one)") var port: Port?
     @Option("tls-cert", "FILE", help: "serve HTTPS with this certificate chain (PEM); needs --tls-key") var tlsCert: String?
@@ -45,23 +45,35 @@ struct ServerListen {
     var tls: TLSCredentials?
 
     /// What the startup message says: where the server listens.
-    var listenText: String { "\(host):\(port)" }
+    var listenText: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
 
-/// "HOST:PORT" with an IPv4 HOST (the server binds IPv4).
+/// "HOST:PORT" with an IPv4 HOST, or "[HOST]:PORT" with an IPv6 one ("[::]" is every address).
 struct ListenAddress: OptionValue {
     let host: String
     let port: UInt16
     static var valueName: String { "HOST:PORT" }
 
     static func parse(_ text: String, option: String) throws -> ListenAddress {
+        let example = "give HOST:PORT, e.g. 0.0.0.0:7100, 10.0.0.5:5051 or [::]:7100"
         guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]) else {
-            throw CLIError.usage("--\(option) \(text): give HOST:PORT, e.g. 0.0.0.0:7100 or 10.0.0.5:5051")
+            throw CLIError.usage("--\(option) \(text): \(example)")
         }
-        let host = String(text[..<colon])
+        var host = String(text[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+            var addr = in6_addr()
+            guard inet_pton(AF_INET6, host, &addr) == 1 else {
+                throw CLIError.usage("--\(option) \(text): \(host) is not an IPv6 address (give e.g. [::] or [fd00::5])")
+            }
+            return ListenAddress(host: host, port: port)
+        }
         var addr = in_addr()
         guard inet_pton(AF_INET, host, &addr) == 1 else {
-            throw CLIError.usage("--\(option) \(text): \(host) is not an IPv4 address (give e.g. 0.0.0.0 or 10.0.0.5)")
+            if host.contains(":") {
+                throw CLIError.usage("--\(option) \(text): put an IPv6 address in brackets, e.g. [\(host)]:\(port)")
+            }
+            throw CLIError.usage("--\(option) \(text): \(host) is not an IP address (give e.g. 0.0.0.0, 10.0.0.5 or [::])")
         }
         return ListenAddress(host: host, port: port)
     }
