@@ -257,19 +257,35 @@ extension StorageClient {
         moved: @escaping @Sendable (Int64) -> Void
     ) async -> FileOutcome {
         let url = URL(fileURLWithPath: root.path + "/" + u.file.relativePath)
-        for attempt in 1...2 {
+        var replace = u.reason == .changed
+        var attempt = 0
+        while attempt < 2 {
+            attempt += 1
             guard let stamp = SourceStamp(path: url.path) else {
                 return .failed(FolderIssue(path: u.file.relativePath, code: "local_file", message: "it disappeared or cannot be read"))
             }
             do {
                 let r = try await upload(
-                    localFile: url, remotePath: u.remotePath, allocation: a, contentType: nil, replace: u.reason == .changed,
+                    localFile: url, remotePath: u.remotePath, allocation: a, contentType: nil, replace: replace,
                     keyWrapping: .owner(key), modified: Self.seconds(stamp.mtimeNanoseconds), expectedSource: stamp
                 ) { p in moved(p.bytes) }
                 journal.record(.init(path: u.file.relativePath, size: stamp.size, mtimeNanoseconds: stamp.mtimeNanoseconds))
                 return .sent(degraded: r.degraded)
             } catch StorageClientError.changedDuringUpload {
                 if attempt == 2 { return .changed }
+            } catch StorageClientError.alreadyExists where !replace {
+                // Not in the listing (fewer than d blobbers list it) yet there: a commit a kill cut
+                // short. When it is this very content, commit it again on every blobber.
+                guard let there = try? await resolve(u.remotePath, allocation: a).meta, await localFile(url, matches: there) else {
+                    return .failed(
+                        FolderIssue(
+                            path: u.file.relativePath, code: StorageClientError.alreadyExists(path: "").code,
+                            message:
+                                "\(u.remotePath) appeared with other content while the folder was sent; upload with --replace, or use 'mosaic sync'"
+                        ))
+                }
+                replace = true
+                attempt -= 1
             } catch {
                 return .failed(Self.issue(u.file.relativePath, error))
             }
