@@ -1,5 +1,6 @@
 import Foundation
 import MosaicErrors
+import MosaicProtocol
 import MosaicSDK
 
 /// Entry point of the `mosaic` executable: parse, run, print, and exit 0 (success),

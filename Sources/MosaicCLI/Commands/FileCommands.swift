@@ -53,10 +53,13 @@ enum FileCommands {
             return CommandOutput(
                 text: text,
                 json: .object([
-                    ("allocation_id", .string(a.id)), ("path", .string(r.meta.path)), ("size", .int(r.meta.size)),
-                    ("committed", .array(r.committed.map { .int(Int64($0)) })),
-                    ("failed", .object(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })),
-                    ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)), ("elapsed_ms", .int(seconds)),
+                    ("allocation_id", .string(a.id)), ("path", .string(r.meta.path)), ("size", .integer(r.meta.size)),
+                    ("committed", .array(r.committed.map { .integer(Int64($0)) })),
+                    (
+                        "failed",
+                        .object(JSONObject(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
+                    ),
+                    ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)), ("elapsed_ms", .integer(seconds)),
                 ]))
         })
 
@@ -134,7 +137,7 @@ enum FileCommands {
                     "downloaded \(remote) to \(local.path) (\(ByteSize.format(UInt64(max(0, r.bytesWritten))))) in \(DurationText.format(milliseconds: ms))",
                 json: .object([
                     ("allocation_id", .string(a.id)), ("path", .string(remote)), ("local", .string(local.path)),
-                    ("bytes", .int(r.bytesWritten)), ("size", .int(r.meta.size)), ("elapsed_ms", .int(ms)),
+                    ("bytes", .integer(r.bytesWritten)), ("size", .integer(r.meta.size)), ("elapsed_ms", .integer(ms)),
                 ]))
         })
 
@@ -267,9 +270,15 @@ enum FileCommands {
                 text: lines.joined(separator: "\n"),
                 json: .object([
                     ("allocation_id", .string(a.id)),
-                    ("repaired", .array(r.repaired.map { .object([("blobber", .int(Int64($0.blobber))), ("path", .string($0.path))]) })),
-                    ("removed", .array(r.removed.map { .object([("blobber", .int(Int64($0.blobber))), ("path", .string($0.path))]) })),
-                    ("failed", .object(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })),
+                    (
+                        "repaired",
+                        .array(r.repaired.map { .object([("blobber", .integer(Int64($0.blobber))), ("path", .string($0.path))]) })
+                    ),
+                    ("removed", .array(r.removed.map { .object([("blobber", .integer(Int64($0.blobber))), ("path", .string($0.path))]) })),
+                    (
+                        "failed",
+                        .object(JSONObject(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
+                    ),
                 ]))
         })
 
@@ -295,8 +304,9 @@ enum FileCommands {
     static func metaJSON(_ m: FileMeta) -> JSONValue {
         .object([
             ("path", .string(m.path)), ("name", .string(m.path.split(separator: "/").last.map(String.init) ?? "/")),
-            ("type", .string(m.kind == .directory ? "folder" : "file")), ("size", .int(m.size)), ("content_type", .string(m.contentType)),
-            ("created", .int(m.created)), ("modified", .int(m.modified)),
+            ("type", .string(m.kind == .directory ? "folder" : "file")), ("size", .integer(m.size)),
+            ("content_type", .string(m.contentType)),
+            ("created", .integer(m.created)), ("modified", .integer(m.modified)),
         ])
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicProtocol
 import MosaicSDK
 
 /// The folder forms of the file commands: `upload -r`, `download -r` and `sync`. Each moves a
@@ -74,9 +75,9 @@ enum FolderCommands {
             text: lines.joined(separator: "\n"),
             json: .object([
                 ("allocation_id", .string(a.id)), ("remote", .string(remote)), ("local", .string(local.path)),
-                ("downloaded", .int(Int64(r.downloaded.count))), ("unchanged", .int(Int64(r.unchanged.count))),
-                ("created_folders", .int(Int64(r.createdFolders.count))), ("bytes", .int(r.bytesWritten)),
-                ("failed", issuesJSON(r.failed)), ("elapsed_ms", .int(ms)),
+                ("downloaded", .integer(Int64(r.downloaded.count))), ("unchanged", .integer(Int64(r.unchanged.count))),
+                ("created_folders", .integer(Int64(r.createdFolders.count))), ("bytes", .integer(r.bytesWritten)),
+                ("failed", issuesJSON(r.failed)), ("elapsed_ms", .integer(ms)),
             ]))
         out.exitCode = r.failed.isEmpty ? 0 : 1
         return out
@@ -122,10 +123,10 @@ enum FolderCommands {
             text: lines.joined(separator: "\n"),
             json: .object([
                 ("allocation_id", .string(a.id)), ("local", .string(local.path)), ("remote", .string(remote)),
-                ("dry_run", .bool(r.dryRun)), ("uploaded", .int(Int64(r.uploaded.count))),
-                ("unchanged", .int(Int64(r.plan.unchanged.count))), ("resumed", .int(Int64(r.plan.resumed))),
+                ("dry_run", .bool(r.dryRun)), ("uploaded", .integer(Int64(r.uploaded.count))),
+                ("unchanged", .integer(Int64(r.plan.unchanged.count))), ("resumed", .integer(Int64(r.plan.resumed))),
                 ("created_folders", .array(r.createdFolders.map { .string($0) })), ("deleted", .array(r.deleted.map { .string($0) })),
-                ("bytes", .int(r.bytesSent)), ("writes", .int(Int64(r.writes))),
+                ("bytes", .integer(r.bytesSent)), ("writes", .integer(Int64(r.writes))),
                 (
                     "planned",
                     .array(
@@ -135,7 +136,7 @@ enum FolderCommands {
                 ("planned_deletes", .array(r.plan.deletes.map { .string($0) })),
                 ("changed_during_upload", .array(r.changedDuringUpload.map { .string($0) })),
                 ("degraded", .array(r.degraded.map { .string($0) })), ("skipped", issuesJSON(r.skipped)),
-                ("failed", issuesJSON(r.failed)), ("elapsed_ms", .int(ms)),
+                ("failed", issuesJSON(r.failed)), ("elapsed_ms", .integer(ms)),
             ]))
         out.exitCode = r.failed.isEmpty ? 0 : 1
         return out

@@ -1,4 +1,5 @@
 import MosaicErrors
+import MosaicProtocol
 
 /// What a command produced: text for people, and the same facts as JSON for scripts.
 struct CommandOutput: Sendable {
