@@ -257,35 +257,28 @@ extension StorageClient {
         moved: @escaping @Sendable (Int64) -> Void
     ) async -> FileOutcome {
         let url = URL(fileURLWithPath: root.path + "/" + u.file.relativePath)
-        var replace = u.reason == .changed
-        var attempt = 0
-        while attempt < 2 {
-            attempt += 1
+        for attempt in 1...2 {
             guard let stamp = SourceStamp(path: url.path) else {
                 return .failed(FolderIssue(path: u.file.relativePath, code: "local_file", message: "it disappeared or cannot be read"))
             }
             do {
+                // A file planned as new that a kill left committed on some blobbers only is
+                // committed again by `upload` when it is this content (see there).
                 let r = try await upload(
-                    localFile: url, remotePath: u.remotePath, allocation: a, contentType: nil, replace: replace,
+                    localFile: url, remotePath: u.remotePath, allocation: a, contentType: nil, replace: u.reason == .changed,
                     keyWrapping: .owner(key), modified: Self.seconds(stamp.mtimeNanoseconds), expectedSource: stamp
                 ) { p in moved(p.bytes) }
                 journal.record(.init(path: u.file.relativePath, size: stamp.size, mtimeNanoseconds: stamp.mtimeNanoseconds))
                 return .sent(degraded: r.degraded)
             } catch StorageClientError.changedDuringUpload {
                 if attempt == 2 { return .changed }
-            } catch StorageClientError.alreadyExists where !replace {
-                // Not in the listing (fewer than d blobbers list it) yet there: a commit a kill cut
-                // short. When it is this very content, commit it again on every blobber.
-                guard let there = try? await resolve(u.remotePath, allocation: a).meta, await localFile(url, matches: there) else {
-                    return .failed(
-                        FolderIssue(
-                            path: u.file.relativePath, code: StorageClientError.alreadyExists(path: "").code,
-                            message:
-                                "\(u.remotePath) appeared with other content while the folder was sent; upload with --replace, or use 'mosaic sync'"
-                        ))
-                }
-                replace = true
-                attempt -= 1
+            } catch StorageClientError.alreadyExists where u.reason == .new {
+                return .failed(
+                    FolderIssue(
+                        path: u.file.relativePath, code: StorageClientError.alreadyExists(path: "").code,
+                        message:
+                            "\(u.remotePath) appeared with other content while the folder was sent; upload with --replace, or use 'mosaic sync'"
+                    ))
             } catch {
                 return .failed(Self.issue(u.file.relativePath, error))
             }
