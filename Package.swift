@@ -179,7 +179,9 @@ let package = Package(
         .testTarget(
             name: "MosaicCLITests",
             dependencies: [
-                "MosaicCLI", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicTestSupport", "mosaic",
+                "MosaicCLI", "MosaicSDK", "MosaicHTTP", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicStorageCore",
+                "MosaicTestSupport",
+                "mosaic",
             ],
             swiftSettings: swift),
     ],

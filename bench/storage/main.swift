@@ -5,6 +5,7 @@ import MosaicHTTP
 import MosaicHTTPServer
 import MosaicSDK
 import MosaicStorageCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -13,6 +14,7 @@ import MosaicStorageCore
 // Storage throughput on loopback (run in release):
 //   swift run -c release bench-storage [MiB] [d+p ...] [--tls] [--memory-check MiB]
 //   swift run -c release bench-storage --small-files N
+//   swift run -c release bench-storage --folder N
 // Starts d + p blobbers in this process, uploads a random file of MiB mebibytes through the SDK,
 // downloads it, checks it, and prints MB/s, the CPU time the run used (client and blobbers) and the
 // process's peak memory (VmHWM). Then the bounds of the pipeline's parts measured in the same run,
@@ -149,6 +151,41 @@ if let i = args.firstIndex(of: "--small-files"), i + 1 < args.count, let n = Int
     t = clock.now
     let listed = try await client.list("/many", allocation: grid.allocation)
     print(String(format: "listing %d files: %.0f ms", listed.count, seconds(clock.now - t) * 1000))
+    for s in grid.servers { await s.stop() }
+    try? FileManager.default.removeItem(atPath: root)
+    exit(0)
+}
+
+// --folder N: one folder upload (`uploadFolder`, what `mosaic upload -r` runs) of N files of 4 KiB in
+// folders of 100, into one 2+2 allocation; prints the rate at the first and the last hundred files.
+if let i = args.firstIndex(of: "--folder"), i + 1 < args.count, let n = Int(args[i + 1]), n >= 200 {
+    print("load average at start: \(loadAverage()) (2 cores; other jobs share them)")
+    let grid = try await startGrid(d: 2, p: 2, name: "folder")
+    let client = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: root + "/home"))
+    let tree = root + "/tree"
+    for k in 0..<n {
+        let dir = tree + "/d\(k / 100)"
+        if k % 100 == 0 { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        try Data(Random.bytes(4096)).write(to: URL(fileURLWithPath: dir + "/f\(k)"))
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    // When each file count was first reached (the progress callback runs once per finished file).
+    let reached = Mutex([Int: ContinuousClock.Instant]())
+    let r = try await client.uploadFolder(URL(fileURLWithPath: tree), to: "/tree", allocation: grid.allocation) { p in
+        let now = clock.now
+        reached.withLock { if $0[p.filesDone] == nil { $0[p.filesDone] = now } }
+    }
+    let total = seconds(clock.now - start)
+    let times = reached.withLock { $0 }
+    if let t100 = times[100], let tLast = times[n - 100], let tEnd = times[n] {
+        print(String(format: "files 1–100: %.1f files/s", 100 / seconds(t100 - start)))
+        print(String(format: "files %d–%d: %.1f files/s", n - 99, n, 100 / seconds(tEnd - tLast)))
+    }
+    print(
+        String(
+            format: "%d files in %.1f s: %.1f files/s overall; %d failed", r.uploaded.count, total, Double(r.uploaded.count) / total,
+            r.failed.count))
     for s in grid.servers { await s.stop() }
     try? FileManager.default.removeItem(atPath: root)
     exit(0)

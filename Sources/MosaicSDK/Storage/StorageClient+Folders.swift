@@ -262,6 +262,8 @@ extension StorageClient {
                 return .failed(FolderIssue(path: u.file.relativePath, code: "local_file", message: "it disappeared or cannot be read"))
             }
             do {
+                // A file planned as new that a kill left committed on some blobbers only is
+                // committed again by `upload` when it is this content (see there).
                 let r = try await upload(
                     localFile: url, remotePath: u.remotePath, allocation: a, contentType: nil, replace: u.reason == .changed,
                     keyWrapping: .owner(key), modified: Self.seconds(stamp.mtimeNanoseconds), expectedSource: stamp
@@ -270,6 +272,13 @@ extension StorageClient {
                 return .sent(degraded: r.degraded)
             } catch StorageClientError.changedDuringUpload {
                 if attempt == 2 { return .changed }
+            } catch StorageClientError.alreadyExists where u.reason == .new {
+                return .failed(
+                    FolderIssue(
+                        path: u.file.relativePath, code: StorageClientError.alreadyExists(path: "").code,
+                        message:
+                            "\(u.remotePath) appeared with other content while the folder was sent; upload with --replace, or use 'mosaic sync'"
+                    ))
             } catch {
                 return .failed(Self.issue(u.file.relativePath, error))
             }

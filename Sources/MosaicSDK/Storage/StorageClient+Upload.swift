@@ -16,11 +16,13 @@ extension StorageClient {
     ///   - remotePath: where it goes in the allocation.
     ///   - a: the allocation.
     ///   - contentType: the MIME type to record; nil guesses it from the path's extension.
-    ///   - replace: overwrite a file already at `remotePath`.
+    ///   - replace: overwrite a file already at `remotePath`. Without it, a file there that some
+    ///     blobbers lack and that has exactly this content (a commit a kill cut short) is committed
+    ///     again on all of them.
     ///   - progress: called as bytes are sent.
     /// - Returns: the signed metadata and which blobbers hold the file.
     /// - Throws: `StorageClientError` — `.localFile` when the file cannot be read, `.alreadyExists`
-    ///   without `replace`, `.full`, `.expired`, `.changedDuringUpload`, `.tooFewBlobbers` below the
+    ///   without `replace` (other content, or already on every blobber), `.full`, `.expired`, `.changedDuringUpload`, `.tooFewBlobbers` below the
     ///   write quorum; `StorageRequestError` for a malformed path.
     @discardableResult
     public func upload(
@@ -54,13 +56,23 @@ extension StorageClient {
         let size = (attrs[.size] as? NSNumber)?.int64Value ?? 0
         let modified = (attrs[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
 
-        // Refuse early (before sending bytes) when the path exists and may not be replaced.
+        // Refuse early (before sending bytes) when the path exists and may not be replaced. A file
+        // that some blobbers hold and others do not, with exactly this content, is a commit a kill
+        // cut short: it is committed again on every blobber (as a replace) instead of refused.
         let existing: FileMeta?
-        do { existing = try await resolve(remotePath, allocation: a).meta } catch StorageClientError.notFound { existing = nil }
+        var holders: [Int] = []
+        do { (existing, holders) = try await resolve(remotePath, allocation: a) } catch StorageClientError.notFound { existing = nil }
+        var replacing = replace
         if let existing {
             guard existing.kind == .file else { throw StorageClientError.notAFile(path: remotePath) }
-            guard replace else { throw StorageClientError.alreadyExists(path: remotePath) }
+            if !replace {
+                guard holders.count < a.totalShards, await self.localFile(localFile, matches: existing) else {
+                    throw StorageClientError.alreadyExists(path: remotePath)
+                }
+                replacing = true
+            }
         }
+        let replace = replacing
 
         // Start only with d + 1 blobbers answering; a blobber lost during the transfer no longer
         // fails it while d remain (the data is readable from d; repair restores the rest).
