@@ -113,10 +113,9 @@ package final class HTTPServer: @unchecked Sendable {
         bodyLimit: Int64 = HTTPServer.defaultBodyLimit,
         handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
     ) {
-        let segments = Route.parse(path)
-        let docs = RouteDocs(
-            summary: summary, description: description, parameters: Route.parameters(parameters, segments: segments),
-            body: body, statuses: statuses, response: response, errors: errors)
+        let (segments, docs) = Route.describe(
+            path, summary: summary, description: description, parameters: parameters, body: body, statuses: statuses,
+            response: response, errors: errors)
         add(
             Route(
                 method: method, pattern: path, segments: segments, docs: docs,
@@ -137,10 +136,9 @@ package final class HTTPServer: @unchecked Sendable {
         precheck: (@Sendable (HTTPRequest) throws -> Void)? = nil,
         handler: @escaping @Sendable (HTTPRequest, RequestBodyStream) async throws -> HTTPResponse
     ) {
-        let segments = Route.parse(path)
-        let docs = RouteDocs(
-            summary: summary, description: description, parameters: Route.parameters(parameters, segments: segments),
-            body: body, statuses: statuses, response: response, errors: errors)
+        let (segments, docs) = Route.describe(
+            path, summary: summary, description: description, parameters: parameters, body: body, statuses: statuses,
+            response: response, errors: errors)
         add(
             Route(
                 method: method, pattern: path, segments: segments, docs: docs,

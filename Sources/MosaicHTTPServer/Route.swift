@@ -19,6 +19,18 @@ struct Route: Sendable {
 
     static func split(_ path: String) -> [Substring] { path.split(separator: "/", omittingEmptySubsequences: true) }
 
+    /// A pattern's segments and what `/openapi.json` says of the route.
+    static func describe(
+        _ path: String, summary: String, description: String?, parameters: [any RouteParameter], body: RequestBody?,
+        statuses: [Int], response: String?, errors: [Int]
+    ) -> ([Segment], RouteDocs) {
+        let segments = parse(path)
+        let docs = RouteDocs(
+            summary: summary, description: description, parameters: Route.parameters(parameters, segments: segments),
+            body: body, statuses: statuses, response: response, errors: errors)
+        return (segments, docs)
+    }
+
     static func parse(_ pattern: String) -> [Segment] {
         split(pattern).map { $0.hasPrefix(":") ? .param(String($0.dropFirst())) : .literal(String($0)) }
     }
