@@ -27,7 +27,7 @@ enum NetworkCommand {
                 text: text,
                 json: .object([
                     ("current", .optional(config.current)),
-                    ("networks", .array(config.networks.map(json))),
+                    ("networks", .array(try config.networks.map(json))),
                 ]))
         })
 
@@ -71,7 +71,7 @@ enum NetworkCommand {
             try config.save(home: inv.home)
             return CommandOutput(
                 text: "added network \(name) (\(network.node))" + (config.current == name ? "; it is now the current network" : ""),
-                json: json(network))
+                json: try json(network))
         })
 
     /// The most node URLs one network lists.
@@ -92,7 +92,7 @@ enum NetworkCommand {
             let network = try config.resolve(inv.arguments[0])
             config.current = network.name
             try config.save(home: inv.home)
-            return CommandOutput(text: "now using network \(network.name) (\(network.node))", json: json(network))
+            return CommandOutput(text: "now using network \(network.name) (\(network.node))", json: try json(network))
         })
 
     static let show = Command(
@@ -108,13 +108,13 @@ enum NetworkCommand {
                 app:   \(network.app ?? "-")
                 ca:    \(network.ca ?? "-")\(network.insecure == true ? "\ninsecure: plain http allowed" : "")
                 """
-            return CommandOutput(text: text, json: json(network))
+            return CommandOutput(text: text, json: try json(network))
         })
 
-    static func json(_ n: ClientConfig.Network) -> JSONValue {
-        .object([
-            ("name", .string(n.name)), ("node", .string(n.node)), ("app", .optional(n.app)), ("ca", .optional(n.ca)),
-            ("insecure", .bool(n.insecure == true)), ("fallback_nodes", .array((n.fallbackNodes ?? []).map(JSONValue.string))),
-        ])
+    /// A network as the config keeps it (its Codable form), with `insecure` always said.
+    static func json(_ n: ClientConfig.Network) throws -> JSONValue {
+        guard case .object(var fields) = try JSONValue(encoding: n) else { return .null }
+        fields["insecure"] = .bool(n.insecure == true)
+        return .object(fields)
     }
 }
