@@ -5,7 +5,8 @@ import MosaicProtocol
 
 // A node in its own process with a contract that traps on purpose, for the poisoned-transaction
 // test: `ledger-trap-fixture DIR GENESIS` serves DIR (a new one starts from GENESIS) with 100 ms
-// blocks, prints {"node": URL} and serves until killed or until `trap.spring` kills it.
+// blocks (on the PostgreSQL database MOSAIC_LEDGER_STORE_URL names, if set), prints {"node": URL}
+// and serves until killed or until `trap.spring` kills it.
 
 /// `trap.spring` stops the process the way a contract bug would (a failed precondition);
 /// `trap.noop` succeeds. Exists only here.
@@ -30,6 +31,8 @@ guard args.count == 3 else {
 do {
     let genesis = try Genesis.load(from: args[2])
     var configuration = NodeConfiguration(directory: args[1], genesis: genesis, blockTime: .milliseconds(100))
+    // A parent test on PostgreSQL names the database (Tests/Support/TestLedgerDatabase).
+    if let url = ProcessInfo.processInfo.environment["MOSAIC_LEDGER_STORE_URL"] { configuration.database = .postgres(url: url) }
     configuration.contracts.register(TrapContract())
     let node = try NodeServer(configuration: configuration)
     try node.start()

@@ -25,6 +25,8 @@ import Testing
         try genesis.write(to: genesisFile)
         let fixture = MosaicProcess.sibling("ledger-trap-fixture")
         let args = [dir + "/ledger", genesisFile]
+        // With MOSAIC_LEDGER_STORE=postgres every start of the fixture opens the same database.
+        let env = try TestLedgerDatabase.environment(for: dir + "/ledger")
         let trap = ContractCall.address(of: "trap")
         let now = Int64(Date().timeIntervalSince1970)
 
@@ -61,7 +63,7 @@ import Testing
         let batch = Array(innocent[..<5]) + [poisoned] + Array(innocent[5...]) + [follower]
         let everyInnocent = innocent + [follower]
 
-        var node = try MosaicProcess(args, executable: fixture)
+        var node = try MosaicProcess(args, environment: env, executable: fixture)
         var client = try #require(await Self.client(node))
         // The block can start (and the process die) before the answer is sent: the batch is
         // durable once admitted, and the receipts below show every transaction was taken.
@@ -74,7 +76,7 @@ import Testing
             if await node.waitForExit(timeout: 0.2) != nil {
                 restarts += 1
                 try #require(restarts <= 8, "the node kept dying: it crash-loops")
-                node = try MosaicProcess(args, executable: fixture)
+                node = try MosaicProcess(args, environment: env, executable: fixture)
                 client = try #require(await Self.client(node))
                 continue
             }
