@@ -353,13 +353,19 @@ package final class BlobberServer: Sendable {
 
     /// Applies `commit` atomically: verifies the marker and every metadata signature, checks that the
     /// marker's root is the root of the resulting entries, checks each uploaded fragment's Merkle root
-    /// against the metadata, publishes the fragments, then replaces the record. Any failure leaves
-    /// the previous state untouched.
+    /// against the metadata, publishes the fragments, then records it. Any failure leaves the
+    /// previous state untouched.
+    ///
+    /// The record is changed in place, not copied (its maps grow with the files held, so a copy
+    /// per commit made every write cost more as the allocation filled): it is taken out of the
+    /// table so nothing else shares its storage, each touched path's previous entry goes into an
+    /// undo log, and a failure puts those back. Root and size are updated from the changed paths only.
     func apply(_ commit: BlobberWire.Commit, allocation: String) throws -> BlobberWire.AllocationState {
         try records.withLock { all in
-            guard var r = all[allocation] else {
+            guard var r = all.removeValue(forKey: allocation) else {
                 throw StorageRequestError.notFound("allocation \(allocation) is not assigned to this blobber")
             }
+            defer { all[allocation] = r }
             let a = r.assignment
             let owner = a.ownerPublicKey
             let m = commit.writeMarker
@@ -398,119 +404,148 @@ package final class BlobberServer: Sendable {
                     "a commit carries at most \(configuration.maxChangesPerCommit) changes, this one \(commit.changes.count); split it into several commits"
                 )
             }
-            var files = r.files
-            var leaves = r.leaves
+            let before = (root: r.root, size: r.size, count: r.files.count, writeMarker: r.writeMarker)
+            // Path → its entry before this commit (nil: it did not exist), for each path touched.
+            var undo: [String: AllocationRecord.StoredFile?] = [:]
+            func remember(_ path: String) {
+                if undo.index(forKey: path) == nil { undo.updateValue(r.files[path], forKey: path) }
+            }
+            /// The entry at `path` before this commit.
+            func original(_ path: String) -> AllocationRecord.StoredFile? {
+                if let i = undo.index(forKey: path) { return undo.values[i] }
+                return r.files[path]
+            }
+            func rollBack() {
+                for (path, old) in undo {
+                    r.files[path] = old
+                    if let old { try? r.leaves.set(AllocationRoot.entry(old.meta, index: r.index)) } else { r.leaves.remove(path) }
+                }
+                (r.root, r.size, r.writeMarker) = (before.root, before.size, before.writeMarker)
+            }
             var fromUploads: [(upload: String, meta: FileMeta)] = []
             var links: [(from: String, to: String)] = []
-            var touched = Set<String>()
-            for change in commit.changes {
-                switch change.op {
-                case .delete:
-                    guard let path = change.path else { throw StorageRequestError.invalid("a delete needs a path") }
-                    guard files[path] != nil else { throw StorageRequestError.notFound("\(path) does not exist") }
-                    for p in leaves.removeAll(within: path) {
-                        files[p] = nil
-                        touched.insert(p)
-                    }
-                case .put:
-                    guard let meta = change.meta else { throw StorageRequestError.invalid("a put needs metadata") }
-                    try meta.verify(owner: owner)
-                    guard meta.allocationID == allocation else {
-                        throw StorageRequestError.invalid("metadata of \(meta.path) is for another allocation")
-                    }
-                    if meta.kind == .file, meta.dataShards != a.dataShards || meta.parityShards != a.parityShards {
-                        throw StorageRequestError.invalid(
-                            "metadata of \(meta.path) uses \(meta.dataShards)+\(meta.parityShards) shards, the allocation \(a.dataShards)+\(a.parityShards)"
-                        )
-                    }
-                    if let existing = files[meta.path], change.replace != true || existing.meta.kind != meta.kind {
-                        throw StorageRequestError.alreadyExists("\(meta.path) already exists; delete it first or upload with replace")
-                    }
-                    var fragment: String?
-                    if let upload = change.uploadID {
-                        try FragmentStore.validate(upload)
-                        fragment = "u-" + upload
-                        guard let f = fragment, !store.contains(allocation: allocation, file: f) else {
-                            throw StorageRequestError.conflict("upload \(upload) was already committed; start a new upload id")
-                        }
-                        fromUploads.append((upload, meta))
-                    } else if let source = change.source {
-                        guard let src = r.files[source] else { throw StorageRequestError.notFound("\(source) does not exist") }
-                        guard src.meta.kind == .file, src.meta.fragmentRoots[safe: r.index] == meta.fragmentRoots[safe: r.index],
-                            src.meta.fragmentLength == meta.fragmentLength
-                        else {
-                            throw StorageRequestError.invalid("\(meta.path) must have the same fragments as its source \(source)")
-                        }
-                        if let f = src.fragment {
-                            let id = "c-" + Hex.encodeRandom()
-                            links.append((f, id))
-                            fragment = id
-                        }
-                    } else if meta.kind == .file && meta.fragmentLength > 0 {
-                        throw StorageRequestError.invalid("\(meta.path) has content: give an upload_id or a source")
-                    }
-                    files[meta.path] = .init(meta: meta, fragment: fragment)
-                    do { try leaves.set(AllocationRoot.entry(meta, index: r.index)) } catch {
-                        throw StorageRequestError.invalid("\(error)")
-                    }
-                    touched.insert(meta.path)
-                }
-            }
-            guard files.count <= configuration.maxEntriesPerAllocation || files.count <= r.files.count else {
-                throw StorageRequestError.full(
-                    "allocation \(allocation) would hold \(files.count) files and folders on this blobber, more than the \(configuration.maxEntriesPerAllocation) it keeps per allocation; delete some first"
-                )
-            }
-            let root = leaves.root
-            let size = AllocationRoot.size(of: files.values.lazy.map(\.meta))
-            guard m.root == root, m.size == size else {
-                throw StorageRequestError.invalid(
-                    "the write marker says root \(m.root) size \(m.size) but the changes give root \(root) size \(size); recompute it from GET /v1/alloc/\(allocation)/files?recursive=1"
-                )
-            }
-            guard size <= UInt64(max(0, a.perBlobberCapacity)) else {
-                throw StorageRequestError.full(
-                    "allocation \(allocation) is full on this blobber: \(size) bytes needed, \(a.perBlobberCapacity) allowed; grow the allocation or delete files"
-                )
-            }
-            // Publish fragments; undo on any failure so nothing partial stays.
-            var published: [String] = []
             do {
-                for (upload, meta) in fromUploads {
-                    let w = try writer(allocation: allocation, upload: upload)
-                    guard let root = meta.fragmentRoots[safe: r.index].flatMap({ Hex.decode($0) }) else {
-                        throw StorageRequestError.invalid("metadata of \(meta.path) has no fragment root for blobber \(r.index)")
+                for change in commit.changes {
+                    switch change.op {
+                    case .delete:
+                        guard let path = change.path else { throw StorageRequestError.invalid("a delete needs a path") }
+                        guard r.files[path] != nil else { throw StorageRequestError.notFound("\(path) does not exist") }
+                        for p in r.leaves.removeAll(within: path) {
+                            remember(p)
+                            r.files[p] = nil
+                        }
+                    case .put:
+                        guard let meta = change.meta else { throw StorageRequestError.invalid("a put needs metadata") }
+                        try meta.verify(owner: owner)
+                        guard meta.allocationID == allocation else {
+                            throw StorageRequestError.invalid("metadata of \(meta.path) is for another allocation")
+                        }
+                        if meta.kind == .file, meta.dataShards != a.dataShards || meta.parityShards != a.parityShards {
+                            throw StorageRequestError.invalid(
+                                "metadata of \(meta.path) uses \(meta.dataShards)+\(meta.parityShards) shards, the allocation \(a.dataShards)+\(a.parityShards)"
+                            )
+                        }
+                        if let existing = r.files[meta.path], change.replace != true || existing.meta.kind != meta.kind {
+                            throw StorageRequestError.alreadyExists("\(meta.path) already exists; delete it first or upload with replace")
+                        }
+                        var fragment: String?
+                        if let upload = change.uploadID {
+                            try FragmentStore.validate(upload)
+                            fragment = "u-" + upload
+                            guard let f = fragment, !store.contains(allocation: allocation, file: f) else {
+                                throw StorageRequestError.conflict("upload \(upload) was already committed; start a new upload id")
+                            }
+                            fromUploads.append((upload, meta))
+                        } else if let source = change.source {
+                            guard let src = original(source) else { throw StorageRequestError.notFound("\(source) does not exist") }
+                            guard src.meta.kind == .file, src.meta.fragmentRoots[safe: r.index] == meta.fragmentRoots[safe: r.index],
+                                src.meta.fragmentLength == meta.fragmentLength
+                            else {
+                                throw StorageRequestError.invalid("\(meta.path) must have the same fragments as its source \(source)")
+                            }
+                            if let f = src.fragment {
+                                let id = "c-" + Hex.encodeRandom()
+                                links.append((f, id))
+                                fragment = id
+                            }
+                        } else if meta.kind == .file && meta.fragmentLength > 0 {
+                            throw StorageRequestError.invalid("\(meta.path) has content: give an upload_id or a source")
+                        }
+                        remember(meta.path)
+                        r.files[meta.path] = .init(meta: meta, fragment: fragment)
+                        do { try r.leaves.set(AllocationRoot.entry(meta, index: r.index)) } catch {
+                            throw StorageRequestError.invalid("\(error)")
+                        }
                     }
-                    do {
-                        try w.commit(expectedRoot: root, expectedLength: meta.fragmentLength)
-                    } catch let e as StorageError {
+                }
+                guard r.files.count <= configuration.maxEntriesPerAllocation || r.files.count <= before.count else {
+                    throw StorageRequestError.full(
+                        "allocation \(allocation) would hold \(r.files.count) files and folders on this blobber, more than the \(configuration.maxEntriesPerAllocation) it keeps per allocation; delete some first"
+                    )
+                }
+                let root = r.leaves.root
+                // The committed size is the exact sum (it passed the capacity check below), so the
+                // new one is it less the touched paths' old bytes plus their new ones (saturating,
+                // as `AllocationRoot.size`).
+                let removed = AllocationRoot.size(of: undo.values.lazy.compactMap { $0?.meta })
+                let added = AllocationRoot.size(of: undo.keys.lazy.compactMap { r.files[$0]?.meta })
+                let (size, overflow) = (before.size - min(removed, before.size)).addingReportingOverflow(added)
+                let newSize = overflow ? UInt64.max : size
+                guard m.root == root, m.size == newSize else {
+                    throw StorageRequestError.invalid(
+                        "the write marker says root \(m.root) size \(m.size) but the changes give root \(root) size \(newSize); recompute it from GET /v1/alloc/\(allocation)/files?recursive=1"
+                    )
+                }
+                guard newSize <= UInt64(max(0, a.perBlobberCapacity)) else {
+                    throw StorageRequestError.full(
+                        "allocation \(allocation) is full on this blobber: \(newSize) bytes needed, \(a.perBlobberCapacity) allowed; grow the allocation or delete files"
+                    )
+                }
+                // Publish fragments; undo on any failure so nothing partial stays.
+                var published: [String] = []
+                do {
+                    for (upload, meta) in fromUploads {
+                        let w = try writer(allocation: allocation, upload: upload)
+                        guard let root = meta.fragmentRoots[safe: r.index].flatMap({ Hex.decode($0) }) else {
+                            throw StorageRequestError.invalid("metadata of \(meta.path) has no fragment root for blobber \(r.index)")
+                        }
+                        do {
+                            try w.commit(expectedRoot: root, expectedLength: meta.fragmentLength)
+                        } catch let e as StorageError {
+                            uploads.remove(allocation: allocation, upload: upload)
+                            throw StorageRequestError.invalid(
+                                "fragment of \(meta.path) does not match its signed metadata (\(e)); upload it again")
+                        }
                         uploads.remove(allocation: allocation, upload: upload)
-                        throw StorageRequestError.invalid(
-                            "fragment of \(meta.path) does not match its signed metadata (\(e)); upload it again")
+                        published.append("u-" + upload)
                     }
-                    uploads.remove(allocation: allocation, upload: upload)
-                    published.append("u-" + upload)
+                    for (from, to) in links {
+                        try store.link(allocation: allocation, from: from, to: to)
+                        published.append(to)
+                    }
+                    let erases = undo.values.contains { $0 != nil }
+                    r.root = root
+                    r.size = newSize
+                    r.writeMarker = m
+                    r.pendingMarkers.append(m)
+                    do {
+                        try meta.withLock { try $0.commit(r, paths: Set(undo.keys), marker: m, erases: erases) }
+                    } catch {
+                        r.pendingMarkers.removeLast()
+                        throw error
+                    }
+                } catch {
+                    for f in published { try? store.delete(allocation: allocation, file: f) }
+                    throw error
                 }
-                for (from, to) in links {
-                    try store.link(allocation: allocation, from: from, to: to)
-                    published.append(to)
-                }
-                let old = Set(r.files.values.compactMap(\.fragment))
-                let erases = touched.contains { r.files[$0] != nil }
-                r.files = files
-                r.leaves = leaves
-                r.root = root
-                r.size = size
-                r.writeMarker = m
-                r.pendingMarkers.append(m)
-                try meta.withLock { try $0.commit(r, paths: touched, marker: m, erases: erases) }
-                all[allocation] = r
-                let now = Set(files.values.compactMap(\.fragment))
-                for f in old.subtracting(now) { try? store.delete(allocation: allocation, file: f) }
             } catch {
-                for f in published { try? store.delete(allocation: allocation, file: f) }
+                rollBack()
                 throw error
             }
+            // Fragment files are one per path (an upload's own, or a fresh link for a copy), so the
+            // ones to delete are the touched paths' old fragments that no path still names.
+            let kept = Set(undo.keys.compactMap { r.files[$0]?.fragment })
+            for f in undo.values.compactMap({ $0?.fragment }) where !kept.contains(f) { try? store.delete(allocation: allocation, file: f) }
             return state(r)
         }
     }

@@ -226,4 +226,50 @@ import Testing
         #expect(leaves.removeAll(within: "/nothing").isEmpty)
         #expect(leaves.removeAll(within: "/b") == ["/b"])
     }
+
+    /// The kept levels are rebuilt only above what changed: after any mix of new leaves, leaves
+    /// replaced in place, removals and folder removals (several between two roots, or one), the
+    /// root is still the full tree's. Seeded, so a failure reproduces.
+    @Test func keptLevelsGiveTheFullTreeRootAfterAnyMixOfChanges() throws {
+        // xorshift64, seeded: the sequence is the same every run.
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return state
+        }
+        var model: [String: AllocationEntry] = [:]
+        var leaves = AllocationLeaves()
+        func entry(_ path: String) -> AllocationEntry {
+            let root = (0..<32).map { _ in String(format: "%02x", Int(next() % 256)) }.joined()
+            return AllocationEntry(path: path, fragmentRoot: root, fragmentLength: next() % 1000, fileSize: next() % 1000)
+        }
+        for step in 0..<1500 {
+            let path = "/d\(next() % 4)/f\(next() % 60)"
+            switch next() % 10 {
+            case 0..<6:
+                let e = entry(path)
+                try leaves.set(e)
+                model[path] = e
+            case 6..<9:
+                leaves.remove(path)
+                model[path] = nil
+            default:
+                let folder = "/d\(next() % 4)"
+                let gone = leaves.removeAll(within: folder)
+                #expect(Set(gone) == Set(model.keys.filter { $0.hasPrefix(folder + "/") }))
+                for p in gone { model[p] = nil }
+            }
+            if next() % 5 == 0 || step == 1499 {
+                #expect(leaves.root == (try AllocationTree(entries: Array(model.values))).root, "after step \(step)")
+                #expect(leaves.count == model.count)
+            }
+        }
+        // Built at once from entries, it is equal and gives the same root.
+        var bulk = try AllocationLeaves(entries: Array(model.values))
+        #expect(bulk == leaves)
+        #expect(bulk.root == leaves.root)
+        #expect(throws: StorageProtocolError.self) { try AllocationLeaves(entries: Array(model.values.prefix(1)) + Array(model.values)) }
+    }
 }

@@ -36,6 +36,16 @@ final class ListingCache: Sendable {
         }
     }
 
+    /// `listing`, removed from the cache: the caller then holds its maps' only reference and can
+    /// change them in place (a copy would cost time growing with the files), and stores it back.
+    func take(allocation: String, blobber: String, root: String) -> Listing? {
+        state.withLock { s in
+            let key = Self.key(allocation: allocation, blobber: blobber)
+            guard s.listings[key]?.root == root else { return nil }
+            return s.listings.removeValue(forKey: key)
+        }
+    }
+
     func store(allocation: String, blobber: String, _ listing: Listing) {
         state.withLock { s in
             let key = Self.key(allocation: allocation, blobber: blobber)

@@ -147,26 +147,64 @@ public final class StorageClient: Sendable {
         while true {
             attempt += 1
             let state = try await checkedState(c, allocation: a)
+            // The cached listing is taken out of the cache, so that the changes below update it in
+            // place instead of copying maps that grow with the files; it goes back on any failure.
             var files: [String: FileMeta]
             var leaves: AllocationLeaves
-            if let cached = listings.listing(allocation: a.id, blobber: c.blobber.id, root: state.root) {
+            if let cached = listings.take(allocation: a.id, blobber: c.blobber.id, root: state.root) {
                 (files, leaves) = (cached.files, cached.leaves)
             } else {
                 (files, leaves) = try checkedListing(try await c.list("/", recursive: true), of: c, state: state, allocation: a)
             }
-            let changes = try build(files)
-            if changes.isEmpty { return (state, []) }
-            for ch in changes {
-                switch ch.op {
-                case .delete:
-                    if let p = ch.path { for k in leaves.removeAll(within: p) { files[k] = nil } }
-                case .put:
-                    if let m = ch.meta {
-                        files[m.path] = m
-                        try leaves.set(AllocationRoot.entry(m, index: c.index))
+            // Path → its entry before the changes (nil: absent), for each path they touch.
+            var undo: [String: FileMeta?] = [:]
+            func keepListing() {
+                for (path, old) in undo {
+                    files[path] = old
+                    if let old { try? leaves.set(AllocationRoot.entry(old, index: c.index)) } else { leaves.remove(path) }
+                }
+                undo = [:]
+                listings.store(allocation: a.id, blobber: c.blobber.id, .init(root: state.root, files: files, leaves: leaves))
+            }
+            func remember(_ path: String) {
+                if undo.index(forKey: path) == nil { undo.updateValue(files[path], forKey: path) }
+            }
+            let changes: [BlobberWire.Change]
+            do { changes = try build(files) } catch {
+                keepListing()
+                throw error
+            }
+            if changes.isEmpty {
+                keepListing()
+                return (state, [])
+            }
+            do {
+                for ch in changes {
+                    switch ch.op {
+                    case .delete:
+                        if let p = ch.path {
+                            for k in leaves.removeAll(within: p) {
+                                remember(k)
+                                files[k] = nil
+                            }
+                        }
+                    case .put:
+                        if let m = ch.meta {
+                            remember(m.path)
+                            files[m.path] = m
+                            try leaves.set(AllocationRoot.entry(m, index: c.index))
+                        }
                     }
                 }
+            } catch {
+                keepListing()
+                throw error
             }
+            // The checked state's size is exact (its marker's); the new one changes by the touched
+            // paths only (saturating, as `AllocationRoot.size`).
+            let removed = min(AllocationRoot.size(of: undo.values.lazy.compactMap { $0 }), state.size)
+            let (sum, overflow) = (state.size - removed).addingReportingOverflow(
+                AllocationRoot.size(of: undo.keys.lazy.compactMap { files[$0] }))
             // Milliseconds, strictly increasing per blobber (the ledger refuses a marker not after
             // the last, and another device's clock may be ahead): a second write within the same
             // millisecond signs the next one.
@@ -174,7 +212,7 @@ public final class StorageClient: Sendable {
             var marker = WriteMarker(
                 allocationID: a.id, blobberID: c.blobber.id, clientID: key.publicKey.clientID,
                 previousRoot: state.root, root: leaves.root,
-                size: AllocationRoot.size(of: files.values),
+                size: overflow ? .max : sum,
                 timestamp: max(Int64(Date().timeIntervalSince1970 * 1000), after))
             marker.sign(with: key)
             do {
@@ -184,7 +222,11 @@ public final class StorageClient: Sendable {
                     .init(root: marker.root, files: files, leaves: leaves, timestamp: marker.timestamp))
                 return (committed, changes)
             } catch let e as HTTPClientError where e.code == StorageRequestError.staleRoot("").code && attempt < 3 {
+                keepListing()
                 continue
+            } catch {
+                keepListing()
+                throw error
             }
         }
     }
@@ -241,7 +283,7 @@ public final class StorageClient: Sendable {
             }
             guard files.updateValue(m, forKey: m.path) == nil else { throw untrusted("its listing names \(m.path) twice") }
         }
-        let leaves: AllocationLeaves
+        var leaves: AllocationLeaves
         do { leaves = try AllocationRoot.leaves(of: files.values, index: c.index) } catch {
             throw untrusted("its listing cannot form an allocation tree (\(error))")
         }

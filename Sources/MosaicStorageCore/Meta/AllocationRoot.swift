@@ -27,11 +27,10 @@ package enum AllocationRoot {
         try tree(of: metas, index: index).root
     }
 
-    /// The leaves of blobber `index` holding `metas`, to update per write instead of rehashing all.
+    /// The leaves of blobber `index` holding `metas`, to update per write instead of rehashing all;
+    /// throws on duplicate paths or malformed roots.
     public static func leaves(of metas: some Sequence<FileMeta>, index: Int) throws(StorageProtocolError) -> AllocationLeaves {
-        var out = AllocationLeaves()
-        for m in metas { try out.set(entry(m, index: index)) }
-        return out
+        try AllocationLeaves(entries: metas.map { entry($0, index: index) })
     }
 
     /// Fragment bytes a blobber holds for `metas` (the write marker's `size`), saturating at
