@@ -35,8 +35,12 @@ extension Ledger {
                 do {
                     return ContractViewResult(round: target, result: try c.view(state, name: name, args: args))
                 } catch let e as ContractError {
-                    if case .unknownView = e { throw LedgerError.notFound(e.description) }
-                    throw LedgerError.invalidRead(e.description)
+                    switch e {
+                    case .unknownView: throw LedgerError.notFound(e.description)
+                    // A rule's refusal keeps the contract's code, as a receipt does.
+                    case .refused: throw LedgerError.viewRefused(e.executionError)
+                    default: throw LedgerError.invalidRead(e.description)
+                    }
                 }
             }
         } catch let e as LedgerError {

@@ -8,6 +8,9 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
     case malformed(String)
     /// A free read (contract view) was asked with arguments the contract refuses; not about a transaction.
     case invalidRead(String)
+    /// A contract view refused by one of its rules (what it was asked for does not exist, or the
+    /// state cannot answer it); `code` is the contract's own (docs/PROTOCOL.md §2.6).
+    case viewRefused(ExecutionError)
     /// The hash does not equal SHA-256 of the signing bytes (a field was altered).
     case invalidHash
     /// The signature does not verify against `public_key`.
@@ -56,6 +59,7 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
     public var code: String {
         switch self {
         case .malformed, .invalidRead, .invalidRequest: return "malformed"
+        case .viewRefused(let e): return e.code
         case .invalidHash: return "invalid_hash"
         case .invalidSignature: return "invalid_signature"
         case .keyMismatch: return "key_mismatch"
@@ -87,6 +91,13 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
         case .duplicate, .alreadyExpired: return 409
         case .poolFull, .poolBytesFull, .senderPoolFull, .freeLimited: return 429
         case .notFound: return 404
+        case .viewRefused(let e):
+            switch e.reason {
+            case .notFound: return 404
+            case .invalidArgument, .limitExceeded: return 400
+            // Well-formed, but the contract cannot answer it from this state.
+            default: return 422
+            }
         case .storage: return 500
         case .closed: return 503
         }
@@ -96,6 +107,7 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .malformed(let why): return "malformed transaction: \(why)"
         case .invalidRead(let why), .invalidRequest(let why): return why
+        case .viewRefused(let e): return e.message
         case .invalidHash: return "hash does not match the transaction's fields (was it altered after signing?)"
         case .invalidSignature: return "signature does not verify against public_key"
         case .keyMismatch: return "client_id is not the SHA-256 of public_key"

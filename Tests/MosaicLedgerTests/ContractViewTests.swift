@@ -10,7 +10,7 @@ import Testing
 struct KeyValueContract: Contract {
     let name = "kv"
     let methods = ["put", "drop", "burn", "put_and_list"]
-    let views = ["get", "list"]
+    let views = ["get", "list", "require"]
 
     func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         switch method {
@@ -38,6 +38,10 @@ struct KeyValueContract: Contract {
         case "get":
             guard let k = args["key"]?.stringValue else { throw .invalidArguments("key is required") }
             return try state.get(k).map { .string(String(decoding: $0, as: UTF8.self)) } ?? .null
+        case "require":
+            guard let k = args["key"]?.stringValue else { throw .invalidArguments("key is required") }
+            guard let v = try state.get(k) else { throw .refused(.notFound, "nothing is stored at \(k)") }
+            return .string(String(decoding: v, as: UTF8.self))
         case "list":
             let rows = try state.scan(
                 prefix: args["prefix"]?.stringValue ?? "", after: args["after"]?.stringValue,
@@ -180,7 +184,7 @@ struct KeyValueContract: Contract {
         #expect(unknown?.description.contains("no contract named \"nope\"; contracts: faucet, kv, ") == true)
         #expect(
             rejection { _ = try kv.net.ledger.view(contract: "kv", name: "nope") }
-                == .notFound("contract kv has no view \"nope\"; its views: get, list"))
+                == .notFound("contract kv has no view \"nope\"; its views: get, list, require"))
         #expect(
             rejection { _ = try kv.net.ledger.view(contract: "kv", name: "get", round: 99) }
                 == .notFound("round 99 does not exist yet; the latest round is 0 (sealed: 0)"))
@@ -192,6 +196,11 @@ struct KeyValueContract: Contract {
         #expect(
             rejection { _ = try kv.list(["limit": .integer(5000)]) }
                 == .invalidRead("invalid arguments: a scan returns 1 to 1000 rows; asked for 5000"))
+        // A rule of the view that refuses keeps the contract's code (and its HTTP status follows it).
+        let absent = rejection { _ = try kv.net.ledger.view(contract: "kv", name: "require", args: ["key": .string("x")]) }
+        #expect(absent == .viewRefused(ExecutionError(.notFound, "nothing is stored at x")))
+        #expect(absent?.code == "not_found" && absent?.httpStatus == 404)
+        #expect(LedgerError.viewRefused(ExecutionError(.stateUnavailable, "unreadable")).httpStatus == 422)
     }
 
     @Test func aCallOverItsOwnGasLimitFailsAndIsRecordedWithItsError() throws {
