@@ -283,6 +283,16 @@ final class PostgresLedgerStore: LedgerStore {
         try connection.queryOne("SELECT 1 FROM expired WHERE hash = $1", [Self.s(hash)]) != nil
     }
 
+    func knownHashes(_ hashes: [String]) throws -> (included: Set<String>, expired: Set<String>) {
+        var included = Set<String>()
+        var expired = Set<String>()
+        try forChunks(of: hashes) { list, values in
+            for row in try connection.query("SELECT hash FROM transactions WHERE hash IN (\(list))", values) { included.insert(try row.text(0)) }
+            for row in try connection.query("SELECT hash FROM expired WHERE hash IN (\(list))", values) { expired.insert(try row.text(0)) }
+        }
+        return (included, expired)
+    }
+
     func expired(_ hash: String) throws -> Transaction? {
         guard let row = try connection.queryOne("SELECT tx FROM expired WHERE hash = $1", [Self.s(hash)]) else { return nil }
         return try? JSONDecoder().decode(Transaction.self, from: Data(try row.bytes(0)))
@@ -349,22 +359,25 @@ final class PostgresLedgerStore: LedgerStore {
 
     // MARK: Pending pool
 
-    func insertPending(_ tx: Transaction, seq: UInt64, round: UInt64) throws {
-        try connection.run(
-            """
-            INSERT INTO pending(hash, seq, round, tx) VALUES($1, $2, $3, $4)
-            ON CONFLICT(hash) DO UPDATE SET seq = excluded.seq, round = excluded.round, tx = excluded.tx
-            """, [Self.s(tx.hash), Self.clamped(seq), Self.clamped(round), .bytes(Array(BinaryBatch.encode([tx])))])
+    func insertPending(_ rows: [(tx: Transaction, seq: UInt64, round: UInt64)]) throws {
+        // A hash appears once per batch (the pool refuses duplicates), as one multi-row upsert needs.
+        try connection.insert(
+            into: "pending", columns: ["hash", "seq", "round", "tx"],
+            rows: rows.map { [Self.s($0.tx.hash), Self.clamped($0.seq), Self.clamped($0.round), .bytes(Array(BinaryBatch.encode([$0.tx])))] },
+            suffix: "ON CONFLICT(hash) DO UPDATE SET seq = excluded.seq, round = excluded.round, tx = excluded.tx")
     }
 
     func removePending(_ hashes: [String]) throws {
-        guard !hashes.isEmpty else { return }
-        // Chunks bounded well below the protocol's parameter limit.
+        try forChunks(of: hashes) { list, values in try connection.run("DELETE FROM pending WHERE hash IN (\(list))", values) }
+    }
+
+    /// Runs `body` per chunk of at most 1000 hashes (well below the protocol's parameter limit),
+    /// with the chunk's `$1, $2, …` list and its values.
+    private func forChunks(of hashes: [String], _ body: (String, [PostgresValue]) throws -> Void) throws {
         var start = 0
         while start < hashes.count {
             let chunk = hashes[start..<min(start + 1000, hashes.count)]
-            let list = (1...chunk.count).map { "$\($0)" }.joined(separator: ", ")
-            try connection.run("DELETE FROM pending WHERE hash IN (\(list))", chunk.map(Self.s))
+            try body((1...chunk.count).map { "$\($0)" }.joined(separator: ", "), chunk.map(Self.s))
             start += chunk.count
         }
     }
