@@ -84,7 +84,7 @@ enum NodeCommand {
             Console.out(
                 JSONValue.object([
                     ("node", .string(url)), ("chain_id", .string(g.chainID)), ("dir", .string(dir)),
-                    ("block_time_ms", .int(node.blockTimeMillis)), ("confirmations", .uint(g.confirmations)),
+                    ("block_time_ms", .integer(node.blockTimeMillis)), ("confirmations", .unsigned(g.confirmations)),
                 ]).rendered() + "\n")
         } else {
             Console.out(

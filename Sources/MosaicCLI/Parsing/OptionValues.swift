@@ -114,15 +114,21 @@ struct Confirmations: BoundedNumber {
 /// Data shards of an allocation: any this many blobbers rebuild a file.
 struct DataShards: BoundedNumber {
     let value: Int
-    static let range = 1...64
+    static let range = 1...AllocationTerms.maxShards
     static var valueName: String { "D" }
 }
 
 /// Parity shards of an allocation: this many blobbers may be lost.
 struct ParityShards: BoundedNumber {
     let value: Int
-    static let range = 0...64
+    static let range = 0...AllocationTerms.maxShards
     static var valueName: String { "P" }
+}
+
+/// Files a folder upload, download or sync moves at once.
+struct TransferJobs: BoundedNumber {
+    let value: Int
+    static let range = 1...64
 }
 
 /// Blobbers a devnet runs in process.

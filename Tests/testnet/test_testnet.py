@@ -1,0 +1,92 @@
+"""Storage across separate hosts over TLS, with partitions, throttling, delay and a node crash.
+
+Each test builds on the allocation and the 64 MiB file of the first one (pytest runs a module's
+tests in file order), so the whole module makes one allocation and uploads the big file once."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+from testnet import REPO, SCRIPT
+
+MIB = 1 << 20
+BIG = 64 * MIB
+
+
+@pytest.fixture(scope="module")
+def stored(net):
+    """A 4+2 allocation on the six blobbers and the 64 MiB file uploaded to it."""
+    made = net.mosaic("alloc", "new", "--data", "4", "--parity", "2", "--size", "1GiB", "--expire", "1d")
+    path, digest = net.make_file("big", BIG)
+    net.mosaic("upload", str(path), "/big")
+    return {"alloc": made, "big": digest}
+
+
+def test_status_shows_every_server_reachable_from_the_client_and_loopback_isolated(net):
+    r = net.script("status")
+    lines = r.stdout.splitlines()
+    for host in ["node"] + [f"b{i}" for i in range(1, 7)]:
+        row = next(line for line in lines if line.startswith(host + " "))
+        assert "up pid" in row and row.endswith("open"), row
+    assert "(isolated)" in r.stdout, r.stdout
+
+
+def test_allocation_spans_the_six_blobber_hosts_over_https(net, stored):
+    urls = sorted(b["url"] for b in stored["alloc"]["blobbers"])
+    assert urls == [f"https://10.213.7.{10 + i}:5051" for i in range(1, 7)]
+
+
+def test_64_mib_uploaded_across_hosts_downloads_byte_exact(net, stored):
+    assert net.download_digest("/big") == stored["big"]
+
+
+def test_one_blobber_partitioned_download_uses_parity_and_upload_completes(net, stored):
+    net.fault("b1", "link-down")
+    try:
+        assert net.download_digest("/big") == stored["big"]
+        path, digest = net.make_file("while-partitioned", 8 * MIB)
+        net.mosaic("upload", str(path), "/while-partitioned")
+        assert net.download_digest("/while-partitioned") == digest
+    finally:
+        net.fault("b1", "link-up")
+
+
+def test_throttled_blobber_does_not_stop_the_transfer(net, stored):
+    net.fault("b2", "rate", "1mbit")
+    try:
+        assert net.download_digest("/big") == stored["big"]
+        path, digest = net.make_file("while-throttled", 2 * MIB)
+        net.mosaic("upload", str(path), "/while-throttled")
+        assert net.download_digest("/while-throttled") == digest
+    finally:
+        net.fault("b2", "rate", "off")
+
+
+def test_delayed_blobber_still_serves_its_fragments(net, stored):
+    net.fault("b3", "delay", "200ms")
+    try:
+        assert "delay 200ms" in net.script("status").stdout
+        assert net.download_digest("/big") == stored["big"]
+    finally:
+        net.fault("b3", "delay", "off")
+
+
+def test_node_killed_and_restarted_the_client_carries_on(net, stored):
+    net.fault("node", "kill")
+    refused = net.mosaic("alloc", "list", check=False)
+    assert refused.returncode != 0
+    net.fault("node", "restart")
+    listed = net.mosaic("ls", "/")
+    assert "big" in str(listed)
+    assert net.download_digest("/big") == stored["big"]
+    path, digest = net.make_file("after-restart", 4 * MIB)
+    net.mosaic("upload", str(path), "/after-restart")
+    assert net.download_digest("/after-restart") == digest
+
+
+def test_testnet_refuses_to_run_without_root():
+    r = subprocess.run(["runuser", "-u", "nobody", "--", "/usr/bin/python3", str(SCRIPT), "up"],
+                       capture_output=True, text=True, cwd="/")
+    assert r.returncode == 1
+    assert "needs root" in r.stderr, r.stderr

@@ -1,0 +1,82 @@
+"""Drives scripts/testnet from the tests: up/down, faults, and mosaic commands on the client host."""
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPT = REPO / "scripts" / "testnet"
+
+
+class Testnet:
+    def __init__(self):
+        # The testnet folder holds its certificates, server data and the client's MOSAIC_HOME; the
+        # files the client uploads and downloads live beside it, in the same folder `down` removes.
+        self.dir = Path(os.environ.get("MOSAIC_TESTNET_DIR", REPO / ".build" / "testnet"))
+        self.files = self.dir / "client" / "files"
+
+    def script(self, *args, check=True, timeout=600):
+        r = subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout,
+                           env={**os.environ, "MOSAIC_TESTNET_DIR": str(self.dir)})
+        if check and r.returncode != 0:
+            raise AssertionError(f"scripts/testnet {' '.join(args)} exited {r.returncode}:\n{r.stdout}\n{r.stderr}")
+        return r
+
+    def up(self):
+        self.script("up")
+        self.files.mkdir(parents=True, exist_ok=True)
+
+    def down(self):
+        """Keeps the servers' logs in test-artifacts/testnet, then removes the testnet."""
+        artifacts = REPO / "test-artifacts" / "testnet"
+        shutil.rmtree(artifacts, ignore_errors=True)
+        for log in self.dir.glob("*/*.log"):
+            (artifacts / log.parent.name).mkdir(parents=True, exist_ok=True)
+            shutil.copy(log, artifacts / log.parent.name / log.name)
+        self.script("down", check=False)
+
+    def fault(self, host, *fault):
+        self.script("fault", host, *fault)
+
+    def mosaic(self, *args, check=True, timeout=600):
+        """`mosaic ARGS --json` on the client host; the parsed JSON result."""
+        r = self.script("client", *args, "--json", check=False, timeout=timeout)
+        if check and r.returncode != 0:
+            raise AssertionError(f"mosaic {' '.join(args)} exited {r.returncode}:\n{r.stderr}")
+        return json.loads(r.stdout) if r.returncode == 0 and r.stdout.strip() else r
+
+    def make_file(self, name, size):
+        """A file of SIZE pseudo-random bytes in the client's folder; its path and SHA-256."""
+        path = self.files / name
+        h = hashlib.sha256()
+        with open(path, "wb") as out:
+            seed = hashlib.sha256(name.encode()).digest()
+            block = b""
+            written = 0
+            while written < size:
+                seed = hashlib.sha256(seed).digest()
+                block = hashlib.shake_256(seed).digest(min(1 << 20, size - written))
+                out.write(block)
+                h.update(block)
+                written += len(block)
+        return path, h.hexdigest()
+
+    def download_digest(self, remote):
+        """Downloads REMOTE on the client host to a fresh file; the SHA-256 of what arrived."""
+        local = Path(tempfile.mktemp(dir=self.files, prefix="down-"))
+        self.mosaic("download", remote, str(local))
+        try:
+            return sha256(local)
+        finally:
+            local.unlink()
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
