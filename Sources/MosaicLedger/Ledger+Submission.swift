@@ -8,7 +8,7 @@ extension Ledger {
     /// Accepts a signed transaction into the pool or says why not; a rejection changes nothing.
     public func submit(_ tx: Transaction) throws(LedgerError) {
         let checked = try precheck(tx)
-        try locked { s, store throws(LedgerError) in try admit(&s, tx, checked, store) }
+        try locked { s, store throws(LedgerError) in _ = try admit(&s, tx, checked, store) }
         producer.notify()
     }
 
@@ -25,6 +25,9 @@ extension Ledger {
         let results: [LedgerError?] = state.withLock { s in
             guard let store = s.store else { return txs.map { _ in .closed } }
             var results = [LedgerError?](repeating: nil, count: txs.count)
+            // Indices this batch put in the pool (a failed commit takes out these, and only these:
+            // an equal hash accepted earlier stays).
+            var admitted: [Int] = []
             // One database commit for the whole batch's pending rows, written together after
             // one lookup of which hashes the chain already knows (a few statements, not a few
             // per transaction, which on a networked database is most of the cost).
@@ -41,6 +44,7 @@ extension Ledger {
                             do throws(LedgerError) {
                                 if let seq = try admit(&s, txs[i], checked, store, known: known, record: false) {
                                     rows.append((txs[i], seq, s.latest.round))
+                                    admitted.append(i)
                                 }
                             } catch { results[i] = error }
                         case .failure(let e): results[i] = e
@@ -50,8 +54,8 @@ extension Ledger {
                 }
             } catch {
                 // The commit failed: nothing of the batch is durable, so none of it stays accepted.
-                for (i, tx) in txs.enumerated() where results[i] == nil {
-                    s.pool.remove(tx.hash)
+                for i in admitted { s.pool.remove(txs[i].hash) }
+                for i in txs.indices where results[i] == nil {
                     results[i] = .storage("could not record the transaction: \(error)")
                 }
             }

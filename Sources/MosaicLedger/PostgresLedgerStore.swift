@@ -287,7 +287,9 @@ final class PostgresLedgerStore: LedgerStore {
         var included = Set<String>()
         var expired = Set<String>()
         try forChunks(of: hashes) { list, values in
-            for row in try connection.query("SELECT hash FROM transactions WHERE hash IN (\(list))", values) { included.insert(try row.text(0)) }
+            for row in try connection.query("SELECT hash FROM transactions WHERE hash IN (\(list))", values) {
+                included.insert(try row.text(0))
+            }
             for row in try connection.query("SELECT hash FROM expired WHERE hash IN (\(list))", values) { expired.insert(try row.text(0)) }
         }
         return (included, expired)
@@ -363,7 +365,9 @@ final class PostgresLedgerStore: LedgerStore {
         // A hash appears once per batch (the pool refuses duplicates), as one multi-row upsert needs.
         try connection.insert(
             into: "pending", columns: ["hash", "seq", "round", "tx"],
-            rows: rows.map { [Self.s($0.tx.hash), Self.clamped($0.seq), Self.clamped($0.round), .bytes(Array(BinaryBatch.encode([$0.tx])))] },
+            rows: rows.map {
+                [Self.s($0.tx.hash), Self.clamped($0.seq), Self.clamped($0.round), .bytes(Array(BinaryBatch.encode([$0.tx])))]
+            },
             suffix: "ON CONFLICT(hash) DO UPDATE SET seq = excluded.seq, round = excluded.round, tx = excluded.tx")
     }
 

@@ -377,7 +377,8 @@ final class SQLiteLedgerStore: LedgerStore {
     func insertPending(_ rows: [(tx: Transaction, seq: UInt64, round: UInt64)]) throws(DatabaseError) {
         let st = try db.prepare("INSERT OR REPLACE INTO pending(hash, seq, round, tx) VALUES(?1, ?2, ?3, ?4)")
         for (tx, seq, round) in rows {
-            try st.run(.text(tx.hash), .integer(Int64(clamping: seq)), .integer(Int64(clamping: round)), .blob(Array(BinaryBatch.encode([tx]))))
+            try st.run(
+                .text(tx.hash), .integer(Int64(clamping: seq)), .integer(Int64(clamping: round)), .blob(Array(BinaryBatch.encode([tx]))))
         }
     }
 
