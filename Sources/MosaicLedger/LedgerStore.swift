@@ -23,6 +23,12 @@ package protocol LedgerStore: AnyObject {
     /// Runs `body` in one read-only snapshot. Must not be nested in `transaction`.
     func readTransaction<R>(_ body: () throws -> R) throws -> R
 
+    /// Takes or keeps the producer lease: true while this connection is the one allowed to make
+    /// blocks on the database (issue 14 §2). Only a lease, not the protection: `insert(block:)`'s
+    /// head check inside the block's transaction still refuses a block from a stalled former
+    /// holder. Called again by the holder, it stays held (it does not stack).
+    func holdProducerLease() throws -> Bool
+
     // Meta: small named values (genesis, clock offset, recovery records).
     func meta(_ key: String) throws -> String?
     func setMeta(_ key: String, _ value: String) throws

@@ -54,6 +54,23 @@ final class PostgresLedgerStore: LedgerStore {
 
     func readTransaction<R>(_ body: () throws -> R) throws -> R { try connection.readTransaction(body) }
 
+    /// The advisory lock key of the producer lease ("MOSA"): one per database, as one database is one chain.
+    static let producerLeaseKey: Int64 = 0x4D4F_5341
+
+    /// A session advisory lock on this connection: released by PostgreSQL when the session ends
+    /// (process killed, connection closed or lost), so a dead producer frees the lease without a
+    /// timeout. The holder is asked `pg_locks` first, so holding it again does not stack, and a
+    /// connection that was re-established (and so lost the lock) reports what is true now.
+    func holdProducerLease() throws -> Bool {
+        let row = try connection.queryOne(
+            """
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+                AND classid::bigint = 0 AND objid::bigint = $1 AND objsubid = 1 AND granted)
+            THEN true ELSE pg_try_advisory_lock($1) END
+            """, [.integer(Self.producerLeaseKey)])
+        return try row?.bool(0) ?? false
+    }
+
     /// A string column's value: its UTF-8 as `bytea`.
     private static func s(_ text: String) -> PostgresValue { .bytes(Array(text.utf8)) }
 

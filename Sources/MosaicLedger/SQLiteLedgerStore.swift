@@ -52,6 +52,9 @@ final class SQLiteLedgerStore: LedgerStore {
 
     func close() { db.close() }
 
+    /// One SQLite file has one writer process (the file is the node's own), so it always holds the lease.
+    func holdProducerLease() -> Bool { true }
+
     func transaction<R>(_ body: () throws -> R) throws -> R { try db.transaction(body) }
 
     func readTransaction<R>(_ body: () throws -> R) throws -> R { try db.readTransaction(body) }
