@@ -100,12 +100,12 @@ let package = Package(
             dependencies: ["MosaicSDK", "MosaicStorageCore", "MosaicBlobber", "MosaicCrypto", "MosaicHTTP", "MosaicHTTPServer"],
             path: "bench/storage",
             swiftSettings: swift),
-        // Ledger throughput: `swift run -c release bench-ledger`.
+        // Ledger throughput: `swift run -c release bench-ledger` (`--db postgres`: SQLite, then PostgreSQL).
         .executableTarget(
             name: "bench-ledger",
             dependencies: [
                 "BenchSupport", "MosaicNode", "MosaicSDK", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTP",
-                "MosaicHTTPServer",
+                "MosaicHTTPServer", "MosaicTestSupport",
             ],
             path: "bench/ledger", swiftSettings: swift),
         // Notes views under load, and sealed-write latency: `swift run -c release bench-notes`.

@@ -8,7 +8,7 @@ extension Ledger {
     /// Accepts a signed transaction into the pool or says why not; a rejection changes nothing.
     public func submit(_ tx: Transaction) throws(LedgerError) {
         let checked = try precheck(tx)
-        try locked { s, store throws(LedgerError) in try admit(&s, tx, checked, store) }
+        try locked { s, store throws(LedgerError) in _ = try admit(&s, tx, checked, store) }
         producer.notify()
     }
 
@@ -25,21 +25,37 @@ extension Ledger {
         let results: [LedgerError?] = state.withLock { s in
             guard let store = s.store else { return txs.map { _ in .closed } }
             var results = [LedgerError?](repeating: nil, count: txs.count)
-            // One database commit for the whole batch's pending rows.
+            // Indices this batch put in the pool (a failed commit takes out these, and only these:
+            // an equal hash accepted earlier stays).
+            var admitted: [Int] = []
+            // One database commit for the whole batch's pending rows, written together after
+            // one lookup of which hashes the chain already knows (a few statements, not a few
+            // per transaction, which on a networked database is most of the cost).
             do {
                 try store.transaction {
+                    let candidates = checks.indices.compactMap { i -> String? in
+                        if case .success = checks[i] { return txs[i].hash } else { return nil }
+                    }
+                    let known = try store.knownHashes(candidates)
+                    var rows: [(tx: Transaction, seq: UInt64, round: UInt64)] = []
                     for (i, check) in checks.enumerated() {
                         switch check {
                         case .success(let checked):
-                            do throws(LedgerError) { try admit(&s, txs[i], checked, store) } catch { results[i] = error }
+                            do throws(LedgerError) {
+                                if let seq = try admit(&s, txs[i], checked, store, known: known, record: false) {
+                                    rows.append((txs[i], seq, s.latest.round))
+                                    admitted.append(i)
+                                }
+                            } catch { results[i] = error }
                         case .failure(let e): results[i] = e
                         }
                     }
+                    try store.insertPending(rows)
                 }
             } catch {
                 // The commit failed: nothing of the batch is durable, so none of it stays accepted.
-                for (i, tx) in txs.enumerated() where results[i] == nil {
-                    s.pool.remove(tx.hash)
+                for i in admitted { s.pool.remove(txs[i].hash) }
+                for i in txs.indices where results[i] == nil {
                     results[i] = .storage("could not record the transaction: \(error)")
                 }
             }
@@ -123,20 +139,27 @@ extension Ledger {
     /// Stateful checks and pool insertion, holding `state`.
     /// Admits `tx` into the pool and its `pending` row. `restoring` re-admits a row read at start
     /// (keeping the round it was first accepted at, writing nothing; its `creation_date` was
-    /// judged when it was first accepted).
+    /// judged when it was first accepted). `known` answers the included/expired lookups for a
+    /// batch (read once for all of it); with `record` false the caller writes the pending row
+    /// (the returned pool sequence number) itself, in the same transaction.
+    @discardableResult
     func admit(
         _ s: inout LedgerState, _ tx: Transaction, _ checked: Prechecked, _ store: any LedgerStore,
-        restoring round: UInt64? = nil
-    ) throws(LedgerError) {
+        restoring round: UInt64? = nil, known: (included: Set<String>, expired: Set<String>)? = nil, record: Bool = true
+    ) throws(LedgerError) -> UInt64? {
         guard s.pool.count < genesis.poolCapacity else { throw .poolFull(capacity: genesis.poolCapacity) }
         let (poolBytes, bytesOverflow) = s.pool.totalBytes.addingReportingOverflow(checked.bytes)
         guard !bytesOverflow, poolBytes <= limits.poolBytes else { throw .poolBytesFull(limitBytes: limits.poolBytes) }
         if s.pool.contains(tx.hash) { throw .duplicate(hash: tx.hash) }
         do {
-            if try store.transactionExists(tx.hash) { throw LedgerError.duplicate(hash: tx.hash) }
+            if try known.map({ $0.included.contains(tx.hash) }) ?? store.transactionExists(tx.hash) {
+                throw LedgerError.duplicate(hash: tx.hash)
+            }
             // Expired once, never again: its nonce may have been used meanwhile by a payment
             // that replaced it (docs/PROTOCOL.md §2.3).
-            if try store.isExpired(tx.hash) { throw LedgerError.alreadyExpired(hash: tx.hash) }
+            if try known.map({ $0.expired.contains(tx.hash) }) ?? store.isExpired(tx.hash) {
+                throw LedgerError.alreadyExpired(hash: tx.hash)
+            }
         } catch let e as LedgerError { throw e } catch { throw .storage("\(error)") }
         if round == nil {
             // Ledger time never goes back (block timestamps never decrease), so a hash whose
@@ -186,11 +209,12 @@ extension Ledger {
         else {
             throw .storage("the pool's totals for \(tx.clientID) would overflow")
         }
-        guard round == nil else { return }
+        guard round == nil, record else { return seq }
         do { try store.insertPending(tx, seq: seq, round: s.latest.round) } catch {
             s.pool.remove(tx.hash)
             throw .storage("could not record the transaction: \(error)")
         }
+        return seq
     }
 
     /// Puts back the transactions accepted before a restart; those that can no longer run

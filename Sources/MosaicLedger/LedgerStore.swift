@@ -23,6 +23,12 @@ package protocol LedgerStore: AnyObject {
     /// Runs `body` in one read-only snapshot. Must not be nested in `transaction`.
     func readTransaction<R>(_ body: () throws -> R) throws -> R
 
+    /// Takes or keeps the producer lease: true while this connection is the one allowed to make
+    /// blocks on the database (issue 14 §2). Only a lease, not the protection: `insert(block:)`'s
+    /// head check inside the block's transaction still refuses a block from a stalled former
+    /// holder. Called again by the holder, it stays held (it does not stack).
+    func holdProducerLease() throws -> Bool
+
     // Meta: small named values (genesis, clock offset, recovery records).
     func meta(_ key: String) throws -> String?
     func setMeta(_ key: String, _ value: String) throws
@@ -67,6 +73,8 @@ package protocol LedgerStore: AnyObject {
     func transactionCount(of clientID: String) throws -> Int
     func transactions(inRound round: UInt64, limit: Int, offset: Int, chainID: String) throws -> [(Transaction, TransactionReceipt)]
     func isExpired(_ hash: String) throws -> Bool
+    /// Which of `hashes` are included in a block, and which were recorded as expired.
+    func knownHashes(_ hashes: [String]) throws -> (included: Set<String>, expired: Set<String>)
     func expired(_ hash: String) throws -> Transaction?
 
     // Writing a block (inside one `transaction` opened by the caller).
@@ -80,7 +88,7 @@ package protocol LedgerStore: AnyObject {
 
     // The pending pool.
     /// Keeps an accepted transaction (its canonical bytes and signature) until a block includes it.
-    func insertPending(_ tx: Transaction, seq: UInt64, round: UInt64) throws
+    func insertPending(_ rows: [(tx: Transaction, seq: UInt64, round: UInt64)]) throws
     func removePending(_ hashes: [String]) throws
     /// Pending transactions in arrival order with the round each was accepted at.
     func pendingTransactions() throws -> [(hash: String, round: UInt64, bytes: [UInt8])]
@@ -101,6 +109,7 @@ package struct StoredTransaction {
 extension LedgerStore {
     func upsert(account id: String, _ a: AccountState) throws { try upsert(accounts: [(id, a)]) }
     func removePending(_ hash: String) throws { try removePending([hash]) }
+    func insertPending(_ tx: Transaction, seq: UInt64, round: UInt64) throws { try insertPending([(tx, seq, round)]) }
 }
 
 /// Where a ledger keeps its state.

@@ -54,6 +54,23 @@ final class PostgresLedgerStore: LedgerStore {
 
     func readTransaction<R>(_ body: () throws -> R) throws -> R { try connection.readTransaction(body) }
 
+    /// The advisory lock key of the producer lease ("MOSA"): one per database, as one database is one chain.
+    static let producerLeaseKey: Int64 = 0x4D4F_5341
+
+    /// A session advisory lock on this connection: released by PostgreSQL when the session ends
+    /// (process killed, connection closed or lost), so a dead producer frees the lease without a
+    /// timeout. The holder is asked `pg_locks` first, so holding it again does not stack, and a
+    /// connection that was re-established (and so lost the lock) reports what is true now.
+    func holdProducerLease() throws -> Bool {
+        let row = try connection.queryOne(
+            """
+            SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+                AND classid::bigint = 0 AND objid::bigint = $1 AND objsubid = 1 AND granted)
+            THEN true ELSE pg_try_advisory_lock($1) END
+            """, [.integer(Self.producerLeaseKey)])
+        return try row?.bool(0) ?? false
+    }
+
     /// A string column's value: its UTF-8 as `bytea`.
     private static func s(_ text: String) -> PostgresValue { .bytes(Array(text.utf8)) }
 
@@ -283,6 +300,18 @@ final class PostgresLedgerStore: LedgerStore {
         try connection.queryOne("SELECT 1 FROM expired WHERE hash = $1", [Self.s(hash)]) != nil
     }
 
+    func knownHashes(_ hashes: [String]) throws -> (included: Set<String>, expired: Set<String>) {
+        var included = Set<String>()
+        var expired = Set<String>()
+        try forChunks(of: hashes) { list, values in
+            for row in try connection.query("SELECT hash FROM transactions WHERE hash IN (\(list))", values) {
+                included.insert(try row.text(0))
+            }
+            for row in try connection.query("SELECT hash FROM expired WHERE hash IN (\(list))", values) { expired.insert(try row.text(0)) }
+        }
+        return (included, expired)
+    }
+
     func expired(_ hash: String) throws -> Transaction? {
         guard let row = try connection.queryOne("SELECT tx FROM expired WHERE hash = $1", [Self.s(hash)]) else { return nil }
         return try? JSONDecoder().decode(Transaction.self, from: Data(try row.bytes(0)))
@@ -349,22 +378,27 @@ final class PostgresLedgerStore: LedgerStore {
 
     // MARK: Pending pool
 
-    func insertPending(_ tx: Transaction, seq: UInt64, round: UInt64) throws {
-        try connection.run(
-            """
-            INSERT INTO pending(hash, seq, round, tx) VALUES($1, $2, $3, $4)
-            ON CONFLICT(hash) DO UPDATE SET seq = excluded.seq, round = excluded.round, tx = excluded.tx
-            """, [Self.s(tx.hash), Self.clamped(seq), Self.clamped(round), .bytes(Array(BinaryBatch.encode([tx])))])
+    func insertPending(_ rows: [(tx: Transaction, seq: UInt64, round: UInt64)]) throws {
+        // A hash appears once per batch (the pool refuses duplicates), as one multi-row upsert needs.
+        try connection.insert(
+            into: "pending", columns: ["hash", "seq", "round", "tx"],
+            rows: rows.map {
+                [Self.s($0.tx.hash), Self.clamped($0.seq), Self.clamped($0.round), .bytes(Array(BinaryBatch.encode([$0.tx])))]
+            },
+            suffix: "ON CONFLICT(hash) DO UPDATE SET seq = excluded.seq, round = excluded.round, tx = excluded.tx")
     }
 
     func removePending(_ hashes: [String]) throws {
-        guard !hashes.isEmpty else { return }
-        // Chunks bounded well below the protocol's parameter limit.
+        try forChunks(of: hashes) { list, values in try connection.run("DELETE FROM pending WHERE hash IN (\(list))", values) }
+    }
+
+    /// Runs `body` per chunk of at most 1000 hashes (well below the protocol's parameter limit),
+    /// with the chunk's `$1, $2, …` list and its values.
+    private func forChunks(of hashes: [String], _ body: (String, [PostgresValue]) throws -> Void) throws {
         var start = 0
         while start < hashes.count {
             let chunk = hashes[start..<min(start + 1000, hashes.count)]
-            let list = (1...chunk.count).map { "$\($0)" }.joined(separator: ", ")
-            try connection.run("DELETE FROM pending WHERE hash IN (\(list))", chunk.map(Self.s))
+            try body((1...chunk.count).map { "$\($0)" }.joined(separator: ", "), chunk.map(Self.s))
             start += chunk.count
         }
     }

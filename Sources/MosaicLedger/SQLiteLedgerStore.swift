@@ -52,6 +52,9 @@ final class SQLiteLedgerStore: LedgerStore {
 
     func close() { db.close() }
 
+    /// One SQLite file has one writer process (the file is the node's own), so it always holds the lease.
+    func holdProducerLease() -> Bool { true }
+
     func transaction<R>(_ body: () throws -> R) throws -> R { try db.transaction(body) }
 
     func readTransaction<R>(_ body: () throws -> R) throws -> R { try db.readTransaction(body) }
@@ -295,6 +298,17 @@ final class SQLiteLedgerStore: LedgerStore {
         try db.prepare("SELECT 1 FROM expired WHERE hash = ?1").queryOne([.text(hash)]) { _ in true } ?? false
     }
 
+    /// One indexed lookup per hash: on a local file that is as cheap as a batch.
+    func knownHashes(_ hashes: [String]) throws(DatabaseError) -> (included: Set<String>, expired: Set<String>) {
+        var included = Set<String>()
+        var expired = Set<String>()
+        for h in hashes {
+            if try transactionExists(h) { included.insert(h) }
+            if try isExpired(h) { expired.insert(h) }
+        }
+        return (included, expired)
+    }
+
     func expired(_ hash: String) throws(DatabaseError) -> Transaction? {
         try db.prepare("SELECT tx FROM expired WHERE hash = ?1").queryOne([.text(hash)]) { s in
             try? JSONDecoder().decode(Transaction.self, from: Data(s.string(0).utf8))
@@ -363,9 +377,12 @@ final class SQLiteLedgerStore: LedgerStore {
     // MARK: Pending pool
 
     /// Keeps an accepted transaction (its canonical bytes and signature) until a block includes it.
-    func insertPending(_ tx: Transaction, seq: UInt64, round: UInt64) throws(DatabaseError) {
-        try db.prepare("INSERT OR REPLACE INTO pending(hash, seq, round, tx) VALUES(?1, ?2, ?3, ?4)")
-            .run(.text(tx.hash), .integer(Int64(clamping: seq)), .integer(Int64(clamping: round)), .blob(Array(BinaryBatch.encode([tx]))))
+    func insertPending(_ rows: [(tx: Transaction, seq: UInt64, round: UInt64)]) throws(DatabaseError) {
+        let st = try db.prepare("INSERT OR REPLACE INTO pending(hash, seq, round, tx) VALUES(?1, ?2, ?3, ?4)")
+        for (tx, seq, round) in rows {
+            try st.run(
+                .text(tx.hash), .integer(Int64(clamping: seq)), .integer(Int64(clamping: round)), .blob(Array(BinaryBatch.encode([tx]))))
+        }
     }
 
     func removePending(_ hashes: [String]) throws(DatabaseError) {

@@ -54,6 +54,38 @@ import Testing
         #expect(try net.ledger.produceBlock().previousHash == head.hash)
     }
 
+    /// The producer lease (issue 14 §2): on one database exactly one connection holds it; the
+    /// holder keeps it when asking again; when the holder's session ends (a killed or closed
+    /// producer) the next one that asks gets it. A SQLite file has one writer: it always holds it.
+    @Test func exactlyOneConnectionHoldsTheProducerLeaseUntilItsSessionEnds() throws {
+        let net = try TestNet()
+        #expect(try net.ledger.locked { _, store throws(LedgerError) in try? store.holdProducerLease() } == true)
+        guard TestLedgerDatabase.isPostgres else { return }
+        let database = try TestLedgerDatabase.forDirectory(net.directory)
+        let first = try database.open(directory: net.directory, reader: true)
+        let second = try database.open(directory: net.directory, reader: true)
+        defer { second.close() }
+        // The ledger's own writer connection holds it now.
+        #expect(try first.holdProducerLease() == false)
+        #expect(try second.holdProducerLease() == false)
+        net.ledger.close()
+        #expect(try Self.acquires(first))
+        #expect(try first.holdProducerLease() == true)
+        #expect(try second.holdProducerLease() == false)
+        first.close()
+        #expect(try Self.acquires(second))
+    }
+
+    /// Asks until the lease is granted (or gives up after many asks): PostgreSQL frees a closed
+    /// session's locks as its backend exits, a moment after the client closed it.
+    static func acquires(_ store: any LedgerStore) throws -> Bool {
+        for _ in 0..<1000 {
+            if try store.holdProducerLease() { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// `--db` naming a server that is not there: the open fails with a storage error at once and
     /// the directory gets no SQLite file instead.
     @Test func aLedgerOnAnUnreachablePostgresFailsToOpenWithAStorageError() throws {

@@ -339,6 +339,34 @@ import Testing
         #expect(try Genesis.load(from: net.directory + "/genesis.json") == net.genesis)
     }
 
+    /// A batch reads which hashes the chain knows once and writes its pending rows together; each
+    /// transaction still gets its own answer, and the accepted ones survive a restart.
+    @Test func batchAdmissionRefusesKnownAndRepeatedHashesAndKeepsTheRestDurable() throws {
+        let net = try TestNet(confirmations: 1, expiryBlocks: 1)
+        let included = net.transfer(net.alice, to: net.bob, token, nonce: 1)
+        let gapped = net.transfer(net.bob, to: net.alice, token, nonce: 2)
+        try net.ledger.submit(included)
+        try net.ledger.submit(gapped)
+        try net.ledger.produceBlock()
+        try net.ledger.produceBlock()
+        #expect(try net.ledger.transaction(gapped.hash)?.status == .expired)
+        let pooled = net.transfer(net.alice, to: net.carol, token, nonce: 2)
+        try net.ledger.submit(pooled)
+        let fresh = [
+            net.transfer(net.alice, to: net.carol, token, nonce: 3), net.transfer(net.bob, to: net.carol, token / 2, nonce: 1),
+        ]
+        let results = net.ledger.submit([included, fresh[0], gapped, pooled, fresh[1], fresh[0]])
+        #expect(results.map { $0?.code } == ["duplicate", nil, "already_expired", "duplicate", nil, "duplicate"])
+        // Refusals in the batch did not take the earlier pooled transaction out.
+        #expect(try net.ledger.transaction(pooled.hash)?.status == .pending)
+        net.ledger.close()
+        net.ledger = try Ledger(directory: net.directory, database: try TestLedgerDatabase.forDirectory(net.directory))
+        #expect(net.ledger.pendingCount == 3)
+        try net.ledger.produceBlock()
+        for tx in [pooled] + fresh { #expect(try net.ledger.transaction(tx.hash)?.receipt?.outcome == .success) }
+        #expect(try net.ledger.supply().isConserved)
+    }
+
     @Test func supplyIsConservedAcrossManyRandomTransfers() throws {
         let net = try TestNet()
         let keys = [net.alice, net.bob, net.carol, try testKey(4), try testKey(5)]
