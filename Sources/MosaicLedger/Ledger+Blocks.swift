@@ -8,17 +8,23 @@ extension Ledger {
     /// atomically; waiters whose status is reached are resumed.
     @discardableResult
     public func produceBlock() throws(LedgerError) -> Block {
-        var resumes: [(Waiter, TransactionStatus?)] = []
-        let (block, ready) = try locked { s, store throws(LedgerError) in
+        let (block, resumes, failure) = try locked { s, store throws(LedgerError) in
             var out: [(Waiter, TransactionStatus?)] = []
-            let block = try produceLocked(&s, store, resumes: &out)
-            return (block, out)
+            do throws(LedgerError) {
+                // Only the lease holder makes blocks; taking the lease over catches up first.
+                guard try claimLeaseLocked(&s, store, catchUp: false, resumes: &out) else { throw .notProducer }
+                return (Optional(try produceLocked(&s, store, resumes: &out)), out, LedgerError?.none)
+            } catch {
+                // Waiters a takeover already woke are resumed even when the block then fails.
+                return (nil, out, error)
+            }
         }
-        resumes = ready
         for (w, s) in resumes {
             w.timeout?.cancel()
             w.continuation.resume(returning: s)
         }
+        if let failure { throw failure }
+        guard let block else { throw .storage("no block was made") }
         return block
     }
 
@@ -33,6 +39,8 @@ extension Ledger {
         _ = producer.start(interval: interval) { [weak self] immediate in
             guard let self else { return }
             do throws(LedgerError) {
+                // A follower only catches up with the blocks the lease holder made.
+                guard try self.claimLease() else { return }
                 if immediate {
                     var rounds = 0
                     while rounds < 10_000, self.needsBlock(includeWaiting: false) {
@@ -194,7 +202,7 @@ extension Ledger {
         s.latest = block
         committedRound.store(block.round, ordering: .releasing)
         if !ready.isEmpty { s.lastNonEmptyRound = round }
-        collectWaiters(&s, included: included, expired: Set(expired.map(\.tx.hash)), round: round, into: &resumes)
+        collectWaiters(&s, includedRound: { included.contains($0) ? round : nil }, expired: Set(expired.map(\.tx.hash)), into: &resumes)
         return block
     }
 

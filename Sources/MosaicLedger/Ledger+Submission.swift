@@ -221,7 +221,9 @@ extension Ledger {
     /// (nonce used meanwhile, balance gone, signature no longer valid for this chain) are dropped.
     /// Nothing here runs contract code (only the stateless checks and admission), so a
     /// transaction that stopped the process while executing cannot stop it again at start.
-    func restorePool(_ s: inout LedgerState, _ store: any LedgerStore) throws(LedgerError) {
+    /// Only the `owner` (the producer lease holder) deletes the rows it drops: on a shared
+    /// database a follower's view of a row (through its own pool limits) is not the chain's.
+    func restorePool(_ s: inout LedgerState, _ store: any LedgerStore, owner: Bool) throws(LedgerError) {
         let rows: [(hash: String, round: UInt64, bytes: [UInt8])]
         do { rows = try store.pendingTransactions() } catch { throw .storage("reading the pending pool: \(error)") }
         for row in rows {
@@ -229,7 +231,7 @@ extension Ledger {
             if let tx = try? BinaryBatch.decode(Data(row.bytes)).first, tx.hash == row.hash, let checked = try? precheck(tx) {
                 kept = (try? admit(&s, tx, checked, store, restoring: row.round)) != nil
             }
-            if !kept { try? store.removePending(row.hash) }
+            if !kept, owner { try? store.removePending(row.hash) }
         }
     }
 

@@ -47,14 +47,16 @@ extension Ledger {
         if let (w, status) = found { w.continuation.resume(returning: status) }
     }
 
-    /// After a commit: note inclusion rounds and pick the waiters whose target is now reached.
+    /// After a commit (this node's, or one a follower read from the store): note inclusion rounds
+    /// (`includedRound` gives the round of a hash the new blocks included) and pick the waiters
+    /// whose target is now reached.
     func collectWaiters(
-        _ s: inout LedgerState, included: Set<String>, expired: Set<String>, round: UInt64, into out: inout [(Waiter, TransactionStatus?)]
+        _ s: inout LedgerState, includedRound: (String) -> UInt64?, expired: Set<String>, into out: inout [(Waiter, TransactionStatus?)]
     ) {
         guard !s.waiters.isEmpty else { return }
         for hash in Array(s.waiters.keys) {
             guard var list = s.waiters[hash] else { continue }
-            if included.contains(hash) { for i in list.indices { list[i].round = round } }
+            if let round = includedRound(hash) { for i in list.indices { list[i].round = round } }
             let status: TransactionStatus?
             if expired.contains(hash) {
                 status = .expired

@@ -111,12 +111,30 @@ package final class Ledger: Sendable {
         do {
             try state.withLock { s throws(LedgerError) in
                 guard let store = s.store else { throw .closed }
-                try restorePool(&s, store)
-                try recoverFromInterruptedBlock(&s, store)
+                // On a shared database another node may be the producer: then this one follows,
+                // and the pending rows it cannot admit and the recovery records are not its own.
+                s.holdsLease = try Ledger.askLeaseAtOpen(store)
+                try restorePool(&s, store, owner: s.holdsLease)
+                if s.holdsLease { try recoverFromInterruptedBlock(&s, store) }
             }
         } catch {
             state.withLock { $0.store?.close() }
             throw error
+        }
+    }
+
+    /// The lease at open. A holder that just closed frees it a moment after (its server session
+    /// ends after the client left), so a ledger reopened at once on a shared database asks a few
+    /// times before it settles for following; the block timer keeps asking either way.
+    private static func askLeaseAtOpen(_ store: any LedgerStore) throws(LedgerError) -> Bool {
+        do {
+            for _ in 0..<(store.isShared ? 49 : 0) {
+                if try store.holdProducerLease() { return true }
+                usleep(20_000)
+            }
+            return try store.holdProducerLease()
+        } catch {
+            throw .storage("asking for the producer lease: \(error)")
         }
     }
 

@@ -14,6 +14,9 @@ struct LedgerState {
     var waiters: [String: [Waiter]] = [:]
     var nextWaiterID: UInt64 = 0
     var productionError: LedgerError?
+    /// Whether this ledger held the producer lease when it last asked (`Ledger+Lease.swift`):
+    /// only the holder makes blocks and owns the recovery records and the pending table's clean-up.
+    var holdsLease = false
     /// Suspects of a block that stopped the process, being bisected (Ledger+Recovery.swift).
     var recovery = RecoveryState()
     /// Rounds between prunings (`Ledger.historyPruneEvery`; tests lower it).

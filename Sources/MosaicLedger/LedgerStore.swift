@@ -28,6 +28,10 @@ package protocol LedgerStore: AnyObject {
     /// head check inside the block's transaction still refuses a block from a stalled former
     /// holder. Called again by the holder, it stays held (it does not stack).
     func holdProducerLease() throws -> Bool
+    /// True when other nodes may write the same database (PostgreSQL): the ledger then follows
+    /// the stored head and the shared `pending` table. False for the embedded SQLite file, whose
+    /// one writer is this ledger, so nothing is re-read.
+    var isShared: Bool { get }
 
     // Meta: small named values (genesis, clock offset, recovery records).
     func meta(_ key: String) throws -> String?

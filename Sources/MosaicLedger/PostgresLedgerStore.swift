@@ -71,6 +71,9 @@ final class PostgresLedgerStore: LedgerStore {
         return try row?.bool(0) ?? false
     }
 
+    /// Any number of nodes may share one database (issue 14 §2).
+    var isShared: Bool { true }
+
     /// A string column's value: its UTF-8 as `bytea`.
     private static func s(_ text: String) -> PostgresValue { .bytes(Array(text.utf8)) }
 

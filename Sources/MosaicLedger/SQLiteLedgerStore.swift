@@ -55,6 +55,8 @@ final class SQLiteLedgerStore: LedgerStore {
     /// One SQLite file has one writer process (the file is the node's own), so it always holds the lease.
     func holdProducerLease() -> Bool { true }
 
+    var isShared: Bool { false }
+
     func transaction<R>(_ body: () throws -> R) throws -> R { try db.transaction(body) }
 
     func readTransaction<R>(_ body: () throws -> R) throws -> R { try db.readTransaction(body) }

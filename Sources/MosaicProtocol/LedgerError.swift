@@ -54,6 +54,9 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
     case storage(String)
     /// The ledger was closed.
     case closed
+    /// A block was asked of a node that does not hold the producer lease: another node on the
+    /// same database makes the blocks (issue 14 §2).
+    case notProducer
 
     /// Stable machine-readable code.
     public var code: String {
@@ -79,6 +82,7 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
         case .notFound: return "not_found"
         case .storage: return "internal"
         case .closed: return "unavailable"
+        case .notProducer: return "not_producer"
         }
     }
 
@@ -100,6 +104,7 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
             }
         case .storage: return 500
         case .closed: return 503
+        case .notProducer: return 409
         }
     }
 
@@ -138,6 +143,9 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
         case .notFound(let what): return "\(what) not found"
         case .storage(let why): return "ledger storage error: \(why)"
         case .closed: return "ledger is closed"
+        case .notProducer:
+            return
+                "this node does not hold the producer lease: another node on the same database makes the blocks; its blocks reach this node within a block time"
         }
     }
 }
