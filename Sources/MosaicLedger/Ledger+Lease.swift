@@ -54,10 +54,15 @@ extension Ledger {
         throws(LedgerError)
     {
         let head: Block?
-        let rows: [(hash: String, round: UInt64, bytes: [UInt8])]
+        let stored: Set<String>
+        let fresh: [(hash: String, round: UInt64, bytes: [UInt8])]
         do {
-            // One snapshot: the pending rows are those of exactly this head.
-            (head, rows) = try store.readTransaction { (try store.latestBlock(), try store.pendingTransactions()) }
+            // One snapshot: the pending rows are those of exactly this head. Only the hashes of
+            // rows the pool already holds are read, the bytes of the others.
+            (head, stored, fresh) = try store.readTransaction { [pool = s.pool] in
+                let hashes = try store.pendingHashes()
+                return (try store.latestBlock(), Set(hashes), try store.pendingTransactions(hashes.filter { !pool.contains($0) }))
+            }
         } catch {
             throw .storage("reading the shared chain head and pending pool: \(error)")
         }
@@ -70,12 +75,10 @@ extension Ledger {
             s.accountCache.removeAll(keepingCapacity: true)
             do { s.lastNonEmptyRound = try store.lastNonEmptyRound() } catch { throw .storage("\(error)") }
         }
-        let stored = Set(rows.map(\.hash))
         let gone = s.pool.hashes.keys.filter { !stored.contains($0) }
         for hash in gone { s.pool.remove(hash) }
         var drop: [String] = []
         var expire: [Transaction] = []
-        let fresh = rows.filter { !s.pool.contains($0.hash) }
         guard !fresh.isEmpty || moved || !gone.isEmpty else { return }
         // Which of the new rows the chain already knows: one lookup for all of them.
         let known: (included: Set<String>, expired: Set<String>)

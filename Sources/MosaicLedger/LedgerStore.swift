@@ -96,6 +96,11 @@ package protocol LedgerStore: AnyObject {
     func removePending(_ hashes: [String]) throws
     /// Pending transactions in arrival order with the round each was accepted at.
     func pendingTransactions() throws -> [(hash: String, round: UInt64, bytes: [UInt8])]
+    /// Every pending hash: what a node sharing the database compares its pool with each tick,
+    /// fetching only the rows it does not hold (`pendingTransactions(_:)`).
+    func pendingHashes() throws -> [String]
+    /// The pending rows of `hashes` that are still there, in arrival order.
+    func pendingTransactions(_ hashes: [String]) throws -> [(hash: String, round: UInt64, bytes: [UInt8])]
     func insertExpired(_ tx: Transaction, round: UInt64) throws
     /// Forgets expired transactions created before `cutoff`: admission refuses their
     /// `creation_date` by now, so the record is no longer what keeps them out.

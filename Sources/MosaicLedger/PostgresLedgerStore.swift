@@ -412,6 +412,20 @@ final class PostgresLedgerStore: LedgerStore {
         }
     }
 
+    func pendingHashes() throws -> [String] {
+        try connection.query("SELECT hash FROM pending").map { try $0.text(0) }
+    }
+
+    func pendingTransactions(_ hashes: [String]) throws -> [(hash: String, round: UInt64, bytes: [UInt8])] {
+        var rows: [(seq: Int64, row: (hash: String, round: UInt64, bytes: [UInt8]))] = []
+        try forChunks(of: hashes) { list, values in
+            rows += try connection.query("SELECT hash, round, tx, seq FROM pending WHERE hash IN (\(list))", values).map { row in
+                (try row.int64(3), (try row.text(0), UInt64(clamping: try row.int64(1)), try row.bytes(2)))
+            }
+        }
+        return rows.sorted { $0.seq < $1.seq }.map(\.row)
+    }
+
     func insertExpired(_ tx: Transaction, round: UInt64) throws {
         let json = (try? JSONEncoder().encode(tx)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         try connection.run(

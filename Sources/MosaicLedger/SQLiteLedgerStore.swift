@@ -399,6 +399,19 @@ final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
+    func pendingHashes() throws(DatabaseError) -> [String] {
+        try db.prepare("SELECT hash FROM pending").query { s in s.string(0) }
+    }
+
+    func pendingTransactions(_ hashes: [String]) throws(DatabaseError) -> [(hash: String, round: UInt64, bytes: [UInt8])] {
+        let st = try db.prepare("SELECT hash, round, tx, seq FROM pending WHERE hash = ?1")
+        var rows: [(seq: Int64, row: (hash: String, round: UInt64, bytes: [UInt8]))] = []
+        for h in hashes {
+            rows += try st.query([.text(h)]) { s in (s.int64(3), (s.string(0), UInt64(clamping: s.int64(1)), s.bytes(2))) }
+        }
+        return rows.sorted { $0.seq < $1.seq }.map(\.row)
+    }
+
     func insertExpired(_ tx: Transaction, round: UInt64) throws(DatabaseError) {
         let json = (try? JSONEncoder().encode(tx)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         try db.prepare("INSERT OR REPLACE INTO expired(hash, round, tx, creation_date) VALUES(?1, ?2, ?3, ?4)")

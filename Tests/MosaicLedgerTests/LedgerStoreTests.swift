@@ -76,6 +76,24 @@ import Testing
         #expect(try Self.acquires(second))
     }
 
+    /// What a node sharing the database reads each tick: every pending hash, and the rows of the
+    /// hashes it does not hold, still in arrival order; a hash no longer pending is left out.
+    @Test func pendingHashesAndTheRowsOfChosenHashesAreWhatWasAccepted() throws {
+        let net = try TestNet()
+        let txs = (1...3).map { net.transfer(net.alice, to: net.bob, UInt64($0) * token, nonce: UInt64($0)) }
+        for tx in txs { try net.ledger.submit(tx) }
+        let absent = String(repeating: "cd", count: 32)
+        let (hashes, rows) = try net.ledger.locked { _, store throws(LedgerError) in
+            do {
+                return (try store.pendingHashes(), try store.pendingTransactions([txs[2].hash, absent, txs[0].hash]))
+            } catch { throw .storage("\(error)") }
+        }
+        #expect(Set(hashes) == Set(txs.map(\.hash)))
+        #expect(rows.map(\.hash) == [txs[0].hash, txs[2].hash])
+        #expect(try rows.map { try BinaryBatch.decode(Data($0.bytes)).first?.hash } == [txs[0].hash, txs[2].hash])
+        #expect(rows.allSatisfy { $0.round == 0 })
+    }
+
     /// Asks until the lease is granted (or gives up after many asks): PostgreSQL frees a closed
     /// session's locks as its backend exits, a moment after the client closed it.
     static func acquires(_ store: any LedgerStore) throws -> Bool {

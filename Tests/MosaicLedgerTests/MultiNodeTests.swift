@@ -112,4 +112,33 @@ struct MultiNodeTests {
         #expect(try follower.account(net.bob.publicKey.clientID).balance == 53 * token)
         #expect(try follower.supply().isConserved)
     }
+
+    /// The same nonce accepted by two nodes (each pool alone cannot see the other's): the
+    /// producer's own transaction is sealed, the follower's can never run and is recorded as
+    /// expired, so the follower's wait ends with that answer and nothing is paid twice.
+    @Test func aNonceTakenOnTwoNodesSealsOneAndExpiresTheOther() async throws {
+        let net = try TestNet()
+        let (follower, followerDirectory) = try Self.follower(of: net)
+        defer {
+            follower.close()
+            try? FileManager.default.removeItem(atPath: followerDirectory)
+        }
+        let producer = net.ledger
+        let toBob = net.transfer(net.alice, to: net.bob, 1 * token, nonce: 1)
+        let toCarol = net.transfer(net.alice, to: net.carol, 2 * token, nonce: 1)
+        try producer.submit(toBob)
+        try follower.submit(toCarol)
+        producer.start(blockTime: Self.blockTime)
+        follower.start(blockTime: Self.blockTime)
+        #expect(await follower.wait(for: toCarol.hash, until: .sealed, timeout: Self.hangBound) == .expired)
+        #expect(await follower.wait(for: toBob.hash, until: .sealed, timeout: Self.hangBound) == .sealed)
+        try await Self.eventually("the follower's pool is empty") { follower.pendingCount == 0 }
+        #expect(try follower.account(net.carol.publicKey.clientID).balance == 0)
+        #expect(try follower.account(net.bob.publicKey.clientID).balance == 51 * token)
+        #expect(try follower.account(net.alice.publicKey.clientID).nonce == 1)
+        #expect(try producer.supply().isConserved)
+        // Expired once, never again, on either node.
+        #expect(rejection { try follower.submit(toCarol) } == .alreadyExpired(hash: toCarol.hash))
+        #expect(rejection { try producer.submit(toCarol) } == .alreadyExpired(hash: toCarol.hash))
+    }
 }
