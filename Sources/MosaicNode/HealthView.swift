@@ -4,10 +4,14 @@ struct HealthView: Encodable {
     let pending: Int
     /// The last block production failure, if any (the node keeps serving reads).
     let productionError: String?
+    /// Whether this node holds the producer lease: the one of the nodes sharing a database that
+    /// makes the blocks (always true for a node alone on its SQLite file).
+    let producer: Bool
 
     enum CodingKeys: String, CodingKey {
         case latestRound = "latest_round"
         case pending
         case productionError = "production_error"
+        case producer
     }
 }

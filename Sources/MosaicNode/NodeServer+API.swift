@@ -186,12 +186,12 @@ extension NodeServer {
             return try .json(SupplyView(totalSupply: s.totalSupply, balanceSum: s.balanceSum, faucetRemaining: s.faucetRemaining))
         }
 
-        http.route(.get, "/health", summary: "Liveness: latest round and pool size") { _ in
+        http.route(.get, "/health", summary: "Liveness: latest round, pool size and whether this node makes the blocks") { _ in
             let b = ledger.latestBlock
             return try .json(
                 HealthView(
                     latestRound: b.round, pending: ledger.pendingCount,
-                    productionError: ledger.lastProductionError?.description))
+                    productionError: ledger.lastProductionError?.description, producer: ledger.isProducer))
         }
 
         if configuration.allowTimeTravel {
