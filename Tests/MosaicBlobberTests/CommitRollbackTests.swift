@@ -42,5 +42,6 @@ struct CommitRollbackTests {
         try await grid.client.mkdir("/later", allocation: grid.allocation)
         #expect(try await grid.connection(0).state().fileCount == before.fileCount)
         #expect(try await grid.connection(0).list("/docs", recursive: false).map(\.path) == ["/docs/x", "/docs/y"])
+        await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
     }
 }
