@@ -52,6 +52,34 @@ def test_one_blobber_partitioned_download_uses_parity_and_upload_completes(net, 
         net.fault("b1", "link-up")
 
 
+def test_two_blobbers_partitioned_mid_upload_the_upload_completes_and_repair_restores_them(net, stored):
+    # b1 and b2 are throttled so the upload is observably under way when they are cut off.
+    for host in ("b1", "b2"):
+        net.fault(host, "rate", "2mbit")
+    path, digest = net.make_file("mid-partition", 8 * MIB)
+    upload = net.start_mosaic("upload", str(path), "/mid-partition")
+    try:
+        net.wait_for_growth("b1", 256 * 1024, upload)
+        for host in ("b1", "b2"):
+            net.fault(host, "link-down")
+        done = net.finish(upload)
+    finally:
+        for host in ("b1", "b2"):
+            net.fault(host, "link-up")
+            net.fault(host, "rate", "off")
+    assert done["degraded"] and len(done["committed"]) == 4 and len(done["failed"]) == 2, done
+    repaired = net.mosaic("repair")
+    assert sorted(r["path"] for r in repaired["repaired"]) == ["/mid-partition", "/mid-partition"], repaired
+    # With two other blobbers cut off, the file comes only from b1, b2 and two more: the repaired ones serve.
+    for host in ("b3", "b4"):
+        net.fault(host, "link-down")
+    try:
+        assert net.download_digest("/mid-partition") == digest
+    finally:
+        for host in ("b3", "b4"):
+            net.fault(host, "link-up")
+
+
 def test_throttled_blobber_does_not_stop_the_transfer(net, stored):
     net.fault("b2", "rate", "1mbit")
     try:
@@ -85,7 +113,26 @@ def test_node_killed_and_restarted_the_client_carries_on(net, stored):
     assert net.download_digest("/after-restart") == digest
 
 
+def test_node_killed_and_restarted_mid_upload_the_upload_completes(net, stored):
+    # The client's own link is throttled so the upload is observably under way when the node dies.
+    net.fault("client", "rate", "40mbit")
+    path, digest = net.make_file("mid-crash", 32 * MIB)
+    upload = net.start_mosaic("upload", str(path), "/mid-crash")
+    try:
+        net.wait_for_growth("b1", MIB, upload)
+        net.fault("node", "kill")
+        net.fault("node", "restart")
+        done = net.finish(upload)
+    finally:
+        net.fault("client", "rate", "off")
+    assert len(done["committed"]) == 6, done
+    assert net.download_digest("/mid-crash") == digest
+    assert net.download_digest("/big") == stored["big"]
+
+
 def test_testnet_refuses_to_run_without_root():
+    if os.geteuid() != 0:
+        pytest.skip("needs root to switch to the nobody user")
     r = subprocess.run(["runuser", "-u", "nobody", "--", "/usr/bin/python3", str(SCRIPT), "up"],
                        capture_output=True, text=True, cwd="/")
     assert r.returncode == 1

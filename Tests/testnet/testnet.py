@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -47,6 +48,34 @@ class Testnet:
         if check and r.returncode != 0:
             raise AssertionError(f"mosaic {' '.join(args)} exited {r.returncode}:\n{r.stderr}")
         return json.loads(r.stdout) if r.returncode == 0 and r.stdout.strip() else r
+
+    def start_mosaic(self, *args):
+        """`mosaic ARGS --json` on the client host in the background; finish it with `finish`."""
+        return subprocess.Popen([str(SCRIPT), "client", *args, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env={**os.environ, "MOSAIC_TESTNET_DIR": str(self.dir)})
+
+    @staticmethod
+    def finish(proc, timeout=600):
+        """Waits for a `start_mosaic` command; its parsed JSON result (it must have succeeded)."""
+        out, err = proc.communicate(timeout=timeout)
+        assert proc.returncode == 0, f"mosaic exited {proc.returncode}:\n{err}"
+        return json.loads(out)
+
+    def fragment_bytes(self, host):
+        """Bytes in a blobber's fragment store (committed and in-progress uploads)."""
+        root = self.dir / host / "data" / "fragments"
+        return sum(f.stat().st_size for f in root.rglob("*") if f.is_file())
+
+    def wait_for_growth(self, host, grown, proc):
+        """Waits until a blobber's fragments grew by `grown` bytes while `proc` still runs: the
+        transfer is under way. Fails if the command ended first."""
+        start = self.fragment_bytes(host)
+        for _ in range(3000):
+            if self.fragment_bytes(host) - start >= grown:
+                return
+            assert proc.poll() is None, f"the transfer ended before {host} received {grown} bytes: {proc.stderr.read()}"
+            time.sleep(0.05)
+        raise AssertionError(f"{host} did not receive {grown} bytes")
 
     def make_file(self, name, size):
         """A file of SIZE pseudo-random bytes in the client's folder; its path and SHA-256."""
