@@ -48,9 +48,10 @@ let package = Package(
             swiftSettings: swift),
 
         // MARK: The chain: node → ledger → protocol.
-        // State, blocks, contracts (faucet, storage, notes, social) and their views, on SQLite.
+        // State, blocks, contracts (faucet, storage, notes, social) and their views, on SQLite or PostgreSQL.
         .target(
-            name: "MosaicLedger", dependencies: ["MosaicErrors", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicParallel"],
+            name: "MosaicLedger",
+            dependencies: ["MosaicErrors", "MosaicProtocol", "MosaicCrypto", "MosaicDatabase", "MosaicPostgres", "MosaicParallel"],
             swiftSettings: swift
         ),
         // The node: the ledger's HTTP API and explorer.

@@ -30,8 +30,8 @@ enum AppParameters {
     static let lockerPINRepeat = Header.string("X-Locker-PIN-Repeat", .string(maxLength: 1024), "the PIN again")
 
     static let quoteSize = Query.string("size", .string(maxLength: 32), default: "1GiB", "a size such as 500MiB or 1GiB")
-    static let quoteData = Query.integer("data", in: 1...32, default: 2, "data shards")
-    static let quoteParity = Query.integer("parity", in: 0...32, default: 2, "parity shards")
+    static let quoteData = Query.integer("data", in: 1...AllocationTerms.maxShards, default: 2, "data shards")
+    static let quoteParity = Query.integer("parity", in: 0...AllocationTerms.maxShards, default: 2, "parity shards")
     static let quoteExpire = Query.string("expire", .string(maxLength: 32), default: "30d", "a duration such as 7d or 30d")
 
     static let notesLimit = Query.integer("limit", in: 1...500, default: 100, "notes per page")

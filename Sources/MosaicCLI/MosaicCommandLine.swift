@@ -1,5 +1,6 @@
 import Foundation
 import MosaicErrors
+import MosaicProtocol
 import MosaicSDK
 
 /// Entry point of the `mosaic` executable: parse, run, print, and exit 0 (success),
@@ -32,7 +33,7 @@ public enum MosaicCommandLine {
                 } else if !output.text.isEmpty {
                     Console.out(output.text.hasSuffix("\n") ? output.text : output.text + "\n")
                 }
-                return 0
+                return output.exitCode
             }
         } catch {
             report(code: errorCode(of: error), message: String(describing: error), json: wantsJSON)

@@ -1,5 +1,5 @@
 /// One account row as the engine keeps it.
-struct AccountState: Sendable, Hashable {
+package struct AccountState: Sendable, Hashable {
     var balance: UInt64 = 0
     var nonce: UInt64 = 0
 }

@@ -1,4 +1,3 @@
-import MosaicDatabase
 import MosaicProtocol
 
 /// What a view (a free, unsigned read script) sees: one contract's committed state as it was at
@@ -12,14 +11,15 @@ package final class ContractView {
     public static let rowBudget = 20_000
     public private(set) var rowsRead = 0
     private let contract: String
-    private let store: LedgerStore
+    private let store: any LedgerStore
     /// `rowBudget` for anyone's view; the node's own typed reads (`Ledger.read`) answer whole lists.
     private let budget: Int
     /// `round` is the latest round of `store`'s snapshot: no later change to undo, so reads skip
     /// the history lookups (the node's typed reads and `wantsBlocks` on every idle tick).
     private let isLatest: Bool
 
-    init(contract: String, round: UInt64, now: Int64, store: LedgerStore, budget: Int = ContractView.rowBudget, isLatest: Bool = false) {
+    init(contract: String, round: UInt64, now: Int64, store: any LedgerStore, budget: Int = ContractView.rowBudget, isLatest: Bool = false)
+    {
         self.contract = contract
         self.round = round
         self.now = now

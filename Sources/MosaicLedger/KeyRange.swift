@@ -16,7 +16,7 @@ package struct ContractEntry: Sendable, Equatable {
 ///
 /// Keys are compared as SQLite compares TEXT (memcmp of UTF-8), and Swift's `String` `<` is not
 /// that order for every string, so every comparison here goes through the UTF-8 bytes.
-struct KeyRange {
+package struct KeyRange {
     let prefix: String
     let after: String?
     let limit: Int

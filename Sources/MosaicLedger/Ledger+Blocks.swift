@@ -1,6 +1,5 @@
 import Foundation
 import MosaicCrypto
-import MosaicDatabase
 import MosaicProtocol
 import Synchronization
 
@@ -76,7 +75,7 @@ extension Ledger {
 
     /// Whether some contract's end-of-block hook has work even without transactions
     /// (`Contract.wantsBlocks`, asked about the latest committed state), holding `state`.
-    private func contractsWantBlocks(_ s: LedgerState, _ store: LedgerStore) -> Bool {
+    private func contractsWantBlocks(_ s: LedgerState, _ store: any LedgerStore) -> Bool {
         for (name, contract) in contractOrder {
             let view = ContractView(contract: name, round: s.latest.round, now: s.latest.timestamp, store: store, isLatest: true)
             if (try? contract.wantsBlocks(view)) == true { return true }
@@ -91,7 +90,7 @@ extension Ledger {
         }
     }
 
-    private func readyLocked(_ s: inout LedgerState, _ store: LedgerStore) -> Bool {
+    private func readyLocked(_ s: inout LedgerState, _ store: any LedgerStore) -> Bool {
         for (id, sender) in s.pool.senders {
             let nonce = (try? committedAccount(&s, id, store).nonce) ?? 0
             if nonce < UInt64.max, sender.byNonce[nonce + 1] != nil { return true }
@@ -107,7 +106,7 @@ extension Ledger {
         let events: [TransactionEvent]
     }
 
-    func produceLocked(_ s: inout LedgerState, _ store: LedgerStore, resumes: inout [(Waiter, TransactionStatus?)]) throws(LedgerError)
+    func produceLocked(_ s: inout LedgerState, _ store: any LedgerStore, resumes: inout [(Waiter, TransactionStatus?)]) throws(LedgerError)
         -> Block
     {
         let (round, lastRound) = s.latest.round.addingReportingOverflow(1)
@@ -153,15 +152,16 @@ extension Ledger {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         do {
-            try store.db.transaction {
+            try store.transaction {
                 try store.insert(block: block)
-                for (i, e) in executed.enumerated() {
+                let stored = try executed.enumerated().map { i, e in
                     let receipt = Ledger.receipt(
                         e.tx, block: block, index: i, outcome: e.outcome, error: e.error, output: e.output, events: e.events)
                     let events = e.events.isEmpty ? nil : String(decoding: try encoder.encode(e.events), as: UTF8.self)
-                    try store.insert(transaction: e.tx, receipt: receipt, eventsJSON: events)
+                    return StoredTransaction(tx: e.tx, receipt: receipt, eventsJSON: events)
                 }
-                for (id, a) in state.accounts { try store.upsert(account: id, a) }
+                try store.insert(transactions: stored)
+                try store.upsert(accounts: state.accounts.map { ($0.key, $0.value) })
                 for (contract, values) in state.contractValues {
                     for (k, v) in values {
                         try store.recordUndo(contract, k, round: round)
@@ -176,11 +176,8 @@ extension Ledger {
                     let (cutoff, o) = now.subtractingReportingOverflow(genesis.creationDateMaxAgeSeconds)
                     if !o { try store.pruneExpired(createdBefore: cutoff) }
                 }
-                for e in expired {
-                    try store.insertExpired(e.tx, round: round)
-                    try store.removePending(e.tx.hash)
-                }
-                for h in included { try store.removePending(h) }
+                for e in expired { try store.insertExpired(e.tx, round: round) }
+                try store.removePending(expired.map(\.tx.hash) + Array(included))
                 if nextRecovery != s.recovery { try store.setMeta(Ledger.recoveryKey, try Ledger.json(nextRecovery)) }
                 try store.deleteMeta(Ledger.executingKey)
                 try store.deleteMeta(Ledger.executingHookKey)
@@ -289,7 +286,7 @@ extension Ledger {
     /// each recorded first so that a hook which stops the process is skipped a while instead.
     private func runEndBlockHooks(
         state: BlockState, round: UInt64, now: Int64, seed: String, skipped: [String: UInt64],
-        _ store: LedgerStore
+        _ store: any LedgerStore
     ) throws(LedgerError) {
         for (name, contract) in contractOrder {
             if let until = skipped[name], round <= until { continue }

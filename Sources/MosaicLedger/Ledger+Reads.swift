@@ -1,5 +1,4 @@
 import Foundation
-import MosaicDatabase
 import MosaicProtocol
 import Synchronization
 
@@ -8,11 +7,11 @@ import Synchronization
 // beside the writer (the pool, the latest block) takes the ledger's state mutex.
 extension Ledger {
     /// Runs `body` on a read connection in one snapshot, with that snapshot's latest round.
-    func committed<R>(_ body: (LedgerStore, UInt64) throws -> R) throws(LedgerError) -> R {
-        let reader = try readers.take(ledgerPath: storePath)
+    func committed<R>(_ body: (any LedgerStore, UInt64) throws -> R) throws(LedgerError) -> R {
+        let reader = try readers.take(self)
         defer { readers.put(reader) }
         do {
-            return try reader.db.readTransaction {
+            return try reader.readTransaction {
                 guard let latest = try reader.latestBlock() else { throw LedgerError.storage("the ledger has no blocks") }
                 return try body(reader, latest.round)
             }

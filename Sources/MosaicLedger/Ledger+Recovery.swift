@@ -1,5 +1,4 @@
 import Foundation
-import MosaicDatabase
 import MosaicProtocol
 
 // Defence in depth against a transaction that kills the process while it executes (a contract
@@ -18,7 +17,7 @@ extension Ledger {
     /// failed), else the next suspect group; otherwise the ready pool. A suspect whose nonce is
     /// no longer next is left in the pool; a set-aside one that cannot be included is dropped
     /// (recorded as expired) so it never runs.
-    func planBlock(_ s: inout LedgerState, _ store: LedgerStore) -> (
+    func planBlock(_ s: inout LedgerState, _ store: any LedgerStore) -> (
         setAside: [Transaction], run: [Transaction], bisecting: Bool, dropped: [TransactionPool.Entry]
     ) {
         var nonces: [String: UInt64] = [:]
@@ -46,7 +45,7 @@ extension Ledger {
     }
 
     /// Commits `record` on its own, so it survives the process dying right after.
-    func writeExecutionRecord(_ record: ExecutionRecord, _ store: LedgerStore) throws(LedgerError) {
+    func writeExecutionRecord(_ record: ExecutionRecord, _ store: any LedgerStore) throws(LedgerError) {
         do { try store.setMeta(Ledger.executingKey, try Ledger.json(record)) } catch {
             throw .storage("recording block \(record.round) before executing it: \(error)")
         }
@@ -61,7 +60,7 @@ extension Ledger {
     /// At open, after the pool is restored: an execution record still present means the process
     /// died inside that block. Its transactions become suspects (halved), a lone suspect is set
     /// aside, a hook is skipped for a while; the outcome is committed before anything runs.
-    func recoverFromInterruptedBlock(_ s: inout LedgerState, _ store: LedgerStore) throws(LedgerError) {
+    func recoverFromInterruptedBlock(_ s: inout LedgerState, _ store: any LedgerStore) throws(LedgerError) {
         do {
             if let text = try store.meta(Ledger.recoveryKey) {
                 s.recovery = (try? JSONDecoder().decode(RecoveryState.self, from: Data(text.utf8))) ?? RecoveryState()
@@ -115,7 +114,7 @@ extension Ledger {
                 }
             }
             let round = s.latest.round
-            try store.db.transaction {
+            try store.transaction {
                 for e in dropped {
                     try store.insertExpired(e.tx, round: round)
                     try store.removePending(e.tx.hash)

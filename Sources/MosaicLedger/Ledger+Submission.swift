@@ -1,6 +1,5 @@
 import Foundation
 import MosaicCrypto
-import MosaicDatabase
 import MosaicParallel
 import MosaicProtocol
 import Synchronization
@@ -26,9 +25,9 @@ extension Ledger {
         let results: [LedgerError?] = state.withLock { s in
             guard let store = s.store else { return txs.map { _ in .closed } }
             var results = [LedgerError?](repeating: nil, count: txs.count)
-            // One SQLite commit for the whole batch's pending rows.
+            // One database commit for the whole batch's pending rows.
             do {
-                try store.db.transaction {
+                try store.transaction {
                     for (i, check) in checks.enumerated() {
                         switch check {
                         case .success(let checked):
@@ -126,7 +125,7 @@ extension Ledger {
     /// (keeping the round it was first accepted at, writing nothing; its `creation_date` was
     /// judged when it was first accepted).
     func admit(
-        _ s: inout LedgerState, _ tx: Transaction, _ checked: Prechecked, _ store: LedgerStore,
+        _ s: inout LedgerState, _ tx: Transaction, _ checked: Prechecked, _ store: any LedgerStore,
         restoring round: UInt64? = nil
     ) throws(LedgerError) {
         guard s.pool.count < genesis.poolCapacity else { throw .poolFull(capacity: genesis.poolCapacity) }
@@ -198,7 +197,7 @@ extension Ledger {
     /// (nonce used meanwhile, balance gone, signature no longer valid for this chain) are dropped.
     /// Nothing here runs contract code (only the stateless checks and admission), so a
     /// transaction that stopped the process while executing cannot stop it again at start.
-    func restorePool(_ s: inout LedgerState, _ store: LedgerStore) throws(LedgerError) {
+    func restorePool(_ s: inout LedgerState, _ store: any LedgerStore) throws(LedgerError) {
         let rows: [(hash: String, round: UInt64, bytes: [UInt8])]
         do { rows = try store.pendingTransactions() } catch { throw .storage("reading the pending pool: \(error)") }
         for row in rows {

@@ -1,5 +1,4 @@
 import Foundation
-import MosaicDatabase
 import MosaicProtocol
 import Synchronization
 
@@ -23,10 +22,10 @@ extension Ledger {
         guard target <= latestRound else {
             throw .notFound("round \(target) does not exist yet; the latest round is \(latestRound) (sealed: \(sealed))")
         }
-        let reader = try readers.take(ledgerPath: storePath)
+        let reader = try readers.take(self)
         defer { readers.put(reader) }
         do {
-            return try reader.db.readTransaction { () throws -> ContractViewResult in
+            return try reader.readTransaction { () throws -> ContractViewResult in
                 let from = try reader.meta("state_history_from").flatMap(UInt64.init) ?? 0
                 guard target >= from else {
                     throw LedgerError.notFound("this node keeps contract state from round \(from) on; round \(target) is older")
@@ -59,10 +58,10 @@ extension Ledger {
             throw .notFound(
                 "no contract named \"\(name)\" of type \(C.self); contracts: \(contracts.keys.sorted().joined(separator: ", "))")
         }
-        let reader = try readers.take(ledgerPath: storePath)
+        let reader = try readers.take(self)
         defer { readers.put(reader) }
         do {
-            return try reader.db.readTransaction { () throws -> R in
+            return try reader.readTransaction { () throws -> R in
                 guard let block = try reader.latestBlock() else { throw LedgerError.storage("the ledger has no blocks") }
                 let state = ContractView(
                     contract: name, round: block.round, now: block.timestamp, store: reader, budget: .max, isLatest: true)
@@ -80,22 +79,20 @@ extension Ledger {
         let r = committedRound.load(ordering: .acquiring)
         return r >= genesis.confirmations ? r - genesis.confirmations : 0
     }
-
-    var storePath: String { (directory as NSString).appendingPathComponent("ledger.sqlite") }
 }
 
 /// Read-only connections for views, reused across calls; at most `capacity` exist, and a caller
 /// beyond that waits for one to be returned.
 final class ReaderPool: @unchecked Sendable {
     private let condition = NSCondition()
-    private var idle: [LedgerStore] = []
+    private var idle: [any LedgerStore] = []
     private var open = 0
     private var closed = false
     let capacity: Int
 
     init(capacity: Int = 4) { self.capacity = capacity }
 
-    func take(ledgerPath: String) throws(LedgerError) -> LedgerStore {
+    func take(_ ledger: Ledger) throws(LedgerError) -> any LedgerStore {
         condition.lock()
         defer { condition.unlock() }
         while true {
@@ -103,7 +100,7 @@ final class ReaderPool: @unchecked Sendable {
             if let s = idle.popLast() { return s }
             if open < capacity {
                 do {
-                    let s = try LedgerStore(path: ledgerPath, reader: true)
+                    let s = try ledger.database.open(directory: ledger.directory, reader: true)
                     open += 1
                     return s
                 } catch { throw .storage("cannot open a read connection: \(error)") }
@@ -112,7 +109,7 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
-    func put(_ store: LedgerStore) {
+    func put(_ store: any LedgerStore) {
         condition.lock()
         defer { condition.unlock() }
         if closed {

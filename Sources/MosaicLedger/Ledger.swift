@@ -1,20 +1,22 @@
 import Foundation
 import MosaicCrypto
-import MosaicDatabase
 import MosaicProtocol
 import Synchronization
 
 /// The ledger engine: accepts signed transactions into a pool, produces blocks that execute them,
-/// and answers reads, all over one SQLite database (WAL) in `directory`.
+/// and answers reads, all over one database: SQLite (WAL) in `directory` by default, or
+/// PostgreSQL (`LedgerDatabase`); either way behind the `LedgerStore` interface.
 ///
 /// Thread safety: all mutable state is one `LedgerState` behind the `state` mutex; signature
 /// checks and JSON parsing run before taking it, so submissions verify in parallel. Each block
-/// commits in one SQLite transaction: a crash leaves either the previous block or this one,
+/// commits in one database transaction: a crash leaves either the previous block or this one,
 /// never half. Accepted transactions are also written to the `pending` table, so a restart
 /// resumes with the pool it had.
 package final class Ledger: Sendable {
     public let genesis: Genesis
     public let directory: String
+    /// Where the state lives (`directory` holds genesis.json either way).
+    package let database: LedgerDatabase
     public let clock: LedgerClock
     /// This node's flood limits (pool bytes, per-sender caps, cache size).
     public let limits: LedgerLimits
@@ -41,22 +43,24 @@ package final class Ledger: Sendable {
     /// `registry` (a name it cannot build fails the open); tests register contracts with test
     /// rules, or test-only ones, in it.
     /// `log` receives the few lines an operator must see (by default on standard error).
+    /// `database` picks the store: `ledger.sqlite` in `directory` (the default) or PostgreSQL.
     public init(
-        directory: String, genesis given: Genesis? = nil, clock: LedgerClock = LedgerClock(),
+        directory: String, database: LedgerDatabase = .sqlite, genesis given: Genesis? = nil, clock: LedgerClock = LedgerClock(),
         registry: ContractRegistry = .standard, limits: LedgerLimits = LedgerLimits(),
         log: @escaping @Sendable (String) -> Void = Ledger.standardErrorLog
     ) throws(LedgerError) {
         self.directory = directory
+        self.database = database
         self.clock = clock
         self.limits = limits
         self.log = log
         let genesisPath = (directory as NSString).appendingPathComponent("genesis.json")
-        let store: LedgerStore
+        let store: any LedgerStore
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            store = try LedgerStore(path: (directory as NSString).appendingPathComponent("ledger.sqlite"))
+            store = try database.open(directory: directory, reader: false)
         } catch {
-            throw .storage("cannot open ledger in \(directory): \(error)")
+            throw .storage("cannot open ledger in \(directory) (\(database)): \(error)")
         }
         var genesis: Genesis
         let all: [String: any Contract]
@@ -91,9 +95,7 @@ package final class Ledger: Sendable {
             latestBlock = block
             committedRound.store(block.round, ordering: .releasing)
             if try store.meta("state_history_from") == nil { try store.setMeta("state_history_from", String(block.round)) }
-            lastNonEmpty =
-                try store.db.prepare("SELECT MAX(round) FROM blocks WHERE tx_count > 0")
-                .queryOne { $0.isNull(0) ? nil : UInt64(clamping: $0.int64(0)) } ?? nil
+            lastNonEmpty = try store.lastNonEmptyRound()
         } catch let e as LedgerError {
             store.close()
             throw e
@@ -123,7 +125,7 @@ package final class Ledger: Sendable {
         FileHandle.standardError.write(Data("mosaic ledger: \(line)\n".utf8))
     }
 
-    private static func createGenesis(_ g: Genesis, in store: LedgerStore) throws {
+    private static func createGenesis(_ g: Genesis, in store: any LedgerStore) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(g), as: UTF8.self)
@@ -140,7 +142,7 @@ package final class Ledger: Sendable {
         let block = Block(
             round: 0, previousHash: zero, timestamp: g.genesisTime, transactionRoot: Block.merkleRoot([]),
             stateRoot: Hex.encode(SHA256.hash(root.bytes)), transactionCount: 0, minerID: g.nodeID)
-        try store.db.transaction {
+        try store.transaction {
             try store.setMeta("genesis", json)
             try store.setMeta("chain_id", g.chainID)
             for (id, balance) in accounts { try store.upsert(account: id, AccountState(balance: balance, nonce: 0)) }
@@ -172,7 +174,7 @@ package final class Ledger: Sendable {
     }
 
     /// Runs `body` holding `state`, with the open store.
-    func locked<R>(_ body: (inout LedgerState, LedgerStore) throws(LedgerError) -> sending R) throws(LedgerError) -> sending R {
+    func locked<R>(_ body: (inout LedgerState, any LedgerStore) throws(LedgerError) -> sending R) throws(LedgerError) -> sending R {
         try state.withLock { s throws(LedgerError) -> sending R in
             guard let store = s.store else { throw .closed }
             return try body(&s, store)
@@ -180,7 +182,7 @@ package final class Ledger: Sendable {
     }
 
     /// Committed state of an account (zero if it never existed), through the cache.
-    func committedAccount(_ s: inout LedgerState, _ id: String, _ store: LedgerStore) throws(LedgerError) -> AccountState {
+    func committedAccount(_ s: inout LedgerState, _ id: String, _ store: any LedgerStore) throws(LedgerError) -> AccountState {
         if let a = s.accountCache[id] { return a }
         do {
             let a = try store.account(id) ?? AccountState()
@@ -191,7 +193,7 @@ package final class Ledger: Sendable {
         }
     }
 
-    /// Keeps a committed account in memory. The cache only mirrors SQLite (it is written after a
+    /// Keeps a committed account in memory. The cache only mirrors the database (it is written after a
     /// block commits, never before), so when it reaches `limits.accountCacheEntries` it simply
     /// starts over: memory stays bounded however many accounts a flood touches, and every answer
     /// stays correct (a miss reads the database).

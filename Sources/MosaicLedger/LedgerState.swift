@@ -4,7 +4,7 @@ import MosaicProtocol
 /// (`Ledger.state`): whoever holds it sees a pool, cache, latest block and waiters that agree.
 struct LedgerState {
     /// The writer connection; nil once the ledger is closed.
-    var store: LedgerStore?
+    var store: (any LedgerStore)?
     var pool = TransactionPool()
     /// Committed accounts, bounded by `limits.accountCacheEntries` (see `Ledger.cacheAccount`).
     var accountCache: [String: AccountState] = [:]
@@ -19,7 +19,7 @@ struct LedgerState {
     /// Rounds between prunings (`Ledger.historyPruneEvery`; tests lower it).
     var pruneEvery = Ledger.historyPruneEvery
 
-    init(store: LedgerStore, latest: Block, lastNonEmptyRound: UInt64?) {
+    init(store: any LedgerStore, latest: Block, lastNonEmptyRound: UInt64?) {
         self.store = store
         self.latest = latest
         self.lastNonEmptyRound = lastNonEmptyRound

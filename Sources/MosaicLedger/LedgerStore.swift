@@ -1,361 +1,157 @@
 import Foundation
-import MosaicDatabase
+import MosaicErrors
+import MosaicPostgres
 import MosaicProtocol
 
-/// The ledger's SQL: schema, reads and the writes of one block. The writer connection lives in `LedgerState`, used only while holding it.
-final class LedgerStore {
-    let db: Database
+/// The ledger's database: schema, reads and the writes of one block, behind one interface so the
+/// engine runs the same on an embedded SQLite file (`SQLiteLedgerStore`) and on a PostgreSQL
+/// server (`PostgresLedgerStore`). All SQL lives in the implementations.
+///
+/// A store is one connection: not thread-safe by itself. The writer lives in `LedgerState` and is
+/// used only while holding its mutex; views take their own from `ReaderPool`.
+///
+/// Semantics both keep: a block and everything it changes are written inside one `transaction`;
+/// `readTransaction` sees one committed snapshot while the writer commits; `insert(block:)`
+/// accepts only a block that extends the stored head, checked inside the same transaction, so a
+/// writer with a stale idea of the head can never fork the chain.
+package protocol LedgerStore: AnyObject {
+    func close()
 
-    /// Opens the database; a `reader` connection skips the schema (the writer made it).
-    init(path: String, reader: Bool = false) throws(DatabaseError) {
-        db = try Database(path: path, synchronous: .normal)
-        if reader { return }
-        try db.execute(
-            """
-            CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS accounts(client_id TEXT PRIMARY KEY, balance BLOB NOT NULL, nonce INTEGER NOT NULL) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS blocks(round INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, previous_hash TEXT NOT NULL,
-                timestamp INTEGER NOT NULL, tx_root TEXT NOT NULL, state_root TEXT NOT NULL, tx_count INTEGER NOT NULL, miner_id TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS transactions(seq INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, round INTEGER NOT NULL,
-                idx INTEGER NOT NULL, client_id TEXT NOT NULL, public_key TEXT NOT NULL, to_client_id TEXT NOT NULL,
-                value BLOB NOT NULL, fee BLOB NOT NULL, nonce INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
-                creation_date INTEGER NOT NULL, signature TEXT NOT NULL, outcome TEXT NOT NULL, error TEXT,
-                output TEXT NOT NULL, output_hash TEXT NOT NULL, events TEXT);
-            CREATE INDEX IF NOT EXISTS transactions_from ON transactions(client_id);
-            CREATE INDEX IF NOT EXISTS transactions_to ON transactions(to_client_id);
-            CREATE INDEX IF NOT EXISTS transactions_round ON transactions(round);
-            CREATE TABLE IF NOT EXISTS contract_state(contract TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
-                PRIMARY KEY(contract, key)) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS contract_undo(contract TEXT NOT NULL, round INTEGER NOT NULL, key TEXT NOT NULL, old BLOB,
-                PRIMARY KEY(contract, round, key)) WITHOUT ROWID;
-            CREATE INDEX IF NOT EXISTS contract_undo_key ON contract_undo(contract, key, round);
-            CREATE TABLE IF NOT EXISTS pending(hash TEXT PRIMARY KEY, seq INTEGER NOT NULL, round INTEGER NOT NULL, tx BLOB NOT NULL) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS expired(hash TEXT PRIMARY KEY, round INTEGER NOT NULL, tx TEXT NOT NULL) WITHOUT ROWID;
-            """)
-        // The creation date of an expired transaction says when its record may go (see
-        // `pruneExpired`); rows from before this column are kept for ever.
-        let columns = try db.prepare("SELECT name FROM pragma_table_info('expired')").query { $0.string(0) }
-        if !columns.contains("creation_date") {
-            try db.execute("ALTER TABLE expired ADD COLUMN creation_date INTEGER NOT NULL DEFAULT \(Int64.max)")
-        }
-        try db.execute("CREATE INDEX IF NOT EXISTS expired_creation ON expired(creation_date)")
-    }
+    /// Runs `body` in one write transaction: committed when it returns, rolled back when it
+    /// throws. Nested calls join the outer transaction.
+    func transaction<R>(_ body: () throws -> R) throws -> R
+    /// Runs `body` in one read-only snapshot. Must not be nested in `transaction`.
+    func readTransaction<R>(_ body: () throws -> R) throws -> R
 
-    /// A round, nonce or sequence number as an SQL integer. A valid ledger never holds one past
-    /// Int64.max (nonces are checked at submission, rounds count blocks), so such a value is
-    /// refused as a database error instead of trapping.
-    static func integer(_ value: UInt64) throws(DatabaseError) -> DatabaseValue {
-        guard let v = Int64(exactly: value) else { throw .constraint(message: "\(value) does not fit a 63-bit SQL integer") }
-        return .integer(v)
-    }
+    // Meta: small named values (genesis, clock offset, recovery records).
+    func meta(_ key: String) throws -> String?
+    func setMeta(_ key: String, _ value: String) throws
+    func deleteMeta(_ key: String) throws
 
-    func close() { db.close() }
-
-    // MARK: Meta
-
-    func meta(_ key: String) throws(DatabaseError) -> String? {
-        try db.prepare("SELECT value FROM meta WHERE key = ?1").queryOne([.text(key)]) { $0.string(0) }
-    }
-
-    func setMeta(_ key: String, _ value: String) throws(DatabaseError) {
-        try db.prepare("INSERT INTO meta(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-            .run(.text(key), .text(value))
-    }
-
-    func deleteMeta(_ key: String) throws(DatabaseError) {
-        try db.prepare("DELETE FROM meta WHERE key = ?1").run(.text(key))
-    }
-
-    // MARK: State
-
-    func account(_ id: String) throws(DatabaseError) -> AccountState? {
-        try db.prepare("SELECT balance, nonce FROM accounts WHERE client_id = ?1").queryOne([.text(id)]) { s throws(DatabaseError) in
-            AccountState(balance: try s.uint64(0), nonce: UInt64(clamping: s.int64(1)))
-        }
-    }
-
-    func contractValue(_ contract: String, _ key: String) throws(DatabaseError) -> [UInt8]? {
-        try db.prepare("SELECT value FROM contract_state WHERE contract = ?1 AND key = ?2")
-            .queryOne([.text(contract), .text(key)]) { $0.bytes(0) }
-    }
-
-    /// The first rows of `range` in the committed contract state.
-    func scan(_ contract: String, _ range: KeyRange, limit: Int) throws(DatabaseError) -> [ContractEntry] {
-        // One lower and one upper bound only: given `key >= prefix AND key > after`, SQLite seeks
-        // to the prefix and filters every row up to `after`, so a page deep in a large range cost
-        // a walk over all rows before it. The tighter bound is chosen here instead.
-        var low = range.prefix
-        var lowInclusive = true
-        var high = range.upperBound
-        if let after = range.after {
-            if range.reverse {
-                if KeyRange.less(after, high) { high = after }
-            } else if !KeyRange.less(after, low) {
-                low = after
-                lowInclusive = false
-            }
-        }
-        let sql =
-            "SELECT key, value FROM contract_state WHERE contract = ?1 AND key \(lowInclusive ? ">=" : ">") ?2 AND key < ?3 ORDER BY key\(range.reverse ? " DESC" : "") LIMIT ?4"
-        return try db.prepare(sql).query([.text(contract), .text(low), .text(high), .integer(Int64(limit))]) {
-            ContractEntry(key: $0.string(0), value: $0.bytes(1))
-        }
-    }
-
+    // State.
+    func account(_ id: String) throws -> AccountState?
+    func contractValue(_ contract: String, _ key: String) throws -> [UInt8]?
+    /// The first rows of `range` in the committed contract state, in UTF-8 byte order.
+    func scan(_ contract: String, _ range: KeyRange, limit: Int) throws -> [ContractEntry]
     /// What `key` held at the end of `round`, when it changed after that round: `.some(old)`
     /// (old nil if it did not exist then); nil when it has not changed since.
-    func valueBeforeChanges(_ contract: String, _ key: String, after round: UInt64) throws(DatabaseError) -> [UInt8]?? {
-        try db.prepare(
-            """
-            SELECT old FROM contract_undo INDEXED BY contract_undo_key WHERE contract = ?1 AND key = ?2 AND round > ?3 ORDER BY round LIMIT 1
-            """
-        ).queryOne([.text(contract), .text(key), .integer(Int64(clamping: round))]) { $0.isNull(0) ? nil : $0.bytes(0) }
-    }
-
+    func valueBeforeChanges(_ contract: String, _ key: String, after round: UInt64) throws -> [UInt8]??
     /// Whether any key of `contract` changed after `round` (if not, current state is that round's).
-    func hasChanges(_ contract: String, after round: UInt64) throws(DatabaseError) -> Bool {
-        try db.prepare("SELECT 1 FROM contract_undo WHERE contract = ?1 AND round > ?2 LIMIT 1")
-            .queryOne([.text(contract), .integer(Int64(clamping: round))]) { _ in true } ?? false
-    }
-
+    func hasChanges(_ contract: String, after round: UInt64) throws -> Bool
     /// For every key of `range` between `low` and `high` (inclusive) changed after `round`, its
-    /// value at the end of `round` (nil: absent). Walks the key index, so the cost follows the
-    /// keys in the interval, not how busy the contract was lately.
-    func undoOverlay(_ contract: String, _ range: KeyRange, after round: UInt64, low: String, high: String) throws(DatabaseError)
+    /// value at the end of `round` (nil: absent).
+    func undoOverlay(_ contract: String, _ range: KeyRange, after round: UInt64, low: String, high: String) throws
         -> [String: [UInt8]?]
-    {
-        // Per key, the earliest change after `round` holds the value as of `round`.
-        let rows = try db.prepare(
-            """
-            SELECT key, old FROM contract_undo INDEXED BY contract_undo_key
-            WHERE contract = ?1 AND key >= ?2 AND key <= ?3 AND round > ?4 ORDER BY key, round DESC
-            """
-        ).query([.text(contract), .text(low), .text(high), .integer(Int64(clamping: round))]) { s -> (String, [UInt8]?) in
-            (s.string(0), s.isNull(1) ? nil : s.bytes(1))
-        }
-        var out: [String: [UInt8]?] = [:]
-        for (key, old) in rows where range.contains(key) { out[key] = .some(old) }
-        return out
-    }
-
-    /// Records the value `key` held before `round` changed it (once per key and round).
-    func recordUndo(_ contract: String, _ key: String, round: UInt64) throws(DatabaseError) {
-        let old = try contractValue(contract, key)
-        try db.prepare("INSERT OR IGNORE INTO contract_undo(contract, round, key, old) VALUES(?1, ?2, ?3, ?4)")
-            .run(.text(contract), try Self.integer(round), .text(key), old.map { .blob($0) } ?? .null)
-    }
-
+    /// Records the value `key` holds before `round` changes it (once per key and round).
+    func recordUndo(_ contract: String, _ key: String, round: UInt64) throws
     /// Forgets history of rounds up to `round`: reads as of earlier rounds are then refused.
-    func pruneUndo(through round: UInt64, contracts: [String]) throws(DatabaseError) {
-        for c in contracts {
-            try db.prepare("DELETE FROM contract_undo WHERE contract = ?1 AND round <= ?2").run(.text(c), .integer(Int64(clamping: round)))
-        }
-        try setMeta("state_history_from", String(round))
-    }
+    func pruneUndo(through round: UInt64, contracts: [String]) throws
+    /// Sum of all balances, checked for overflow (`.max` when it overflows: corruption).
+    func balanceSum() throws -> (sum: UInt64, accounts: Int)
 
-    /// Sum of all balances, checked for overflow (which would itself mean corruption).
-    func balanceSum() throws(DatabaseError) -> (sum: UInt64, accounts: Int) {
-        let values = try db.prepare("SELECT balance FROM accounts").query { s throws(DatabaseError) in try s.uint64(0) }
-        var sum: UInt64 = 0
-        for v in values {
-            let (next, overflow) = sum.addingReportingOverflow(v)
-            // A sum past 64 bits can only mean corruption: report the largest, which never equals the supply.
-            if overflow { return (.max, values.count) }
-            sum = next
-        }
-        return (sum, values.count)
-    }
+    // Blocks.
+    func latestBlock() throws -> Block?
+    /// Round of the latest block with transactions.
+    func lastNonEmptyRound() throws -> UInt64?
+    func block(round: UInt64) throws -> Block?
+    func blocks(before round: UInt64, limit: Int) throws -> [Block]
+    func block(hash: String) throws -> Block?
 
-    // MARK: Blocks
-
-    private static let blockColumns = "round, hash, previous_hash, timestamp, tx_root, state_root, tx_count, miner_id"
-
-    private static func block(_ s: Statement) -> Block {
-        var b = Block(
-            round: UInt64(clamping: s.int64(0)), previousHash: s.string(2), timestamp: s.int64(3), transactionRoot: s.string(4),
-            stateRoot: s.string(5), transactionCount: Int(clamping: s.int64(6)), minerID: s.string(7))
-        b.hash = s.string(1)
-        return b
-    }
-
-    func latestBlock() throws(DatabaseError) -> Block? {
-        try db.prepare("SELECT \(Self.blockColumns) FROM blocks ORDER BY round DESC LIMIT 1").queryOne([], Self.block)
-    }
-
-    /// Any round may be asked for: one past Int64.max simply does not exist.
-    func block(round: UInt64) throws(DatabaseError) -> Block? {
-        guard let r = Int64(exactly: round) else { return nil }
-        return try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE round = ?1").queryOne([.integer(r)], Self.block)
-    }
-
-    func blocks(before round: UInt64, limit: Int) throws(DatabaseError) -> [Block] {
-        try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE round < ?1 ORDER BY round DESC LIMIT ?2")
-            .query([.integer(Int64(clamping: round)), .integer(Int64(clamping: max(limit, 0)))], Self.block)
-    }
-
-    func block(hash: String) throws(DatabaseError) -> Block? {
-        try db.prepare("SELECT \(Self.blockColumns) FROM blocks WHERE hash = ?1").queryOne([.text(hash)], Self.block)
-    }
-
-    // MARK: Transactions
-
-    private static let txColumns = """
-        t.hash, t.round, t.idx, t.client_id, t.public_key, t.to_client_id, t.value, t.fee, t.nonce, t.type, t.data,
-        t.creation_date, t.signature, t.outcome, t.error, t.output, t.output_hash, t.events, b.hash
-        """
-
-    func transactionExists(_ hash: String) throws(DatabaseError) -> Bool {
-        try db.prepare("SELECT 1 FROM transactions WHERE hash = ?1").queryOne([.text(hash)]) { _ in true } ?? false
-    }
-
-    private func stored(_ s: Statement, chainID: String) throws(DatabaseError) -> (Transaction, TransactionReceipt) {
-        let tx = Transaction(
-            hash: s.string(0), clientID: s.string(3), publicKey: s.string(4), toClientID: s.string(5),
-            value: try s.uint64(6), fee: try s.uint64(7), nonce: UInt64(clamping: s.int64(8)),
-            transactionType: TransactionType(rawValue: s.string(9)) ?? .transfer, transactionData: s.string(10),
-            creationDate: s.int64(11), chainID: chainID, signature: s.string(12))
-        var events: [TransactionEvent] = []
-        if let text = s.optionalString(17), let decoded = try? JSONDecoder().decode([TransactionEvent].self, from: Data(text.utf8)) {
-            events = decoded
-        }
-        let receipt = TransactionReceipt(
-            transactionHash: tx.hash, blockHash: s.string(18), round: UInt64(clamping: s.int64(1)),
-            index: Int(clamping: s.int64(2)), outcome: ExecutionOutcome(rawValue: s.string(13)) ?? .failure,
-            error: s.optionalString(14).map(ExecutionError.init(stored:)), output: s.string(15), outputHash: s.string(16), events: events)
-        return (tx, receipt)
-    }
-
-    func transaction(_ hash: String, chainID: String) throws(DatabaseError) -> (Transaction, TransactionReceipt)? {
-        let st = try db.prepare("SELECT \(Self.txColumns) FROM transactions t JOIN blocks b ON b.round = t.round WHERE t.hash = ?1")
-        try st.bind([.text(hash)])
-        defer { st.reset() }
-        guard try st.step() else { return nil }
-        return try stored(st, chainID: chainID)
-    }
-
+    // Transactions.
+    func transactionExists(_ hash: String) throws -> Bool
+    func transaction(_ hash: String, chainID: String) throws -> (Transaction, TransactionReceipt)?
     /// Round of an included transaction, without decoding it.
-    func round(of hash: String) throws(DatabaseError) -> UInt64? {
-        try db.prepare("SELECT round FROM transactions WHERE hash = ?1").queryOne([.text(hash)]) { UInt64(clamping: $0.int64(0)) }
-    }
+    func round(of hash: String) throws -> UInt64?
+    func transactions(of clientID: String, limit: Int, offset: Int, chainID: String) throws -> [(Transaction, TransactionReceipt)]
+    /// How many included transactions `clientID` sent or received.
+    func transactionCount(of clientID: String) throws -> Int
+    func transactions(inRound round: UInt64, limit: Int, offset: Int, chainID: String) throws -> [(Transaction, TransactionReceipt)]
+    func isExpired(_ hash: String) throws -> Bool
+    func expired(_ hash: String) throws -> Transaction?
 
-    func transactions(of clientID: String, limit: Int, offset: Int, chainID: String) throws(DatabaseError) -> [(
-        Transaction, TransactionReceipt
-    )] {
-        let st = try db.prepare(
-            """
-            SELECT \(Self.txColumns) FROM transactions t JOIN blocks b ON b.round = t.round
-            WHERE t.seq IN (SELECT seq FROM transactions WHERE client_id = ?1 UNION SELECT seq FROM transactions WHERE to_client_id = ?1)
-            ORDER BY t.seq DESC LIMIT ?2 OFFSET ?3
-            """)
-        return try rows(
-            st, [.text(clientID), .integer(Int64(clamping: max(limit, 0))), .integer(Int64(clamping: max(offset, 0)))], chainID: chainID)
-    }
+    // Writing a block (inside one `transaction` opened by the caller).
+    /// Stores `block`; round 0 only into an empty chain, any other only on top of the stored head
+    /// (`LedgerStoreError.notOnHead` otherwise).
+    func insert(block: Block) throws
+    /// Stores a block's transactions with their receipts, in block order.
+    func insert(transactions: [StoredTransaction]) throws
+    func upsert(accounts: [(id: String, state: AccountState)]) throws
+    func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) throws
 
-    func transactions(inRound round: UInt64, limit: Int, offset: Int, chainID: String) throws(DatabaseError) -> [(
-        Transaction, TransactionReceipt
-    )] {
-        guard let r = Int64(exactly: round) else { return [] }
-        let st = try db.prepare(
-            """
-            SELECT \(Self.txColumns) FROM transactions t JOIN blocks b ON b.round = t.round
-            WHERE t.round = ?1 ORDER BY t.idx LIMIT ?2 OFFSET ?3
-            """)
-        return try rows(
-            st, [.integer(r), .integer(Int64(clamping: max(limit, 0))), .integer(Int64(clamping: max(offset, 0)))], chainID: chainID)
-    }
-
-    private func rows(_ st: Statement, _ values: [DatabaseValue], chainID: String) throws(DatabaseError) -> [(
-        Transaction, TransactionReceipt
-    )] {
-        try st.bind(values)
-        defer { st.reset() }
-        var out: [(Transaction, TransactionReceipt)] = []
-        while try st.step() { out.append(try stored(st, chainID: chainID)) }
-        return out
-    }
-
-    func isExpired(_ hash: String) throws(DatabaseError) -> Bool {
-        try db.prepare("SELECT 1 FROM expired WHERE hash = ?1").queryOne([.text(hash)]) { _ in true } ?? false
-    }
-
-    func expired(_ hash: String) throws(DatabaseError) -> Transaction? {
-        try db.prepare("SELECT tx FROM expired WHERE hash = ?1").queryOne([.text(hash)]) { s in
-            try? JSONDecoder().decode(Transaction.self, from: Data(s.string(0).utf8))
-        } ?? nil
-    }
-
-    // MARK: Writing a block (inside one transaction opened by the caller)
-
-    func insert(block b: Block) throws(DatabaseError) {
-        try db.prepare("INSERT INTO blocks(\(Self.blockColumns)) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)").run(
-            try Self.integer(b.round), .text(b.hash), .text(b.previousHash), .integer(b.timestamp), .text(b.transactionRoot),
-            .text(b.stateRoot), .integer(Int64(b.transactionCount)), .text(b.minerID))
-    }
-
-    func insert(transaction tx: Transaction, receipt r: TransactionReceipt, eventsJSON: String?) throws(DatabaseError) {
-        try db.prepare(
-            """
-            INSERT INTO transactions(hash, round, idx, client_id, public_key, to_client_id, value, fee, nonce, type, data,
-                creation_date, signature, outcome, error, output, output_hash, events)
-            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
-            """
-        ).run(
-            .text(tx.hash), try Self.integer(r.round), .integer(Int64(r.index)), .text(tx.clientID), .text(tx.publicKey),
-            .text(tx.toClientID), .uint64(tx.value), .uint64(tx.fee), try Self.integer(tx.nonce), .text(tx.transactionType.rawValue),
-            .text(tx.transactionData), .integer(tx.creationDate), .text(tx.signature), .text(r.outcome.rawValue),
-            r.error.map { .text($0.stored) } ?? .null, .text(r.output), .text(r.outputHash), eventsJSON.map { .text($0) } ?? .null)
-    }
-
-    func upsert(account id: String, _ a: AccountState) throws(DatabaseError) {
-        try db.prepare(
-            """
-            INSERT INTO accounts(client_id, balance, nonce) VALUES(?1, ?2, ?3)
-            ON CONFLICT(client_id) DO UPDATE SET balance = excluded.balance, nonce = excluded.nonce
-            """
-        ).run(.text(id), .uint64(a.balance), try Self.integer(a.nonce))
-    }
-
-    func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) throws(DatabaseError) {
-        if let value {
-            try db.prepare(
-                """
-                INSERT INTO contract_state(contract, key, value) VALUES(?1, ?2, ?3)
-                ON CONFLICT(contract, key) DO UPDATE SET value = excluded.value
-                """
-            ).run(.text(contract), .text(key), .blob(value))
-        } else {
-            try db.prepare("DELETE FROM contract_state WHERE contract = ?1 AND key = ?2").run(.text(contract), .text(key))
-        }
-    }
-
-    // MARK: Pending pool
-
+    // The pending pool.
     /// Keeps an accepted transaction (its canonical bytes and signature) until a block includes it.
-    func insertPending(_ tx: Transaction, seq: UInt64, round: UInt64) throws(DatabaseError) {
-        try db.prepare("INSERT OR REPLACE INTO pending(hash, seq, round, tx) VALUES(?1, ?2, ?3, ?4)")
-            .run(.text(tx.hash), .integer(Int64(clamping: seq)), .integer(Int64(clamping: round)), .blob(Array(BinaryBatch.encode([tx]))))
-    }
-
-    func removePending(_ hash: String) throws(DatabaseError) {
-        try db.prepare("DELETE FROM pending WHERE hash = ?1").run(.text(hash))
-    }
-
+    func insertPending(_ tx: Transaction, seq: UInt64, round: UInt64) throws
+    func removePending(_ hashes: [String]) throws
     /// Pending transactions in arrival order with the round each was accepted at.
-    func pendingTransactions() throws(DatabaseError) -> [(hash: String, round: UInt64, bytes: [UInt8])] {
-        try db.prepare("SELECT hash, round, tx FROM pending ORDER BY seq").query { s in
-            (s.string(0), UInt64(clamping: s.int64(1)), s.bytes(2))
-        }
-    }
-
-    func insertExpired(_ tx: Transaction, round: UInt64) throws(DatabaseError) {
-        let json = (try? JSONEncoder().encode(tx)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        try db.prepare("INSERT OR REPLACE INTO expired(hash, round, tx, creation_date) VALUES(?1, ?2, ?3, ?4)")
-            .run(.text(tx.hash), try Self.integer(round), .text(json), .integer(tx.creationDate))
-    }
-
+    func pendingTransactions() throws -> [(hash: String, round: UInt64, bytes: [UInt8])]
+    func insertExpired(_ tx: Transaction, round: UInt64) throws
     /// Forgets expired transactions created before `cutoff`: admission refuses their
     /// `creation_date` by now, so the record is no longer what keeps them out.
-    func pruneExpired(createdBefore cutoff: Int64) throws(DatabaseError) {
-        try db.prepare("DELETE FROM expired WHERE creation_date < ?1").run(.integer(cutoff))
+    func pruneExpired(createdBefore cutoff: Int64) throws
+}
+
+/// One included transaction as a block stores it.
+package struct StoredTransaction {
+    let tx: Transaction
+    let receipt: TransactionReceipt
+    /// The receipt's events as JSON, nil when there are none.
+    let eventsJSON: String?
+}
+
+extension LedgerStore {
+    func upsert(account id: String, _ a: AccountState) throws { try upsert(accounts: [(id, a)]) }
+    func removePending(_ hash: String) throws { try removePending([hash]) }
+}
+
+/// Where a ledger keeps its state.
+package enum LedgerDatabase: Sendable, Equatable, CustomStringConvertible {
+    /// `ledger.sqlite` (WAL) in the ledger's directory: the embedded default.
+    case sqlite
+    /// A PostgreSQL database, by `postgres://user@host:port/database` URL (or libpq `key=value`
+    /// string). The ledger's tables live in it; the directory still holds genesis.json.
+    case postgres(url: String)
+
+    /// Opens a connection; `reader` skips the schema (the writer made it).
+    func open(directory: String, reader: Bool) throws -> any LedgerStore {
+        switch self {
+        case .sqlite: return try SQLiteLedgerStore(path: LedgerDatabase.sqlitePath(in: directory), reader: reader)
+        case .postgres(let url): return try PostgresLedgerStore(url: url, reader: reader)
+        }
+    }
+
+    /// The SQLite file of a ledger in `directory`.
+    package static func sqlitePath(in directory: String) -> String {
+        (directory as NSString).appendingPathComponent("ledger.sqlite")
+    }
+
+    /// For messages: the file, or the URL without its password.
+    package var description: String {
+        switch self {
+        case .sqlite: return "SQLite"
+        case .postgres(let url): return "PostgreSQL at \(PostgresConnection.redact(url))"
+        }
+    }
+}
+
+/// What a store itself refuses (beyond its database's own errors).
+package enum LedgerStoreError: CodedError, Sendable, Equatable {
+    /// A block that does not extend the stored head: another writer moved it, or this one is stale.
+    case notOnHead(round: UInt64, previousHash: String)
+    /// A round, nonce or sequence number past what a 63-bit SQL integer holds.
+    case outOfRange(UInt64)
+
+    package var code: String {
+        switch self {
+        case .notOnHead: return "ledger_store.not_on_head"
+        case .outOfRange: return "ledger_store.out_of_range"
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .notOnHead(let round, let previous):
+            return "block \(round) (after \(previous.prefix(16))…) does not extend the stored chain head; it was not written"
+        case .outOfRange(let value): return "\(value) does not fit a 63-bit SQL integer"
+        }
     }
 }

@@ -4,8 +4,10 @@ import MosaicLedger
 
 /// How to run a node: where its state lives, what chain a new directory starts, where to listen.
 package struct NodeConfiguration: Sendable {
-    /// Ledger directory (SQLite database and genesis.json).
+    /// Ledger directory (genesis.json, and the SQLite database unless `database` names another).
     package var directory: String
+    /// Where the ledger's state lives: `ledger.sqlite` in `directory`, or PostgreSQL (`--db`).
+    package var database: LedgerDatabase = .sqlite
     /// Genesis for a new directory; an existing directory keeps its own (only the chain id must match).
     package var genesis: Genesis?
     /// Loopback by default: a node is reachable from elsewhere only when asked for.

@@ -19,15 +19,11 @@ extension NodeServer {
             return try .json(BlobberList(blobbers: list))
         }
 
-        http.route(
-            .get, "/v1/storage/blobbers/:id", summary: "One blobber",
-            parameters: [NodeParameters.blobberID], response: "BlobberInfo", errors: [404]
-        ) { req in
-            let id = try req[NodeParameters.blobberID]
-            guard let b = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.blobber(v, id: id) }) else {
-                throw HTTPError.notFound("blobber \(id) is not registered")
-            }
-            return try .json(b)
+        storageRecord("/v1/storage/blobbers/:id", summary: "One blobber", id: NodeParameters.blobberID, response: "BlobberInfo") {
+            s, v, id throws(ContractError) in
+            try s.blobber(v, id: id)
+        } missing: {
+            "blobber \($0) is not registered"
         }
 
         http.route(
@@ -48,26 +44,21 @@ extension NodeServer {
             return try .json(AllocationList(allocations: list))
         }
 
-        http.route(
-            .get, "/v1/storage/allocations/:id", summary: "One allocation with its blobbers and counters",
-            parameters: [NodeParameters.allocationID], response: "Allocation", errors: [404]
-        ) { req in
-            let id = try req[NodeParameters.allocationID]
-            guard let a = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.allocation(v, id: id) }) else {
-                throw HTTPError.notFound("allocation \(id) does not exist")
-            }
-            return try .json(a)
+        storageRecord(
+            "/v1/storage/allocations/:id", summary: "One allocation with its blobbers and counters", id: NodeParameters.allocationID,
+            response: "Allocation"
+        ) { s, v, id throws(ContractError) in
+            try s.allocation(v, id: id)
+        } missing: {
+            "allocation \($0) does not exist"
         }
 
-        http.route(
-            .get, "/v1/storage/challenges/:id", summary: "One challenge, open or closed",
-            parameters: [NodeParameters.challengeID], response: "Challenge", errors: [404]
-        ) { req in
-            let id = try req[NodeParameters.challengeID]
-            guard let c = try NodeServer.storage(ledger, { s, v throws(ContractError) in try s.challenge(v, id: id) }) else {
-                throw HTTPError.notFound("challenge \(id) does not exist")
-            }
-            return try .json(c)
+        storageRecord(
+            "/v1/storage/challenges/:id", summary: "One challenge, open or closed", id: NodeParameters.challengeID, response: "Challenge"
+        ) { s, v, id throws(ContractError) in
+            try s.challenge(v, id: id)
+        } missing: {
+            "challenge \($0) does not exist"
         }
 
         http.route(
@@ -126,6 +117,22 @@ extension NodeServer {
                     message: "not enough blobbers: \(data)+\(parity) shards need \(data + parity) blobbers with room, \(count) registered")
             }
             return try .json(StorageQuoteView(size: size, dataShards: data, parityShards: parity, seconds: seconds, lock: quote))
+        }
+    }
+
+    /// A GET route answering one record of the storage contract by its id, or 404 with `missing(id)`.
+    private func storageRecord<R: Encodable & Sendable>(
+        _ path: String, summary: String, id parameter: Parameter<String>, response: String,
+        read: @escaping @Sendable (StorageContract, ContractView, String) throws(ContractError) -> R?,
+        missing: @escaping @Sendable (String) -> String
+    ) {
+        let ledger = self.ledger
+        http.route(.get, path, summary: summary, parameters: [parameter], response: response, errors: [404]) { req in
+            let id = try req[parameter]
+            guard let record = try NodeServer.storage(ledger, { s, v throws(ContractError) in try read(s, v, id) }) else {
+                throw HTTPError.notFound(missing(id))
+            }
+            return try .json(record)
         }
     }
 

@@ -15,7 +15,7 @@ extension NodeServer {
         /// already answered the same arguments.
         @Sendable func answer(_ contract: String, _ view: String, _ args: [String: JSONValue], _ round: UInt64?) throws -> HTTPResponse {
             let target = round ?? ledger.sealedRound
-            let key = ViewAnswerCache.key(contract: contract, view: view, args: JSONValue.object(args).jsonData, round: target)
+            let key = ViewAnswerCache.key(contract: contract, view: view, args: JSONValue.object(JSONObject(args)).jsonData, round: target)
             if let body = cache.answer(key) { return HTTPResponse(status: 200, body: body, contentType: "application/json") }
             let result = try NodeServer.mapped { () throws(LedgerError) in
                 try ledger.view(contract: contract, name: view, args: args, round: target)

@@ -19,7 +19,7 @@ package final class NodeServer: Sendable {
     package init(configuration: NodeConfiguration) throws(LedgerError) {
         self.configuration = configuration
         ledger = try Ledger(
-            directory: configuration.directory, genesis: configuration.genesis,
+            directory: configuration.directory, database: configuration.database, genesis: configuration.genesis,
             registry: configuration.contracts, limits: configuration.ledgerLimits)
         blockTime = configuration.blockTime ?? .milliseconds(ledger.genesis.blockTimeMillis)
         freeLimiter = SourceRateLimiter(perMinute: configuration.freeSubmissionsPerMinute)

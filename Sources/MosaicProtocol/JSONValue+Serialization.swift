@@ -7,32 +7,41 @@ extension JSONValue {
     public var jsonData: Data {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
-        write(into: &out)
+        write(into: &out, sortedKeys: true)
         return Data(out)
     }
 
-    func write(into out: inout [UInt8]) {
+    /// Compact JSON text with the fields of each object in their order: for people (the CLI's
+    /// `--json`), never for a hash or signature (those use `jsonData`).
+    public func rendered() -> String {
+        var out: [UInt8] = []
+        write(into: &out, sortedKeys: false)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func write(into out: inout [UInt8], sortedKeys: Bool) {
         switch self {
         case .null: out.append(contentsOf: [0x6e, 0x75, 0x6c, 0x6c])
         case .bool(let b): out.append(contentsOf: b ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6c, 0x73, 0x65])
         case .integer(let i): out.append(contentsOf: String(i).utf8)
+        case .unsigned(let u): out.append(contentsOf: String(u).utf8)
         case .string(let s): JSONValue.writeString(s, into: &out)
         case .array(let items):
             out.append(0x5b)
             for (n, item) in items.enumerated() {
                 if n > 0 { out.append(0x2c) }
-                item.write(into: &out)
+                item.write(into: &out, sortedKeys: sortedKeys)
             }
             out.append(0x5d)
         case .object(let fields):
             out.append(0x7b)
             // Keys sorted as `.sortedKeys` sorts them (String order: byte order for the ASCII keys contracts use).
-            let sorted = fields.sorted { $0.key < $1.key }
-            for (n, field) in sorted.enumerated() {
+            let ordered = sortedKeys ? fields.sorted { $0.key < $1.key } : Array(fields)
+            for (n, field) in ordered.enumerated() {
                 if n > 0 { out.append(0x2c) }
                 JSONValue.writeString(field.key, into: &out)
                 out.append(0x3a)
-                field.value.write(into: &out)
+                field.value.write(into: &out, sortedKeys: sortedKeys)
             }
             out.append(0x7d)
         }

@@ -1,12 +1,15 @@
-/// A JSON value for contract arguments. Numbers must be integers: no floating point reaches
-/// contract code (amounts are base units).
+/// A JSON value: contract arguments and views, and what the CLI prints with `--json`. Numbers
+/// must be integers: no floating point reaches contract code (amounts are base units).
 public enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case integer(Int64)
+    /// A count or amount above `Int64.max` as clients print it. Decoding never makes one: a
+    /// number that does not fit an `Int64` is refused, as contracts only take `integer`.
+    case unsigned(UInt64)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
@@ -20,7 +23,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
             self = .string(s)
         } else if let a = try? c.decode([JSONValue].self) {
             self = .array(a)
-        } else if let o = try? c.decode([String: JSONValue].self) {
+        } else if let o = try? c.decode(JSONObject.self) {
             self = .object(o)
         } else {
             throw DecodingError.dataCorruptedError(in: c, debugDescription: "numbers must be integers (no fractions or exponents)")
@@ -33,6 +36,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .null: try c.encodeNil()
         case .bool(let b): try c.encode(b)
         case .integer(let i): try c.encode(i)
+        case .unsigned(let u): try c.encode(u)
         case .string(let s): try c.encode(s)
         case .array(let a): try c.encode(a)
         case .object(let o): try c.encode(o)
@@ -40,5 +44,14 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
-    public var integerValue: Int64? { if case .integer(let i) = self { return i } else { return nil } }
+    public var integerValue: Int64? {
+        switch self {
+        case .integer(let i): i
+        case .unsigned(let u): Int64(exactly: u)
+        default: nil
+        }
+    }
+
+    /// `.string(s)`, or `.null` when there is none.
+    public static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
 }

@@ -147,8 +147,8 @@ import Testing
 
                 """)
         let shared = try HelpPrinter.help(for: ["ls"], root: root)
-        #expect(shared.contains("  --alloc ID   allocation id, unique prefix or name (default: the wallet's only active one)\n"))
-        #expect(shared.contains("  --recursive  everything below PATH\n"))
+        #expect(shared.contains("  --alloc ID       allocation id, unique prefix or name (default: the wallet's only active one)\n"))
+        #expect(shared.contains("  -r, --recursive  everything below PATH\n"))
         #expect(
             try HelpPrinter.help(for: ["wallet", "faucet"], root: root).contains(
                 "  --timeout DURATION  how long to wait for sealing (default 60s)\n"))

@@ -19,7 +19,7 @@ import Testing
             dn.signal(SIGTERM)
             _ = dn.waitForExitBlocking(timeout: 10)
         }
-        let node = try #require(await dn.firstJSON(timeout: 20)?["node"] as? String)
+        let node = try #require(await dn.firstJSON(timeout: 60)?["node"] as? String)
 
         var blobbers: [MosaicProcess] = []
         var ids: [String] = []
@@ -72,7 +72,7 @@ import Testing
             dn.signal(SIGTERM)
             _ = dn.waitForExitBlocking(timeout: 10)
         }
-        let node = try #require(await dn.firstJSON(timeout: 20)?["node"] as? String)
+        let node = try #require(await dn.firstJSON(timeout: 60)?["node"] as? String)
         let base = freeLoopbackPorts(3)
         func blobber(_ i: Int) throws -> MosaicProcess {
             try MosaicProcess(

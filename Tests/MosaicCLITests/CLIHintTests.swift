@@ -145,7 +145,8 @@ import Testing
             case "CLIENT_ID", "BLOBBER_ID": return hex
             case "AUTHOR/PERMLINK": return hex + "/x"
             case "TOKENS", "AMOUNT", "N", "W": return "2"
-            case "NAME", "APP", "T", "B", "P", "C", "NEXT", "TEXT": return "x"
+            case "NAME": return "alice"
+            case "APP", "T", "B", "P", "C", "NEXT", "TEXT": return "x"
             case "F", "FILE", "PATH", "DIR": return "/nonexistent/mosaic-hint-file"
             case "URL": return "http://127.0.0.1:9"
             case "JSON": return "{}"

@@ -17,7 +17,7 @@ import Testing
             p.signal(SIGTERM)
             _ = p.waitForExitBlocking(timeout: 10)
         }
-        let ready = try #require(await p.firstJSON(timeout: 20))
+        let ready = try #require(await p.firstJSON(timeout: 60))
         let node = try #require(ready["node"] as? String)
         let me = try #require(try await cli.run(["wallet", "create", "--name", "a", "--json"]).json["client_id"] as? String)
         let other = try #require(try await cli.run(["wallet", "create", "--name", "b", "--json"]).json["client_id"] as? String)

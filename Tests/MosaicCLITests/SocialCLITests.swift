@@ -11,7 +11,7 @@ import Testing
                 "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--blobbers", "0",
                 "--no-app", "--block-time", "0", "--json",
             ], environment: ["MOSAIC_HOME": cli.home.path])
-        _ = try #require(await p.firstJSON(timeout: 20))
+        _ = try #require(await p.firstJSON(timeout: 60))
         return p
     }
 

@@ -28,7 +28,7 @@ import Testing
                 "--confirmations", "1", "--blobbers", String(blobbers), "--json",
             ],
             environment: ["MOSAIC_HOME": cli.home.path])
-        let ready = try #require(await p.firstJSON(timeout: 20))
+        let ready = try #require(await p.firstJSON(timeout: 60))
         return Net(
             process: p, node: try #require(ready["node"] as? String), blobbers: try #require(ready["blobbers"] as? [String]), dir: dir)
     }

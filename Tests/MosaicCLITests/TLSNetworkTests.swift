@@ -29,7 +29,7 @@ import Testing
             node.signal(SIGTERM)
             _ = node.waitForExitBlocking(timeout: 10)
         }
-        #expect(try #require(await node.firstJSON(timeout: 20))["node"] as? String == "https://localhost:\(base)")
+        #expect(try #require(await node.firstJSON(timeout: 60))["node"] as? String == "https://localhost:\(base)")
 
         // This test process reads the ledger over TLS too, trusting the same CA.
         try TLSTrust.addAuthority(file: certs.caFile)

@@ -54,7 +54,8 @@ import Testing
             var config = StorageConfig()
             config.challengeEveryBlocks = 1
             ledger = try Ledger(
-                directory: directory, genesis: g, clock: LedgerClock(source: { World.start * 1000 }),
+                directory: directory, database: try TestLedgerDatabase.forDirectory(directory), genesis: g,
+                clock: LedgerClock(source: { World.start * 1000 }),
                 registry: .standard.registering([StorageContract(config: config)]))
         }
 

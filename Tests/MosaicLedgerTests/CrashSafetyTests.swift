@@ -9,6 +9,8 @@ import Testing
 /// Kills a process that is busy producing blocks (SIGKILL, no chance to clean up) and checks that
 /// reopening loses nothing that was reported finalized and conserves the supply. The child is this
 /// same test binary, re-run with an environment variable that turns `crashChildBurst` into the worker.
+/// With `MOSAIC_LEDGER_STORE=postgres` the child writes to the parent's PostgreSQL server: the
+/// same kill, with the database (not a file) holding what was committed.
 @Suite(.timeLimit(.minutes(1))) struct CrashSafetyTests {
     static let childVariable = "MOSAIC_LEDGER_CRASH_CHILD_DIR"
 
@@ -22,7 +24,7 @@ import Testing
     /// `finalized.log` only after its block committed.
     @Test func crashChildBurst() throws {
         guard let dir = ProcessInfo.processInfo.environment[Self.childVariable] else { return }
-        let ledger = try Ledger(directory: dir, genesis: try Self.genesis())
+        let ledger = try Ledger(directory: dir, database: try TestLedgerDatabase.forDirectory(dir), genesis: try Self.genesis())
         let keys = [try testKey(1), try testKey(2)]
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/finalized.log"))
         var nonce: [UInt64] = [0, 0]
@@ -55,6 +57,8 @@ import Testing
 
         var env = ProcessInfo.processInfo.environment
         env[Self.childVariable] = dir
+        // On PostgreSQL the child writes to this process's server, into the database of `dir`.
+        env.merge(try TestLedgerDatabase.environment(for: dir)) { _, new in new }
         let child = try Subprocess(
             executable: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
             arguments: ["--testing-library", "swift-testing", "--filter", "crashChildBurst"], environment: env)
@@ -74,7 +78,7 @@ import Testing
         let text = try String(contentsOfFile: dir + "/finalized.log", encoding: .utf8)
         let hashes = text.split(separator: "\n").filter { $0.count == 64 }.map(String.init)
         let lastRound = text.split(separator: "\n").filter { $0.hasPrefix("round ") }.compactMap { UInt64($0.dropFirst(6)) }.max() ?? 0
-        let ledger = try Ledger(directory: dir)
+        let ledger = try Ledger(directory: dir, database: try TestLedgerDatabase.forDirectory(dir))
         defer { ledger.close() }
         #expect(ledger.latestBlock.round >= lastRound)
         #expect(!hashes.isEmpty)

@@ -135,7 +135,8 @@ final class EconomicsModel {
         let box = ClockBox()
         clockBox = box
         ledger = try Ledger(
-            directory: directory, genesis: g, clock: LedgerClock(source: { box.millis }),
+            directory: directory, database: try TestLedgerDatabase.forDirectory(directory), genesis: g,
+            clock: LedgerClock(source: { box.millis }),
             registry: .standard.registering([StorageContract(config: config)]), log: { _ in })
     }
 

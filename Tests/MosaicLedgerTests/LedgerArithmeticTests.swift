@@ -55,8 +55,9 @@ import Testing
             change(&g)
             let dir = NSTemporaryDirectory() + "mosaic-bounds-" + Hex.encode(Random.bytes(6))
             defer { try? FileManager.default.removeItem(atPath: dir) }
+            guard let database = try? TestLedgerDatabase.forDirectory(dir) else { return false }
             do {
-                let l = try Ledger(directory: dir, genesis: g)
+                let l = try Ledger(directory: dir, database: database, genesis: g)
                 l.close()
                 return false
             } catch { return error.code == "malformed" }
@@ -155,7 +156,7 @@ import Testing
         g.nodeID = producer.publicKey.clientID
         let dir = NSTemporaryDirectory() + "mosaic-self-" + Hex.encode(Random.bytes(6))
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let ledger = try Ledger(directory: dir, genesis: g)
+        let ledger = try Ledger(directory: dir, database: try TestLedgerDatabase.forDirectory(dir), genesis: g)
         defer { ledger.close() }
         let other = try testKey(78).publicKey.clientID
         try ledger.submit(

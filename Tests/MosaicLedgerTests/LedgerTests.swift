@@ -331,8 +331,10 @@ import Testing
         net.ledger.close()
         var other = net.genesis
         other.chainID = "mosaic-elsewhere"
-        #expect(throws: LedgerError.self) { _ = try Ledger(directory: net.directory, genesis: other) }
-        net.ledger = try Ledger(directory: net.directory)
+        #expect(throws: LedgerError.self) {
+            _ = try Ledger(directory: net.directory, database: try TestLedgerDatabase.forDirectory(net.directory), genesis: other)
+        }
+        net.ledger = try Ledger(directory: net.directory, database: try TestLedgerDatabase.forDirectory(net.directory))
         #expect(net.ledger.genesis.chainID == "mosaic-test")
         #expect(try Genesis.load(from: net.directory + "/genesis.json") == net.genesis)
     }

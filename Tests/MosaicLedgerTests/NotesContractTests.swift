@@ -49,7 +49,7 @@ import Testing
                 case .object(let page) = try view("notes", ["owner": .string(key.publicKey.clientID)].merging(extra) { $1 }, round: round),
                 case .array(let notes)? = page["notes"]
             else { return [] }
-            return notes.compactMap { if case .object(let o) = $0 { return o } else { return nil } }
+            return notes.compactMap { if case .object(let o) = $0 { return o.dictionary } else { return nil } }
         }
 
         func ids(_ key: Ed25519.SigningKey, _ extra: [String: JSONValue] = [:]) throws -> [Int64] {

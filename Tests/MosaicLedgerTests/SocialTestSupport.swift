@@ -28,7 +28,9 @@ final class SocialNet {
         g.confirmations = 1
         g.maxNonceAhead = 1000
         genesis = g
-        ledger = try Ledger(directory: directory, genesis: g, clock: LedgerClock(source: { SocialNet.start * 1000 }))
+        ledger = try Ledger(
+            directory: directory, database: try TestLedgerDatabase.forDirectory(directory), genesis: g,
+            clock: LedgerClock(source: { SocialNet.start * 1000 }))
     }
 
     deinit {

@@ -54,7 +54,7 @@ extension Ledger {
                     state.merge(scratch)
                 }
                 guard !dryRun else { return gas }
-                try store.db.transaction {
+                try store.transaction {
                     for (id, a) in state.accounts { try store.upsert(account: id, a) }
                     for (c, values) in state.contractValues { for (k, v) in values { try store.setContractValue(c, k, v) } }
                 }
@@ -115,7 +115,7 @@ extension Ledger {
                 to.balance += total
                 scratch.setAccount(address, to)
                 state.merge(scratch)
-                try store.db.transaction {
+                try store.transaction {
                     for (id, a) in state.accounts { try store.upsert(account: id, a) }
                     for (c, values) in state.contractValues { for (k, v) in values { try store.setContractValue(c, k, v) } }
                 }

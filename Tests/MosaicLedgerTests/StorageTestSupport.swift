@@ -30,7 +30,8 @@ final class StorageNet {
         genesis = g
         self.config = config
         ledger = try Ledger(
-            directory: directory, genesis: g, clock: LedgerClock(source: { StorageNet.start * 1000 }),
+            directory: directory, database: try TestLedgerDatabase.forDirectory(directory), genesis: g,
+            clock: LedgerClock(source: { StorageNet.start * 1000 }),
             registry: .standard.registering([StorageContract(config: config)]))
     }
 

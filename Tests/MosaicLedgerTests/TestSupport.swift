@@ -38,13 +38,16 @@ final class TestNet {
         genesis = g
         self.contracts = contracts
         self.limits = limits
-        ledger = try Ledger(directory: directory, genesis: g, clock: clock, registry: .standard.registering(contracts), limits: limits)
+        ledger = try Ledger(
+            directory: directory, database: try TestLedgerDatabase.forDirectory(directory), genesis: g, clock: clock,
+            registry: .standard.registering(contracts), limits: limits)
     }
 
     func reopen() throws {
         ledger.close()
         ledger = try Ledger(
-            directory: directory, genesis: genesis, clock: LedgerClock(), registry: .standard.registering(contracts), limits: limits)
+            directory: directory, database: try TestLedgerDatabase.forDirectory(directory), genesis: genesis, clock: LedgerClock(),
+            registry: .standard.registering(contracts), limits: limits)
     }
 
     deinit {

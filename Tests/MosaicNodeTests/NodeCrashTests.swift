@@ -25,10 +25,12 @@ import Testing
         let genesisFile = dir + "/genesis-in.json"
         try genesis.write(to: genesisFile)
         let ledgerDir = dir + "/ledger"
-        let args = ["node", "--dir", ledgerDir, "--port", "0", "--block-time", "100ms", "--quiet", "--json"]
+        let args =
+            ["node", "--dir", ledgerDir, "--port", "0", "--block-time", "100ms", "--quiet", "--json"]
+            + (try TestLedgerDatabase.nodeArguments(for: ledgerDir))
 
         let first = try MosaicProcess(args + ["--genesis", genesisFile])
-        let ready = try #require(await first.firstJSON(timeout: 10))
+        let ready = try #require(await first.firstJSON(timeout: 30))
         let url = try #require((ready["node"] as? String).flatMap(URL.init(string:)))
         let client = LedgerClient(baseURL: url)
 
@@ -78,7 +80,7 @@ import Testing
         #expect(reported.count >= 2000)
 
         let second = try MosaicProcess(args)
-        let again = try #require(await second.firstJSON(timeout: 10))
+        let again = try #require(await second.firstJSON(timeout: 30))
         let url2 = try #require((again["node"] as? String).flatMap(URL.init(string:)))
         let client2 = LedgerClient(baseURL: url2)
         var lost = 0

@@ -36,6 +36,7 @@ final class TestDevnet: Sendable {
         genesis = g
         var configuration = NodeConfiguration(directory: directory, genesis: g, port: 0, blockTime: blockTime, allowTimeTravel: true)
         if let freeSubmissionsPerMinute { configuration.freeSubmissionsPerMinute = freeSubmissionsPerMinute }
+        configuration.database = try TestLedgerDatabase.forDirectory(directory)
         node = try NodeServer(configuration: configuration)
         try node.start()
         client = LedgerClient(baseURL: node.url)

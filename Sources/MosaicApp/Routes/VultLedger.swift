@@ -21,29 +21,22 @@ extension AppServer {
         try await mapWallet { try await client.storageBlobbers() }
     }
 
-    /// The terms of a new allocation, checked like the CLI checks them.
-    struct AllocationTerms {
-        let data: Int
-        let parity: Int
-        let size: UInt64
-        let seconds: UInt64
-    }
-
+    /// The form's terms of a new allocation, parsed and then checked by the SDK's `AllocationTerms`
+    /// (the rules the CLI uses too); a term out of range is a 422 with its code.
     static func allocationTerms(data: Int?, parity: Int?, size: String?, expire: String?) throws -> AllocationTerms {
-        let data = data ?? 2
-        let parity = parity ?? 2
-        guard (1...32).contains(data), (0...32).contains(parity) else {
-            throw HTTPError.unprocessable("Data shards must be 1 to 32 and parity shards 0 to 32.", code: "invalid_shards")
-        }
-        guard let size = Quantity.bytes(size ?? "1GiB"), size > 0 else {
+        guard let bytes = Quantity.bytes(size ?? "1GiB") else {
             throw HTTPError.unprocessable(
                 "The size \"\(size ?? "")\" is not a size; give one such as 500MiB or 1GiB.", code: "invalid_size")
         }
-        guard let ms = Quantity.milliseconds(expire ?? "30d"), ms >= 60_000 else {
+        guard let ms = Quantity.milliseconds(expire ?? "30d"), ms >= 0 else {
             throw HTTPError.unprocessable(
-                "The expiry \"\(expire ?? "")\" is not a duration; give one such as 7d or 30d (at least 1m).", code: "invalid_expire")
+                "The expiry \"\(expire ?? "")\" is not a duration; give one such as 7d or 30d (at least 1h).", code: "invalid_expire")
         }
-        return AllocationTerms(data: data, parity: parity, size: size, seconds: UInt64(ms / 1000))
+        do {
+            return try AllocationTerms(dataShards: data ?? 2, parityShards: parity ?? 2, size: bytes, seconds: UInt64(ms / 1000))
+        } catch {
+            throw HTTPError.unprocessable(error.message, code: error.code)
+        }
     }
 
     /// What an allocation of these terms costs: the network's quote, the lock the app suggests
@@ -70,7 +63,7 @@ extension AppServer {
     func allocationQuote(_ terms: AllocationTerms, wallet: Wallet) async throws -> AllocationQuote {
         let quote = try await mapWallet {
             try await wallet.client.storageQuote(
-                size: terms.size, dataShards: terms.data, parityShards: terms.parity, seconds: terms.seconds)
+                size: terms.size, dataShards: terms.dataShards, parityShards: terms.parityShards, seconds: terms.seconds)
         }
         let info = try await mapWallet { try await wallet.networkInfo() }
         let balance = try await mapWallet { try await wallet.balance() }.baseUnits
@@ -120,7 +113,7 @@ extension AppServer {
         let name = (body.name ?? "").trimmingCharacters(in: .whitespaces)
         let id = try await mapWallet {
             try await wallet.newAllocation(
-                name: name, data: terms.data, parity: terms.parity, size: terms.size, expiration: expiration, lock: lock)
+                name: name, data: terms.dataShards, parity: terms.parityShards, size: terms.size, expiration: expiration, lock: lock)
         }
         return try await allocation(id, client: wallet.client)
     }

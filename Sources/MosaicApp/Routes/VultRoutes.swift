@@ -73,7 +73,8 @@ extension AppServer {
             body: .json(
                 .object(
                     [
-                        ("name", .string(maxLength: 256)), ("data_shards", .integer(1...32)), ("parity_shards", .integer(0...32)),
+                        ("name", .string(maxLength: 256)), ("data_shards", .integer(1...Int64(AllocationTerms.maxShards))),
+                        ("parity_shards", .integer(0...Int64(AllocationTerms.maxShards))),
                         ("size", .described(.string(maxLength: 32), "a size such as 500MiB or 1GiB")),
                         ("expire", .described(.string(maxLength: 32), "a duration such as 7d or 30d")),
                         ("lock", .described(.string(maxLength: 64), "tokens to lock, e.g. 1.5")),

@@ -21,7 +21,8 @@
 
   function termsError(t) {
     if (!t.name) return 'Give the allocation a name.';
-    if (!(t.data >= 1 && t.data <= 32) || !(t.parity >= 0 && t.parity <= 32)) return 'Shards must be whole numbers: 1 to 32 data shards and 0 to 32 parity shards.';
+    // The network's rule (the SDK's AllocationTerms): at least 1 data shard, 64 shards at most in all.
+    if (!(t.data >= 1 && t.parity >= 0 && t.data + t.parity <= 64)) return 'Shards must be whole numbers: at least 1 data shard, and 64 data and parity shards at most together.';
     if (!/^\d+(\.\d+)?\s*[KMGT]?i?B?$/i.test(t.size)) return 'The size must look like 1GiB or 500MiB.';
     if (!/^\d+\s*[smhdw]$/i.test(t.expire)) return 'The expiry must look like 30d or 12h.';
     return '';

@@ -21,11 +21,10 @@ enum AllocCommand {
         ],
         options: NewOptions.self,
         action: { o, inv in
-            let data = o.data.value
-            let parity = o.parity.value
-            let size = o.size.bytes
-            guard size > 0 else { throw CLIError.usage("--size must be more than 0 bytes") }
-            let seconds = o.expire.seconds
+            // The network's rules, before anything is signed: d + p ≤ 64, ≥ 1 MiB, 1 h to 100 years.
+            let terms = try AllocationTerms(
+                dataShards: o.data.value, parityShards: o.parity.value, size: o.size.bytes, seconds: o.expire.seconds)
+            let (data, parity, size, seconds) = (terms.dataShards, terms.parityShards, terms.size, terms.seconds)
             let ctx = try StorageContext(inv)
             let lock: UInt64
             if let given = o.lock {
@@ -162,7 +161,7 @@ enum AllocCommand {
                 "\(cancel ? "canceled" : "finalized") allocation \(a.id); \(TokenAmount(baseUnits: refund)) returned to the wallet (the call's fee was \(TokenAmount(baseUnits: fee)))",
             json: .object([
                 ("allocation_id", .string(a.id)), ("status", .string(after.status.rawValue)),
-                ("returned", .uint(refund)),
+                ("returned", .unsigned(refund)),
             ]))
     }
 
@@ -213,18 +212,18 @@ enum AllocCommand {
     static func json(_ a: Allocation) -> JSONValue {
         .object([
             ("id", .string(a.id)), ("name", .string(a.name)), ("owner_id", .string(a.ownerID)), ("status", .string(a.status.rawValue)),
-            ("expiration", .int(a.expiration)), ("size", .uint(a.size)), ("used_size", .uint(a.usedSize)),
-            ("data_shards", .int(Int64(a.dataShards))), ("parity_shards", .int(Int64(a.parityShards))),
-            ("num_writes", .uint(a.numWrites)), ("num_reads", .uint(a.numReads)),
-            ("successful_challenges", .uint(a.successfulChallenges)), ("failed_challenges", .uint(a.failedChallenges)),
-            ("latest_closed_challenge", a.latestClosedChallenge.map { .int($0) } ?? .null),
-            ("write_pool", .uint(a.writePool)), ("challenge_pool", .uint(a.challengePool)),
+            ("expiration", .integer(a.expiration)), ("size", .unsigned(a.size)), ("used_size", .unsigned(a.usedSize)),
+            ("data_shards", .integer(Int64(a.dataShards))), ("parity_shards", .integer(Int64(a.parityShards))),
+            ("num_writes", .unsigned(a.numWrites)), ("num_reads", .unsigned(a.numReads)),
+            ("successful_challenges", .unsigned(a.successfulChallenges)), ("failed_challenges", .unsigned(a.failedChallenges)),
+            ("latest_closed_challenge", a.latestClosedChallenge.map { .integer($0) } ?? .null),
+            ("write_pool", .unsigned(a.writePool)), ("challenge_pool", .unsigned(a.challengePool)),
             (
                 "blobbers",
                 .array(
                     a.blobbers.map { b in
                         .object([
-                            ("id", .string(b.blobberID)), ("url", .string(b.url)), ("used", .uint(b.used)),
+                            ("id", .string(b.blobberID)), ("url", .string(b.url)), ("used", .unsigned(b.used)),
                             ("allocation_root", .string(b.allocationRoot)),
                         ])
                     })

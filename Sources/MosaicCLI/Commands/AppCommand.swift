@@ -1,5 +1,6 @@
 import Foundation
 import MosaicApp
+import MosaicProtocol
 
 /// `mosaic app`: the web app on 127.0.0.1 over this home's keystore and networks.
 enum AppCommand {

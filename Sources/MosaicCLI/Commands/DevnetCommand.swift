@@ -58,8 +58,8 @@ enum DevnetCommand {
                 text:
                     "ledger clock of \(network.name) moved forward by \(inv.arguments[0]); it is now \(Wallet.iso8601(clock.time)) (offset \(clock.offsetSeconds) s)",
                 json: .object([
-                    ("network", .string(network.name)), ("time", .int(clock.time)),
-                    ("offset_seconds", .int(clock.offsetSeconds)),
+                    ("network", .string(network.name)), ("time", .integer(clock.time)),
+                    ("offset_seconds", .integer(clock.offsetSeconds)),
                 ]))
         })
 

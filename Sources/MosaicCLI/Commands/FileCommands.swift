@@ -5,21 +5,32 @@ import MosaicSDK
 import MosaicStorageCore
 
 /// The file commands of an allocation: `upload`, `download`, `ls`, `stat`, `rm`, `mv`, `cp`,
-/// `mkdir`, `repair`. Each is one owner-signed operation on the allocation's blobbers; errors say
+/// `mkdir`, `sync`, `repair` (the folder forms in `FolderCommands`). Each is one owner-signed operation on the allocation's blobbers; errors say
 /// what to do and leave nothing partial (the SDK rolls back and writes downloads beside the target).
 enum FileCommands {
-    static var all: [Command] { [upload, download, ls, stat, rm, mv, cp, mkdir, ShareCommand.command, repair] }
+    static var all: [Command] { [upload, download, ls, stat, rm, mv, cp, mkdir, FolderCommands.sync, ShareCommand.command, repair] }
 
     static let upload = Command(
         name: "upload", summary: "upload a local file to REMOTE (encrypted, erasure-coded, streamed to the blobbers)",
-        usage: "LOCAL REMOTE",
-        discussion: "An interrupted upload resumes when the same command is run again. Missing folders are created.",
-        examples: ["mosaic upload ./report.pdf /docs/report.pdf", "mosaic upload --alloc 3f9a ./big.iso /isos/big.iso --json"],
+        usage: "LOCAL REMOTE | -r LOCAL_DIR REMOTE_DIR",
+        discussion:
+            "An interrupted upload resumes when the same command is run again. Missing folders are created. With -r, every file of the tree is sent (links are not followed); files that fail are listed at the end and the rest go on.",
+        examples: [
+            "mosaic upload ./report.pdf /docs/report.pdf", "mosaic upload --alloc 3f9a ./big.iso /isos/big.iso --json",
+            "mosaic upload -r ./photos /photos",
+        ],
         options: UploadOptions.self, arguments: ["LOCAL", "REMOTE"], minArguments: 2, maxArguments: 2,
         action: { o, inv in
             let ctx = try StorageContext(inv, alloc: o.target.alloc)
             let local = URL(fileURLWithPath: inv.arguments[0])
             let remote = inv.arguments[1]
+            if o.recursive {
+                if o.contentType != nil {
+                    throw CLIError.usage("--content-type is for one file; with -r each file's type comes from its name")
+                }
+                return try await FolderCommands.upload(
+                    ctx, local: local, remote: remote, replace: o.replace, jobs: o.jobs.value, json: inv.json)
+            }
             let a = try await ctx.allocation(forWriting: true)
             let bar = ProgressBar(label: "upload", json: inv.json)
             let started = ContinuousClock.now
@@ -42,29 +53,43 @@ enum FileCommands {
             return CommandOutput(
                 text: text,
                 json: .object([
-                    ("allocation_id", .string(a.id)), ("path", .string(r.meta.path)), ("size", .int(r.meta.size)),
-                    ("committed", .array(r.committed.map { .int(Int64($0)) })),
-                    ("failed", .object(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })),
-                    ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)), ("elapsed_ms", .int(seconds)),
+                    ("allocation_id", .string(a.id)), ("path", .string(r.meta.path)), ("size", .integer(r.meta.size)),
+                    ("committed", .array(r.committed.map { .integer(Int64($0)) })),
+                    (
+                        "failed",
+                        .object(JSONObject(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
+                    ),
+                    ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)), ("elapsed_ms", .integer(seconds)),
                 ]))
         })
 
     struct UploadOptions: CommandOptions {
         var target = AllocTarget()
-        @Flag("replace", help: "overwrite REMOTE if it exists") var replace: Bool
+        @Flag("replace", help: "overwrite REMOTE if it exists (with -r: files that exist with other content)") var replace: Bool
         @Option("content-type", "TYPE", help: "MIME type (default: from the extension)") var contentType: String?
+        @Flag("recursive", short: "r", help: "LOCAL is a folder: upload its whole tree into REMOTE") var recursive: Bool
+        @Option("jobs", help: "with -r: files sent at once") var jobs = TransferJobs(value: 4)
     }
 
     static let download = Command(
         name: "download", summary: "download REMOTE to LOCAL (verified, decrypted), or a shared file with --ticket",
-        usage: "REMOTE LOCAL | --ticket T LOCAL",
+        usage: "REMOTE LOCAL | --ticket T LOCAL | -r REMOTE_DIR LOCAL_DIR",
         examples: [
             "mosaic download /docs/report.pdf ./report.pdf", "mosaic download /big.iso ./part --range 0-1048575",
-            "mosaic download --ticket mosaic-ticket:… ./shared.pdf",
+            "mosaic download --ticket mosaic-ticket:… ./shared.pdf", "mosaic download -r /photos ./photos",
         ],
         options: DownloadOptions.self, arguments: ["REMOTE", "LOCAL"], minArguments: 1, maxArguments: 2,
         action: { o, inv in
             let ctx = try StorageContext(inv, alloc: o.target.alloc)
+            if o.recursive {
+                guard o.ticket == nil, o.range == nil else {
+                    throw CLIError.usage("-r downloads a folder of your own; it takes no --ticket or --range")
+                }
+                guard inv.arguments.count == 2 else { throw CLIError.usage("give REMOTE_DIR and LOCAL_DIR") }
+                return try await FolderCommands.download(
+                    ctx, remote: inv.arguments[0], local: URL(fileURLWithPath: inv.arguments[1]), replace: o.replace,
+                    jobs: o.jobs.value, json: inv.json)
+            }
             let range = o.range?.range
             let remote: String
             let local: URL
@@ -112,7 +137,7 @@ enum FileCommands {
                     "downloaded \(remote) to \(local.path) (\(ByteSize.format(UInt64(max(0, r.bytesWritten))))) in \(DurationText.format(milliseconds: ms))",
                 json: .object([
                     ("allocation_id", .string(a.id)), ("path", .string(remote)), ("local", .string(local.path)),
-                    ("bytes", .int(r.bytesWritten)), ("size", .int(r.meta.size)), ("elapsed_ms", .int(ms)),
+                    ("bytes", .integer(r.bytesWritten)), ("size", .integer(r.meta.size)), ("elapsed_ms", .integer(ms)),
                 ]))
         })
 
@@ -120,7 +145,9 @@ enum FileCommands {
         var target = AllocTarget()
         @Option("ticket", "T", help: "a ticket from 'mosaic share', or its web link (file shared with you or public)") var ticket: String?
         @Option("range", help: "only bytes A to B (inclusive)") var range: ByteRange?
-        @Flag("replace", help: "overwrite LOCAL if it exists") var replace: Bool
+        @Flag("replace", help: "overwrite LOCAL if it exists (with -r: local files with other content)") var replace: Bool
+        @Flag("recursive", short: "r", help: "REMOTE is a folder: mirror its tree into the local folder LOCAL") var recursive: Bool
+        @Option("jobs", help: "with -r: files fetched at once") var jobs = TransferJobs(value: 4)
     }
 
     static let ls = Command(
@@ -157,7 +184,7 @@ enum FileCommands {
 
     struct ListOptions: CommandOptions {
         var target = AllocTarget()
-        @Flag("recursive", help: "everything below PATH") var recursive: Bool
+        @Flag("recursive", short: "r", help: "everything below PATH") var recursive: Bool
     }
 
     static let stat = Command(
@@ -243,9 +270,15 @@ enum FileCommands {
                 text: lines.joined(separator: "\n"),
                 json: .object([
                     ("allocation_id", .string(a.id)),
-                    ("repaired", .array(r.repaired.map { .object([("blobber", .int(Int64($0.blobber))), ("path", .string($0.path))]) })),
-                    ("removed", .array(r.removed.map { .object([("blobber", .int(Int64($0.blobber))), ("path", .string($0.path))]) })),
-                    ("failed", .object(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), .string($0.value)) })),
+                    (
+                        "repaired",
+                        .array(r.repaired.map { .object([("blobber", .integer(Int64($0.blobber))), ("path", .string($0.path))]) })
+                    ),
+                    ("removed", .array(r.removed.map { .object([("blobber", .integer(Int64($0.blobber))), ("path", .string($0.path))]) })),
+                    (
+                        "failed",
+                        .object(JSONObject(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
+                    ),
                 ]))
         })
 
@@ -271,8 +304,9 @@ enum FileCommands {
     static func metaJSON(_ m: FileMeta) -> JSONValue {
         .object([
             ("path", .string(m.path)), ("name", .string(m.path.split(separator: "/").last.map(String.init) ?? "/")),
-            ("type", .string(m.kind == .directory ? "folder" : "file")), ("size", .int(m.size)), ("content_type", .string(m.contentType)),
-            ("created", .int(m.created)), ("modified", .int(m.modified)),
+            ("type", .string(m.kind == .directory ? "folder" : "file")), ("size", .integer(m.size)),
+            ("content_type", .string(m.contentType)),
+            ("created", .integer(m.created)), ("modified", .integer(m.modified)),
         ])
     }
 

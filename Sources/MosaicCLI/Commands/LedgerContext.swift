@@ -63,10 +63,10 @@ struct LedgerContext {
     func txFields(_ tx: Transaction, view: TransactionView?, status: TransactionStatus) -> [(String, JSONValue)] {
         [
             ("hash", .string(tx.hash)), ("status", .string(status.rawValue)), ("client_id", .string(tx.clientID)),
-            ("to_client_id", .string(tx.toClientID)), ("value", .uint(tx.value)),
+            ("to_client_id", .string(tx.toClientID)), ("value", .unsigned(tx.value)),
             ("tokens", .string(TokenAmount(baseUnits: tx.value).description)),
-            ("fee", .uint(tx.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: tx.fee).description)), ("nonce", .uint(tx.nonce)),
-            ("round", view?.round.map { .uint($0) } ?? .null), ("block_hash", .optional(view?.blockHash)),
+            ("fee", .unsigned(tx.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: tx.fee).description)), ("nonce", .unsigned(tx.nonce)),
+            ("round", view?.round.map { .unsigned($0) } ?? .null), ("block_hash", .optional(view?.blockHash)),
             ("explorer_url", .string(explorer(tx.hash))),
         ]
     }
@@ -78,12 +78,12 @@ struct LedgerContext {
             ("outcome", .optional(v.outcome?.rawValue)),
             ("error", v.error.map { .object([("code", .string($0.code)), ("message", .string($0.message))]) } ?? .null),
             ("client_id", .string(t.clientID)), ("to_client_id", .string(t.toClientID)),
-            ("value", .uint(t.value)), ("tokens", .string(TokenAmount(baseUnits: t.value).description)),
-            ("fee", .uint(t.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: t.fee).description)),
+            ("value", .unsigned(t.value)), ("tokens", .string(TokenAmount(baseUnits: t.value).description)),
+            ("fee", .unsigned(t.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: t.fee).description)),
             ("type", .string(t.transactionType.rawValue)), ("description", .string(t.transactionData)),
-            ("nonce", .uint(t.nonce)), ("creation_date", .int(t.creationDate)),
-            ("round", v.round.map { .uint($0) } ?? .null), ("block_hash", .optional(v.blockHash)),
-            ("output_hash", .optional(v.outputHash)), ("confirmations", .uint(v.confirmations)),
+            ("nonce", .unsigned(t.nonce)), ("creation_date", .integer(t.creationDate)),
+            ("round", v.round.map { .unsigned($0) } ?? .null), ("block_hash", .optional(v.blockHash)),
+            ("output_hash", .optional(v.outputHash)), ("confirmations", .unsigned(v.confirmations)),
             ("signature", .string(t.signature)), ("output", .optional(v.output)),
             ("explorer_url", .string(explorer(t.hash))),
         ])

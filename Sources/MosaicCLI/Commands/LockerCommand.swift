@@ -1,4 +1,5 @@
 import Foundation
+import MosaicProtocol
 import MosaicSDK
 
 /// `mosaic locker put/get/ls/rm`: PIN-locked files in the wallet's allocation, under /locker.
@@ -43,7 +44,7 @@ enum LockerCommand {
                     "locked \(local.path) as \(e.name) (\(ByteSize.format(UInt64(max(0, e.size))))); open it with 'mosaic locker get \(e.name)'",
                 json: .object([
                     ("allocation_id", .string(a.id)), ("name", .string(e.name)), ("path", .string(Locker.folder + "/" + e.name)),
-                    ("size", .int(e.size)), ("replaced", .bool(o.replace)),
+                    ("size", .integer(e.size)), ("replaced", .bool(o.replace)),
                 ]))
         })
 
@@ -89,7 +90,7 @@ enum LockerCommand {
                 text: "opened \(e.name) to \(local.path) (\(ByteSize.format(UInt64(max(0, e.size)))))",
                 json: .object([
                     ("allocation_id", .string(a.id)), ("name", .string(e.name)), ("local", .string(local.path)),
-                    ("size", .int(e.size)),
+                    ("size", .integer(e.size)),
                 ]))
         })
 
@@ -117,8 +118,8 @@ enum LockerCommand {
                         .array(
                             entries.map { e in
                                 .object([
-                                    ("name", .string(e.name)), ("size", .int(e.size)), ("content_type", .string(e.contentType)),
-                                    ("created", .int(e.created)), ("modified", .int(e.modified)),
+                                    ("name", .string(e.name)), ("size", .integer(e.size)), ("content_type", .string(e.contentType)),
+                                    ("created", .integer(e.created)), ("modified", .integer(e.modified)),
                                 ])
                             })
                     ),

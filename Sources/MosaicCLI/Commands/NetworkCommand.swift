@@ -1,5 +1,6 @@
 import Foundation
 import MosaicHTTP
+import MosaicProtocol
 import MosaicSDK
 
 /// `mosaic network list|add|use|show`: which ledger node the client talks to.

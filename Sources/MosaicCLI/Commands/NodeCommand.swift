@@ -8,15 +8,21 @@ enum NodeCommand {
     static let command = Command(
         name: "node", summary: "run a ledger node (HTTP API and explorer) until Ctrl-C",
         discussion: """
-            State lives in DIR (SQLite in WAL mode, and genesis.json). A new DIR starts a new chain from
-            --genesis FILE or devnet defaults; an existing DIR resumes at its last committed block.
+            State lives in DIR (SQLite in WAL mode, and genesis.json), or with --db postgres://… in that
+            PostgreSQL database (DIR still holds genesis.json). A new chain starts from --genesis FILE or
+            devnet defaults; an existing one resumes at its last committed block.
             --block-time 0 makes a block as soon as transactions arrive (for tests and demos).
             """,
-        examples: ["mosaic node --dir ./node1", "mosaic node --dir /tmp/n --port 7100 --block-time 500ms --confirmations 2"],
+        examples: [
+            "mosaic node --dir ./node1", "mosaic node --dir ./node1 --db postgres://mosaic@127.0.0.1:5432/ledger",
+            "mosaic node --dir /tmp/n --port 7100 --block-time 500ms --confirmations 2",
+        ],
         options: Options.self, action: { o, inv in try await run(o, inv) })
 
     struct Options: CommandOptions {
         @Option("dir", "DIR", help: "ledger directory (created if missing)") var dir: String
+        @Option("db", "URL", help: "ledger database: sqlite (default, in DIR) or postgres://USER@HOST:PORT/DATABASE")
+        var db: LedgerDatabaseOption?
         var server = ListenOptions()
         var advertised = PublicURLOption()
         @Option("block-time", "DURATION", help: "block interval: 0, 500ms, 1s, 2s (default: the genesis value, 1s)")
@@ -41,8 +47,14 @@ enum NodeCommand {
                 throw CLIError.failure("cannot read genesis file \(file): \(error)")
             }
         }
+        let database = o.db?.database ?? .sqlite
         // An existing chain keeps its genesis; the flags only shape a new one.
-        let isNew = !FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("ledger.sqlite"))
+        let isNew: Bool
+        switch database {
+        case .sqlite: isNew = !FileManager.default.fileExists(atPath: LedgerDatabase.sqlitePath(in: dir))
+        // The database is asked when the ledger opens; a genesis.json in DIR marks a chain made before.
+        case .postgres: isNew = !FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("genesis.json"))
+        }
         // (An existing directory still checks a given --genesis: its chain id must match.)
         if isNew && (blockTime != nil || confirmations != nil) {
             var g = genesis ?? Genesis()
@@ -53,6 +65,7 @@ enum NodeCommand {
         var config = NodeConfiguration(
             directory: dir, genesis: genesis, port: port, blockTime: blockTime,
             allowTimeTravel: o.allowTimeTravel)
+        config.database = database
         config.host = listen.host
         config.tls = listen.tls
         config.publicURL = o.advertised.publicURL.map { Devnet.text($0.url) }
@@ -71,7 +84,7 @@ enum NodeCommand {
             Console.out(
                 JSONValue.object([
                     ("node", .string(url)), ("chain_id", .string(g.chainID)), ("dir", .string(dir)),
-                    ("block_time_ms", .int(node.blockTimeMillis)), ("confirmations", .uint(g.confirmations)),
+                    ("block_time_ms", .integer(node.blockTimeMillis)), ("confirmations", .unsigned(g.confirmations)),
                 ]).rendered() + "\n")
         } else {
             Console.out(

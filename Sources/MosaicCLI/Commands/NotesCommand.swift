@@ -170,8 +170,8 @@ enum NotesCommand {
                 text:
                     "notepads created: \(s.notepadsCreated) (live \(s.notepadsLive), deleted \(s.notepadsDeleted))\nnotes created: \(s.notesCreated)",
                 json: .object([
-                    ("notepads_created", .uint(s.notepadsCreated)), ("notepads_deleted", .uint(s.notepadsDeleted)),
-                    ("notepads_live", .uint(s.notepadsLive)), ("notes_created", .uint(s.notesCreated)),
+                    ("notepads_created", .unsigned(s.notepadsCreated)), ("notepads_deleted", .unsigned(s.notepadsDeleted)),
+                    ("notepads_live", .unsigned(s.notepadsLive)), ("notes_created", .unsigned(s.notesCreated)),
                 ]))
         })
 
@@ -235,23 +235,24 @@ enum NotesCommand {
         let events: [JSONValue] = w.events.map { e in
             .object([
                 ("name", .string(e.name)),
-                ("attributes", .object(e.attributes.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+                ("attributes", .object(JSONObject(e.attributes.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))),
             ])
         }
         return CommandOutput(
             text: lines.joined(separator: "\n"),
             json: .object([
                 ("hash", .string(w.hash)), ("status", .string(w.view?.status.rawValue ?? "pending")),
-                ("note_id", w.noteID.map { .uint($0) } ?? .null), ("round", w.view?.round.map { .uint($0) } ?? .null),
+                ("note_id", w.noteID.map { .unsigned($0) } ?? .null), ("round", w.view?.round.map { .unsigned($0) } ?? .null),
                 ("output", .optional(w.view?.output)), ("events", .array(events)), ("explorer_url", .string(ctx.explorer(w.hash))),
             ]))
     }
 
     static func noteJSON(_ n: Note) -> JSONValue {
         .object([
-            ("id", .uint(n.id)), ("owner", .string(n.owner)), ("title", .string(n.title)), ("body", .string(n.body)),
-            ("private", .bool(n.isPrivate)), ("locked", .bool(n.isLocked)), ("created_at", .int(n.createdAt)),
-            ("updated_at", .int(n.updatedAt)), ("created_round", .uint(n.createdRound)), ("updated_round", .uint(n.updatedRound)),
+            ("id", .unsigned(n.id)), ("owner", .string(n.owner)), ("title", .string(n.title)), ("body", .string(n.body)),
+            ("private", .bool(n.isPrivate)), ("locked", .bool(n.isLocked)), ("created_at", .integer(n.createdAt)),
+            ("updated_at", .integer(n.updatedAt)), ("created_round", .unsigned(n.createdRound)),
+            ("updated_round", .unsigned(n.updatedRound)),
         ])
     }
 
@@ -259,13 +260,13 @@ enum NotesCommand {
         let pad: JSONValue =
             p.notepad.map { n in
                 .object([
-                    ("number", .uint(n.number)), ("notes", .int(Int64(n.notes))), ("max_notes", .int(Int64(n.maxNotes))),
-                    ("created_at", .int(n.createdAt)), ("created_round", .uint(n.createdRound)),
+                    ("number", .unsigned(n.number)), ("notes", .integer(Int64(n.notes))), ("max_notes", .integer(Int64(n.maxNotes))),
+                    ("created_at", .integer(n.createdAt)), ("created_round", .unsigned(n.createdRound)),
                 ])
             } ?? .null
         return .object([
-            ("owner", .string(p.owner)), ("round", .uint(p.round)), ("notepad", pad),
-            ("notes", .array(p.notes.map(noteJSON))), ("next_after", p.nextAfter.map { .uint($0) } ?? .null),
+            ("owner", .string(p.owner)), ("round", .unsigned(p.round)), ("notepad", pad),
+            ("notes", .array(p.notes.map(noteJSON))), ("next_after", p.nextAfter.map { .unsigned($0) } ?? .null),
         ])
     }
 

@@ -59,8 +59,8 @@ enum ShareCommand {
                 text: text,
                 json: .object([
                     ("ticket", .string(token.encoded)), ("ticket_id", .string(token.ticket.id)), ("allocation_id", .string(a.id)),
-                    ("path", .string(meta.path)), ("recipient_id", .string(token.ticket.recipientID)), ("expiration", .int(expiration)),
-                    ("read_budget", .int(Int64(clamping: budget))),
+                    ("path", .string(meta.path)), ("recipient_id", .string(token.ticket.recipientID)), ("expiration", .integer(expiration)),
+                    ("read_budget", .integer(Int64(clamping: budget))),
                     ("link", link.map(JSONValue.string) ?? .null),
                 ]))
         })

@@ -134,7 +134,7 @@ enum SocialCommand {
                 json: .object([
                     ("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue)),
                     ("voter", .string(social.actor ?? "")), ("author", .string(id.author)),
-                    ("permlink", .string(id.permlink)), ("weight", .int(Int64(weight))),
+                    ("permlink", .string(id.permlink)), ("weight", .integer(Int64(weight))),
                     ("output", .optional(view.output)),
                     ("post", post.map(json) ?? .null),
                 ]))
@@ -196,7 +196,7 @@ enum SocialCommand {
                 text: text,
                 json: .object([
                     ("sort", .string(sort.rawValue)), ("tag", .optional(page.tag)),
-                    ("round", .uint(page.round)), ("posts", .array(page.posts.map(json))),
+                    ("round", .unsigned(page.round)), ("posts", .array(page.posts.map(json))),
                     ("next", .optional(page.next)),
                 ]))
         })
@@ -223,17 +223,13 @@ enum SocialCommand {
                     }.joined(separator: "\n")
             }
             if case .object(var fields) = out.json {
-                fields.append(
-                    (
-                        "votes",
-                        .array(
-                            votes.map { v in
-                                .object([
-                                    ("voter", .string(v.voter)), ("weight", .int(Int64(v.weight))), ("rshares", .int(v.rshares)),
-                                    ("changes", .uint(UInt64(v.changes))), ("time", .int(v.time)),
-                                ])
-                            })
-                    ))
+                fields["votes"] = .array(
+                    votes.map { v in
+                        .object([
+                            ("voter", .string(v.voter)), ("weight", .integer(Int64(v.weight))), ("rshares", .integer(v.rshares)),
+                            ("changes", .unsigned(UInt64(v.changes))), ("time", .integer(v.time)),
+                        ])
+                    })
                 out.json = .object(fields)
             }
             return out
@@ -258,7 +254,7 @@ enum SocialCommand {
             return CommandOutput(
                 text: text,
                 json: .object([
-                    ("parent", .string(id.description)), ("round", .uint(list.round)),
+                    ("parent", .string(id.description)), ("round", .unsigned(list.round)),
                     ("replies", .array(list.replies.map(json))),
                 ]))
         })
@@ -385,9 +381,9 @@ enum SocialCommand {
                             page.votes.map { v in
                                 .object([
                                     ("author", .string(v.vote.author)), ("permlink", .string(v.vote.permlink)), ("title", .string(v.title)),
-                                    ("is_reply", .bool(v.isReply)), ("weight", .int(Int64(v.vote.weight))),
-                                    ("rshares", .int(v.vote.rshares)),
-                                    ("time", .int(v.vote.time)),
+                                    ("is_reply", .bool(v.isReply)), ("weight", .integer(Int64(v.vote.weight))),
+                                    ("rshares", .integer(v.vote.rshares)),
+                                    ("time", .integer(v.vote.time)),
                                 ])
                             })
                     ),
@@ -423,9 +419,10 @@ enum SocialCommand {
                     (
                         "pool",
                         .object([
-                            ("free", .uint(pool.free)), ("reserved", .uint(pool.reserved)), ("pending", .uint(pool.pending)),
-                            ("staked", .uint(pool.staked)), ("share_bps", .uint(pool.shareBps)), ("curation_bps", .uint(pool.curationBps)),
-                            ("window_seconds", .int(pool.windowSeconds)),
+                            ("free", .unsigned(pool.free)), ("reserved", .unsigned(pool.reserved)), ("pending", .unsigned(pool.pending)),
+                            ("staked", .unsigned(pool.staked)), ("share_bps", .unsigned(pool.shareBps)),
+                            ("curation_bps", .unsigned(pool.curationBps)),
+                            ("window_seconds", .integer(pool.windowSeconds)),
                         ])
                     ),
                     ("client_id", .string(a.clientID)), ("rewards", rewardsJSON(r)),
@@ -548,8 +545,9 @@ enum SocialCommand {
         CommandOutput(
             text: "\(view.output ?? done) (transaction \(view.transaction.hash))",
             json: .object(
-                [("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue))]
-                    + (amount.map { [("amount", JSONValue.uint($0))] } ?? []) + [("output", .optional(view.output))]))
+                JSONObject(
+                    [("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue))]
+                        + (amount.map { [("amount", JSONValue.unsigned($0))] } ?? []) + [("output", .optional(view.output))])))
     }
 
     static func reader(_ inv: Invocation) throws -> SocialClient {
@@ -656,20 +654,22 @@ enum SocialCommand {
 
     static func rewardsJSON(_ r: SocialRewardBalance) -> JSONValue {
         .object([
-            ("pending", .uint(r.pending)), ("author", .uint(r.author)), ("curation", .uint(r.curation)), ("claimed", .uint(r.claimed)),
+            ("pending", .unsigned(r.pending)), ("author", .unsigned(r.author)), ("curation", .unsigned(r.curation)),
+            ("claimed", .unsigned(r.claimed)),
         ])
     }
 
     static func json(_ a: SocialAccount) -> JSONValue {
-        .object([
+        let fields: [(String, JSONValue)] = [
             ("client_id", .string(a.clientID)), ("name", .optional(a.name)), ("about", .optional(a.about)),
-            ("reputation", .int(a.reputation)), ("reputation_score", .int(a.reputationScore)), ("rewards", rewardsJSON(a.rewards)),
-            ("post_count", .uint(a.postCount)), ("voting_power", .uint(UInt64(a.votingPower))),
-            ("created", a.created.map { .int($0) } ?? .null), ("last_root_post", a.lastRootPost.map { .int($0) } ?? .null),
-            ("last_reply", a.lastReply.map { .int($0) } ?? .null), ("last_vote", a.lastVote.map { .int($0) } ?? .null),
-            ("next_root_post_at", a.nextRootPostAt.map { .int($0) } ?? .null),
-            ("stake", .uint(a.stake)), ("stake_locked_until", a.stakeLockedUntil.map { .int($0) } ?? .null),
-        ])
+            ("reputation", .integer(a.reputation)), ("reputation_score", .integer(a.reputationScore)), ("rewards", rewardsJSON(a.rewards)),
+            ("post_count", .unsigned(a.postCount)), ("voting_power", .unsigned(UInt64(a.votingPower))),
+            ("created", a.created.map { .integer($0) } ?? .null), ("last_root_post", a.lastRootPost.map { .integer($0) } ?? .null),
+            ("last_reply", a.lastReply.map { .integer($0) } ?? .null), ("last_vote", a.lastVote.map { .integer($0) } ?? .null),
+            ("next_root_post_at", a.nextRootPostAt.map { .integer($0) } ?? .null),
+            ("stake", .unsigned(a.stake)), ("stake_locked_until", a.stakeLockedUntil.map { .integer($0) } ?? .null),
+        ]
+        return .object(JSONObject(fields))
     }
 
     static func json(_ p: SocialPost) -> JSONValue {
@@ -677,31 +677,34 @@ enum SocialCommand {
             ("author", .string(p.author)), ("permlink", .string(p.permlink)), ("parent_author", .string(p.parentAuthor)),
             ("parent_permlink", .string(p.parentPermlink)), ("category", .string(p.category)), ("title", .string(p.title)),
             ("body", .string(p.body)), ("json_metadata", .string(p.jsonMetadata)), ("tags", .array(p.tags.map(JSONValue.string))),
-            ("created", .int(p.created)), ("last_update", .int(p.lastUpdate)), ("depth", .uint(UInt64(p.depth))),
-            ("children", .uint(UInt64(p.children))), ("net_rshares", .int(p.netRshares)), ("vote_count", .uint(UInt64(p.voteCount))),
-            ("trending_score", .int(p.trendingScore)), ("hot_score", .int(p.hotScore)), ("payout_at", .int(p.payoutAt)),
-            ("paid_out", .bool(p.paidOut)), ("sequence", .uint(p.sequence)), ("author_name", .optional(p.authorName)),
+            ("created", .integer(p.created)), ("last_update", .integer(p.lastUpdate)), ("depth", .unsigned(UInt64(p.depth))),
+            ("children", .unsigned(UInt64(p.children))), ("net_rshares", .integer(p.netRshares)),
+            ("vote_count", .unsigned(UInt64(p.voteCount))),
+            ("trending_score", .integer(p.trendingScore)), ("hot_score", .integer(p.hotScore)), ("payout_at", .integer(p.payoutAt)),
+            ("paid_out", .bool(p.paidOut)), ("sequence", .unsigned(p.sequence)), ("author_name", .optional(p.authorName)),
             (
                 "reward",
-                p.reward.map { r in .object([("author", .uint(r.author)), ("curation", .uint(r.curation)), ("paid_at", .int(r.paidAt))]) }
+                p.reward.map { r in
+                    .object([("author", .unsigned(r.author)), ("curation", .unsigned(r.curation)), ("paid_at", .integer(r.paidAt))])
+                }
                     ?? .null
             ),
-            ("pending_reward", p.pendingReward.map { .uint($0) } ?? .null),
+            ("pending_reward", p.pendingReward.map { .unsigned($0) } ?? .null),
         ])
     }
 
     static func json(_ g: SocialGrant) -> JSONValue {
         .object([
             ("user", .string(g.user)), ("app", .string(g.app)), ("app_name", .string(g.appName)),
-            ("scopes", .array(g.scopes.map { .string($0.rawValue) })), ("granted", .int(g.granted)),
-            ("expires_at", .int(g.expiresAt)), ("expired", .bool(g.expired)),
+            ("scopes", .array(g.scopes.map { .string($0.rawValue) })), ("granted", .integer(g.granted)),
+            ("expires_at", .integer(g.expiresAt)), ("expired", .bool(g.expired)),
         ])
     }
 
     static func json(_ a: SocialApp) -> JSONValue {
         .object([
             ("client_id", .string(a.clientID)), ("name", .string(a.name)), ("redirect_url", .string(a.redirectURL)),
-            ("registered", .int(a.registered)),
+            ("registered", .integer(a.registered)),
         ])
     }
 }

@@ -1,3 +1,5 @@
+import MosaicProtocol
+
 enum VersionCommand {
     static let command = Command(
         name: "version", summary: "print the version of mosaic",

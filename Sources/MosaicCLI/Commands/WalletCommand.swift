@@ -1,5 +1,6 @@
 import Foundation
 import MosaicCrypto
+import MosaicProtocol
 import MosaicSDK
 
 /// `mosaic wallet …`: named wallets in the encrypted keystore, and (with a network) balance,

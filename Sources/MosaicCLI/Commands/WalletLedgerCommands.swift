@@ -37,9 +37,10 @@ enum WalletLedgerCommands {
             return CommandOutput(
                 text: text,
                 json: .object(
-                    ctx.txFields(tx, view: view, status: status) + [
-                        ("balance", .uint(b.baseUnits)), ("balance_tokens", .string(b.tokens)),
-                    ]))
+                    JSONObject(
+                        ctx.txFields(tx, view: view, status: status) + [
+                            ("balance", .unsigned(b.baseUnits)), ("balance_tokens", .string(b.tokens)),
+                        ])))
         })
 
     static let send = Command(
@@ -57,7 +58,7 @@ enum WalletLedgerCommands {
                 "sent \(TokenAmount(baseUnits: tx.value)) \(info.symbol) to \(tx.toClientID) (fee \(TokenAmount(baseUnits: tx.fee)))"
             return CommandOutput(
                 text: ctx.report(tx: tx, view: view, status: status, headline: headline),
-                json: .object(ctx.txFields(tx, view: view, status: status)))
+                json: .object(JSONObject(ctx.txFields(tx, view: view, status: status))))
         })
 
     /// The amount and fee stay text: the SDK's `send` checks them, with the words the app shows too.
@@ -124,8 +125,8 @@ enum WalletLedgerCommands {
             return CommandOutput(
                 text: text,
                 json: .object([
-                    ("client_id", .string(w.clientID)), ("total", .int(Int64(page.total))), ("limit", .int(Int64(limit))),
-                    ("offset", .int(Int64(offset))), ("transactions", .array(page.transactions.map { ctx.viewJSON($0) })),
+                    ("client_id", .string(w.clientID)), ("total", .integer(Int64(page.total))), ("limit", .integer(Int64(limit))),
+                    ("offset", .integer(Int64(offset))), ("transactions", .array(page.transactions.map { ctx.viewJSON($0) })),
                 ]))
         })
 
@@ -162,9 +163,9 @@ enum WalletLedgerCommands {
 
     static func balanceJSON(_ b: Balance, wallet: String, network: String) -> JSONValue {
         .object([
-            ("wallet", .string(wallet)), ("client_id", .string(b.clientID)), ("balance", .uint(b.baseUnits)),
+            ("wallet", .string(wallet)), ("client_id", .string(b.clientID)), ("balance", .unsigned(b.baseUnits)),
             ("tokens", .string(b.tokens)), ("usd", .string(b.usd)), ("usd_per_token", .string(b.usdPerToken)),
-            ("symbol", .string(b.symbol)), ("nonce", .uint(b.nonce)), ("round", .uint(b.round)), ("network", .string(network)),
+            ("symbol", .string(b.symbol)), ("nonce", .unsigned(b.nonce)), ("round", .unsigned(b.round)), ("network", .string(network)),
         ])
     }
 

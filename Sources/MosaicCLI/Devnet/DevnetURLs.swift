@@ -1,4 +1,5 @@
 import Foundation
+import MosaicProtocol
 
 /// Where a running devnet can be reached; `--json` prints exactly these four keys.
 struct DevnetURLs: Sendable {

@@ -1,4 +1,5 @@
 import MosaicErrors
+import MosaicProtocol
 
 /// What a command produced: text for people, and the same facts as JSON for scripts.
 struct CommandOutput: Sendable {
@@ -6,6 +7,9 @@ struct CommandOutput: Sendable {
     var json: JSONValue
     /// True when the command printed everything itself while it ran (servers).
     var alreadyPrinted = false
+    /// The process exit code after the output is printed: a folder transfer that printed its
+    /// summary but had failed files exits 1.
+    var exitCode: Int32 = 0
 
     init(text: String, json: JSONValue) {
         self.text = text

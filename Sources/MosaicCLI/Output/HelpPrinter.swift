@@ -38,7 +38,7 @@ enum HelpPrinter {
     }
 
     private static func flagLines(_ flags: [OptionSpec]) -> String {
-        let labels = flags.map { "--\($0.name)" + ($0.valueName.map { " \($0)" } ?? "") }
+        let labels = flags.map { ($0.short.map { "-\($0), " } ?? "") + "--\($0.name)" + ($0.valueName.map { " \($0)" } ?? "") }
         let width = labels.map(\.count).max() ?? 0
         return zip(labels, flags).map { label, flag in
             "  \(label)\(String(repeating: " ", count: width - label.count))  \(flag.help)"

@@ -39,6 +39,33 @@ final class ProgressBar: Sendable {
         Console.err("\r\u{1B}[K" + ProgressBar.line(label: label, bytes: p.bytes, total: p.total, elapsed: now - started))
     }
 
+    /// The callback to hand to a folder upload, download or sync.
+    var folderCallback: (@Sendable (FolderProgress) -> Void)? {
+        guard enabled else { return nil }
+        let bar = self
+        return { @Sendable p in bar.update(folder: p) }
+    }
+
+    func update(folder p: FolderProgress) {
+        let now = ContinuousClock.now
+        let due = state.withLock { s -> Bool in
+            if let last = s.last, now - last < .milliseconds(100), p.filesDone < p.filesTotal { return false }
+            s.last = now
+            s.drawn = true
+            return true
+        }
+        guard due else { return }
+        Console.err("\r\u{1B}[K" + ProgressBar.folderLine(label: label, p))
+    }
+
+    /// "upload 120/2000 files, 480 KiB/7.8 MiB, 35.2 files/s, 140 KiB/s".
+    static func folderLine(label: String, _ p: FolderProgress) -> String {
+        let bytes = "\(ByteSize.format(UInt64(max(0, p.bytesDone))))/\(ByteSize.format(UInt64(max(0, p.bytesTotal))))"
+        let rate = String(format: "%.1f", p.filesPerSecond)
+        return
+            "\(label) \(p.filesDone)/\(p.filesTotal) files, \(bytes), \(rate) files/s, \(ByteSize.format(UInt64(max(0, p.bytesPerSecond))))/s"
+    }
+
     /// Clears the line so the result prints cleanly.
     func finish() {
         if state.withLock({ $0.drawn }) { Console.err("\r\u{1B}[K") }

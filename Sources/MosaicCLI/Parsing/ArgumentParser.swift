@@ -64,6 +64,12 @@ struct ArgumentParser {
                     onlyPositional = true
                     continue
                 }
+                if !onlyPositional, word.count == 2, word.hasPrefix("-"), let letter = word.last,
+                    let flag = flags.first(where: { $0.short == letter && !$0.takesValue })
+                {
+                    toggles.insert(flag.name)
+                    continue
+                }
                 if !onlyPositional && word.hasPrefix("-") && word.count > 1 && Int(word) == nil && word != "-" {
                     throw CLIError.usage(
                         "unknown flag '\(word)' for 'mosaic \(path.joined(separator: " "))'; flags start with -- (see --help)")

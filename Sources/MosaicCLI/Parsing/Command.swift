@@ -71,6 +71,8 @@ struct OptionSpec: Sendable, Hashable {
     let help: String
     var valueName: String? = nil
     var repeatable = false
+    /// A one-letter alias of a toggle (`-r`).
+    var short: Character? = nil
 
     var takesValue: Bool { valueName != nil }
 

@@ -133,16 +133,23 @@ extension Option {
 struct Flag: OptionDeclaration {
     let explicitName: String?
     let help: String
+    /// A one-letter alias (`-r` for `--recursive`), for the flags people type from other tools.
+    let short: Character?
     private let slot = OptionSlot<Bool>()
 
-    init(_ name: String? = nil, help: String) {
+    init(_ name: String? = nil, short: Character? = nil, help: String) {
         self.explicitName = name
+        self.short = short
         self.help = help
     }
 
     var wrappedValue: Bool { slot.get(explicitName ?? "flag") }
 
-    func flag(named name: String) -> OptionSpec { .toggle(name, help) }
+    func flag(named name: String) -> OptionSpec {
+        var spec = OptionSpec.toggle(name, help)
+        spec.short = short
+        return spec
+    }
 
     func bind(_ words: ParsedWords, name: String) throws { slot.set(words.toggles.contains(name)) }
 }

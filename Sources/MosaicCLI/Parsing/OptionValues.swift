@@ -1,3 +1,4 @@
+import MosaicLedger
 import MosaicProtocol
 import MosaicSDK
 
@@ -42,6 +43,19 @@ struct Interval: OptionValue {
     let duration: Duration
     static var valueName: String { "DURATION" }
     static func parse(_ text: String, option: String) throws -> Interval { Interval(duration: try DurationText.parse(text, flag: option)) }
+}
+
+/// Where a node keeps its ledger (`--db`): `sqlite` (the default, in --dir) or a PostgreSQL URL.
+struct LedgerDatabaseOption: OptionValue {
+    let database: LedgerDatabase
+    static var valueName: String { "URL" }
+    static func parse(_ text: String, option: String) throws -> LedgerDatabaseOption {
+        if text == "sqlite" { return LedgerDatabaseOption(database: .sqlite) }
+        guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://"), text.count > "postgres://".count else {
+            throw CLIError.usage("--\(option) \(text.prefix(80)): give sqlite or postgres://USER@HOST:PORT/DATABASE")
+        }
+        return LedgerDatabaseOption(database: .postgres(url: text))
+    }
 }
 
 /// "A-B": first and last byte, inclusive, as a range of plaintext offsets.
@@ -100,15 +114,21 @@ struct Confirmations: BoundedNumber {
 /// Data shards of an allocation: any this many blobbers rebuild a file.
 struct DataShards: BoundedNumber {
     let value: Int
-    static let range = 1...64
+    static let range = 1...AllocationTerms.maxShards
     static var valueName: String { "D" }
 }
 
 /// Parity shards of an allocation: this many blobbers may be lost.
 struct ParityShards: BoundedNumber {
     let value: Int
-    static let range = 0...64
+    static let range = 0...AllocationTerms.maxShards
     static var valueName: String { "P" }
+}
+
+/// Files a folder upload, download or sync moves at once.
+struct TransferJobs: BoundedNumber {
+    let value: Int
+    static let range = 1...64
 }
 
 /// Blobbers a devnet runs in process.

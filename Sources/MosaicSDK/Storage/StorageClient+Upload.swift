@@ -33,9 +33,14 @@ extension StorageClient {
     }
 
     /// `upload` with the content key kept as `keyWrapping` says (the Locker wraps it under a PIN).
+    /// `modified` is recorded in the signed metadata instead of the upload time (folder uploads and
+    /// sync record the local mtime, which sync compares). With `expectedSource`, the source must
+    /// still have that stamp just before the commit, else nothing is committed and
+    /// `.changedDuringUpload` is thrown (a same-size rewrite during the upload is caught too).
     func upload(
         localFile: URL, remotePath: String, allocation a: StorageAllocation, contentType: String?, replace: Bool,
-        keyWrapping: ContentKeyWrapping, progress: (@Sendable (TransferProgress) -> Void)?
+        keyWrapping: ContentKeyWrapping, modified recorded: Int64? = nil, expectedSource: SourceStamp? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)?
     ) async throws -> UploadResult {
         try RemotePath.validate(remotePath)
         try checkWritable(a)
@@ -166,7 +171,7 @@ extension StorageClient {
             }
             break
         }
-        guard encoded.file.layout.fileSize == size else {
+        guard encoded.file.layout.fileSize == size, expectedSource == nil || SourceStamp(path: localFile.path) == expectedSource else {
             Self.forgetJournal(journalURL)
             throw StorageClientError.changedDuringUpload(path: localFile.path)
         }
@@ -177,7 +182,7 @@ extension StorageClient {
             dataShards: a.dataShards, parityShards: a.parityShards,
             fragmentRoots: encoded.file.fragmentRoots.map { Hex.encode($0) },
             fragmentLength: encoded.file.layout.fragmentLength, wrappedKey: journal.wrappedKey,
-            noncePrefix: journal.noncePrefix, created: existing?.created ?? journal.created, modified: now,
+            noncePrefix: journal.noncePrefix, created: existing?.created ?? journal.created, modified: recorded ?? now,
             ownerID: key.publicKey.clientID)
         meta.sign(with: key)
         let signed = meta
