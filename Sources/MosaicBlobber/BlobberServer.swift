@@ -180,7 +180,10 @@ package final class BlobberServer: Sendable {
             // The node is down or cut off (a restart, a partition): an allocation this blobber
             // already holds goes on with its last terms, so uploads and downloads in flight carry on
             // (the ledger still checks every write marker when it is back); a new one must wait.
+            // The next read waits for the refresh interval, so requests meanwhile do not each wait
+            // for the node's connect timeout (nor each log a line).
             if let r = records.withLock({ $0[id] }) {
+                refreshed.withLock { $0[id] = ContinuousClock.now }
                 configuration.logger?("ledger unreachable, allocation \(id) goes on with its last terms: \(error)")
                 return r
             }
