@@ -18,6 +18,8 @@ final class LedgerGrid: @unchecked Sendable {
     let genesis: Genesis
     let ledger: Ledger
     private(set) var servers: [BlobberServer] = []
+    /// Each server's view of the ledger, in server order.
+    private(set) var ledgers: [InProcessBlobberLedger] = []
     private(set) var allocation: StorageAllocation!
     let client: StorageClient
 
@@ -38,7 +40,9 @@ final class LedgerGrid: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             try Hex.encode(k.seed.copyBytes()).write(toFile: dir + "/blobber.key", atomically: true, encoding: .utf8)
             var c = BlobberServer.Configuration(directory: dir)
-            c.ledger = InProcessBlobberLedger(ledger: ledger, key: k, chainID: g.chainID)
+            let view = InProcessBlobberLedger(ledger: ledger, key: k, chainID: g.chainID)
+            ledgers.append(view)
+            c.ledger = view
             c.ledgerRefresh = 0
             let s = try BlobberServer(configuration: c)
             try s.start()
