@@ -25,6 +25,7 @@ final class LedgerGrid: @unchecked Sendable {
 
     init(blobbers: Int = 3, data: Int = 2, parity: Int = 1, config: StorageConfig = StorageConfig(), readPrice: UInt64 = 0) async throws {
         root = NSTemporaryDirectory() + "mosaic-ledger-grid-" + Hex.encode(Random.bytes(6))
+        TestFolders.removeAtExit(root)
         blobberKeys = (0..<blobbers).map { _ in Ed25519.SigningKey.generate() }
         let token = TokenAmount.unitsPerToken
         var funds = [owner.publicKey.clientID: 1000 * token]
