@@ -176,7 +176,21 @@ package final class BlobberServer: Sendable {
         }
         if fresh, let r = records.withLock({ $0[id] }) { return r }
         guard Transaction.isHexID(id) else { throw StorageRequestError.invalid("allocation id must be 64 lowercase hex characters") }
-        guard let a = try await ledger.allocation(id) else {
+        let read: Allocation?
+        do { read = try await ledger.allocation(id) } catch {
+            // The node is down or cut off (a restart, a partition): an allocation this blobber
+            // already holds goes on with its last terms, so uploads and downloads in flight carry on
+            // (the ledger still checks every write marker when it is back); a new one must wait.
+            // The next read waits for the refresh interval, so requests meanwhile do not each wait
+            // for the node's connect timeout (nor each log a line).
+            if let r = records.withLock({ $0[id] }) {
+                refreshed.withLock { $0[id] = ContinuousClock.now }
+                configuration.logger?("ledger unreachable, allocation \(id) goes on with its last terms: \(error)")
+                return r
+            }
+            throw HTTPError.unavailable("cannot read allocation \(id) from the ledger node (\(error)); retry when the node is reachable")
+        }
+        guard let a = read else {
             throw StorageRequestError.notFound("allocation \(id) does not exist on the ledger")
         }
         guard let index = a.index(of: blobberID) else {

@@ -1,5 +1,6 @@
 import CSSL
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -32,6 +33,20 @@ package final class BulkHTTPConnection: @unchecked Sendable {
     private var ssl: OpaquePointer?
     /// Whether the URL is https.
     public let secure: Bool
+    /// The socket of the request in flight and whether its task was cancelled, shared with the
+    /// cancellation handler: cancelling shuts the socket down, so a blocked send or receive on
+    /// `queue` returns at once (a task group waiting for a slow blobber it gave up on is not held
+    /// until that blobber finishes). The socket is closed only under this lock, so the handler
+    /// never shuts down a descriptor already reused.
+    private let inFlight = Mutex(InFlight())
+
+    private struct InFlight {
+        var fd: Int32 = -1
+        /// The last request id given out, the one running on `queue` (0 when none) and the last one cancelled.
+        var issued: UInt64 = 0
+        var current: UInt64 = 0
+        var cancelled: UInt64 = 0
+    }
 
     /// The largest response body read (responses to bulk PUTs are small JSON documents).
     static let maxResponseBytes = 16 << 20
@@ -89,15 +104,28 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         // released (the encoder reuses a batch buffer only when nothing else refers to it) instead of
         // racing the release of this dispatch block.
         let box = BodyBox(body)
-        let response: HTTPClientResponse = try await withCheckedThrowingContinuation { cont in
-            queue.async {
-                let result = Result { () throws -> HTTPClientResponse in
-                    guard let b = box.take() else {
-                        throw HTTPClientError(status: 0, code: "transport", message: "request body already sent")
+        let id = inFlight.withLock {
+            $0.issued += 1
+            return $0.issued
+        }
+        let response: HTTPClientResponse = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { cont in
+                queue.async {
+                    let result = Result { () throws -> HTTPClientResponse in
+                        guard let b = box.take() else {
+                            throw HTTPClientError(status: 0, code: "transport", message: "request body already sent")
+                        }
+                        self.inFlight.withLock { $0.current = id }
+                        defer { self.inFlight.withLock { $0.current = 0 } }
+                        return try b.withUnsafeBytes { try self.exchange(method, target, headers, contentType, $0) }
                     }
-                    return try b.withUnsafeBytes { try self.exchange(method, target, headers, contentType, $0) }
+                    cont.resume(with: result)
                 }
-                cont.resume(with: result)
+            }
+        } onCancel: {
+            inFlight.withLock {
+                $0.cancelled = id
+                if $0.current == id, $0.fd >= 0 { shutdown($0.fd, Int32(SHUT_RDWR)) }
             }
         }
         if response.status >= 400 { throw HTTPClientError.from(status: response.status, body: response.body) }
@@ -134,16 +162,19 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         head += "\r\n"
         let headBytes = Array(head.utf8)
         for attempt in 1...2 {
+            try checkCancelled()
             let reused = fd >= 0
             if !reused { try connectSocket() }
             do {
                 return try roundTrip(headBytes, body)
             } catch let stale as Stale {
                 closeSocket()
+                try checkCancelled()
                 if reused, attempt == 1, method.isIdempotent { continue }
                 throw stale.underlying
             } catch {
                 closeSocket()
+                try checkCancelled()
                 throw error
             }
         }
@@ -168,6 +199,13 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         }
         if !keepAlive || sendFailure != nil { closeSocket() }
         return response
+    }
+
+    /// Throws when the request's task was cancelled (its socket was shut down, or is about to be).
+    private func checkCancelled() throws {
+        if inFlight.withLock({ $0.current != 0 && $0.cancelled == $0.current }) {
+            throw HTTPClientError(status: 0, code: "cancelled", message: "the request to \(host):\(port) was cancelled")
+        }
     }
 
     private func connectSocket() throws {
@@ -196,13 +234,31 @@ package final class BulkHTTPConnection: @unchecked Sendable {
             setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
             setsockopt(s, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            if connect(s, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 {
-                if secure { try handshake(s) }
+            // Published before connect, so a cancellation also ends a connect or handshake in progress.
+            let cancelled = inFlight.withLock {
+                $0.fd = s
+                return $0.cancelled == $0.current
+            }
+            if !cancelled, connect(s, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 {
+                if secure {
+                    do { try handshake(s) } catch {
+                        inFlight.withLock {
+                            $0.fd = -1
+                            close(s)
+                        }
+                        try checkCancelled()
+                        throw error
+                    }
+                }
                 fd = s
                 return
             }
             lastErrno = errno
-            close(s)
+            inFlight.withLock {
+                $0.fd = -1
+                close(s)
+            }
+            try checkCancelled()
         }
         let reason = lastErrno == EINPROGRESS || lastErrno == EAGAIN ? "timed out" : String(cString: strerror(lastErrno))
         throw HTTPClientError(status: 0, code: "connection_failed", message: "cannot connect to \(host):\(port): \(reason)")
@@ -214,17 +270,15 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         return inet_pton(AF_INET, host, &a4) == 1 || inet_pton(AF_INET6, host, &a6) == 1
     }
 
-    /// The TLS handshake on the connected socket `s` (closed on failure); the certificate must
+    /// The TLS handshake on the connected socket `s` (the caller closes it on failure); the certificate must
     /// verify and name `host` (its DNS name, or its IP address).
     private func handshake(_ s: Int32) throws {
         let ctx: OpaquePointer
         do { ctx = try TLSTrust.context() } catch {
-            close(s)
             throw error.clientError
         }
         var err = [CChar](repeating: 0, count: 512)
         guard let session = cssl_connect(ctx, s, host, isIPAddress ? 1 : 0, &err, err.count) else {
-            close(s)
             let reason = String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw TransportSecurityError.handshakeFailed(host: "\(host):\(port)", reason: reason).clientError
         }
@@ -234,7 +288,10 @@ package final class BulkHTTPConnection: @unchecked Sendable {
     private func closeSocket() {
         if let ssl { SSL_free(ssl) }
         ssl = nil
-        if fd >= 0 { close(fd) }
+        inFlight.withLock {
+            if fd >= 0 { close(fd) }
+            $0.fd = -1
+        }
         fd = -1
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MosaicProtocol
 import MosaicSDK
 import Synchronization
 import Testing

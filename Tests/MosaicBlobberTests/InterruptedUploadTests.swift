@@ -41,6 +41,7 @@ struct InterruptedUploadTests {
         await #expect(throws: StorageClientError.alreadyExists(path: "/docs/a.bin")) {
             try await grid.client.upload(localFile: file, remotePath: "/docs/a.bin", allocation: grid.allocation)
         }
+        await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
     }
 
     @Test func aCutShortCommitOfOtherContentIsStillRefusedWithoutReplace() async throws {
@@ -54,6 +55,7 @@ struct InterruptedUploadTests {
             try await grid.client.upload(localFile: other, remotePath: "/docs/b.bin", allocation: grid.allocation)
         }
         #expect(try await grid.client.resolve("/docs/b.bin", allocation: grid.allocation).holders == [0], "nothing was written")
+        await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
     }
 
     @Test func aFolderUploadCompletesAFileACutShortCommitLeftOnOneBlobber() async throws {
@@ -70,6 +72,7 @@ struct InterruptedUploadTests {
         #expect(r.failed.map(\.path) == [])
         #expect(r.uploaded.sorted() == ["f0", "f1", "f2"])
         #expect(try await grid.client.resolve("/docs/f1", allocation: grid.allocation).holders.sorted() == [0, 1, 2, 3])
+        await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
     }
 
     /// A folder of `small.txt` and `big.bin` (2 MiB: several encoder batches, so progress
@@ -116,6 +119,7 @@ struct InterruptedUploadTests {
             try await grid.client.resolve("/up/big.bin", allocation: grid.allocation)
         }
         #expect(writes.withLock { $0 } >= 2, "rewritten during both attempts")
+        await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
     }
 
     @Test func aFileThatChangesOnceWhileItIsSentIsSentAgainWithItsNewContent() async throws {
@@ -137,5 +141,6 @@ struct InterruptedUploadTests {
         let got = [UInt8](try Data(contentsOf: out))
         #expect(got.prefix(16).allSatisfy { $0 == 0xAB }, "the content after the change was sent")
         #expect(got == [UInt8](try Data(contentsOf: big)))
+        await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
     }
 }

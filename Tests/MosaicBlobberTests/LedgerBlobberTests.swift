@@ -26,7 +26,16 @@ final class InProcessBlobberLedger: BlobberLedger {
         self.chainID = chainID
     }
 
-    func allocation(_ id: String) async throws -> Allocation? { try ledger.storageAllocation(id) }
+    /// False while the node is cut off (a restart or a partition on a real network): reads throw.
+    let reachable = Atomic<Bool>(true)
+
+    /// What a blobber's ledger reads throw while `reachable` is false.
+    struct Unreachable: Error {}
+
+    func allocation(_ id: String) async throws -> Allocation? {
+        guard reachable.load(ordering: .relaxed) else { throw Unreachable() }
+        return try ledger.storageAllocation(id)
+    }
 
     func commitWriteMarkers(_ markers: [WriteMarker]) async throws {
         try call("commit_write_markers", ["markers": try Self.json(markers)])
@@ -78,6 +87,38 @@ final class InProcessBlobberLedger: BlobberLedger {
 
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct LedgerBlobberTests {
+    @Test func allocationsAlreadyHeldCarryOnWhileTheLedgerIsUnreachableAndNewOnesAre503() async throws {
+        let grid = try await LedgerGrid()
+        defer { Task { await grid.shutdown() } }
+        let (client, allocation) = (grid.client, grid.allocation!)
+        let first = randomBytes(200_000)
+        _ = try await client.upload(localFile: try grid.localFile(first), remotePath: "/a.bin", allocation: allocation)
+
+        // The node goes away: the blobbers keep the allocation they hold on its last terms.
+        for l in grid.ledgers { l.reachable.store(false, ordering: .relaxed) }
+        let second = randomBytes(300_000)
+        _ = try await client.upload(localFile: try grid.localFile(second), remotePath: "/b.bin", allocation: allocation)
+        for (name, bytes) in [("a", first), ("b", second)] {
+            let out = URL(fileURLWithPath: grid.root + "/local/out-\(name)")
+            try await client.download(remotePath: "/\(name).bin", to: out, allocation: allocation)
+            #expect(same([UInt8](try Data(contentsOf: out)), bytes))
+        }
+        // An allocation a blobber has never seen cannot be checked: 503, retry later (not a 500).
+        var config = HTTPClient.Configuration()
+        config.retries = 0
+        let http = HTTPClient(baseURL: allocation.blobbers[0].url, configuration: config)
+        do {
+            _ = try await http.send(.get, "/v1/alloc/\(Hex.encode(Random.bytes(32)))")
+            Issue.record("an unknown allocation was answered while the ledger was unreachable")
+        } catch let e as HTTPClientError {
+            #expect(e.status == 503 && e.code == "unavailable", "\(e)")
+            #expect(e.message.contains("retry when the node is reachable"), "\(e)")
+        }
+        // Back: the markers made meanwhile are committed.
+        for l in grid.ledgers { l.reachable.store(true, ordering: .relaxed) }
+        for s in grid.servers { #expect(await s.commitPendingMarkers().isEmpty) }
+    }
+
     @Test func allocationFromTheLedgerAndMarkersCommittedToIt() async throws {
         let grid = try await LedgerGrid()
         defer { Task { await grid.shutdown() } }

@@ -18,11 +18,14 @@ final class LedgerGrid: @unchecked Sendable {
     let genesis: Genesis
     let ledger: Ledger
     private(set) var servers: [BlobberServer] = []
+    /// Each server's view of the ledger, in server order.
+    private(set) var ledgers: [InProcessBlobberLedger] = []
     private(set) var allocation: StorageAllocation!
     let client: StorageClient
 
     init(blobbers: Int = 3, data: Int = 2, parity: Int = 1, config: StorageConfig = StorageConfig(), readPrice: UInt64 = 0) async throws {
         root = NSTemporaryDirectory() + "mosaic-ledger-grid-" + Hex.encode(Random.bytes(6))
+        TestFolders.removeAtExit(root)
         blobberKeys = (0..<blobbers).map { _ in Ed25519.SigningKey.generate() }
         let token = TokenAmount.unitsPerToken
         var funds = [owner.publicKey.clientID: 1000 * token]
@@ -38,7 +41,9 @@ final class LedgerGrid: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             try Hex.encode(k.seed.copyBytes()).write(toFile: dir + "/blobber.key", atomically: true, encoding: .utf8)
             var c = BlobberServer.Configuration(directory: dir)
-            c.ledger = InProcessBlobberLedger(ledger: ledger, key: k, chainID: g.chainID)
+            let view = InProcessBlobberLedger(ledger: ledger, key: k, chainID: g.chainID)
+            ledgers.append(view)
+            c.ledger = view
             c.ledgerRefresh = 0
             let s = try BlobberServer(configuration: c)
             try s.start()

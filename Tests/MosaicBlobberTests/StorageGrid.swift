@@ -1,6 +1,7 @@
 import Foundation
 import MosaicCrypto
 import MosaicProtocol
+import MosaicTestSupport
 import Synchronization
 
 @testable import MosaicBlobber
@@ -26,6 +27,7 @@ final class StorageGrid: Sendable {
         configure: @escaping @Sendable (inout BlobberServer.Configuration) -> Void = { _ in }
     ) async throws {
         root = NSTemporaryDirectory() + "mosaic-grid-" + Hex.encode(Random.bytes(6))
+        TestFolders.removeAtExit(root)
         dataShards = data
         parityShards = parity
         var started: [BlobberServer?] = []

@@ -3,6 +3,10 @@ import MosaicHTTP
 import MosaicHTTPServer
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension MosaicHTTPTests {
     /// The socket client the storage upload uses for fragment PUTs: bodies arrive intact over a
     /// reused connection, refusals keep the server's message, a connection the server closed while
@@ -89,6 +93,51 @@ extension MosaicHTTPTests {
             await server.stop(grace: .seconds(1))
             #expect(first == 200)
             #expect(second == 200)
+        }
+
+        /// A peer that accepts and then never answers (a blobber given up as slow): cancelling the
+        /// task ends the blocked request at once, and the connection serves the next one.
+        @Test func cancellingTheTaskEndsARequestBlockedOnASilentPeer() async throws {
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(listener >= 0)
+            defer { close(listener) }
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
+                    bind(listener, p, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, p, &length) == 0
+                }
+            }
+            try #require(bound)
+            let port = UInt16(bigEndian: addr.sin_port)
+            // The timeout is far beyond the suite's time limit: only the cancellation can end the wait.
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
+            let bulk = try #require(BulkHTTPConnection(baseURL: url, timeout: 3600))
+            let request = Task { try await bulk.send(.get, "/never", body: [UInt8]()) }
+            // Cancelled once the request is on the wire: its connection is taken and left unanswered.
+            let silent = accept(listener, nil, nil)
+            try #require(silent >= 0)
+            defer { close(silent) }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            #expect(recv(silent, &buffer, buffer.count, 0) > 0, "the request was sent")
+            request.cancel()
+            do {
+                _ = try await request.value
+                Issue.record("a silent peer answered")
+            } catch let e as HTTPClientError {
+                #expect(e.code == "cancelled", "\(e)")
+            }
+            // A later request on the same connection object is not cancelled by the earlier one.
+            let next = Task { try await bulk.send(.get, "/never", body: [UInt8]()) }
+            let accepted = accept(listener, nil, nil)
+            try #require(accepted >= 0)
+            defer { close(accepted) }
+            #expect(recv(accepted, &buffer, buffer.count, 0) > 0, "the next request was sent")
+            let answer = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8)
+            _ = send(accepted, answer, answer.count, Int32(MSG_NOSIGNAL))
+            #expect(try await next.value.status == 200)
         }
 
         @Test func unreachableAndUnsupported() async throws {

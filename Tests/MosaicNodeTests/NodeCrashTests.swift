@@ -10,7 +10,7 @@ import Testing
 /// SIGKILL of the real `mosaic node` binary in the middle of a burst of transfers: after a
 /// restart on the same directory every transaction reported finalized is still there and the
 /// total supply is unchanged.
-@Suite(.timeLimit(.minutes(3))) struct NodeCrashTests {
+@Suite(.timeLimit(.minutes(5))) struct NodeCrashTests {
     @Test func sigkillMidBurstLosesNothingFinalized() async throws {
         let dir = NSTemporaryDirectory() + "mosaic-node-crash-" + Hex.encode(Random.bytes(6))
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -66,9 +66,10 @@ import Testing
                 finalized.withLock { $0 += batch.map(\.hash) }
             }
         }
-        // Kill once a good number are finalized, while the next batch is on its way.
+        // Kill once a good number are finalized, while the next batch is on its way. The bound is
+        // for a hang only: a loaded box finalizes 2,000 in well over a minute (it had 1,400 at 60 s).
         let start = ContinuousClock.now
-        while finalized.withLock({ $0.count }) < 2000 && ContinuousClock.now - start < .seconds(60) {
+        while finalized.withLock({ $0.count }) < 2000 && ContinuousClock.now - start < .seconds(150) {
             try await Task.sleep(for: .milliseconds(20))
         }
         try await Task.sleep(for: .milliseconds(Int.random(in: 0...80)))

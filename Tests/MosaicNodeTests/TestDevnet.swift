@@ -26,6 +26,7 @@ final class TestDevnet: Sendable {
         freeSubmissionsPerMinute: Int? = nil
     ) throws {
         directory = NSTemporaryDirectory() + "mosaic-node-test-" + Hex.encode(Random.bytes(6))
+        TestFolders.removeAtExit(directory)
         alice = try testKey(1)
         bob = try testKey(2)
         var allocations = [alice.publicKey.clientID: 100 * token, bob.publicKey.clientID: 50 * token]

@@ -5,6 +5,7 @@ tests in file order), so the whole module makes one allocation and uploads the b
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -52,6 +53,37 @@ def test_one_blobber_partitioned_download_uses_parity_and_upload_completes(net, 
         net.fault("b1", "link-up")
 
 
+def test_two_blobbers_partitioned_mid_upload_the_upload_completes_and_repair_restores_them(net, stored):
+    # b1 and b2 are throttled so the upload is observably under way when they are cut off.
+    for host in ("b1", "b2"):
+        net.fault(host, "rate", "2mbit")
+    path, digest = net.make_file("mid-partition", 8 * MIB)
+    upload = net.start_mosaic("upload", str(path), "/mid-partition")
+    try:
+        net.wait_for_growth("b1", 256 * 1024, upload)
+        for host in ("b1", "b2"):
+            net.fault(host, "link-down")
+        done = net.finish(upload)
+    finally:
+        for host in ("b1", "b2"):
+            net.fault(host, "link-up")
+            net.fault(host, "rate", "off")
+    assert done["degraded"] and len(done["committed"]) == 4 and len(done["failed"]) == 2, done
+    hosts = [net.host_of(b["url"]) for b in stored["alloc"]["blobbers"]]
+    assert sorted(hosts[int(i)] for i in done["failed"]) == ["b1", "b2"], done
+    repaired = net.mosaic("repair")
+    rebuilt = sorted(hosts[r["blobber"]] for r in repaired["repaired"] if r["path"] == "/mid-partition")
+    assert rebuilt == ["b1", "b2"], repaired
+    # With two other blobbers cut off, the file comes only from b1, b2 and two more: the repaired ones serve.
+    for host in ("b3", "b4"):
+        net.fault(host, "link-down")
+    try:
+        assert net.download_digest("/mid-partition") == digest
+    finally:
+        for host in ("b3", "b4"):
+            net.fault(host, "link-up")
+
+
 def test_throttled_blobber_does_not_stop_the_transfer(net, stored):
     net.fault("b2", "rate", "1mbit")
     try:
@@ -61,6 +93,44 @@ def test_throttled_blobber_does_not_stop_the_transfer(net, stored):
         assert net.download_digest("/while-throttled") == digest
     finally:
         net.fault("b2", "rate", "off")
+
+
+def test_download_with_two_partitioned_and_one_throttled_completes_and_drops_the_slow_one(net, stored):
+    # 3+3 on the six hosts: with two cut off, four are left for three places, so the slow one has
+    # a spare to be replaced by. Which three a download starts with follows how fast each answered
+    # the file's metadata, so it is run a few times: whenever it starts with the slow one, it must
+    # give it up as slow (not wait for its third of the file, which alone takes over 20 s at 1mbit).
+    made = net.mosaic("alloc", "new", "--data", "3", "--parity", "3", "--size", "64MiB", "--expire", "1d", "--name", "hedge")
+    alloc = made["id"]
+    try:
+        hosts = [net.host_of(b["url"]) for b in made["blobbers"]]
+        size = 8 * MIB
+        path, digest = net.make_file("hedged", size)
+        net.mosaic("upload", str(path), "/hedged", "--alloc", alloc)
+        slow, cut = hosts[0], hosts[1:3]
+        net.fault(slow, "rate", "1mbit")
+        for host in cut:
+            net.fault(host, "link-down")
+        runs = []
+        try:
+            for _ in range(4):
+                sent = net.bytes_sent(slow)
+                got, done = net.download("/hedged", "--alloc", alloc)
+                runs.append((got, done, net.bytes_sent(slow) - sent))
+                if "0" in done["dropped"]:
+                    break
+        finally:
+            for host in cut:
+                net.fault(host, "link-up")
+            net.fault(slow, "rate", "off")
+        for got, done, served in runs:
+            assert got == digest
+            # The slow one never sent more than a small part of its third: given up, its request
+            # was cancelled, not waited for.
+            assert served < size // 3 // 2, (served, done)
+        assert any(done["dropped"].get("0", "").startswith("slow") for _, done, _ in runs), runs
+    finally:
+        net.mosaic("alloc", "cancel", alloc)
 
 
 def test_delayed_blobber_still_serves_its_fragments(net, stored):
@@ -85,7 +155,81 @@ def test_node_killed_and_restarted_the_client_carries_on(net, stored):
     assert net.download_digest("/after-restart") == digest
 
 
+def test_node_killed_and_restarted_mid_upload_the_upload_completes(net, stored):
+    # The client's own link is throttled so the upload is observably under way when the node dies.
+    net.fault("client", "rate", "40mbit")
+    listed = sorted(e["path"] for e in net.mosaic("ls", "/")["entries"])
+    path, digest = net.make_file("mid-crash", 32 * MIB)
+    upload = net.start_mosaic("upload", str(path), "/mid-crash")
+    try:
+        net.wait_for_growth("b1", MIB, upload)
+        net.fault("node", "kill")
+        net.fault("node", "restart")
+        done = net.finish(upload)
+    finally:
+        net.fault("client", "rate", "off")
+    assert len(done["committed"]) == 6, done
+    # Nothing finalized before the crash is lost: every file is still listed, and the new one too.
+    assert sorted(e["path"] for e in net.mosaic("ls", "/")["entries"]) == sorted(listed + ["/mid-crash"])
+    assert net.download_digest("/mid-crash") == digest
+    assert net.download_digest("/big") == stored["big"]
+
+
+def test_blobber_moved_to_a_new_port_is_found_after_it_re_registers(net, stored):
+    net.fault("b6", "move", "5061")
+    try:
+        shown = net.mosaic("alloc", "show")
+        assert "https://10.213.7.16:5061" in [b["url"] for b in shown["blobbers"]], shown
+        # With two others cut off the file needs b6: a new client process finds it at its new address.
+        for host in ("b1", "b2"):
+            net.fault(host, "link-down")
+        try:
+            got, done = net.download("/big")
+        finally:
+            for host in ("b1", "b2"):
+                net.fault(host, "link-up")
+        assert got == stored["big"]
+        b6 = [b["url"] for b in shown["blobbers"]].index("https://10.213.7.16:5061")
+        assert str(b6) not in done["dropped"], done
+    finally:
+        net.fault("b6", "move", "5051")
+
+
+def test_challenges_are_answered_across_hosts_and_a_partitioned_blobber_is_penalized(net, stored):
+    # Blocks every 200 ms and a challenge about every fourth block: the blobbers, each on its own
+    # host, answer them over TLS.
+    wait_until(lambda: sum(b["successful_challenges"] for b in net.node_get("/v1/storage/blobbers")["blobbers"]) > 0,
+               "no challenge was answered")
+    victim = net.blobber_id("b5")
+    net.fault("b5", "link-down")
+    try:
+        before = net.node_get(f"/v1/storage/blobbers/{victim}")
+        # Wait for a challenge to b5 that it cannot answer, then move the ledger clock past its deadline.
+        open_ones = wait_until(lambda: net.node_get(f"/v1/storage/blobbers/{victim}/challenges")["challenges"],
+                               "no challenge was issued to the partitioned blobber")
+        net.mosaic("devnet", "time", "advance", "10m")
+        after = wait_until(lambda: (lambda b: b if b["failed_challenges"] > before["failed_challenges"] else None)(
+            net.node_get(f"/v1/storage/blobbers/{victim}")), "the missed challenge was not failed")
+        assert after["penalties"] > before["penalties"] and after["stake"] < before["stake"], (before, after)
+        closed = net.node_get(f"/v1/storage/challenges/{open_ones[0]['id']}")
+        assert closed["status"] == "failed", closed
+    finally:
+        net.fault("b5", "link-up")
+
+
+def wait_until(probe, what, tries=600):
+    """Polls probe (twice a second) until it returns something truthy; fails with WHAT after TRIES polls."""
+    for _ in range(tries):
+        got = probe()
+        if got:
+            return got
+        time.sleep(0.5)
+    raise AssertionError(what)
+
+
 def test_testnet_refuses_to_run_without_root():
+    if os.geteuid() != 0:
+        pytest.skip("needs root to switch to the nobody user")
     r = subprocess.run(["runuser", "-u", "nobody", "--", "/usr/bin/python3", str(SCRIPT), "up"],
                        capture_output=True, text=True, cwd="/")
     assert r.returncode == 1

@@ -5,10 +5,12 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "testnet"
+SUBNET = "10.213.7"
 
 
 class Testnet:
@@ -48,6 +50,55 @@ class Testnet:
             raise AssertionError(f"mosaic {' '.join(args)} exited {r.returncode}:\n{r.stderr}")
         return json.loads(r.stdout) if r.returncode == 0 and r.stdout.strip() else r
 
+    def start_mosaic(self, *args):
+        """`mosaic ARGS --json` on the client host in the background; finish it with `finish`."""
+        return subprocess.Popen([str(SCRIPT), "client", *args, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env={**os.environ, "MOSAIC_TESTNET_DIR": str(self.dir)})
+
+    @staticmethod
+    def finish(proc, timeout=600):
+        """Waits for a `start_mosaic` command; its parsed JSON result (it must have succeeded)."""
+        out, err = proc.communicate(timeout=timeout)
+        assert proc.returncode == 0, f"mosaic exited {proc.returncode}:\n{err}"
+        return json.loads(out)
+
+    def fragment_bytes(self, host):
+        """Bytes in a blobber's fragment store (committed and in-progress uploads)."""
+        root = self.dir / host / "data" / "fragments"
+        return sum(f.stat().st_size for f in root.rglob("*") if f.is_file())
+
+    def wait_for_growth(self, host, grown, proc):
+        """Waits until a blobber's fragments grew by `grown` bytes while `proc` still runs: the
+        transfer is under way. Fails if the command ended first."""
+        start = self.fragment_bytes(host)
+        for _ in range(3000):
+            if self.fragment_bytes(host) - start >= grown:
+                return
+            assert proc.poll() is None, f"the transfer ended before {host} received {grown} bytes: {proc.stderr.read()}"
+            time.sleep(0.05)
+        raise AssertionError(f"{host} did not receive {grown} bytes")
+
+    def node_get(self, path):
+        """GET PATH from the node, from the client host over TLS (the testnet's CA); the parsed JSON."""
+        r = self.script("exec", "client", "curl", "-sSf", "--cacert", str(self.dir / "tls" / "ca.pem"),
+                        f"https://{SUBNET}.10:7100{path}")
+        return json.loads(r.stdout)
+
+    def bytes_sent(self, host):
+        """Bytes a host has sent through its throttle (the tbf qdisc on its eth0, `rate` on)."""
+        out = self.script("exec", host, "tc", "-s", "qdisc", "show", "dev", "eth0").stdout
+        return int(out.split(" Sent ", 1)[1].split()[0])
+
+    def blobber_id(self, host):
+        """The ledger id of a blobber host (printed when it started)."""
+        return json.loads((self.dir / "state.json").read_text())["blobber_ids"][host]
+
+    @staticmethod
+    def host_of(url):
+        """The testnet host a blobber URL points at: https://10.213.7.13:5051 -> b3."""
+        octet = int(url.split("//")[1].split(":")[0].rsplit(".", 1)[1])
+        return f"b{octet - 10}"
+
     def make_file(self, name, size):
         """A file of SIZE pseudo-random bytes in the client's folder; its path and SHA-256."""
         path = self.files / name
@@ -64,12 +115,17 @@ class Testnet:
                 written += len(block)
         return path, h.hexdigest()
 
-    def download_digest(self, remote):
+    def download_digest(self, remote, *args):
         """Downloads REMOTE on the client host to a fresh file; the SHA-256 of what arrived."""
+        return self.download(remote, *args)[0]
+
+    def download(self, remote, *args):
+        """Downloads REMOTE on the client host to a fresh file: the SHA-256 of what arrived and the
+        command's JSON result (its `dropped` blobbers)."""
         local = Path(tempfile.mktemp(dir=self.files, prefix="down-"))
-        self.mosaic("download", remote, str(local))
+        done = self.mosaic("download", remote, str(local), *args)
         try:
-            return sha256(local)
+            return sha256(local), done
         finally:
             local.unlink()
 

@@ -138,6 +138,12 @@ enum FileCommands {
                 json: .object([
                     ("allocation_id", .string(a.id)), ("path", .string(remote)), ("local", .string(local.path)),
                     ("bytes", .integer(r.bytesWritten)), ("size", .integer(r.meta.size)), ("elapsed_ms", .integer(ms)),
+                    // Blobbers given up on the way (index → why: down, slow, bad data): what to repair or avoid.
+                    (
+                        "dropped",
+                        .object(
+                            JSONObject(r.badBlobbers.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
+                    ),
                 ]))
         })
 
