@@ -8,10 +8,13 @@ extension JSONValue {
     ///
     /// Integers keep their exact value (above `Int64.max` as `.unsigned`). A fractional floating
     /// point number throws `EncodingError.invalidValue`: amounts and counts are integers. A nil
-    /// optional written with `encodeIfPresent` (what synthesized conformances do) is left out.
+    /// optional written with `encodeIfPresent` (what synthesized conformances do) is left out,
+    /// or written as `null` with `nilAsNull`.
     /// - Throws: `EncodingError` for a float with a fraction, or whatever `value` itself throws.
-    public init<T: Encodable>(encoding value: T) throws {
-        let root = EncodedNode()
+    /// - Parameter nilAsNull: write a nil optional as `null` instead of leaving its key out, so a
+    ///   person (or a script) sees every field; the canonical form (`false`) matches JSONEncoder.
+    public init<T: Encodable>(encoding value: T, nilAsNull: Bool = false) throws {
+        let root = EncodedNode(nilAsNull: nilAsNull)
         try EncodedNode.encode(value, into: root, codingPath: [])
         self = root.value
     }
@@ -28,6 +31,9 @@ private final class EncodedNode {
     }
 
     var content = Content.empty
+    let nilAsNull: Bool
+
+    init(nilAsNull: Bool) { self.nilAsNull = nilAsNull }
 
     var value: JSONValue {
         switch content {
@@ -42,7 +48,7 @@ private final class EncodedNode {
     func child(_ key: String) -> EncodedNode {
         var fields: [(String, EncodedNode)]
         if case .object(let f) = content { fields = f } else { fields = [] }
-        let node = EncodedNode()
+        let node = EncodedNode(nilAsNull: nilAsNull)
         if let i = fields.firstIndex(where: { $0.0 == key }) { fields[i].1 = node } else { fields.append((key, node)) }
         content = .object(fields)
         return node
@@ -51,7 +57,7 @@ private final class EncodedNode {
     func append() -> EncodedNode {
         var items: [EncodedNode]
         if case .array(let a) = content { items = a } else { items = [] }
-        let node = EncodedNode()
+        let node = EncodedNode(nilAsNull: nilAsNull)
         items.append(node)
         content = .array(items)
         return node
@@ -136,6 +142,26 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encode<T: Encodable>(_ v: T, forKey key: Key) throws {
         try EncodedNode.encode(v, into: node.child(key.stringValue), codingPath: codingPath + [key])
     }
+
+    // Synthesized conformances write optionals through these: nil is left out, or null.
+    mutating func encodeIfPresent(_ v: Bool?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: String?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: Double?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: Float?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: Int?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: Int8?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: Int16?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: Int32?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: Int64?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: UInt?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: UInt8?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: UInt16?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: UInt32?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent(_ v: UInt64?, forKey key: Key) throws { if let v { try encode(v, forKey: key) } else { absent(key) } }
+    mutating func encodeIfPresent<T: Encodable>(_ v: T?, forKey key: Key) throws {
+        if let v { try encode(v, forKey: key) } else { absent(key) }
+    }
+    private func absent(_ key: Key) { if node.nilAsNull { set(.null, key) } }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey>
     {

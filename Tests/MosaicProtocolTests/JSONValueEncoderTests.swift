@@ -54,3 +54,17 @@ import Testing
         #expect(throws: EncodingError.self) { try JSONValue(encoding: Rate(perSecond: 0.5)) }
     }
 }
+
+extension JSONValueEncoderTests {
+    struct Maybe: Codable {
+        var a: Int?
+        var b: String?
+        var c: [Int]?
+    }
+
+    @Test func nilAsNullKeepsEveryFieldForPeople() throws {
+        #expect(try JSONValue(encoding: Maybe()).rendered() == "{}")
+        #expect(try JSONValue(encoding: Maybe(), nilAsNull: true).rendered() == #"{"a":null,"b":null,"c":null}"#)
+        #expect(try JSONValue(encoding: Maybe(a: 1, b: "x", c: [2]), nilAsNull: true).rendered() == #"{"a":1,"b":"x","c":[2]}"#)
+    }
+}

@@ -248,8 +248,8 @@ enum NotesCommand {
     }
 
     // `--json` prints what the SDK reads: the types' own Codable form (JSONValue(encoding:)).
-    static func noteJSON(_ n: Note) throws -> JSONValue { try JSONValue(encoding: n) }
-    static func pageJSON(_ p: NotesPage) throws -> JSONValue { try JSONValue(encoding: p) }
+    static func noteJSON(_ n: Note) throws -> JSONValue { try JSONValue(encoding: n, nilAsNull: true) }
+    static func pageJSON(_ p: NotesPage) throws -> JSONValue { try JSONValue(encoding: p, nilAsNull: true) }
 
     static func listText(_ p: NotesPage, mine: Bool) -> String {
         guard let pad = p.notepad else {

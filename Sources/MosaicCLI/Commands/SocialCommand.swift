@@ -654,9 +654,9 @@ enum SocialCommand {
 
     // `--json` prints what the API sends: each type's own Codable form (JSONValue(encoding:)).
 
-    static func rewardsJSON(_ r: SocialRewardBalance) throws -> JSONValue { try JSONValue(encoding: r) }
-    static func json(_ a: SocialAccount) throws -> JSONValue { try JSONValue(encoding: a) }
-    static func json(_ p: SocialPost) throws -> JSONValue { try JSONValue(encoding: p) }
-    static func json(_ g: SocialGrant) throws -> JSONValue { try JSONValue(encoding: g) }
-    static func json(_ a: SocialApp) throws -> JSONValue { try JSONValue(encoding: a) }
+    static func rewardsJSON(_ r: SocialRewardBalance) throws -> JSONValue { try JSONValue(encoding: r, nilAsNull: true) }
+    static func json(_ a: SocialAccount) throws -> JSONValue { try JSONValue(encoding: a, nilAsNull: true) }
+    static func json(_ p: SocialPost) throws -> JSONValue { try JSONValue(encoding: p, nilAsNull: true) }
+    static func json(_ g: SocialGrant) throws -> JSONValue { try JSONValue(encoding: g, nilAsNull: true) }
+    static func json(_ a: SocialApp) throws -> JSONValue { try JSONValue(encoding: a, nilAsNull: true) }
 }
