@@ -160,6 +160,27 @@ struct StorageEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: out2.path))
     }
 
+    /// A blobber cut off by the network accepts a connection and never answers. A read does not
+    /// wait out its timeout (an hour here): the other blobbers hold the file, so the download and
+    /// `stat` go ahead without it.
+    @Test func downloadDoesNotWaitForABlobberThatNeverAnswers() async throws {
+        let grid = try await StorageGrid(data: 2, parity: 2)
+        defer { Task { await grid.shutdown() } }
+        let bytes = randomBytes(300_000)
+        _ = try await grid.client.upload(localFile: try grid.localFile(bytes), remotePath: "/a.bin", allocation: grid.allocation)
+        let silent = try SilentPeer()
+        var a = grid.allocation
+        a.blobbers[3].url = silent.url
+        var config = StorageClient.Configuration()
+        config.requestTimeout = 3600
+        let client = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: grid.root + "/home"), configuration: config)
+        let out = grid.outputURL()
+        let r = try await client.download(remotePath: "/a.bin", to: out, allocation: a)
+        #expect(same([UInt8](try Data(contentsOf: out)), bytes))
+        #expect(r.badBlobbers.isEmpty)
+        #expect(try await client.stat("/a.bin", allocation: a).size == Int64(bytes.count))
+    }
+
     @Test func lyingBlobberIsDetectedAndRoutedAround() async throws {
         let grid = try await StorageGrid(data: 2, parity: 1)
         defer { Task { await grid.shutdown() } }

@@ -30,7 +30,7 @@ extension StorageClient {
         prefer: [Int] = [], ticket: AuthTicket? = nil, contentKey sharedKey: SecretBytes? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> DownloadResult {
-        let (meta, holders) = try await resolve(remotePath, allocation: a, ticket: ticket)
+        let (meta, holders) = try await resolve(remotePath, allocation: a, ticket: ticket, early: true)
         guard meta.kind == .file else { throw StorageClientError.notAFile(path: remotePath) }
         guard let wrapped = Hex.decode(meta.wrappedKey), let prefix = Hex.decode(meta.noncePrefix) else {
             throw StorageClientError.unreadable(path: remotePath, reason: "its metadata has no usable key")

@@ -360,6 +360,9 @@ public final class StorageClient: Sendable {
         }
     }
 
+    /// Shortest wait for blobbers that have not answered a read's metadata yet (see `resolve`).
+    static let lagGrace: Duration = .milliseconds(500)
+
     func clearRepairs(_ allocation: String, blobbers: Set<Int>) {
         repairLock.withLock {
             var log = RepairLog.load(home: home)
@@ -372,26 +375,66 @@ public final class StorageClient: Sendable {
 
     /// Metadata at `path` as most blobbers report it (each copy's owner signature checked), with the
     /// blobbers that hold exactly that version, fastest first.
-    func resolve(_ path: String, allocation a: StorageAllocation, ticket: AuthTicket? = nil) async throws -> (
+    ///
+    /// With `early`, a read does not wait out blobbers that are down or cut off (each would hold it
+    /// for a connect timeout): once n − d blobbers answered and one version has d holders, the rest
+    /// get a short grace (`lagGrace`, at least 4× the slowest answer so far) and are then left out.
+    /// n − d answers always include a copy of the latest committed write, which reached d + 1.
+    /// Writers pass `early: false`: they need every blobber's view (which ones miss the file).
+    func resolve(_ path: String, allocation a: StorageAllocation, ticket: AuthTicket? = nil, early: Bool = false) async throws -> (
         meta: FileMeta, holders: [Int]
     ) {
         try RemotePath.validate(path)
         let conns = connections(a, ticket: ticket)
-        let answers = await withTaskGroup(of: (Int, Duration, FileMeta?, SinkFailure?).self) { group in
+        let enough = max(1, a.totalShards - a.dataShards)
+        let grace = Self.lagGrace
+        enum Event: Sendable {
+            case answer(Int, Duration, FileMeta?, SinkFailure?)
+            case graceOver
+        }
+        let answers = await withTaskGroup(of: Event.self) { group in
             for c in conns {
                 group.addTask {
                     let clock = ContinuousClock()
                     let start = clock.now
                     do {
                         let m = try await c.stat(path)
-                        return (c.index, clock.now - start, m, nil)
+                        return .answer(c.index, clock.now - start, m, nil)
                     } catch {
-                        return (c.index, clock.now - start, nil, Self.failure(error))
+                        return .answer(c.index, clock.now - start, nil, Self.failure(error))
                     }
                 }
             }
             var out: [(Int, Duration, FileMeta?, SinkFailure?)] = []
-            for await r in group { out.append(r) }
+            var holdersByHash: [String: Int] = [:]
+            var slowest: Duration = .zero
+            var waiting = false
+            while let event = await group.next() {
+                switch event {
+                case .answer(let i, let t, let m, let e):
+                    out.append((i, t, m, e))
+                    slowest = max(slowest, t)
+                    if let m, m.allocationID == a.id, m.path == path, (try? m.verify(owner: a.ownerPublicKey)) != nil {
+                        holdersByHash[m.hash, default: 0] += 1
+                    }
+                    guard early, !waiting, out.count < conns.count, out.count >= enough,
+                        holdersByHash.values.contains(where: { $0 >= a.dataShards })
+                    else { continue }
+                    waiting = true
+                    let wait = max(grace, slowest * 4)
+                    group.addTask {
+                        try? await Task.sleep(for: wait)
+                        return .graceOver
+                    }
+                case .graceOver:
+                    group.cancelAll()
+                    return out
+                }
+                if out.count == conns.count {
+                    group.cancelAll()
+                    return out
+                }
+            }
             return out
         }
         var byHash: [String: (meta: FileMeta, holders: [(Int, Duration)])] = [:]
@@ -432,7 +475,7 @@ public final class StorageClient: Sendable {
     /// - Throws: `StorageClientError.notFound` when no such path exists, `.unreadable` or
     ///   `.tooFewBlobbers` when too few blobbers answer, `StorageRequestError` for a malformed path.
     public func stat(_ path: String, allocation: StorageAllocation, ticket: AuthTicket? = nil) async throws -> FileMeta {
-        try await resolve(path, allocation: allocation, ticket: ticket).meta
+        try await resolve(path, allocation: allocation, ticket: ticket, early: true).meta
     }
 
     /// Entries of a folder ("/" for the top), merged over blobbers: a path counts when d blobbers
