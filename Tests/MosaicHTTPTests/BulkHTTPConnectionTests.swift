@@ -1,6 +1,7 @@
 import Foundation
 import MosaicHTTP
 import MosaicHTTPServer
+import MosaicTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -98,26 +99,14 @@ extension MosaicHTTPTests {
         /// A peer that accepts and then never answers (a blobber given up as slow): cancelling the
         /// task ends the blocked request at once, and the connection serves the next one.
         @Test func cancellingTheTaskEndsARequestBlockedOnASilentPeer() async throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(listener >= 0)
-            defer { close(listener) }
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
-                    bind(listener, p, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, p, &length) == 0
-                }
-            }
-            try #require(bound)
-            let port = UInt16(bigEndian: addr.sin_port)
+            let peer = try SilentPeer()
+            let port = peer.port
             // The timeout is far beyond the suite's time limit: only the cancellation can end the wait.
             let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
             let bulk = try #require(BulkHTTPConnection(baseURL: url, timeout: 3600))
             let request = Task { try await bulk.send(.get, "/never", body: [UInt8]()) }
             // Cancelled once the request is on the wire: its connection is taken and left unanswered.
-            let silent = accept(listener, nil, nil)
+            let silent = peer.accept()
             try #require(silent >= 0)
             defer { close(silent) }
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -131,7 +120,7 @@ extension MosaicHTTPTests {
             }
             // A later request on the same connection object is not cancelled by the earlier one.
             let next = Task { try await bulk.send(.get, "/never", body: [UInt8]()) }
-            let accepted = accept(listener, nil, nil)
+            let accepted = peer.accept()
             try #require(accepted >= 0)
             defer { close(accepted) }
             #expect(recv(accepted, &buffer, buffer.count, 0) > 0, "the next request was sent")

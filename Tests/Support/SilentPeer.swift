@@ -34,6 +34,10 @@ public final class SilentPeer: Sendable {
 
     deinit { close(listener) }
 
+    /// Takes the next waiting connection off the backlog (-1 on failure): for a test that reads
+    /// what a client sent, or answers it late. The caller closes it.
+    public func accept() -> Int32 { Glibc.accept(listener, nil, nil) }
+
     /// The peer's URL (plain HTTP).
     public var url: URL {
         guard let u = URL(string: "http://127.0.0.1:\(port)") else { preconditionFailure("a loopback URL always parses") }
