@@ -44,6 +44,10 @@ package struct Genesis: Sendable, Hashable, Codable {
     /// The contracts this chain runs, by name; a node builds each from its `ContractRegistry`.
     /// A genesis written before the list existed runs `standardContracts`.
     public var contracts: [String]
+    /// Hex Ed25519 public keys of the nodes allowed to make and sign blocks (docs/PROTOCOL.md
+    /// §2.9). A new chain whose genesis lists none starts with the key of the node that makes it;
+    /// a genesis written before blocks were signed lists none and keeps its unsigned blocks valid.
+    public var producers: [String]
 
     /// The contracts of a chain whose genesis names none: every built-in one.
     public static let standardContracts = ["faucet", "storage", "notes", "social"]
@@ -67,7 +71,7 @@ package struct Genesis: Sendable, Hashable, Codable {
         case creationDateMaxAgeSeconds = "creation_date_max_age_seconds"
         case creationDateMaxAheadSeconds = "creation_date_max_ahead_seconds"
         case nodeID = "node_id"
-        case faucet, allocations, contracts
+        case faucet, allocations, contracts, producers
     }
 
     /// Devnet defaults: 1 s blocks, 3 confirmations, 0.0001 token minimum fee, $0.10 per token,
@@ -98,6 +102,7 @@ package struct Genesis: Sendable, Hashable, Codable {
         faucet = FaucetConfig()
         self.allocations = allocations
         contracts = Genesis.standardContracts
+        producers = []
     }
 
     /// Reads a `genesis.json`; keys added after a chain started take their defaults, so an
@@ -129,6 +134,7 @@ package struct Genesis: Sendable, Hashable, Codable {
         faucet = try c.decode(FaucetConfig.self, forKey: .faucet)
         allocations = try c.decode([String: UInt64].self, forKey: .allocations)
         contracts = try c.decodeIfPresent([String].self, forKey: .contracts) ?? defaults.contracts
+        producers = try c.decodeIfPresent([String].self, forKey: .producers) ?? []
     }
 
     /// Most `transaction_data` bytes a transaction of this kind may carry.
@@ -209,6 +215,11 @@ package struct Genesis: Sendable, Hashable, Codable {
             contracts.allSatisfy(Genesis.isContractName)
         else {
             throw .malformed("genesis contracts must be at most 64 distinct names of 1–64 characters a-z, 0-9, _ starting with a letter")
+        }
+        guard producers.count <= 64, Set(producers).count == producers.count,
+            producers.allSatisfy({ Transaction.isHexID($0) && Ed25519.PublicKey(hex: $0) != nil })
+        else {
+            throw .malformed("genesis producers must be at most 64 distinct Ed25519 public keys of 64 lowercase hex characters")
         }
         guard faucet.accountWindowSeconds > 0, faucet.globalWindowSeconds > 0,
             faucet.accountWindowSeconds <= tenYears, faucet.globalWindowSeconds <= tenYears

@@ -114,13 +114,23 @@ extension Ledger {
         let events: [TransactionEvent]
     }
 
-    func produceLocked(_ s: inout LedgerState, _ store: any LedgerStore, resumes: inout [(Waiter, TransactionStatus?)]) throws(LedgerError)
-        -> Block
-    {
+    /// Makes the next block from the pool, or with `replaying`, re-executes another node's block:
+    /// its transactions in its order at its time, kept with its producer and signature
+    /// (`Ledger+Replay.swift`).
+    func produceLocked(
+        _ s: inout LedgerState, _ store: any LedgerStore, resumes: inout [(Waiter, TransactionStatus?)], replaying: Replay? = nil
+    ) throws(LedgerError) -> Block {
         let (round, lastRound) = s.latest.round.addingReportingOverflow(1)
         guard !lastRound else { throw .storage("the ledger has reached the last round a 64-bit counter holds") }
-        let now = max(clock.now, s.latest.timestamp)
-        let plan = planBlock(&s, store)
+        let now = replaying?.block.timestamp ?? max(clock.now, s.latest.timestamp)
+        let plan =
+            replaying.map { r in
+                (
+                    setAside: r.transactions.filter { r.setAside.contains($0.hash) },
+                    run: r.transactions.filter { !r.setAside.contains($0.hash) },
+                    bisecting: false, dropped: [TransactionPool.Entry]()
+                )
+            } ?? planBlock(&s, store)
         let ready = plan.setAside + plan.run
         let state = BlockState(
             // The cache as of now: a block's reads of committed accounts need no lock of their own.
@@ -154,9 +164,15 @@ extension Ledger {
             s.pool.expired(atRound: round, expiryBlocks: genesis.expiryBlocks, excluded: nextRecovery.suspects)
             .filter { !included.contains($0.tx.hash) } + plan.dropped
         let stateRoot = Ledger.stateRoot(previous: s.latest.stateRoot, state: state)
-        let block = Block(
+        var block = Block(
             round: round, previousHash: s.latest.hash, timestamp: now, transactionRoot: Block.merkleRoot(ready.map(\.hash)),
-            stateRoot: stateRoot, transactionCount: ready.count, minerID: genesis.nodeID)
+            stateRoot: stateRoot, transactionCount: ready.count, minerID: genesis.nodeID, producer: replaying?.block.producer ?? ""
+        )
+        if let replaying {
+            block.signature = replaying.block.signature
+        } else {
+            block = block.signed(by: signingKey)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         do {
@@ -168,6 +184,7 @@ extension Ledger {
                     let events = e.events.isEmpty ? nil : String(decoding: try encoder.encode(e.events), as: UTF8.self)
                     return StoredTransaction(tx: e.tx, receipt: receipt, eventsJSON: events)
                 }
+                replaying?.receipts = stored.map(\.receipt)
                 try store.insert(transactions: stored)
                 try store.upsert(accounts: state.accounts.map { ($0.key, $0.value) })
                 for (contract, values) in state.contractValues {

@@ -36,8 +36,11 @@ extension Ledger {
     func claimLeaseLocked(
         _ s: inout LedgerState, _ store: any LedgerStore, catchUp: Bool, resumes: inout [(Waiter, TransactionStatus?)]
     ) throws(LedgerError) -> Bool {
-        let holds: Bool
-        do { holds = try store.holdProducerLease() } catch { throw .storage("asking for the producer lease: \(error)") }
+        var holds = false
+        // A node the genesis does not list never asks: it could not sign a block others accept.
+        if mayProduce {
+            do { holds = try store.holdProducerLease() } catch { throw .storage("asking for the producer lease: \(error)") }
+        }
         let tookOver = holds && !s.holdsLease
         s.holdsLease = holds
         if store.isShared, catchUp || tookOver { try followStore(&s, store, owner: holds, resumes: &resumes) }
@@ -68,6 +71,10 @@ extension Ledger {
         }
         guard let head else { throw .storage("the database holds no blocks") }
         let moved = head.hash != s.latest.hash
+        if moved, let fault = head.fault(producers: genesis.producers) {
+            // Written by a node the chain does not allow, or changed in the database: not followed.
+            throw .storage("the shared database's block \(head.round) is not valid: \(fault); this node stays at block \(s.latest.round)")
+        }
         if moved {
             s.latest = head
             committedRound.store(head.round, ordering: .releasing)

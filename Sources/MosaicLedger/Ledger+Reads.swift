@@ -1,4 +1,5 @@
 import Foundation
+import MosaicCrypto
 import MosaicProtocol
 import Synchronization
 
@@ -106,6 +107,8 @@ extension Ledger {
             usdMicrosPerToken: genesis.usdMicrosPerToken, latestRound: block.round, latestBlockHash: block.hash,
             faucetAddress: "", faucetPourAmount: 0,
             maxNonceAhead: genesis.maxNonceAhead, time: clock.now)
+        info.producers = genesis.producers
+        info.nodeKey = signingKey.publicKey.hex
         for (_, contract) in contractOrder { contract.contribute(to: &info) }
         return info
     }

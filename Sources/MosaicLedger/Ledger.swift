@@ -35,6 +35,10 @@ package final class Ledger: Sendable {
     let committedRound = Atomic<UInt64>(0)
     /// Everything that changes: the writer connection, the pool, the latest block, waiters.
     let state: Mutex<LedgerState>
+    /// This node's key: it signs the blocks this ledger makes (`node.key` in `directory` unless given).
+    let signingKey: Ed25519.SigningKey
+    /// Whether the genesis lets this node's key make blocks; a node it does not list only follows.
+    public let mayProduce: Bool
 
     /// Opens the ledger in `directory` (created if needed), resuming at its last committed block.
     /// A new directory starts from `genesis`, or `directory/genesis.json` if present, or devnet
@@ -44,9 +48,11 @@ package final class Ledger: Sendable {
     /// rules, or test-only ones, in it.
     /// `log` receives the few lines an operator must see (by default on standard error).
     /// `database` picks the store: `ledger.sqlite` in `directory` (the default) or PostgreSQL.
+    /// `key` signs the blocks this node makes; by default it is `node.key` in `directory`,
+    /// created on first start. A new chain whose genesis lists no producers lists this key.
     public init(
         directory: String, database: LedgerDatabase = .sqlite, genesis given: Genesis? = nil, clock: LedgerClock = LedgerClock(),
-        registry: ContractRegistry = .standard, limits: LedgerLimits = LedgerLimits(),
+        registry: ContractRegistry = .standard, limits: LedgerLimits = LedgerLimits(), key: Ed25519.SigningKey? = nil,
         log: @escaping @Sendable (String) -> Void = Ledger.standardErrorLog
     ) throws(LedgerError) {
         self.directory = directory
@@ -56,8 +62,20 @@ package final class Ledger: Sendable {
         self.log = log
         let genesisPath = (directory as NSString).appendingPathComponent("genesis.json")
         let store: any LedgerStore
+        let signingKey: Ed25519.SigningKey
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .storage("cannot create the ledger directory \(directory): \(error)")
+        }
+        if let key {
+            signingKey = key
+        } else {
+            do throws(KeyFileError) { signingKey = try Ledger.nodeKey(directory: directory) } catch {
+                throw .storage("cannot load this node's key: \(error.description)")
+            }
+        }
+        do {
             store = try database.open(directory: directory, reader: false)
         } catch {
             throw .storage("cannot open ledger in \(directory) (\(database)): \(error)")
@@ -81,6 +99,7 @@ package final class Ledger: Sendable {
                 } else {
                     genesis = Genesis()
                 }
+                if genesis.producers.isEmpty { genesis.producers = [signingKey.publicKey.hex] }
                 try genesis.validate()
                 // Before the genesis is written: a chain this node cannot run is not started.
                 all = try registry.build(for: genesis)
@@ -104,6 +123,8 @@ package final class Ledger: Sendable {
             throw .storage("cannot open ledger in \(directory): \(error)")
         }
         self.genesis = genesis
+        self.signingKey = signingKey
+        mayProduce = Ledger.allows(genesis, signingKey)
         state = Mutex(LedgerState(store: store, latest: latestBlock, lastNonEmptyRound: lastNonEmpty))
         contracts = all
         contractOrder = all.keys.sorted().compactMap { name in all[name].map { (name, $0) } }
@@ -113,7 +134,7 @@ package final class Ledger: Sendable {
                 guard let store = s.store else { throw .closed }
                 // On a shared database another node may be the producer: then this one follows,
                 // and the pending rows it cannot admit and the recovery records are not its own.
-                s.holdsLease = try Ledger.askLeaseAtOpen(store)
+                s.holdsLease = mayProduce ? try Ledger.askLeaseAtOpen(store) : false
                 try restorePool(&s, store, owner: s.holdsLease)
                 if s.holdsLease { try recoverFromInterruptedBlock(&s, store) }
             }
@@ -136,6 +157,17 @@ package final class Ledger: Sendable {
         } catch {
             throw .storage("asking for the producer lease: \(error)")
         }
+    }
+
+    /// This node's key in a ledger `directory` (`node.key`), created on first use.
+    package static func nodeKey(directory: String) throws(KeyFileError) -> Ed25519.SigningKey {
+        try KeyFile.signingKey(at: (directory as NSString).appendingPathComponent("node.key"))
+    }
+
+    /// Whether `genesis` lets `key` make blocks: a chain made before blocks were signed lists no
+    /// producers and lets any node make them.
+    static func allows(_ genesis: Genesis, _ key: Ed25519.SigningKey) -> Bool {
+        genesis.producers.isEmpty || genesis.producers.contains(key.publicKey.hex)
     }
 
     /// The default `log`: one line on standard error.

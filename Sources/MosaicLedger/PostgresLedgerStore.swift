@@ -23,7 +23,9 @@ final class PostgresLedgerStore: LedgerStore {
                 CREATE TABLE IF NOT EXISTS accounts(client_id BYTEA PRIMARY KEY, balance BYTEA NOT NULL, nonce BIGINT NOT NULL);
                 CREATE TABLE IF NOT EXISTS blocks(round BIGINT PRIMARY KEY, hash BYTEA NOT NULL UNIQUE, previous_hash BYTEA NOT NULL,
                     timestamp BIGINT NOT NULL, tx_root BYTEA NOT NULL, state_root BYTEA NOT NULL, tx_count BIGINT NOT NULL,
-                    miner_id BYTEA NOT NULL);
+                    miner_id BYTEA NOT NULL, producer BYTEA NOT NULL DEFAULT '', signature BYTEA NOT NULL DEFAULT '');
+                ALTER TABLE blocks ADD COLUMN IF NOT EXISTS producer BYTEA NOT NULL DEFAULT '';
+                ALTER TABLE blocks ADD COLUMN IF NOT EXISTS signature BYTEA NOT NULL DEFAULT '';
                 CREATE TABLE IF NOT EXISTS transactions(seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, hash BYTEA NOT NULL UNIQUE,
                     round BIGINT NOT NULL, idx BIGINT NOT NULL, client_id BYTEA NOT NULL, public_key BYTEA NOT NULL,
                     to_client_id BYTEA NOT NULL, value BYTEA NOT NULL, fee BYTEA NOT NULL, nonce BIGINT NOT NULL, type BYTEA NOT NULL,
@@ -195,14 +197,15 @@ final class PostgresLedgerStore: LedgerStore {
 
     // MARK: Blocks
 
-    private static let blockColumns = "round, hash, previous_hash, timestamp, tx_root, state_root, tx_count, miner_id"
+    private static let blockColumns = "round, hash, previous_hash, timestamp, tx_root, state_root, tx_count, miner_id, producer, signature"
 
     private static func block(_ row: PostgresRow) throws -> Block {
         var b = Block(
             round: UInt64(clamping: try row.int64(0)), previousHash: try row.text(2), timestamp: try row.int64(3),
             transactionRoot: try row.text(4), stateRoot: try row.text(5), transactionCount: Int(clamping: try row.int64(6)),
-            minerID: try row.text(7))
+            minerID: try row.text(7), producer: try row.text(8))
         b.hash = try row.text(1)
+        b.signature = try row.text(9)
         return b
     }
 
@@ -331,11 +334,12 @@ final class PostgresLedgerStore: LedgerStore {
             : "(SELECT hash FROM blocks ORDER BY round DESC LIMIT 1) = $3 AND (SELECT MAX(round) FROM blocks) = $1 - 1"
         let changed = try connection.run(
             """
-            INSERT INTO blocks(\(Self.blockColumns)) SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE \(guardSQL)
+            INSERT INTO blocks(\(Self.blockColumns)) SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 WHERE \(guardSQL)
             """,
             [
                 try Self.integer(b.round), Self.s(b.hash), Self.s(b.previousHash), .integer(b.timestamp), Self.s(b.transactionRoot),
-                Self.s(b.stateRoot), .integer(Int64(b.transactionCount)), Self.s(b.minerID),
+                Self.s(b.stateRoot), .integer(Int64(b.transactionCount)), Self.s(b.minerID), Self.s(b.producer),
+                Self.s(b.signature),
             ])
         guard changed == 1 else { throw LedgerStoreError.notOnHead(round: b.round, previousHash: b.previousHash) }
     }

@@ -16,7 +16,8 @@ final class SQLiteLedgerStore: LedgerStore {
             CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS accounts(client_id TEXT PRIMARY KEY, balance BLOB NOT NULL, nonce INTEGER NOT NULL) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS blocks(round INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, previous_hash TEXT NOT NULL,
-                timestamp INTEGER NOT NULL, tx_root TEXT NOT NULL, state_root TEXT NOT NULL, tx_count INTEGER NOT NULL, miner_id TEXT NOT NULL);
+                timestamp INTEGER NOT NULL, tx_root TEXT NOT NULL, state_root TEXT NOT NULL, tx_count INTEGER NOT NULL, miner_id TEXT NOT NULL,
+                producer TEXT NOT NULL DEFAULT '', signature TEXT NOT NULL DEFAULT '');
             CREATE TABLE IF NOT EXISTS transactions(seq INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, round INTEGER NOT NULL,
                 idx INTEGER NOT NULL, client_id TEXT NOT NULL, public_key TEXT NOT NULL, to_client_id TEXT NOT NULL,
                 value BLOB NOT NULL, fee BLOB NOT NULL, nonce INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL,
@@ -40,6 +41,15 @@ final class SQLiteLedgerStore: LedgerStore {
             try db.execute("ALTER TABLE expired ADD COLUMN creation_date INTEGER NOT NULL DEFAULT \(Int64.max)")
         }
         try db.execute("CREATE INDEX IF NOT EXISTS expired_creation ON expired(creation_date)")
+        // Blocks stored before blocks were signed have no producer (docs/PROTOCOL.md §2.9).
+        let blockColumns = try db.prepare("SELECT name FROM pragma_table_info('blocks')").query { $0.string(0) }
+        if !blockColumns.contains("producer") {
+            try db.execute(
+                """
+                ALTER TABLE blocks ADD COLUMN producer TEXT NOT NULL DEFAULT '';
+                ALTER TABLE blocks ADD COLUMN signature TEXT NOT NULL DEFAULT '';
+                """)
+        }
     }
 
     /// A round, nonce or sequence number as an SQL integer. A valid ledger never holds one past
@@ -178,13 +188,14 @@ final class SQLiteLedgerStore: LedgerStore {
 
     // MARK: Blocks
 
-    private static let blockColumns = "round, hash, previous_hash, timestamp, tx_root, state_root, tx_count, miner_id"
+    private static let blockColumns = "round, hash, previous_hash, timestamp, tx_root, state_root, tx_count, miner_id, producer, signature"
 
     private static func block(_ s: Statement) -> Block {
         var b = Block(
             round: UInt64(clamping: s.int64(0)), previousHash: s.string(2), timestamp: s.int64(3), transactionRoot: s.string(4),
-            stateRoot: s.string(5), transactionCount: Int(clamping: s.int64(6)), minerID: s.string(7))
+            stateRoot: s.string(5), transactionCount: Int(clamping: s.int64(6)), minerID: s.string(7), producer: s.string(8))
         b.hash = s.string(1)
+        b.signature = s.string(9)
         return b
     }
 
@@ -331,9 +342,9 @@ final class SQLiteLedgerStore: LedgerStore {
         } else if b.round != 0 {
             throw LedgerStoreError.notOnHead(round: b.round, previousHash: b.previousHash)
         }
-        try db.prepare("INSERT INTO blocks(\(Self.blockColumns)) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)").run(
+        try db.prepare("INSERT INTO blocks(\(Self.blockColumns)) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)").run(
             try Self.integer(b.round), .text(b.hash), .text(b.previousHash), .integer(b.timestamp), .text(b.transactionRoot),
-            .text(b.stateRoot), .integer(Int64(b.transactionCount)), .text(b.minerID))
+            .text(b.stateRoot), .integer(Int64(b.transactionCount)), .text(b.minerID), .text(b.producer), .text(b.signature))
     }
 
     func insert(transactions: [StoredTransaction]) throws(DatabaseError) {

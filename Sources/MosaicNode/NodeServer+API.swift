@@ -179,6 +179,30 @@ extension NodeServer {
         }
 
         http.route(
+            .get, "/v1/blocks/:id/transactions", summary: "A block's transactions in block order, with their receipts",
+            description: "Signed fields and receipts, as GET /v1/transactions/{hash} shows them: what `mosaic node verify` re-executes.",
+            parameters: [NodeParameters.block, NodeParameters.historyLimit, NodeParameters.offset],
+            response: "{\"transactions\":[TransactionView…]}", errors: [404]
+        ) { req in
+            let id = try req[NodeParameters.block]
+            let limit = try req[NodeParameters.historyLimit]
+            let offset = try req[NodeParameters.offset]
+            let records = try NodeServer.mapped { () throws(LedgerError) -> [TransactionRecord]? in
+                guard let b = try NodeServer.findBlock(ledger, id) else { return nil }
+                return try ledger.transactions(inRound: b.round, limit: limit, offset: offset)
+            }
+            guard let records else { throw HTTPError.notFound("block \(try req.param("id")) not found") }
+            return try .json(["transactions": records.map(TransactionView.init)])
+        }
+
+        http.route(
+            .get, "/v1/genesis", summary: "The genesis this chain started from: its parameters, contracts and block producers",
+            description: "With it and the blocks, anyone can re-execute the chain (`mosaic node verify --from URL`)."
+        ) { _ in
+            try .json(ledger.genesis)
+        }
+
+        http.route(
             .get, "/v1/supply", summary: "Total supply and the sum of all balances (they are always equal)",
             response: "SupplyReport"
         ) { _ in

@@ -21,6 +21,14 @@ package final class NodeServer: Sendable {
         ledger = try Ledger(
             directory: configuration.directory, database: configuration.database, genesis: configuration.genesis,
             registry: configuration.contracts, limits: configuration.ledgerLimits)
+        if !ledger.mayProduce, case .sqlite = configuration.database {
+            // Alone on its database and unable to sign: the chain would never grow.
+            let key = ledger.networkInfo.nodeKey ?? ""
+            ledger.close()
+            throw .invalidRequest(
+                "this node's key \(key) is not among the chain's producers, so it could never make a block; start it with the "
+                    + "node.key that made this chain (in \(configuration.directory)), or add the key to the producers of a new genesis")
+        }
         blockTime = configuration.blockTime ?? .milliseconds(ledger.genesis.blockTimeMillis)
         freeLimiter = SourceRateLimiter(perMinute: configuration.freeSubmissionsPerMinute)
         var http = HTTPServer.Configuration()

@@ -22,6 +22,11 @@ public struct NetworkInfo: Sendable, Hashable, Codable {
     /// The URL others reach this node at (`mosaic node --public-url`), e.g. behind TLS on another
     /// machine; absent when the node did not say (then the URL the client used is the one).
     public var publicURL: String?
+    /// Hex Ed25519 keys the genesis allows to sign blocks (docs/PROTOCOL.md §2.9); absent from
+    /// nodes before blocks were signed.
+    public var producers: [String]?
+    /// This node's own key: the one that signs the blocks it makes while it holds the lease.
+    public var nodeKey: String?
 
     enum CodingKeys: String, CodingKey {
         case chainID = "chain_id"
@@ -38,6 +43,8 @@ public struct NetworkInfo: Sendable, Hashable, Codable {
         case maxNonceAhead = "max_nonce_ahead"
         case time
         case publicURL = "public_url"
+        case producers
+        case nodeKey = "node_key"
     }
 
     public init(

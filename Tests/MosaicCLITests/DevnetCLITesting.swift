@@ -1,4 +1,5 @@
 import Foundation
+import MosaicCrypto
 import MosaicTestSupport
 import Testing
 
@@ -33,6 +34,19 @@ extension DevnetCLITesting {
         let ready = try #require(await p.firstJSON(timeout: 60))
         return CLIDevnet(
             process: p, node: try #require(ready["node"] as? String), blobbers: try #require(ready["blobbers"] as? [String]), dir: dir)
+    }
+
+    /// A JSON object from a node or blobber route.
+    func get(_ url: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: try #require(URL(string: url)))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// A file of `count` random bytes in the test's home.
+    func randomFile(_ cli: CLIRunner, _ name: String, _ count: Int) throws -> URL {
+        let url = cli.home.appendingPathComponent(name)
+        try Data(Random.bytes(count)).write(to: url)
+        return url
     }
 
     /// Runs a command that must succeed, returning its `--json` object.

@@ -8,19 +8,6 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(4))) struct StorageCLITests: DevnetCLITesting {
     typealias Net = CLIDevnet
 
-    func get(_ url: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: try #require(URL(string: url)))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
-
-    func randomFile(_ cli: CLIRunner, _ name: String, _ count: Int) throws -> URL {
-        let url = cli.home.appendingPathComponent(name)
-        var bytes = [UInt8](repeating: 0, count: count)
-        for i in bytes.indices { bytes[i] = UInt8.random(in: 0...255) }
-        try Data(bytes).write(to: url)
-        return url
-    }
-
     @Test func allocUploadDownloadShareAndRevoke() async throws {
         let cli = try cli()
         defer { cli.cleanup() }

@@ -14,9 +14,9 @@ import Testing
         if: TestLedgerDatabase.isPostgres,
         "several nodes share one database only on PostgreSQL: run with MOSAIC_LEDGER_STORE=postgres"))
 struct MultiNodeTests {
-    /// A second ledger (its own directory) on the database of `net`'s ledger.
+    /// A second ledger (its own directory, with a key the genesis lists) on the database of `net`'s ledger.
     static func follower(of net: TestNet) throws -> (Ledger, String) {
-        let directory = NSTemporaryDirectory() + "mosaic-follower-test-" + Hex.encode(Random.bytes(6))
+        let directory = try #require(net.followerDirectories.first, "make the TestNet with followers: 1")
         let ledger = try Ledger(
             directory: directory, database: .postgres(url: try TestLedgerDatabase.url(for: net.directory)), genesis: net.genesis)
         return (ledger, directory)
@@ -37,7 +37,7 @@ struct MultiNodeTests {
     }
 
     @Test func exactlyOneLedgerProducesAndAFollowerSealsWhatItAccepted() async throws {
-        let net = try TestNet()
+        let net = try TestNet(followers: 1)
         let (follower, followerDirectory) = try Self.follower(of: net)
         defer {
             follower.close()
@@ -77,7 +77,7 @@ struct MultiNodeTests {
     }
 
     @Test func whenTheProducerClosesAFollowerTakesTheLeaseAndTheChainGoesOnOnce() async throws {
-        let net = try TestNet()
+        let net = try TestNet(followers: 1)
         let (follower, followerDirectory) = try Self.follower(of: net)
         defer {
             follower.close()
@@ -117,7 +117,7 @@ struct MultiNodeTests {
     /// producer's own transaction is sealed, the follower's can never run and is recorded as
     /// expired, so the follower's wait ends with that answer and nothing is paid twice.
     @Test func aNonceTakenOnTwoNodesSealsOneAndExpiresTheOther() async throws {
-        let net = try TestNet()
+        let net = try TestNet(followers: 1)
         let (follower, followerDirectory) = try Self.follower(of: net)
         defer {
             follower.close()

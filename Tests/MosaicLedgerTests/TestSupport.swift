@@ -16,13 +16,19 @@ final class TestNet {
     let contracts: [any Contract]
 
     let limits: LedgerLimits
+    /// Directories of further nodes of this chain, each with its `node.key` already made and
+    /// listed among the genesis producers, so a ledger opened there may take over production.
+    let followerDirectories: [String]
 
+    /// `followers` further node directories are made, with keys the genesis lists beside this
+    /// ledger's own (a genesis that lists producers must list every node that may make blocks).
     init(
         confirmations: UInt64 = 3, expiryBlocks: UInt64 = 30, faucet: FaucetConfig = FaucetConfig(),
         clock: LedgerClock = LedgerClock(), contracts: [any Contract] = [], limits: LedgerLimits = LedgerLimits(),
-        allocations: [String: UInt64] = [:]
+        allocations: [String: UInt64] = [:], followers: Int = 0
     ) throws {
         directory = NSTemporaryDirectory() + "mosaic-ledger-test-" + Hex.encode(Random.bytes(6))
+        followerDirectories = (0..<followers).map { _ in NSTemporaryDirectory() + "mosaic-follower-test-" + Hex.encode(Random.bytes(6)) }
         alice = try testKey(1)
         bob = try testKey(2)
         carol = try testKey(3)
@@ -35,6 +41,12 @@ final class TestNet {
         g.faucet = faucet
         // Test contracts run when genesis names them; one with a built-in name replaces it.
         g.contracts += contracts.map(\.name).filter { !g.contracts.contains($0) }
+        if followers > 0 {
+            for d in [directory] + followerDirectories {
+                try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+                g.producers.append(try Ledger.nodeKey(directory: d).publicKey.hex)
+            }
+        }
         genesis = g
         self.contracts = contracts
         self.limits = limits
@@ -52,7 +64,7 @@ final class TestNet {
 
     deinit {
         ledger.close()
-        try? FileManager.default.removeItem(atPath: directory)
+        for d in [directory] + followerDirectories { try? FileManager.default.removeItem(atPath: d) }
     }
 
     func transfer(

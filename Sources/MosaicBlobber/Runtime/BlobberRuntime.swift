@@ -130,29 +130,12 @@ package final class BlobberRuntime: Sendable {
 
     /// The blobber's key in `directory`, created on first use.
     package static func key(directory: URL) throws -> Ed25519.SigningKey {
-        let path = directory.appendingPathComponent("blobber.key").path
-        try ensureKey(path)
-        let seedText = try String(contentsOfFile: path, encoding: .utf8)
-        guard let seed = Hex.decode(seedText.trimmingCharacters(in: .whitespacesAndNewlines)), seed.count == 32 else {
-            throw BlobberRuntimeError.badKey("\(path) is not a 64-hex-character Ed25519 seed")
+        do { return try KeyFile.signingKey(at: directory.appendingPathComponent("blobber.key").path) } catch {
+            throw BlobberRuntimeError.badKey(error.description)
         }
-        return try Ed25519.SigningKey(seed: SecretBytes(seed))
     }
 
     package static func clientID(directory: URL) throws -> String { try key(directory: directory).publicKey.clientID }
-
-    /// Creates `path` with a fresh seed, readable by the owner only, unless it exists.
-    package static func ensureKey(_ path: String) throws {
-        if FileManager.default.fileExists(atPath: path) {
-            chmod(path, 0o600)
-            return
-        }
-        let seed = Ed25519.SigningKey.generate().seed.copyBytes()
-        let data = Data(Hex.encode(seed).utf8)
-        guard FileManager.default.createFile(atPath: path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw BlobberRuntimeError.badKey("cannot write the blobber key to \(path)")
-        }
-    }
 
     /// "http://127.0.0.1:7100" without a trailing slash, as the ledger stores a blobber's URL.
     static func text(_ url: URL) -> String {

@@ -16,8 +16,10 @@ enum NodeCommand {
         examples: [
             "mosaic node --dir ./node1", "mosaic node --dir ./node1 --db postgres://mosaic@127.0.0.1:5432/ledger",
             "mosaic node --dir /tmp/n --port 7100 --block-time 500ms --confirmations 2",
+            "mosaic node verify --from http://127.0.0.1:7100",
         ],
-        options: Options.self, action: { o, inv in try await run(o, inv) })
+        options: Options.self, subcommands: [NodeVerifyCommand.command, NodeKeyCommand.command], action: { o, inv in try await run(o, inv) }
+    )
 
     struct Options: CommandOptions {
         @Option("dir", "DIR", help: "ledger directory (created if missing)") var dir: String

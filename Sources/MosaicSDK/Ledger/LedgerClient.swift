@@ -158,7 +158,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: its header.
     /// - Throws: `LedgerClientError` when the node cannot be read.
     public func latestBlock() async throws(LedgerClientError) -> BlockView {
-        try await call { http in try await http.get("/v1/blocks/latest", as: BlockView.self) }
+        try LedgerClient.checked(try await call { http in try await http.get("/v1/blocks/latest", as: BlockView.self) })
     }
 
     /// A block by round, with its transaction hashes.
@@ -166,7 +166,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: the block.
     /// - Throws: `LedgerClientError.notFound` for a round not made yet.
     public func block(round: UInt64) async throws(LedgerClientError) -> BlockView {
-        try await call { http in try await http.get("/v1/blocks/\(round)", as: BlockView.self) }
+        try LedgerClient.checked(try await call { http in try await http.get("/v1/blocks/\(round)", as: BlockView.self) })
     }
 
     /// A block by hash, with its transaction hashes.
@@ -174,7 +174,7 @@ public struct LedgerClient: Sendable {
     /// - Returns: the block.
     /// - Throws: `LedgerClientError.notFound` for an unknown hash.
     public func block(hash: String) async throws(LedgerClientError) -> BlockView {
-        try await call { http in try await http.get("/v1/blocks/\(hash)", as: BlockView.self) }
+        try LedgerClient.checked(try await call { http in try await http.get("/v1/blocks/\(hash)", as: BlockView.self) })
     }
 
     /// Recent block headers, newest first, below `before` when given.
@@ -187,7 +187,44 @@ public struct LedgerClient: Sendable {
         var query = ["limit": String(limit)]
         if let before { query["before"] = String(before) }
         let q = query
-        return try await call { http in try await http.get("/v1/blocks", query: q, as: BlockList.self).blocks }
+        let views = try await call { http in try await http.get("/v1/blocks", query: q, as: BlockList.self).blocks }
+        for view in views { _ = try LedgerClient.checked(view) }
+        return views
+    }
+
+    /// A block's transactions in block order, with their receipts (every page of them).
+    /// - Parameter round: the block's round.
+    /// - Returns: the signed transactions and their receipts.
+    /// - Throws: `LedgerClientError.notFound` for a round not made yet.
+    public func blockTransactions(round: UInt64) async throws(LedgerClientError) -> [TransactionView] {
+        var all: [TransactionView] = []
+        while true {
+            let offset = all.count
+            let page = try await call { http in
+                try await http.get(
+                    "/v1/blocks/\(round)/transactions", query: ["limit": "1000", "offset": String(offset)], as: TransactionList.self
+                ).transactions
+            }
+            all += page
+            if page.count < 1000 { return all }
+        }
+    }
+
+    /// The genesis the chain started from, as the node serves it (`GET /v1/genesis`).
+    /// - Returns: its JSON bytes, for a tool that re-executes the chain (the faucet supply can
+    ///   pass Int64, so the bytes are kept as served rather than read as a `JSONValue`).
+    /// - Throws: `LedgerClientError` when the node cannot be read.
+    public func genesis() async throws(LedgerClientError) -> Data {
+        try await call { http in try await http.send(.get, "/v1/genesis").body }
+    }
+
+    /// A served block whose hash is not that of its fields, or whose producer signature does not
+    /// verify, was changed on the way or by the node: it is refused, never shown.
+    static func checked(_ view: BlockView) throws(LedgerClientError) -> BlockView {
+        if let fault = view.block.fault(producers: []) {
+            throw .invalidResponse("block \(view.block.round) is not valid: \(fault)")
+        }
+        return view
     }
 
     /// Whether `clientID` can pour from the faucet now, and if not, when.

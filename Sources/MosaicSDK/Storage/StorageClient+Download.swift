@@ -16,7 +16,7 @@ extension StorageClient {
     ///   - destination: the local file to write.
     ///   - allocation: the allocation.
     ///   - range: plaintext bytes to read; nil reads the whole file.
-    ///   - prefer: blobber indices to try first.
+    ///   - prefer: blobber indices to try first (their metadata answers are always waited for).
     ///   - ticket: the owner's auth ticket when this wallet is not the owner.
     ///   - sharedKey: the content key given with the ticket.
     ///   - progress: called as bytes are written.
@@ -30,7 +30,7 @@ extension StorageClient {
         prefer: [Int] = [], ticket: AuthTicket? = nil, contentKey sharedKey: SecretBytes? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> DownloadResult {
-        let (meta, holders) = try await resolve(remotePath, allocation: a, ticket: ticket, early: true)
+        let (meta, holders) = try await resolve(remotePath, allocation: a, ticket: ticket, early: true, awaiting: Set(prefer))
         guard meta.kind == .file else { throw StorageClientError.notAFile(path: remotePath) }
         guard let wrapped = Hex.decode(meta.wrappedKey), let prefix = Hex.decode(meta.noncePrefix) else {
             throw StorageClientError.unreadable(path: remotePath, reason: "its metadata has no usable key")

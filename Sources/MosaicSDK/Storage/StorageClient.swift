@@ -381,9 +381,10 @@ public final class StorageClient: Sendable {
     /// get a short grace (`lagGrace`, at least 4× the slowest answer so far) and are then left out.
     /// n − d answers always include a copy of the latest committed write, which reached d + 1.
     /// Writers pass `early: false`: they need every blobber's view (which ones miss the file).
-    func resolve(_ path: String, allocation a: StorageAllocation, ticket: AuthTicket? = nil, early: Bool = false) async throws -> (
-        meta: FileMeta, holders: [Int]
-    ) {
+    /// Blobbers in `awaiting` (a reader's preferred ones) are always waited for.
+    func resolve(
+        _ path: String, allocation a: StorageAllocation, ticket: AuthTicket? = nil, early: Bool = false, awaiting: Set<Int> = []
+    ) async throws -> (meta: FileMeta, holders: [Int]) {
         try RemotePath.validate(path)
         let conns = connections(a, ticket: ticket)
         let enough = max(1, a.totalShards - a.dataShards)
@@ -418,7 +419,8 @@ public final class StorageClient: Sendable {
                         holdersByHash[m.hash, default: 0] += 1
                     }
                     guard early, !waiting, out.count < conns.count, out.count >= enough,
-                        holdersByHash.values.contains(where: { $0 >= a.dataShards })
+                        holdersByHash.values.contains(where: { $0 >= a.dataShards }),
+                        awaiting.isSubset(of: out.map(\.0))
                     else { continue }
                     waiting = true
                     let wait = max(grace, slowest * 4)
