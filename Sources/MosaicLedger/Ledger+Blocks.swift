@@ -36,6 +36,12 @@ extension Ledger {
     /// transactions arrive, then the confirmation blocks right after.
     public func start(blockTime: Duration? = nil) {
         let interval = blockTime ?? .milliseconds(genesis.blockTimeMillis)
+        // A paused holder's session ends after this, and with it the lease; the holder itself asks
+        // on every tick, so it is never idle that long while it runs.
+        let leaseTimeout = max(Ledger.minimumLeaseTimeout, interval * 3)
+        state.withLock { s in
+            do { try s.store?.setLeaseTimeout(leaseTimeout) } catch { s.productionError = .storage("setting the lease timeout: \(error)") }
+        }
         _ = producer.start(interval: interval) { [weak self] immediate in
             guard let self else { return }
             do throws(LedgerError) {
@@ -61,6 +67,10 @@ extension Ledger {
         }
         producer.notify()  // a pool restored at open has work already
     }
+
+    /// The shortest lease timeout (`LedgerStore.setLeaseTimeout`): long enough that a loaded
+    /// machine's late tick does not cost a running producer its session.
+    static let minimumLeaseTimeout = Duration.seconds(10)
 
     /// Stops the block timer (blocks can still be produced by hand).
     public func stop() { producer.stop() }

@@ -28,6 +28,10 @@ package protocol LedgerStore: AnyObject {
     /// head check inside the block's transaction still refuses a block from a stalled former
     /// holder. Called again by the holder, it stays held (it does not stack).
     func holdProducerLease() throws -> Bool
+    /// How long this connection may sit idle (or idle inside a transaction) before the database
+    /// ends its session, and with it the lease: a holder that is paused or hung, not dead, then
+    /// loses the lease too, and its next command finds the session gone (issue 14 §2).
+    func setLeaseTimeout(_ timeout: Duration) throws
     /// True when other nodes may write the same database (PostgreSQL): the ledger then follows
     /// the stored head and the shared `pending` table. False for the embedded SQLite file, whose
     /// one writer is this ledger, so nothing is re-read.

@@ -11,6 +11,8 @@ import MosaicProtocol
 /// so a block costs a few round trips, not one per row.
 final class PostgresLedgerStore: LedgerStore {
     let connection: PostgresConnection
+    /// Set again on a reconnected session (`setLeaseTimeout`).
+    private var leaseTimeout: Duration?
 
     /// Connects; a `reader` connection skips the schema (the writer made it).
     init(url: String, reader: Bool = false) throws(PostgresError) {
@@ -63,7 +65,19 @@ final class PostgresLedgerStore: LedgerStore {
     /// (process killed, connection closed or lost), so a dead producer frees the lease without a
     /// timeout. The holder is asked `pg_locks` first, so holding it again does not stack, and a
     /// connection that was re-established (and so lost the lock) reports what is true now.
+    ///
+    /// A session the server ended (restarted, or `setLeaseTimeout` ran out while this process was
+    /// paused) is reconnected here, on the block timer's next tick, and asks again: another node
+    /// may hold the lease by then.
     func holdProducerLease() throws -> Bool {
+        do { return try askLease() } catch PostgresError.connectionLost {
+            try connection.reconnect()
+            if let timeout = leaseTimeout { try applyLeaseTimeout(timeout) }
+            return try askLease()
+        }
+    }
+
+    private func askLease() throws -> Bool {
         let row = try connection.queryOne(
             """
             SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
@@ -71,6 +85,19 @@ final class PostgresLedgerStore: LedgerStore {
             THEN true ELSE pg_try_advisory_lock($1) END
             """, [.integer(Self.producerLeaseKey)])
         return try row?.bool(0) ?? false
+    }
+
+    /// `idle_session_timeout` and `idle_in_transaction_session_timeout` of this session: a
+    /// producer stopped (SIGSTOP, a hung machine) keeps its TCP connection, so without them it
+    /// would keep the advisory lock for ever.
+    func setLeaseTimeout(_ timeout: Duration) throws {
+        leaseTimeout = timeout
+        try applyLeaseTimeout(timeout)
+    }
+
+    private func applyLeaseTimeout(_ timeout: Duration) throws {
+        let ms = max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        try connection.execute("SET idle_session_timeout = \(ms); SET idle_in_transaction_session_timeout = \(ms)")
     }
 
     /// Any number of nodes may share one database (issue 14 §2).

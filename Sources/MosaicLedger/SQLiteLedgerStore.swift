@@ -65,6 +65,9 @@ final class SQLiteLedgerStore: LedgerStore {
     /// One SQLite file has one writer process (the file is the node's own), so it always holds the lease.
     func holdProducerLease() -> Bool { true }
 
+    /// One writer, no lease to lose.
+    func setLeaseTimeout(_ timeout: Duration) {}
+
     var isShared: Bool { false }
 
     func transaction<R>(_ body: () throws -> R) throws -> R { try db.transaction(body) }
