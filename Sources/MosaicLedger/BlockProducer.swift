@@ -4,10 +4,12 @@ import Foundation
 /// pool) that sleeps on a condition until the next tick, or, with interval 0, until a
 /// submission signals it. No polling: an idle ledger makes no blocks and uses no CPU.
 final class BlockProducer: @unchecked Sendable {
-    // `running`, `signaled` and `thread` are guarded by `condition`.
+    // `running`, `signaled`, `woken` and `thread` are guarded by `condition`.
     private let condition = NSCondition()
     private var running = false
     private var signaled = false
+    /// A tick asked for now, in either mode (`wake`): another node committed a block.
+    private var woken = false
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
 
@@ -35,16 +37,19 @@ final class BlockProducer: @unchecked Sendable {
         while true {
             condition.lock()
             if seconds <= 0 {
-                while running && !signaled { condition.wait() }
+                while running && !signaled && !woken { condition.wait() }
             } else {
-                while running && Date() < deadline { _ = condition.wait(until: deadline) }
+                while running && !woken && Date() < deadline { _ = condition.wait(until: deadline) }
             }
             let keepGoing = running
+            // A wake before the deadline is an extra tick: the schedule stays as it was.
+            let early = woken && seconds > 0 && Date() < deadline
             signaled = false
+            woken = false
             condition.unlock()
             guard keepGoing else { return }
             tick(seconds <= 0)
-            if seconds > 0 {
+            if seconds > 0, !early {
                 deadline = deadline.addingTimeInterval(seconds)
                 if deadline < Date() { deadline = Date().addingTimeInterval(seconds) }
             }
@@ -55,6 +60,14 @@ final class BlockProducer: @unchecked Sendable {
     func notify() {
         condition.lock()
         signaled = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Ticks now, in either mode, without moving the interval's schedule.
+    func wake() {
+        condition.lock()
+        woken = true
         condition.signal()
         condition.unlock()
     }

@@ -98,13 +98,21 @@ package struct ChainVerifier {
         guard txs.count == b.transactionCount else {
             return diverges("transaction_count", "the block says \(b.transactionCount); \(txs.count) were served")
         }
+        // What a producer may include: transactions admission would take (signature, chain, fee,
+        // data size, contract and method), each sender's nonces in an unbroken run after its
+        // account nonce, so no transaction runs twice or out of order.
+        var nonces: [String: UInt64] = [:]
         for (i, view) in source.transactions.enumerated() {
-            do { try view.transaction.verify() } catch {
-                return diverges("transaction", "transaction \(i) (\(view.hash)) does not verify: \(error.description)")
+            let tx = view.transaction
+            do { _ = try ledger.precheck(tx) } catch {
+                return diverges("transaction", "transaction \(i) (\(view.hash)) would not be admitted: \(error.description)")
             }
-            guard view.transaction.chainID == genesis.chainID else {
-                return diverges("transaction", "transaction \(i) (\(view.hash)) is of chain \(view.transaction.chainID)")
+            let current = try nonces[tx.clientID] ?? ledger.account(tx.clientID).nonce
+            guard current < UInt64.max, tx.nonce == current + 1 else {
+                return diverges(
+                    "transaction", "transaction \(i) (\(view.hash)) has nonce \(tx.nonce); its sender's next is \(current &+ 1)")
             }
+            nonces[tx.clientID] = tx.nonce
         }
         let root = Block.merkleRoot(txs.map(\.hash))
         guard root == b.transactionRoot else {

@@ -37,10 +37,16 @@ extension Ledger {
     public func start(blockTime: Duration? = nil) {
         let interval = blockTime ?? .milliseconds(genesis.blockTimeMillis)
         // A paused holder's session ends after this, and with it the lease; the holder itself asks
-        // on every tick, so it is never idle that long while it runs.
-        let leaseTimeout = max(Ledger.minimumLeaseTimeout, interval * 3)
-        state.withLock { s in
-            do { try s.store?.setLeaseTimeout(leaseTimeout) } catch { s.productionError = .storage("setting the lease timeout: \(error)") }
+        // on every tick, so it is never idle that long while it runs. With block time 0 there is no
+        // tick while nothing arrives, so no timeout either: such a producer keeps the lease while
+        // paused (block time 0 is for tests and demos, not for several nodes).
+        if interval > .zero {
+            let leaseTimeout = max(Ledger.minimumLeaseTimeout, interval * 3)
+            state.withLock { s in
+                do { try s.store?.setLeaseTimeout(leaseTimeout) } catch {
+                    s.productionError = .storage("setting the lease timeout: \(error)")
+                }
+            }
         }
         _ = producer.start(interval: interval) { [weak self] immediate in
             guard let self else { return }
@@ -66,6 +72,16 @@ extension Ledger {
             }
         }
         producer.notify()  // a pool restored at open has work already
+        if case .postgres(let url) = database {
+            // Only a follower needs the news: the holder made the block itself.
+            let heard: @Sendable () -> Void = { [weak self] in
+                guard let self, !self.isProducer else { return }
+                self.producer.wake()
+            }
+            listener.withLock { l in
+                if l == nil { l = BlockListener(url: url, heard: heard) }
+            }
+        }
     }
 
     /// The shortest lease timeout (`LedgerStore.setLeaseTimeout`): long enough that a loaded
@@ -73,7 +89,18 @@ extension Ledger {
     static let minimumLeaseTimeout = Duration.seconds(10)
 
     /// Stops the block timer (blocks can still be produced by hand).
-    public func stop() { producer.stop() }
+    public func stop() {
+        producer.stop()
+        stopListening()
+    }
+
+    func stopListening() {
+        let l = listener.withLock { l in
+            defer { l = nil }
+            return l
+        }
+        l?.stop()
+    }
 
     /// The last error the block timer hit, if any (for the node's health output).
     public var lastProductionError: LedgerError? { state.withLock { $0.productionError } }

@@ -29,6 +29,8 @@ package final class Ledger: Sendable {
     /// Addresses of all contracts, which plain transfers may not target.
     let contractAddresses: Set<String>
     let producer = BlockProducer()
+    /// On a shared database while the block timer runs: wakes it when another node commits a block.
+    let listener = Mutex<BlockListener?>(nil)
     let readers = ReaderPool()
     /// `latest.round`, readable without `state` (held for a whole block production), so views and
     /// their round checks never wait for a block to be made.
@@ -205,6 +207,7 @@ package final class Ledger: Sendable {
     /// Stops the block timer, wakes every waiter with its current status and closes the database.
     public func close() {
         producer.stop()
+        stopListening()
         let resumes: [(Waiter, TransactionStatus?)] = state.withLock { s in
             var out: [(Waiter, TransactionStatus?)] = []
             for (hash, list) in s.waiters {

@@ -11,12 +11,12 @@ import MosaicProtocol
 /// so a block costs a few round trips, not one per row.
 final class PostgresLedgerStore: LedgerStore {
     let connection: PostgresConnection
-    /// Set again on a reconnected session (`setLeaseTimeout`).
-    private var leaseTimeout: Duration?
 
     /// Connects; a `reader` connection skips the schema (the writer made it).
     init(url: String, reader: Bool = false) throws(PostgresError) {
         connection = try PostgresConnection(url: url)
+        // A restarted server, or a session it ended, costs the command in flight at most.
+        connection.reconnectsOutsideTransactions = true
         if reader { return }
         do {
             try connection.execute(
@@ -67,17 +67,9 @@ final class PostgresLedgerStore: LedgerStore {
     /// connection that was re-established (and so lost the lock) reports what is true now.
     ///
     /// A session the server ended (restarted, or `setLeaseTimeout` ran out while this process was
-    /// paused) is reconnected here, on the block timer's next tick, and asks again: another node
-    /// may hold the lease by then.
+    /// paused) is reconnected by the next command (`reconnectsOutsideTransactions`), at the latest
+    /// this ask on the block timer's next tick, which then finds whether another node took the lease.
     func holdProducerLease() throws -> Bool {
-        do { return try askLease() } catch PostgresError.connectionLost {
-            try connection.reconnect()
-            if let timeout = leaseTimeout { try applyLeaseTimeout(timeout) }
-            return try askLease()
-        }
-    }
-
-    private func askLease() throws -> Bool {
         let row = try connection.queryOne(
             """
             SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
@@ -91,13 +83,11 @@ final class PostgresLedgerStore: LedgerStore {
     /// producer stopped (SIGSTOP, a hung machine) keeps its TCP connection, so without them it
     /// would keep the advisory lock for ever.
     func setLeaseTimeout(_ timeout: Duration) throws {
-        leaseTimeout = timeout
-        try applyLeaseTimeout(timeout)
-    }
-
-    private func applyLeaseTimeout(_ timeout: Duration) throws {
         let ms = max(1, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        try connection.execute("SET idle_session_timeout = \(ms); SET idle_in_transaction_session_timeout = \(ms)")
+        let settings = "SET idle_session_timeout = \(ms); SET idle_in_transaction_session_timeout = \(ms)"
+        // A reconnected session (PostgresConnection.reconnectsOutsideTransactions) gets them again.
+        connection.onReconnect = { [weak connection] () throws(PostgresError) in try connection?.execute(settings) }
+        try connection.execute(settings)
     }
 
     /// Any number of nodes may share one database (issue 14 §2).
@@ -369,6 +359,8 @@ final class PostgresLedgerStore: LedgerStore {
                 Self.s(b.signature),
             ])
         guard changed == 1 else { throw LedgerStoreError.notOnHead(round: b.round, previousHash: b.previousHash) }
+        // Delivered when this transaction commits, to every node's `BlockListener`.
+        try connection.run("SELECT pg_notify($1, $2)", [.text(BlockListener.channel), .text(String(b.round))])
     }
 
     func insert(transactions: [StoredTransaction]) throws {

@@ -27,6 +27,13 @@ package final class PostgresConnection {
         let types: [UInt32]
     }
 
+    /// When set, a command outside a transaction whose session was lost (the server restarted, or
+    /// ended an idle session) reconnects and runs once more; `onReconnect` then restores the
+    /// session's settings. Inside a transaction the loss is the caller's: its work was rolled back.
+    package var reconnectsOutsideTransactions = false
+    /// Runs after each reconnect (`reconnect()` or the automatic one), e.g. to set session options again.
+    package var onReconnect: (() throws(PostgresError) -> Void)?
+
     /// Connects to `url`: a `postgres://user@host:port/database?…` URI or a libpq `key=value` string.
     package init(url: String) throws(PostgresError) {
         self.url = url
@@ -66,10 +73,30 @@ package final class PostgresConnection {
             throw .connect(message: PostgresConnection.text(PQerrorMessage(handle)))
         }
         PostgresConnection.silenceNotices(handle)
+        // Its own commands are not retried: a session lost again fails the reconnect.
+        let retries = reconnectsOutsideTransactions
+        reconnectsOutsideTransactions = false
+        defer { reconnectsOutsideTransactions = retries }
+        try onReconnect?()
+    }
+
+    /// `body`, and when `reconnectsOutsideTransactions` allows, once more after reconnecting.
+    private func retried<R>(_ body: () throws(PostgresError) -> R) throws(PostgresError) -> R {
+        do { return try body() } catch {
+            guard case .connectionLost = error, reconnectsOutsideTransactions, transactionDepth == 0 else { throw error }
+            try reconnect()
+            return try body()
+        }
     }
 
     /// Runs one or more statements that take no parameters (schema, settings).
     package func execute(_ sql: String) throws(PostgresError) {
+        try retried { () throws(PostgresError) in try executeOnce(sql) }
+    }
+
+    /// Never retried: a COMMIT sent again on a new session would answer "no transaction in
+    /// progress" with success while the transaction was lost.
+    private func executeOnce(_ sql: String) throws(PostgresError) {
         guard let handle else { throw .closed }
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
@@ -79,9 +106,11 @@ package final class PostgresConnection {
     /// Runs `sql` with `parameters` bound to $1, $2, … and returns every row.
     /// The statement is prepared once per parameter type signature and reused.
     package func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> [PostgresRow] {
-        let result = try executePrepared(sql, parameters)
-        defer { PQclear(result) }
-        return try PostgresConnection.rows(of: result)
+        try retried { () throws(PostgresError) in
+            let result = try executePrepared(sql, parameters)
+            defer { PQclear(result) }
+            return try PostgresConnection.rows(of: result)
+        }
     }
 
     /// The first row of `query`, or nil when there is none.
@@ -92,9 +121,11 @@ package final class PostgresConnection {
     /// Runs a statement that returns no rows; the number of rows it changed.
     @discardableResult
     package func run(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> Int {
-        let result = try executePrepared(sql, parameters)
-        defer { PQclear(result) }
-        return PostgresConnection.affectedRows(result)
+        try retried { () throws(PostgresError) in
+            let result = try executePrepared(sql, parameters)
+            defer { PQclear(result) }
+            return PostgresConnection.affectedRows(result)
+        }
     }
 
     /// Inserts `rows` into `table` with multi-row `INSERT … VALUES (…), (…)` statements, as few as
@@ -157,11 +188,11 @@ package final class PostgresConnection {
         do {
             let result = try body()
             transactionDepth = 0
-            try execute("COMMIT")
+            try executeOnce("COMMIT")
             return result
         } catch {
             transactionDepth = 0
-            try? execute("ROLLBACK")
+            try? executeOnce("ROLLBACK")
             throw error
         }
     }

@@ -113,6 +113,28 @@ struct MultiNodeTests {
         #expect(try follower.supply().isConserved)
     }
 
+    /// A follower whose own block timer ticks once an hour still answers a wait as soon as the
+    /// producer's blocks are committed: PostgreSQL's NOTIFY wakes it (`BlockListener`), not a tick.
+    @Test func aFollowerIsWokenByTheProducersBlocksNotByItsOwnTick() async throws {
+        let net = try TestNet(followers: 1)
+        let (follower, followerDirectory) = try Self.follower(of: net)
+        defer {
+            follower.close()
+            try? FileManager.default.removeItem(atPath: followerDirectory)
+        }
+        let producer = net.ledger
+        producer.start(blockTime: Self.blockTime)
+        follower.start(blockTime: .seconds(3600))
+        for nonce in UInt64(1)...3 {
+            let tx = net.transfer(net.alice, to: net.bob, token, nonce: nonce)
+            try follower.submit(tx)
+            #expect(await follower.wait(for: tx.hash, until: .sealed, timeout: Self.hangBound) == .sealed)
+            #expect(try follower.transaction(tx.hash)?.status == .sealed)
+        }
+        #expect(!follower.isProducer)
+        try await Self.eventually("the follower's head is the producer's") { follower.latestBlock == producer.latestBlock }
+    }
+
     /// The same nonce accepted by two nodes (each pool alone cannot see the other's): the
     /// producer's own transaction is sealed, the follower's can never run and is recorded as
     /// expired, so the follower's wait ends with that answer and nothing is paid twice.

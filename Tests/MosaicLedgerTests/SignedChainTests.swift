@@ -31,7 +31,7 @@ import Testing
     }
 
     /// A block as a node would serve it, read from `ledger`.
-    static func served(_ ledger: Ledger, _ round: UInt64) throws -> ChainVerifier.SourceBlock {
+    static func served(ledger: Ledger, _ round: UInt64) throws -> ChainVerifier.SourceBlock {
         let block = try #require(try ledger.block(round: round))
         let txs = try ledger.transactions(inRound: round, limit: 5000).map(TransactionView.init)
         return ChainVerifier.SourceBlock(block: block, transactions: txs)
@@ -43,7 +43,7 @@ import Testing
     {
         let ledger = net.ledger
         return try await ChainVerifier(genesis: ledger.genesis).verify(through: ledger.latestBlock.round) { round in
-            var source = try served(ledger, round)
+            var source = try served(ledger: ledger, round)
             tamper(&source)
             return source
         }
@@ -140,5 +140,18 @@ import Testing
         }
         #expect(report.divergence?.field == "transaction")
         #expect(report.divergence?.round == 1)
+
+        // A validly signed transaction included twice: the second is a replay its nonce refuses.
+        report = try await Self.verify(net) { s in
+            if s.block.round == 2, let again = try? Self.served(ledger: net.ledger, 1).transactions.first {
+                // The producer signs the block it padded.
+                s.transactions.append(again)
+                s.block.transactionCount += 1
+                s.block.transactionRoot = Block.merkleRoot(s.transactions.map(\.hash))
+                s.block = s.block.signed(by: producer)
+            }
+        }
+        #expect(report.divergence?.field == "transaction")
+        #expect(report.divergence?.detail.contains("nonce") == true)
     }
 }

@@ -196,6 +196,45 @@ import Testing
         #expect(try db.queryOne("SELECT count(*) FROM item")?.int64(0) == 1)
     }
 
+    /// With `reconnectsOutsideTransactions`, a command after the session was ended runs on a new
+    /// one (with `onReconnect`'s settings); a transaction whose session ends fails as a whole and
+    /// is never reported committed.
+    @Test func aLostSessionReconnectsOutsideTransactionsButNeverInsideOne() throws {
+        guard try PostgresServer.sharedOrSkip() != nil else { return }
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let db = try PostgresConnection(url: server.url)
+        db.reconnectsOutsideTransactions = true
+        var reconnects = 0
+        db.onReconnect = { () throws(PostgresError) in
+            reconnects += 1
+            try db.execute("SET application_name = 'again'")
+        }
+        try db.execute("CREATE TABLE item (id BIGINT PRIMARY KEY)")
+        let admin = try PostgresConnection(url: server.url)
+        func terminate() throws {
+            try admin.run(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND datname = $1",
+                [.text("postgres")])
+        }
+        try terminate()
+        try db.run("INSERT INTO item (id) VALUES ($1)", [.integer(1)])
+        #expect(reconnects == 1)
+        #expect(try db.queryOne("SELECT current_setting('application_name')")?.string(0) == "again")
+
+        do {
+            try db.transaction {
+                try db.run("INSERT INTO item (id) VALUES ($1)", [.integer(2)])
+                try terminate()
+                try db.run("INSERT INTO item (id) VALUES ($1)", [.integer(3)])
+            }
+            Issue.record("a transaction whose session ended was reported committed")
+        } catch {
+            #expect((error as? PostgresError)?.code == "postgres.connection_lost", "\(error)")
+        }
+        #expect(try db.query("SELECT id FROM item ORDER BY id").map { try $0.int64(0) } == [1])
+    }
+
     @Test func passwordsAreRedactedFromTheLoggedURL() throws {
         let port = freeLoopbackPorts(1)
         #expect(

@@ -207,6 +207,8 @@ public struct LedgerClient: Sendable {
             }
             all += page
             if page.count < 1000 { return all }
+            // No genesis lets a block hold more; a node that keeps sending pages is not believed.
+            guard all.count < 1_000_000 else { throw .invalidResponse("block \(round) is served with more than 1,000,000 transactions") }
         }
     }
 
