@@ -108,6 +108,11 @@ let package = Package(
                 "MosaicHTTPServer", "MosaicTestSupport",
             ],
             path: "bench/ledger", swiftSettings: swift),
+        // Producer takeover on PostgreSQL: `swift run -c release bench-failover [rounds] [block-time-ms …]`.
+        .executableTarget(
+            name: "bench-failover",
+            dependencies: ["MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicTestSupport"],
+            path: "bench/failover", swiftSettings: swift),
         // Notes views under load, and sealed-write latency: `swift run -c release bench-notes`.
         .executableTarget(
             name: "bench-notes",
