@@ -192,8 +192,12 @@ extension NodeServer {
         rows += [
             ("Transaction root", "<span class=\"hash\">\(HTML.escape(b.transactionRoot))</span>"),
             ("State root", "<span class=\"hash\">\(HTML.escape(b.stateRoot))</span>"),
-            ("Producer", accountLink(ledger, b.minerID)),
+            ("Fees to", accountLink(ledger, b.minerID)),
         ]
+        // Which node made it, by the key that signed it (docs/PROTOCOL.md §2.9).
+        if !b.producer.isEmpty {
+            rows.append(("Signed by", "<span class=\"hash\">\(HTML.escape(b.producer))</span> <span class=\"muted\">node key</span>"))
+        }
         var body = "<h1>Block #\(b.round)</h1>" + HTML.details(rows)
         let txs = try mapped { () throws(LedgerError) in try ledger.transactions(inRound: b.round, limit: pageSize, offset: offset) }
         if !txs.isEmpty {

@@ -300,6 +300,9 @@ import Testing
         let block = try await net.html("/explorer/block/\(round)")
         #expect(block.contains("Block #\(round)"))
         #expect(block.contains("href=\"/explorer/tx/\(tx.hash)\""))
+        // The key that signed it: the node's own.
+        let nodeKey = try #require(try await net.client.network().nodeKey)
+        #expect(block.contains("Signed by") && block.contains(nodeKey))
         let byHash = try await net.html("/explorer/block/\(try #require(v.blockHash))")
         #expect(byHash.contains("Block #\(round)"))
 
