@@ -14,12 +14,14 @@ import Testing
         if: TestLedgerDatabase.isPostgres,
         "several nodes share one database only on PostgreSQL: run with MOSAIC_LEDGER_STORE=postgres"))
 struct MultiNodeTests {
-    /// A second ledger (its own directory, with a key the genesis lists) on the database of `net`'s ledger.
-    static func follower(of net: TestNet) throws -> (Ledger, String) {
+    /// A second ledger (its own directory, with a key the genesis lists) on the database of
+    /// `net`'s ledger; `net` closes it and removes its directory when released.
+    static func follower(of net: TestNet) throws -> Ledger {
         let directory = try #require(net.followerDirectories.first, "make the TestNet with followers: 1")
         let ledger = try Ledger(
             directory: directory, database: .postgres(url: try TestLedgerDatabase.url(for: net.directory)), genesis: net.genesis)
-        return (ledger, directory)
+        net.others.append(ledger)
+        return ledger
     }
 
     /// Block time of these tests: short, so they finish soon; nothing depends on it.
@@ -38,11 +40,7 @@ struct MultiNodeTests {
 
     @Test func exactlyOneLedgerProducesAndAFollowerSealsWhatItAccepted() async throws {
         let net = try TestNet(followers: 1)
-        let (follower, followerDirectory) = try Self.follower(of: net)
-        defer {
-            follower.close()
-            try? FileManager.default.removeItem(atPath: followerDirectory)
-        }
+        let follower = try Self.follower(of: net)
         let producer = net.ledger
         // The first to open holds the lease; the second follows and may not make a block.
         #expect(producer.isProducer)
@@ -78,11 +76,7 @@ struct MultiNodeTests {
 
     @Test func whenTheProducerClosesAFollowerTakesTheLeaseAndTheChainGoesOnOnce() async throws {
         let net = try TestNet(followers: 1)
-        let (follower, followerDirectory) = try Self.follower(of: net)
-        defer {
-            follower.close()
-            try? FileManager.default.removeItem(atPath: followerDirectory)
-        }
+        let follower = try Self.follower(of: net)
         let producer = net.ledger
         producer.start(blockTime: Self.blockTime)
         follower.start(blockTime: Self.blockTime)
@@ -117,11 +111,7 @@ struct MultiNodeTests {
     /// producer's blocks are committed: PostgreSQL's NOTIFY wakes it (`BlockListener`), not a tick.
     @Test func aFollowerIsWokenByTheProducersBlocksNotByItsOwnTick() async throws {
         let net = try TestNet(followers: 1)
-        let (follower, followerDirectory) = try Self.follower(of: net)
-        defer {
-            follower.close()
-            try? FileManager.default.removeItem(atPath: followerDirectory)
-        }
+        let follower = try Self.follower(of: net)
         let producer = net.ledger
         producer.start(blockTime: Self.blockTime)
         follower.start(blockTime: .seconds(3600))
@@ -140,11 +130,7 @@ struct MultiNodeTests {
     /// expired, so the follower's wait ends with that answer and nothing is paid twice.
     @Test func aNonceTakenOnTwoNodesSealsOneAndExpiresTheOther() async throws {
         let net = try TestNet(followers: 1)
-        let (follower, followerDirectory) = try Self.follower(of: net)
-        defer {
-            follower.close()
-            try? FileManager.default.removeItem(atPath: followerDirectory)
-        }
+        let follower = try Self.follower(of: net)
         let producer = net.ledger
         let toBob = net.transfer(net.alice, to: net.bob, 1 * token, nonce: 1)
         let toCarol = net.transfer(net.alice, to: net.carol, 2 * token, nonce: 1)

@@ -19,6 +19,8 @@ final class TestNet {
     /// Directories of further nodes of this chain, each with its `node.key` already made and
     /// listed among the genesis producers, so a ledger opened there may take over production.
     let followerDirectories: [String]
+    /// Other ledgers opened on this chain (followers), closed when the fixture is released.
+    var others: [Ledger] = []
 
     /// `followers` further node directories are made, with keys the genesis lists beside this
     /// ledger's own (a genesis that lists producers must list every node that may make blocks).
@@ -63,6 +65,7 @@ final class TestNet {
     }
 
     deinit {
+        for l in others { l.close() }
         ledger.close()
         for d in [directory] + followerDirectories { try? FileManager.default.removeItem(atPath: d) }
     }
