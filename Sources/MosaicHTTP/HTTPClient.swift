@@ -102,6 +102,11 @@ package final class HTTPClient: Sendable {
         }
     }
 
+    /// Above this a streamed body waits for the server's `100 Continue`: a server that refuses
+    /// from the headers alone (a bad token) then closes a connection with no unread bytes, so the
+    /// client reads the refusal instead of losing it to the reset that unread bytes cause.
+    static let expectContinueBytes: Int64 = 1 << 20
+
     /// Streams a generated body of exactly `length` bytes (e.g. encrypted fragments) with a
     /// Content-Length the server checks; memory stays bounded. Not retried: the body is consumed.
     public func upload(
@@ -129,6 +134,9 @@ package final class HTTPClient: Sendable {
         req.httpBodyStream = body
         req.setValue(String(length), forHTTPHeaderField: "Content-Length")
         req.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        if length > Self.expectContinueBytes {
+            req.setValue("100-continue", forHTTPHeaderField: "Expect")
+        }
         let request = req
         do {
             return try checked(try await transport { try await self.session.cancellableData(for: request) })

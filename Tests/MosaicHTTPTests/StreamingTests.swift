@@ -170,10 +170,12 @@ extension MosaicHTTPTests {
 
         @Test func precheckRejectsBeforeTheBodyIsRead() async throws {
             let handled = Box(false)
+            let asked = Box<[String]>([])
             try await withServer({ s in
                 s.streamingRoute(
                     .put, "/guarded", summary: "Needs a token",
                     precheck: { req in
+                        asked.mutate { $0.append(req.headers["Expect"] ?? "") }
                         guard req.headers["Authorization"] == "Bearer ok" else { throw HTTPError.forbidden("bad token") }
                     }
                 ) { _, body in
@@ -204,6 +206,8 @@ extension MosaicHTTPTests {
                         }()
                 }
                 #expect(String(decoding: ok.body, as: UTF8.self) == "5")
+                // The large body waited for 100 Continue (so the refusal was not lost to a reset); the small one did not.
+                #expect(asked.value == ["100-continue", ""])
             }
         }
 
