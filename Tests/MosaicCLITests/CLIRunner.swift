@@ -1,4 +1,6 @@
 import Foundation
+import MosaicCrypto
+import MosaicSDK
 import MosaicTestSupport
 
 /// Runs the real `mosaic` binary built next to the tests, in a throw-away home folder.
@@ -74,6 +76,17 @@ struct CLIRunner {
     }
 
     func cleanup() { try? FileManager.default.removeItem(at: home) }
+
+    /// Stores a wallet the way `mosaic wallet create` does, but with the smallest Argon2id cost the
+    /// file format allows (its cost is recorded in the file, so every later command opens it in
+    /// microseconds instead of a 256 MiB derivation). For tests whose subject is not the wallet.
+    /// - Returns: the wallet's client id.
+    @discardableResult
+    func cheapWallet(_ name: String = "default") throws -> String {
+        let passphrase = environment["MOSAIC_PASSPHRASE"] ?? "correct horse"
+        return try Keystore(home: home, kdfParameters: .testing)
+            .create(name: name, passphrase: SecretBytes(Array(passphrase.utf8))).wallet.clientID
+    }
 }
 
 /// `Result` carries `[String: Any]` JSON only as computed properties; its stored fields are plain.

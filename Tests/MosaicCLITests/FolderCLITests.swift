@@ -76,7 +76,7 @@ import Testing
             net.process.signal(SIGTERM)
             _ = net.process.waitForExitBlocking(timeout: 10)
         }
-        try await ok(cli, ["wallet", "create"])
+        try cli.cheapWallet()
         try await ok(cli, ["wallet", "faucet"])
         try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "2", "--size", "1GiB", "--expire", "30d"])
         let src = cli.home.appendingPathComponent("src")
@@ -187,7 +187,7 @@ import Testing
             net.process.signal(SIGTERM)
             _ = net.process.waitForExitBlocking(timeout: 10)
         }
-        try await ok(cli, ["wallet", "create"])
+        try cli.cheapWallet()
         try await ok(cli, ["wallet", "faucet"])
         try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "64MiB", "--expire", "30d"])
         let src = cli.home.appendingPathComponent("src")

@@ -129,7 +129,7 @@ import Testing
         let dir = cli.home.appendingPathComponent("dn")
         var net = try await devnet(cli, dir: dir)
         defer { stopBlocking(net) }
-        try await ok(cli, ["wallet", "create", "--name", "alice"])
+        try cli.cheapWallet("alice")
         try await ok(cli, ["wallet", "faucet"])
         let alloc = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "2", "--size", "16MiB", "--expire", "30d"])
         let allocID = try #require(alloc["id"] as? String)

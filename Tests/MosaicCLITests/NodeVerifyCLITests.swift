@@ -18,7 +18,7 @@ import Testing
                 _ = net.process.waitForExitBlocking(timeout: 10)
             }
         }
-        try await ok(cli, ["wallet", "create"])
+        try cli.cheapWallet()
         try await ok(cli, ["wallet", "faucet"])
         let alloc = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "16MiB", "--expire", "30d"])
         let blobbers = try #require(alloc["blobbers"] as? [[String: Any]])

@@ -3,9 +3,9 @@ import MosaicTestSupport
 import Testing
 
 /// `mosaic notes …` as a user runs it, against a real `mosaic devnet` process.
-/// The limit bounds a hang only: its 31 CLI processes (each opening a wallet, an Argon2id
-/// derivation) took 182 s and then 201 s on the 2-core box while the rest of the suite ran.
-@Suite(.timeLimit(.minutes(6))) struct NotesCLITests {
+/// Its wallets are cheap to open (`cheapWallet`): with the CLI's default Argon2id cost, its 31
+/// processes took 182 s and 201 s on the loaded 2-core box. The limit bounds a hang.
+@Suite(.timeLimit(.minutes(3))) struct NotesCLITests {
     @Test func wholeNotepadFlowLimitsAndPrivateNotes() async throws {
         var cli = try CLIRunner()
         cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
@@ -21,15 +21,15 @@ import Testing
         }
         let ready = try #require(await p.firstJSON(timeout: 60))
         let node = try #require(ready["node"] as? String)
-        let me = try #require(try await cli.run(["wallet", "create", "--name", "a", "--json"]).json["client_id"] as? String)
-        let other = try #require(try await cli.run(["wallet", "create", "--name", "b", "--json"]).json["client_id"] as? String)
+        let me = try cli.cheapWallet("a")
+        let other = try cli.cheapWallet("b")
         #expect(try await cli.run(["wallet", "faucet", "--wallet", "a", "--json"]).code == 0)
 
         let none = try await cli.run(["notes", "list", "--wallet", "a"])
         #expect(none.code == 0)
         #expect(none.out.contains("no notepad yet; create one with 'mosaic notes create'"))
         // A wallet without a notepad gets one with its first note, as in the web app (no --create).
-        #expect(try await cli.run(["wallet", "create", "--name", "c", "--json"]).code == 0)
+        try cli.cheapWallet("c")
         #expect(try await cli.run(["wallet", "faucet", "--wallet", "c", "--json"]).code == 0)
         let first = try await cli.run(["notes", "add", "--wallet", "c", "--title", "x", "--body", "y", "--json"])
         #expect(first.code == 0, "\(first.err)")

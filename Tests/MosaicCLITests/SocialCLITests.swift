@@ -23,8 +23,7 @@ import Testing
 
     /// Creates wallet `name` with faucet tokens; its client id.
     func funded(_ cli: CLIRunner, _ name: String) async throws -> String {
-        let created = try await cli.run(["wallet", "create", "--name", name, "--json"])
-        let id = try #require(created.json["client_id"] as? String, "\(created.err)")
+        let id = try cli.cheapWallet(name)
         let pour = try await cli.run(["wallet", "faucet", "--wallet", name, "--json"])
         #expect(pour.code == 0, "\(pour.err)")
         return id

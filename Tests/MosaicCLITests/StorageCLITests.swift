@@ -20,8 +20,8 @@ import Testing
         let listed = try get(net.node + "/v1/storage/blobbers")["blobbers"] as? [[String: Any]]
         #expect(listed?.count == 4)
 
-        try await ok(cli, ["wallet", "create", "--name", "alice"])
-        try await ok(cli, ["wallet", "create", "--name", "bob"])
+        try cli.cheapWallet("alice")
+        try cli.cheapWallet("bob")
         try await ok(cli, ["wallet", "faucet", "--wallet", "alice"])
         try await ok(cli, ["wallet", "faucet", "--wallet", "bob"])
 
@@ -125,7 +125,7 @@ import Testing
             net.process.signal(SIGTERM)
             _ = net.process.waitForExitBlocking(timeout: 10)
         }
-        try await ok(cli, ["wallet", "create"])
+        try cli.cheapWallet()
         try await ok(cli, ["wallet", "faucet"])
         try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "256MiB", "--expire", "30d"])
         let file = cli.home.appendingPathComponent("big.bin")
@@ -164,7 +164,7 @@ import Testing
         let cli = try cli()
         defer { cli.cleanup() }
         var net = try await devnet(cli, blobbers: 3)
-        try await ok(cli, ["wallet", "create", "--name", "alice"])
+        try cli.cheapWallet("alice")
         try await ok(cli, ["wallet", "faucet", "--wallet", "alice"])
         try await ok(cli, ["alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "1", "--size", "8MiB", "--expire", "30d"])
         let file = try randomFile(cli, "keep.bin", 150_000)
@@ -196,7 +196,7 @@ import Testing
             net.process.signal(SIGTERM)
             _ = net.process.waitForExitBlocking(timeout: 10)
         }
-        try await ok(cli, ["wallet", "create"])
+        try cli.cheapWallet()
         try await ok(cli, ["wallet", "faucet"])
 
         await #expect(try fails(cli, ["upload", cli.home.path, "/x"]).contains("no active allocation"))
@@ -248,7 +248,7 @@ import Testing
             net.process.signal(SIGTERM)
             _ = net.process.waitForExitBlocking(timeout: 10)
         }
-        try await ok(cli, ["wallet", "create"])
+        try cli.cheapWallet()
         try await ok(cli, ["wallet", "faucet"])
         let a = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "2MiB", "--expire", "2d"])
         let id = try #require(a["id"] as? String)
@@ -277,7 +277,7 @@ import Testing
             net.process.signal(SIGTERM)
             _ = net.process.waitForExitBlocking(timeout: 10)
         }
-        try await ok(cli, ["wallet", "create"])
+        try cli.cheapWallet()
         try await ok(cli, ["wallet", "faucet"])
         let alloc = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "16MiB", "--expire", "30d"])
         let id = try #require(alloc["id"] as? String)
