@@ -15,9 +15,12 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
     private var received: Int64?
     private(set) var finished: (length: Int64, root: [UInt8])?
 
-    init(connection: BlobberConnection, upload: String) {
+    /// `fresh`: the upload id was just drawn at random, so the blobber holds nothing of it and
+    /// the first PUT need not ask (a batch of small files saves a round trip per file).
+    init(connection: BlobberConnection, upload: String, fresh: Bool = false) {
         self.connection = connection
         self.upload = upload
+        if fresh { received = 0 }
     }
 
     /// The upload id one blobber gets for an upload whose journal id is `base`: hex of the first
@@ -72,7 +75,9 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
 
     func finish(length: Int64, root: [UInt8]) async throws {
         if length == 0 { return lock.withLock { finished = (length, root) } }
-        let have = try await connection.uploadStatus(upload)
+        // The last PUT's answer already says what the blobber holds; ask only when it did not.
+        let last = lock.withLock { received }
+        let have = last == length ? length : try await connection.uploadStatus(upload)
         guard have == length else {
             throw StorageClientError.unreadable(path: upload, reason: "blobber \(connection.index) holds \(have) of \(length) bytes")
         }

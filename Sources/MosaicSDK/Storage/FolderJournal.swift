@@ -58,6 +58,26 @@ final class FolderJournal: Sendable {
     }
 
     /// Removes the log: the folder is done.
+    /// Where a batch's upload ids wait until the batch is committed (see `uploadBatch`).
+    private var batchURL: URL { url.deletingPathExtension().appendingPathExtension("uploads") }
+
+    /// Notes the upload ids of a batch before its bytes go out. Not synced: it only lets the
+    /// next run free blobber space sooner, which a lost note merely delays (uploads expire).
+    func beginBatch(_ bases: [String]) {
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? Data(bases.joined(separator: "\n").utf8).write(to: batchURL)
+    }
+
+    func endBatch() { unlink(batchURL.path) }
+
+    /// Upload ids of a batch a kill cut short (only well-formed ones: the file is local but may be damaged).
+    func leftoverBatch() -> [String] {
+        guard let data = try? Data(contentsOf: batchURL) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).filter { id in
+            id.count == 32 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+        }
+    }
+
     func remove() {
         close()
         unlink(url.path)

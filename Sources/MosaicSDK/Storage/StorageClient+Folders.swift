@@ -204,17 +204,86 @@ extension StorageClient {
         let allocationWide: Set<String> = [
             StorageClientError.full("").code, StorageClientError.expired(allocation: "", at: 0).code,
         ]
-        let outcomes = await Self.bounded(Array(plan.uploads.enumerated()), width: concurrency) { item -> FileOutcome in
-            let (i, u) = item
-            if let why = stop.withLock({ $0 }) {
-                tracker.finished(i, bytes: 0)
-                return .failed(FolderIssue(path: u.file.relativePath, code: why.code, message: "not sent: \(why.message)"))
+        let uploads = plan.uploads
+        @Sendable func notSent(_ i: Int, _ why: FolderIssue) -> FileOutcome {
+            tracker.finished(i, bytes: 0)
+            return .failed(FolderIssue(path: uploads[i].file.relativePath, code: why.code, message: "not sent: \(why.message)"))
+        }
+        var outcomes = [FileOutcome](repeating: .alreadyThere, count: plan.uploads.count)
+        // Small files go in batches (one commit per blobber for each), the others one by one.
+        var small: [Int] = []
+        var large: [Int] = []
+        for (i, u) in plan.uploads.enumerated() {
+            if u.file.size <= Self.batchFileBytes { small.append(i) } else { large.append(i) }
+        }
+        await discardLeftoverUploads(allocation: a, journal: journal)
+        var start = 0
+        while start < small.count {
+            var end = start
+            var bytes: Int64 = 0
+            while end < small.count, end - start < Self.batchMaxFiles, end == start || bytes + plan.uploads[small[end]].file.size <= Self.batchMaxBytes {
+                bytes += plan.uploads[small[end]].file.size
+                end += 1
             }
+            let members = Array(small[start..<end])
+            start = end
+            if let why = stop.withLock({ $0 }) {
+                for i in members { outcomes[i] = notSent(i, why) }
+                continue
+            }
+            var batch: [BatchFile] = []
+            var inBatch: [Int] = []
+            for i in members {
+                let u = plan.uploads[i]
+                guard let stamp = SourceStamp(path: root.path + "/" + u.file.relativePath) else {
+                    tracker.finished(i, bytes: 0)
+                    outcomes[i] = .failed(FolderIssue(path: u.file.relativePath, code: "local_file", message: "it disappeared or cannot be read"))
+                    continue
+                }
+                batch.append(
+                    BatchFile(
+                        local: URL(fileURLWithPath: root.path + "/" + u.file.relativePath), remotePath: u.remotePath,
+                        existing: index[u.remotePath], replace: u.reason == .changed, stamp: stamp))
+                inBatch.append(i)
+            }
+            let sent = inBatch
+            let results = await uploadBatch(batch, allocation: a, concurrency: concurrency, journal: journal) { k, done in
+                tracker.moved(sent[k], bytes: done)
+            }
+            var again: [Int] = []
+            for (k, r) in results.enumerated() {
+                let i = inBatch[k]
+                let u = plan.uploads[i]
+                switch r {
+                case .sent(let degraded):
+                    journal.record(.init(path: u.file.relativePath, size: batch[k].stamp.size, mtimeNanoseconds: batch[k].stamp.mtimeNanoseconds))
+                    tracker.finished(i, bytes: u.file.size)
+                    outcomes[i] = .sent(degraded: degraded)
+                case .alone:
+                    again.append(i)
+                case .failed(let e):
+                    let issue = Self.folderIssue(u, e)
+                    if allocationWide.contains(issue.code) { stop.withLock { $0 = $0 ?? issue } }
+                    tracker.finished(i, bytes: 0)
+                    outcomes[i] = .failed(issue)
+                }
+            }
+            // What the batch could not take goes alone (a change is tried once more there).
+            for i in again {
+                let o = await self.uploadOne(plan.uploads[i], root: root, allocation: a, journal: journal) { tracker.moved(i, bytes: $0) }
+                if case .sent = o { tracker.finished(i, bytes: plan.uploads[i].file.size) } else { tracker.finished(i, bytes: 0) }
+                outcomes[i] = o
+            }
+        }
+        let singles = await Self.bounded(large, width: concurrency) { i -> FileOutcome in
+            let u = plan.uploads[i]
+            if let why = stop.withLock({ $0 }) { return notSent(i, why) }
             let o = await self.uploadOne(u, root: root, allocation: a, journal: journal) { tracker.moved(i, bytes: $0) }
             if case .failed(let e) = o, allocationWide.contains(e.code) { stop.withLock { $0 = $0 ?? e } }
             if case .sent = o { tracker.finished(i, bytes: u.file.size) } else { tracker.finished(i, bytes: 0) }
             return o
         }
+        for (k, i) in large.enumerated() { outcomes[i] = singles[k] }
         var uploaded: [String] = []
         var changed: [String] = []
         var degraded: [String] = []
@@ -284,6 +353,16 @@ extension StorageClient {
             }
         }
         return .changed
+    }
+
+    /// The folder summary's line for a file of a batch that failed (as `uploadOne` words it).
+    private static func folderIssue(_ u: FolderPlan.Upload, _ e: StorageClientError) -> FolderIssue {
+        if case .alreadyExists = e, u.reason == .new {
+            return FolderIssue(
+                path: u.file.relativePath, code: e.code,
+                message: "\(u.remotePath) appeared with other content while the folder was sent; upload with --replace, or use 'mosaic sync'")
+        }
+        return issue(u.file.relativePath, e)
     }
 
     /// Decides what to send, create and delete. Reads only (content hashes of files in doubt).

@@ -139,7 +139,8 @@ extension StorageClient {
             let cipher = try AESGCMSegmentCipher(key: contentKey, noncePrefix: Hex.decode(journal.noncePrefix) ?? [], fileSize: size)
 
             let sinks = conns.map {
-                BlobberUploadSink(connection: $0, upload: BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id))
+                BlobberUploadSink(
+                    connection: $0, upload: BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id), fresh: !resumed)
             }
             // A blobber holding chunks the log never recorded (a log cut short by a power loss)
             // may hold them sealed from other bytes: do not resume then.

@@ -337,11 +337,20 @@ public final class StorageClient: Sendable {
     }
 
     func recordRepairs(_ a: StorageAllocation, path: String, failed: [Int: String]) {
+        recordRepairs(a, paths: [(path, failed)])
+    }
+
+    /// Many paths in one read and write of the log (a batch with a blobber down misses them all).
+    func recordRepairs(_ a: StorageAllocation, paths: [(path: String, failed: [Int: String])]) {
         repairLock.withLock {
             var log = RepairLog.load(home: home)
-            for (i, why) in failed.sorted(by: { $0.key < $1.key }) {
-                log.items.removeAll { $0.allocationID == a.id && $0.path == path && $0.blobber == i }
-                log.items.append(.init(allocationID: a.id, path: path, blobber: i, reason: why, time: now))
+            let touched = Set(paths.map(\.path))
+            let renewed = Set(paths.flatMap { p in p.failed.keys.map { "\($0)\n\(p.path)" } })
+            log.items.removeAll { $0.allocationID == a.id && touched.contains($0.path) && renewed.contains("\($0.blobber)\n\($0.path)") }
+            for (path, failed) in paths {
+                for (i, why) in failed.sorted(by: { $0.key < $1.key }) {
+                    log.items.append(.init(allocationID: a.id, path: path, blobber: i, reason: why, time: now))
+                }
             }
             try? log.save(home: home)
         }
