@@ -21,7 +21,8 @@ public struct FolderUploadResult: Sendable {
     public let degraded: [String]
     /// Plaintext bytes sent.
     public let bytesSent: Int64
-    /// Write operations made on the blobbers (0: nothing was written).
+    /// Commits made on the blobbers, each one write marker per blobber (0: nothing was
+    /// written). A batch of small files is one commit.
     public let writes: Int
     /// True when nothing was written because the run was a dry run.
     public let dryRun: Bool

@@ -47,7 +47,7 @@ extension StorageClient {
     func uploadBatch(
         _ files: [BatchFile], allocation a: StorageAllocation, concurrency: Int, journal: FolderJournal,
         moved: @escaping @Sendable (Int, Int64) -> Void
-    ) async -> [BatchOutcome] {
+    ) async -> (outcomes: [BatchOutcome], commits: Int) {
         let conns = connections(a)
         var needed: Int64 = 0
         var freed: Int64 = 0
@@ -55,7 +55,7 @@ extension StorageClient {
             guard
                 let layout = try? FileLayout(
                     fileSize: f.stamp.size, dataShards: a.dataShards, parityShards: a.parityShards, cipherOverhead: AES256GCM.tagCount)
-            else { return files.map { _ in .failed(.invalidPath("a file of the batch has an impossible size")) } }
+            else { return (files.map { _ in .failed(.invalidPath("a file of the batch has an impossible size")) }, 0) }
             needed = needed.addingReportingOverflow(layout.fragmentLength).partialValue
             freed = freed.addingReportingOverflow(f.existing?.fragmentLength ?? 0).partialValue
         }
@@ -65,7 +65,8 @@ extension StorageClient {
         let down = await forEach(conns) { c in
             let state = try await c.state()
             guard let held = Int64(exactly: state.size), state.capacity >= 0 else {
-                throw StorageClientError.untrustedBlobber(index: c.index, reason: "it reports \(state.size) bytes held of \(state.capacity)")
+                throw StorageClientError.untrustedBlobber(
+                    index: c.index, reason: "it reports \(state.size) bytes held of \(state.capacity)")
             }
             let free = state.capacity - min(held, state.capacity)
             if spaceNeeded > free + min(spaceFreed, held) {
@@ -75,11 +76,12 @@ extension StorageClient {
             }
         }
         if let full = down.sorted(by: { $0.key < $1.key }).first(where: { $0.value.code == StorageClientError.full("").code }) {
-            return files.map { _ in .failed(.full(full.value.message)) }
+            return (files.map { _ in .failed(.full(full.value.message)) }, 0)
         }
         if a.totalShards - down.count < a.writeQuorum {
-            let why = Self.summarize(down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: files.first?.remotePath ?? "/", allocation: a)
-            return files.map { _ in .failed(why) }
+            let why = Self.summarize(
+                down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: files.first?.remotePath ?? "/", allocation: a)
+            return (files.map { _ in .failed(why) }, 0)
         }
 
         let bases = files.map { _ in Hex.encode(Random.bytes(16)) }
@@ -189,7 +191,8 @@ extension StorageClient {
         // version only), and uploads that no commit used are dropped at once.
         if !undo.isEmpty {
             let undo = undo
-            let metas = Dictionary(sent.compactMap { (try? $0.get()).map { ($0.meta.path, $0.meta.hash) } }, uniquingKeysWith: { a, _ in a })
+            let metas = Dictionary(
+                sent.compactMap { (try? $0.get()).map { ($0.meta.path, $0.meta.hash) } }, uniquingKeysWith: { a, _ in a })
             _ = await forEach(conns.filter { undo[$0.index] != nil }) { c in
                 _ = try await self.commit(c, allocation: a) { remote in
                     (undo[c.index] ?? []).filter { remote[$0]?.hash == metas[$0] }.map { .delete($0) }
@@ -204,7 +207,7 @@ extension StorageClient {
         }
         if !repairs.isEmpty { recordRepairs(a, paths: repairs) }
         journal.endBatch()
-        return outcomes
+        return (outcomes, failures.count < committing.count ? 1 : 0)
     }
 
     /// A file of a batch encoded and its fragments sent, not yet committed.
@@ -245,7 +248,9 @@ extension StorageClient {
             } catch is CryptoError {
                 return .failure(.changed)  // it grew: the cipher is bound to the size at the start
             }
-            guard encoded.file.layout.fileSize == f.stamp.size, SourceStamp(path: f.local.path) == f.stamp else { return .failure(.changed) }
+            guard encoded.file.layout.fileSize == f.stamp.size, SourceStamp(path: f.local.path) == f.stamp else {
+                return .failure(.changed)
+            }
             var meta = FileMeta(
                 allocationID: a.id, path: f.remotePath, kind: .file, size: f.stamp.size,
                 contentType: Self.guessType(f.remotePath), cipher: wrapping.cipher,

@@ -217,11 +217,14 @@ extension StorageClient {
             if u.file.size <= Self.batchFileBytes { small.append(i) } else { large.append(i) }
         }
         await discardLeftoverUploads(allocation: a, journal: journal)
+        var batched = Set<Int>()
         var start = 0
         while start < small.count {
             var end = start
             var bytes: Int64 = 0
-            while end < small.count, end - start < Self.batchMaxFiles, end == start || bytes + plan.uploads[small[end]].file.size <= Self.batchMaxBytes {
+            while end < small.count, end - start < Self.batchMaxFiles,
+                end == start || bytes + plan.uploads[small[end]].file.size <= Self.batchMaxBytes
+            {
                 bytes += plan.uploads[small[end]].file.size
                 end += 1
             }
@@ -237,7 +240,8 @@ extension StorageClient {
                 let u = plan.uploads[i]
                 guard let stamp = SourceStamp(path: root.path + "/" + u.file.relativePath) else {
                     tracker.finished(i, bytes: 0)
-                    outcomes[i] = .failed(FolderIssue(path: u.file.relativePath, code: "local_file", message: "it disappeared or cannot be read"))
+                    outcomes[i] = .failed(
+                        FolderIssue(path: u.file.relativePath, code: "local_file", message: "it disappeared or cannot be read"))
                     continue
                 }
                 batch.append(
@@ -247,18 +251,21 @@ extension StorageClient {
                 inBatch.append(i)
             }
             let sent = inBatch
-            let results = await uploadBatch(batch, allocation: a, concurrency: concurrency, journal: journal) { k, done in
+            let (results, commits) = await uploadBatch(batch, allocation: a, concurrency: concurrency, journal: journal) { k, done in
                 tracker.moved(sent[k], bytes: done)
             }
+            writes += commits
             var again: [Int] = []
             for (k, r) in results.enumerated() {
                 let i = inBatch[k]
                 let u = plan.uploads[i]
                 switch r {
                 case .sent(let degraded):
-                    journal.record(.init(path: u.file.relativePath, size: batch[k].stamp.size, mtimeNanoseconds: batch[k].stamp.mtimeNanoseconds))
+                    journal.record(
+                        .init(path: u.file.relativePath, size: batch[k].stamp.size, mtimeNanoseconds: batch[k].stamp.mtimeNanoseconds))
                     tracker.finished(i, bytes: u.file.size)
                     outcomes[i] = .sent(degraded: degraded)
+                    batched.insert(i)
                 case .alone:
                     again.append(i)
                 case .failed(let e):
@@ -295,7 +302,7 @@ extension StorageClient {
                 uploaded.append(u.file.relativePath)
                 if wasDegraded { degraded.append(u.file.relativePath) }
                 bytes &+= u.file.size
-                writes += 1
+                if !batched.contains(i) { writes += 1 }
             case .alreadyThere: break
             case .changed:
                 changed.append(u.file.relativePath)
@@ -360,7 +367,8 @@ extension StorageClient {
         if case .alreadyExists = e, u.reason == .new {
             return FolderIssue(
                 path: u.file.relativePath, code: e.code,
-                message: "\(u.remotePath) appeared with other content while the folder was sent; upload with --replace, or use 'mosaic sync'")
+                message:
+                    "\(u.remotePath) appeared with other content while the folder was sent; upload with --replace, or use 'mosaic sync'")
         }
         return issue(u.file.relativePath, e)
     }
