@@ -175,9 +175,11 @@ if let i = args.firstIndex(of: "--folder"), i + 1 < args.count, let n = Int(args
     let grid = try await startGrid(d: 2, p: 2, name: "folder")
     let client = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: root + "/home"))
     let tree = root + "/tree"
+    // --per-folder K: files per folder (default 100); `ls` of the first folder is timed at the end.
+    let perFolder = args.firstIndex(of: "--per-folder").flatMap { j in j + 1 < args.count ? Int(args[j + 1]) : nil }.map { max(1, $0) } ?? 100
     for k in 0..<n {
-        let dir = tree + "/d\(k / 100)"
-        if k % 100 == 0 { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        let dir = tree + "/d\(k / perFolder)"
+        if k % perFolder == 0 { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         try Data(Random.bytes(4096)).write(to: URL(fileURLWithPath: dir + "/f\(k)"))
     }
     let clock = ContinuousClock()
@@ -209,6 +211,13 @@ if let i = args.firstIndex(of: "--folder"), i + 1 < args.count, let n = Int(args
         String(
             format: "%d files in %.1f s: %.1f files/s overall, %d commits; %d failed", r.uploaded.count, total,
             Double(r.uploaded.count) / total, r.writes, r.failed.count))
+    // A new client, as a new `mosaic ls` process is: no listing cached.
+    let reader = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: root + "/home2"))
+    for attempt in 1...3 {
+        let t = clock.now
+        let listed = try await reader.list("/tree/d0", allocation: grid.allocation)
+        print(String(format: "ls of a folder of %d files (run %d): %.0f ms", listed.count, attempt, seconds(clock.now - t) * 1000))
+    }
     for s in grid.servers { await s.stop() }
     try? FileManager.default.removeItem(atPath: root)
     exit(0)

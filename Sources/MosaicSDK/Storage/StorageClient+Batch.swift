@@ -93,11 +93,13 @@ extension StorageClient {
         }
 
         // Parent folders once for the batch, shallowest first.
-        var dirs: [String: FileMeta] = [:]
-        for case .success(let p) in sent {
-            for d in folders(for: p.meta.path, allocation: a.id) where dirs[d.path] == nil { dirs[d.path] = d }
+        var dirs = Set<String>()
+        for case .success(let p) in sent { dirs.formUnion(RemotePath.ancestors(p.meta.path)) }
+        let parents = dirs.sorted().map { path in
+            var m = FileMeta.directory(allocationID: a.id, path: path, time: 0, ownerID: key.publicKey.clientID)
+            m.sign(with: key)
+            return m
         }
-        let parents = dirs.values.sorted { $0.path < $1.path }
         let taken = Mutex<[Int: [Int]]>([:])
         let refused = Mutex<[Int: [Int: StorageClientError]]>([:])
         let committing = conns.filter { c in down[c.index] == nil && sent.contains { (try? $0.get())?.stored.contains(c.index) == true } }
