@@ -46,6 +46,7 @@ import Testing
         let dir = cli.home.appendingPathComponent("dn")
         let cluster = dir.appendingPathComponent("postgres")
         let pidFile = cluster.appendingPathComponent("data/postmaster.pid").path
+        let other = cli.home.appendingPathComponent("dn-taken-port")
         var running: Net?
         defer {
             if let running {
@@ -54,6 +55,7 @@ import Testing
             }
             // A failed run may leave its server behind; the folder goes either way.
             PostgresServer.stopLeftover(in: cluster.path)
+            PostgresServer.stopLeftover(in: other.appendingPathComponent("postgres").path)
             cli.cleanup()
         }
         let net = try await start(cli, dir)
@@ -102,6 +104,19 @@ import Testing
         #expect(after["status"] as? String == "sealed" && after["round"] as? Int == round, "\(after)")
         #expect(try get(again.nodes[0] + "/v1/blocks/0")["hash"] as? String == genesis[0])
         #expect((try get(again.nodes[0] + "/health")["latest_round"] as? Int ?? 0) >= round)
+
+        // A second devnet on the running one's folder is refused and leaves its server alone.
+        let quick = ["--db", "postgres", "--nodes", "2", "--blobbers", "0", "--no-app"]
+        let busy = try await cli.run(["devnet", "--dir", dir.path, "--port", "0"] + quick)
+        #expect(busy.code != 0 && busy.err.contains("another running process"), "\(busy.err)")
+        #expect(try get(again.nodes[1] + "/health")["latest_round"] != nil)
+        // A devnet whose node cannot listen stops the PostgreSQL it had started.
+        let port = try #require(URL(string: again.nodes[0])?.port)
+        let taken = try await cli.run(["devnet", "--dir", other.path, "--port", String(port)] + quick)
+        #expect(taken.code != 0 && taken.err.contains("cannot listen"), "\(taken.err)")
+        #expect(FileManager.default.fileExists(atPath: other.appendingPathComponent("postgres/data/PG_VERSION").path))
+        #expect(!FileManager.default.fileExists(atPath: other.appendingPathComponent("postgres/data/postmaster.pid").path))
+
         #expect(await stop(again) == 0)
         running = nil
         #expect(!FileManager.default.fileExists(atPath: pidFile), "the devnet's PostgreSQL is still running after the restart")
