@@ -7,7 +7,7 @@ import MosaicSDK
 /// client config.
 enum DevnetCommand {
     static let command = Command(
-        name: "devnet", summary: "run a local network (node, blobbers and the web app) until Ctrl-C",
+        name: "devnet", summary: "run a local network (nodes, blobbers and the web app) until Ctrl-C",
         discussion: """
             Data lives under DIR (default $MOSAIC_HOME/devnet) and survives restarts. The network is saved
             as "devnet" in the client config and made current, so 'mosaic wallet …' works with no flags.
