@@ -5,7 +5,7 @@ import Testing
 /// `mosaic devnet --nodes 3 --db postgres` (issue 14 §4) as a user runs it: one process starts a
 /// real PostgreSQL under its folder and three nodes on it; a transfer through the second node is
 /// sealed and seen by the third; SIGTERM stops the server with the devnet; a restart on the same
-/// folder resumes the chain.
+/// folder resumes the chain, also after the devnet was killed and left its server running.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct DevnetPostgresCLITests: DevnetCLITesting {
     /// A running postgres devnet: its process and the URLs of its ready line.
     struct Net {
@@ -117,7 +117,15 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: other.appendingPathComponent("postgres/data/PG_VERSION").path))
         #expect(!FileManager.default.fileExists(atPath: other.appendingPathComponent("postgres/data/postmaster.pid").path))
 
-        #expect(await stop(again) == 0)
+        // Killed outright, the devnet leaves its server running; the next start takes it over.
+        again.process.signal(SIGKILL)
+        _ = await again.process.waitForExit(timeout: 30)
+        running = nil
+        #expect(FileManager.default.fileExists(atPath: pidFile))
+        let third = try await start(cli, dir)
+        running = third
+        #expect(try get(third.nodes[1] + "/v1/transactions/\(hash)")["status"] as? String == "sealed")
+        #expect(await stop(third) == 0)
         running = nil
         #expect(!FileManager.default.fileExists(atPath: pidFile), "the devnet's PostgreSQL is still running after the restart")
     }
