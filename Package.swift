@@ -30,9 +30,12 @@ let package = Package(
         .target(name: "MosaicCrypto", dependencies: ["MosaicErrors", "CSodium", "CCrypto"], swiftSettings: swift),
         // SQLite connections, statements and transactions.
         .target(name: "MosaicDatabase", dependencies: ["MosaicErrors", "CSQLite"], swiftSettings: swift),
+        // Child processes started with posix_spawn (never Foundation's Process): tests, the local PostgreSQL.
+        .target(name: "MosaicSubprocess", swiftSettings: swift),
         // PostgreSQL connections (libpq): bound parameters in binary, prepared statements,
-        // multi-row inserts, transactions; results decoded into values.
-        .target(name: "MosaicPostgres", dependencies: ["MosaicErrors", "CPQ"], swiftSettings: swift),
+        // multi-row inserts, transactions; results decoded into values. `LocalPostgres`: a server
+        // of this machine's PostgreSQL in a folder (the devnet's, the tests').
+        .target(name: "MosaicPostgres", dependencies: ["MosaicErrors", "CPQ", "MosaicSubprocess"], swiftSettings: swift),
         // Wire types and their canonical signed bytes: transactions, blocks, markers, node API bodies.
         .target(name: "MosaicProtocol", dependencies: ["MosaicErrors", "MosaicCrypto"], swiftSettings: swift),
         // CPU work spread over every core (`parallelMap`): the coder, the ciphers, batch signature checks.
@@ -86,7 +89,7 @@ let package = Package(
             name: "MosaicCLI",
             dependencies: [
                 "MosaicErrors", "MosaicSDK", "MosaicProtocol", "MosaicCrypto", "MosaicStorageCore", "MosaicLedger", "MosaicNode",
-                "MosaicBlobber", "MosaicApp", "MosaicHTTP", "MosaicHTTPServer",
+                "MosaicBlobber", "MosaicApp", "MosaicHTTP", "MosaicHTTPServer", "MosaicPostgres",
             ],
             swiftSettings: swift),
         .executableTarget(name: "mosaic", dependencies: ["MosaicCLI"], swiftSettings: swift),
@@ -135,7 +138,7 @@ let package = Package(
         // Deterministic keys, storage fixtures, child processes (posix_spawn), loopback ports, a test PostgreSQL.
         .target(
             name: "MosaicTestSupport",
-            dependencies: ["MosaicCrypto", "MosaicProtocol", "MosaicStorageCore", "MosaicLedger", "MosaicPostgres"],
+            dependencies: ["MosaicCrypto", "MosaicProtocol", "MosaicStorageCore", "MosaicLedger", "MosaicPostgres", "MosaicSubprocess"],
             path: "Tests/Support",
             swiftSettings: swift),
         .testTarget(name: "MosaicCryptoTests", dependencies: ["MosaicCrypto"], resources: [.copy("Vectors")], swiftSettings: swift),

@@ -33,6 +33,9 @@ package struct NodeConfiguration: Sendable {
     package var ledgerLimits = LedgerLimits()
     /// Fee-exempt transactions (faucet pours) one source address may submit per minute.
     package var freeSubmissionsPerMinute = 60
+    /// The ledger's clock; nodes of one chain in one process (a devnet) share one, so moving the
+    /// time through any of them moves it for the block producer too.
+    package var clock = LedgerClock()
 
     package init(
         directory: String, genesis: Genesis? = nil, port: UInt16 = 0, blockTime: Duration? = nil,

@@ -20,7 +20,7 @@ package final class NodeServer: Sendable {
         self.configuration = configuration
         ledger = try Ledger(
             directory: configuration.directory, database: configuration.database, genesis: configuration.genesis,
-            registry: configuration.contracts, limits: configuration.ledgerLimits)
+            clock: configuration.clock, registry: configuration.contracts, limits: configuration.ledgerLimits)
         if !ledger.mayProduce, case .sqlite = configuration.database {
             // Alone on its database and unable to sign: the chain would never grow.
             let key = ledger.networkInfo.nodeKey ?? ""

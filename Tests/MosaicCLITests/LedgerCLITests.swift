@@ -36,7 +36,7 @@ import Testing
         // A bound on a hung start only: on a loaded 2-core box six blobber registrations took 11 s.
         let line = try #require(await p.firstLine(timeout: 60))
         let json = try #require((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])
-        #expect(Set(json.keys) == ["node", "app", "blobbers", "dir"])
+        #expect(Set(json.keys) == ["node", "nodes", "app", "blobbers", "dir"])
         #expect(json["app"] is String, "the web app starts with the devnet unless --no-app")
         // Six blobbers by default, each registered on the ledger before the line is printed.
         let blobbers = try #require(json["blobbers"] as? [String])
@@ -45,6 +45,8 @@ import Testing
         #expect(json["dir"] as? String == cli.home.appendingPathComponent("dn").path)
         let node = try #require(json["node"] as? String)
         #expect(node.hasPrefix("http://127.0.0.1:"))
+        // One node on SQLite by default: `nodes` lists it alone.
+        #expect(json["nodes"] as? [String] == [node])
         // The network is registered and current.
         let shown = try await cli.run(["network", "show", "--json"])
         #expect(shown.json["name"] as? String == "devnet")

@@ -6,12 +6,9 @@ import Synchronization
     import Glibc
 #endif
 
-/// A real PostgreSQL server for tests: `initdb` and `pg_ctl` in a temporary folder, on a free
-/// loopback port, stopped and removed when the test process exits. Never the system service.
-///
-/// The server refuses to run as root, so under root it runs as the `postgres` user that Debian's
-/// package creates (`runuser`), in a folder chowned to that user. Each test takes a database of
-/// its own from `PostgresServer.shared.makeDatabase()`.
+/// A real PostgreSQL server for tests: a `LocalPostgres` in a temporary folder, on a free
+/// loopback port, with durability off, stopped and removed when the test process exits. Never the
+/// system service. Each test takes a database of its own from `PostgresServer.shared.makeDatabase()`.
 public final class PostgresServer: Sendable {
     /// Why no server could be started; tests print it and skip.
     public enum Unavailable: Error, CustomStringConvertible {
@@ -33,14 +30,8 @@ public final class PostgresServer: Sendable {
     public let port: UInt16
     /// The `postgres` maintenance database of the server.
     public let url: String
-    private let binaries: String
-    private let runAs: String?
+    private let server: LocalPostgres
     private let databases = Mutex(0)
-
-    /// Where Debian's postgresql-15 puts its programs; `MOSAIC_PG_BIN` overrides it.
-    static var binaryDirectory: String {
-        ProcessInfo.processInfo.environment["MOSAIC_PG_BIN"] ?? "/usr/lib/postgresql/15/bin"
-    }
 
     private static let sharedServer = Mutex<Result<PostgresServer, Unavailable>?>(nil)
 
@@ -64,53 +55,25 @@ public final class PostgresServer: Sendable {
 
     /// Starts a fresh server (a few seconds: initdb, then pg_ctl start).
     public init() throws(Unavailable) {
-        binaries = PostgresServer.binaryDirectory
-        guard FileManager.default.isExecutableFile(atPath: binaries + "/initdb") else { throw .notInstalled(binaries + "/initdb") }
-        var owner: (uid: uid_t, gid: gid_t)?
-        if getuid() == 0 {
-            guard let pw = getpwnam("postgres") else { throw .noPostgresUser }
-            owner = (pw.pointee.pw_uid, pw.pointee.pw_gid)
-            runAs = "postgres"
-        } else {
-            runAs = nil
-        }
         var template = Array("/tmp/mosaic-pg-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw .failed("mkdtemp: \(String(cString: strerror(errno)))") }
         directory = String(cString: made)
-        chmod(directory, 0o700)
-        if let owner { chown(directory, owner.uid, owner.gid) }
-
-        var lastError = ""
-        for _ in 0..<3 {
-            let port = freeLoopbackPorts(1)
-            if PostgresServer.initialized(directory)
-                || PostgresServer.run(
-                    binaries + "/initdb",
-                    [
-                        "-D", directory + "/data", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync",
-                    ], as: runAs, log: directory + "/initdb.log") == 0
-            {
-                // Durability off: the tests kill processes, not machines.
-                let options =
-                    "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-                if PostgresServer.run(
-                    binaries + "/pg_ctl",
-                    [
-                        "-D", directory + "/data", "-o", options, "-l", directory + "/server.log", "-w", "-t", "60", "start",
-                    ], as: runAs, log: directory + "/pg_ctl.log") == 0
-                {
-                    self.port = port
-                    self.url = "postgresql://postgres@127.0.0.1:\(port)/postgres"
-                    return
-                }
-                lastError = (try? String(contentsOfFile: directory + "/server.log", encoding: .utf8)) ?? "pg_ctl start failed"
-            } else {
-                lastError = (try? String(contentsOfFile: directory + "/initdb.log", encoding: .utf8)) ?? "initdb failed"
-                break
+        do throws(LocalPostgresError) {
+            server = try LocalPostgres(directory: directory)
+            try server.prepare(durable: false)
+            // Durability off: the tests kill processes, not machines.
+            port = try server.start(settings: [
+                "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "200",
+            ])
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            switch error {
+            case .notInstalled(let path): throw .notInstalled(path)
+            case .noPostgresUser: throw .noPostgresUser
+            default: throw .failed(error.description)
             }
         }
-        try? FileManager.default.removeItem(atPath: directory)
-        throw .failed(String(lastError.suffix(2000)))
+        url = "postgresql://postgres@127.0.0.1:\(port)/postgres"
     }
 
     /// A new, empty database on this server; its URL.
@@ -128,26 +91,8 @@ public final class PostgresServer: Sendable {
 
     /// Stops the server at once and removes its folder.
     public func stop() {
-        _ = PostgresServer.run(
-            binaries + "/pg_ctl", ["-D", directory + "/data", "-m", "immediate", "-w", "stop"], as: runAs, log: nil)
+        server.stop(immediate: true)
         try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    private static func initialized(_ directory: String) -> Bool {
-        FileManager.default.fileExists(atPath: directory + "/data/PG_VERSION")
-    }
-
-    /// Runs a PostgreSQL program to its end (as `user` through runuser when given); its exit code.
-    private static func run(_ program: String, _ arguments: [String], as user: String?, log: String?) -> Int32 {
-        let fd = log.map { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) } ?? -1
-        defer { if fd >= 0 { close(fd) } }
-        let (executable, argv) = user.map { ("/usr/sbin/runuser", ["-u", $0, "--", program] + arguments) } ?? (program, arguments)
-        let environment = ["PATH": "/usr/bin:/bin", "LANG": "C", "LC_ALL": "C"]
-        guard
-            let child = try? Subprocess(
-                executable: executable, arguments: argv, environment: environment, stdout: fd >= 0 ? fd : nil, stderr: fd >= 0 ? fd : nil)
-        else { return -1 }
-        return child.waitUntilExit()
     }
 }
 
@@ -163,5 +108,28 @@ extension PostgresServer {
             print("SKIPPED \(test) on PostgreSQL: \(error)")
             return nil
         }
+    }
+}
+
+extension PostgresServer {
+    /// Whether a local PostgreSQL can be started here (the programs, and under root a `postgres`
+    /// user); false after printing why not, so the caller skips. With `MOSAIC_REQUIRE_POSTGRES=1`
+    /// a missing PostgreSQL is an error instead of a skip.
+    public static func installedOrSkip(_ test: String = #function) throws -> Bool {
+        do {
+            _ = try LocalPostgres(directory: NSTemporaryDirectory())
+            return true
+        } catch {
+            if ProcessInfo.processInfo.environment["MOSAIC_REQUIRE_POSTGRES"] == "1" { throw error }
+            print("SKIPPED \(test) on PostgreSQL: \(error)")
+            return false
+        }
+    }
+
+    /// Stops a server left running on the cluster in `directory` (a `LocalPostgres` folder), as a
+    /// test's clean-up after a failure; nothing when none runs.
+    public static func stopLeftover(in directory: String) {
+        guard let server = try? LocalPostgres(directory: directory), server.isRunning else { return }
+        server.stopServer(immediate: true)
     }
 }

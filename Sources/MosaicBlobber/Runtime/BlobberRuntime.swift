@@ -13,6 +13,8 @@ package final class BlobberRuntime: Sendable {
     package struct Options: Sendable {
         package var directory: URL
         package var node: URL
+        /// Other nodes of the same chain, tried in order when `node` stops answering.
+        package var fallbackNodes: [URL] = []
         /// Address to bind (`--listen HOST:PORT`); loopback unless the blobber serves other machines.
         package var host = "127.0.0.1"
         package var port: UInt16 = 0
@@ -51,7 +53,7 @@ package final class BlobberRuntime: Sendable {
         self.options = options
         try FileManager.default.createDirectory(at: options.directory, withIntermediateDirectories: true)
         let key = try BlobberRuntime.key(directory: options.directory)
-        let client = LedgerClient(baseURL: options.node)
+        let client = LedgerClient(baseURLs: [options.node] + options.fallbackNodes)
         wallet = Wallet(signingKey: key, client: client, name: "blobber")
         var config = BlobberServer.Configuration(directory: options.directory.path)
         config.host = options.host

@@ -2,19 +2,25 @@ import Foundation
 import MosaicProtocol
 import MosaicSDK
 
-/// `mosaic devnet`: a whole network in this process (a node now; blobbers and the web app plug in
-/// as `DevnetService`s), registered as network "devnet" in the client config.
+/// `mosaic devnet`: a whole network in this process (one node, or several on a local PostgreSQL;
+/// blobbers and the web app plug in as `DevnetService`s), registered as network "devnet" in the
+/// client config.
 enum DevnetCommand {
     static let command = Command(
-        name: "devnet", summary: "run a local network (node, blobbers and the web app) until Ctrl-C",
+        name: "devnet", summary: "run a local network (nodes, blobbers and the web app) until Ctrl-C",
         discussion: """
             Data lives under DIR (default $MOSAIC_HOME/devnet) and survives restarts. The network is saved
             as "devnet" in the client config and made current, so 'mosaic wallet …' works with no flags.
-            With --json, one line {"node","app","blobbers","dir"} is printed once everything is ready.
+            With --json, one line {"node","nodes","app","blobbers","dir"} is printed once everything is ready.
+            --db postgres keeps the chain in a PostgreSQL 15 server that the devnet makes in DIR/postgres
+            (initdb, trust on loopback only), starts on a free port and stops when it stops; --nodes N
+            (up to 5, PostgreSQL only) runs N nodes on it: one makes the blocks, any other takes over.
+            Clients of the devnet (blobbers, the app, 'mosaic wallet') fail over between the nodes.
+            Under root, PostgreSQL runs as the postgres user, which must be able to enter DIR.
             """,
         examples: [
             "mosaic devnet", "mosaic devnet --dir /tmp/dn --port 0 --block-time 500ms --json",
-            "mosaic devnet time advance 7d",
+            "mosaic devnet --dir /tmp/dn --db postgres --nodes 3", "mosaic devnet time advance 7d",
         ],
         options: Options.self, subcommands: [time],
         action: { o, inv in try await run(o, inv) })
@@ -25,7 +31,12 @@ enum DevnetCommand {
         @Flag("no-app", help: "do not start the web app") var noApp: Bool
         @Option("blobbers", "N", help: "blobbers to run in process, each registered before ready (default 6)")
         var blobbers = DevnetBlobbers(value: 6)
-        @Option("port", "P", help: "node port on 127.0.0.1 (default 7100, or a free one if taken; 0 picks a free one)") var port: Port?
+        @Option("port", "P", help: "node port on 127.0.0.1 (default 7100, or a free one if taken; 0 picks a free one); node K gets P+K-1")
+        var port: Port?
+        @Option("db", "sqlite|postgres", help: "where the chain lives: sqlite (default) or postgres (a local server in DIR/postgres)")
+        var db: DevnetDatabaseOption?
+        @Option("nodes", "N", help: "ledger nodes on the chain, 1 to 5 (default 1; more than one needs --db postgres)")
+        var nodes = DevnetNodes(value: 1)
         @Option("block-time", "DURATION", help: "block interval: 0, 500ms, 1s, 2s (default 1s)") var blockTime: Interval?
         @Option("confirmations", "N", help: "blocks before a transaction is sealed (default 3)") var confirmations: Confirmations?
         @Flag("verbose", help: "log every request on standard error") var verbose: Bool
@@ -70,6 +81,11 @@ enum DevnetCommand {
             ?? inv.home.appendingPathComponent("devnet", isDirectory: true)
         var options = Devnet.Options(directory: dir)
         options.port = o.port?.value
+        options.database = o.db?.database ?? .sqlite
+        options.nodes = o.nodes.value
+        if options.nodes > 1, options.database != .postgres {
+            throw CLIError.usage("--nodes \(options.nodes): several nodes share one chain only on PostgreSQL; add --db postgres")
+        }
         if let bt = o.blockTime { options.blockTime = bt.duration }
         if let c = o.confirmations { options.confirmations = c.value }
         if o.verbose { options.logger = { @Sendable line in Console.err(line + "\n") } }
@@ -86,7 +102,10 @@ enum DevnetCommand {
         }
         do {
             var config = try ClientConfig.load(home: inv.home)
-            config.upsert(ClientConfig.Network(name: "devnet", node: Devnet.text(urls.node), app: urls.app.map(Devnet.text)))
+            config.upsert(
+                ClientConfig.Network(
+                    name: "devnet", node: Devnet.text(urls.node), app: urls.app.map(Devnet.text),
+                    fallbackNodes: urls.nodes.dropFirst().map(Devnet.text)))
             config.current = "devnet"
             try config.save(home: inv.home)
         } catch {
@@ -97,13 +116,18 @@ enum DevnetCommand {
             Console.out(urls.json.rendered() + "\n")
         } else {
             let node = Devnet.text(urls.node)
-            var text = """
-                Mosaic devnet is running
-                  node:      \(node)
+            var text = "Mosaic devnet is running\n"
+            if urls.nodes.count == 1 {
+                text += "  node:      \(node)\n"
+            } else {
+                for (i, n) in urls.nodes.enumerated() { text += "  node \(i + 1):    \(Devnet.text(n))\n" }
+            }
+            text += """
                   explorer:  \(node)/explorer
                   app:       \(urls.app.map(Devnet.text) ?? "not part of the devnet yet")
 
                 """
+            if options.database == .postgres { text += "  database:  PostgreSQL in \(dir.appendingPathComponent("postgres").path)\n" }
             for (i, b) in urls.blobbers.enumerated() { text += "  blobber \(i + 1): \(Devnet.text(b))\n" }
             text += """
                   data:      \(dir.path)

@@ -20,7 +20,8 @@ final class AppService: DevnetService {
 
     static let defaultPort: UInt16 = 7300
 
-    func start(node: URL, directory: URL) async throws -> URL {
+    /// The app reads the nodes from the client config's "devnet" network (`fallback_nodes` too).
+    func start(nodes: [URL], directory: URL) async throws -> URL {
         var config = AppServer.Configuration(home: home, network: "devnet")
         config.logRequests = logRequests
         config.port = port ?? AppService.defaultPort

@@ -29,8 +29,10 @@ final class BlobberService: DevnetService {
         do { return try body() } catch let e as BlobberRuntimeError { throw CLIError.failure(e.description) }
     }
 
-    func start(node: URL, directory: URL) async throws -> URL {
+    func start(nodes: [URL], directory: URL) async throws -> URL {
+        guard let node = nodes.first else { throw CLIError.failure("a blobber needs a node") }
         var options = BlobberRuntime.Options(directory: directory, node: node)
+        options.fallbackNodes = Array(nodes.dropFirst())
         options.capacity = capacity
         options.logger = logger
         let r = try Self.cli { try BlobberRuntime(options: options) }

@@ -137,6 +137,27 @@ struct DevnetBlobbers: BoundedNumber {
     static let range = 0...32
 }
 
+/// Ledger nodes a devnet runs in process (more than one shares a PostgreSQL database).
+struct DevnetNodes: BoundedNumber {
+    let value: Int
+    static let range = 1...Devnet.maxNodes
+}
+
+/// Where a devnet keeps its chain (`--db`): `sqlite` (the default) or `postgres` (a local server).
+struct DevnetDatabaseOption: OptionValue {
+    let database: Devnet.Database
+    static var valueName: String { "sqlite|postgres" }
+    static func parse(_ text: String, option: String) throws -> DevnetDatabaseOption {
+        switch text {
+        case "sqlite": return DevnetDatabaseOption(database: .sqlite)
+        case "postgres", "postgresql": return DevnetDatabaseOption(database: .postgres)
+        default:
+            throw CLIError.usage(
+                "--\(option) \(text.prefix(80)): give sqlite or postgres (a PostgreSQL server the devnet starts under its folder)")
+        }
+    }
+}
+
 /// Transactions on one page of `wallet txns`.
 struct HistoryLimit: BoundedNumber {
     let value: Int
