@@ -176,7 +176,8 @@ if let i = args.firstIndex(of: "--folder"), i + 1 < args.count, let n = Int(args
     let client = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: root + "/home"))
     let tree = root + "/tree"
     // --per-folder K: files per folder (default 100); `ls` of the first folder is timed at the end.
-    let perFolder = args.firstIndex(of: "--per-folder").flatMap { j in j + 1 < args.count ? Int(args[j + 1]) : nil }.map { max(1, $0) } ?? 100
+    let perFolder =
+        args.firstIndex(of: "--per-folder").flatMap { j in j + 1 < args.count ? Int(args[j + 1]) : nil }.map { max(1, $0) } ?? 100
     for k in 0..<n {
         let dir = tree + "/d\(k / perFolder)"
         if k % perFolder == 0 { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
