@@ -157,6 +157,31 @@ struct LyingBlobberTests {
         #expect("\(String(describing: e))".contains("rolled back"))
         tamper(server, a.id) { $0 = current }
     }
+
+    @Test func aListingCountsOnlyCopiesWithTheOwnersSignature() async throws {
+        let grid = try await StorageGrid(data: 2, parity: 1)
+        defer { Task { await grid.shutdown() } }
+        let a = grid.allocation
+        let file = try grid.localFile(randomBytes(3_000))
+        for p in ["/a", "/b", "/c"] { _ = try await grid.client.upload(localFile: file, remotePath: p, allocation: a) }
+        let b = try await grid.client.stat("/b", allocation: a)
+        let bad = String(repeating: "00", count: 64)
+        // Blobber 0 serves /b with its signature replaced (the same signed bytes), and an entry
+        // whose signature is another path's; blobbers 0 and 1 both break /c's signature.
+        tamper(grid.server(0), a.id) { r in
+            r.files["/b"]?.meta.signature = bad
+            var forged = b
+            forged.path = "/forged"
+            r.files["/forged"] = .init(meta: forged, fragment: nil)
+            r.files["/c"]?.meta.signature = bad
+        }
+        tamper(grid.server(1), a.id) { $0.files["/c"]?.meta.signature = bad }
+        let listed = try await freshClient(grid).list("/", allocation: a)
+        // /b still has two good copies (d = 2); /c has one, so it is not shown; /forged none.
+        #expect(listed.map(\.path) == ["/a", "/b"])
+        #expect(listed.first { $0.path == "/b" }?.signature == b.signature)
+        await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
+    }
 }
 
 /// The same rollback seen through the ledger: the client knows the root the ledger committed.
@@ -195,6 +220,7 @@ struct LedgerRollbackTests {
         let after = try server.record(a.id)
         #expect(after.root == before.root && after.pendingMarkers.count == before.pendingMarkers.count)
     }
+
 }
 
 /// A blobber that claims a read counter it cannot prove is not paid on top of it.

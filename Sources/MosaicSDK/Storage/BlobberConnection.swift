@@ -91,9 +91,14 @@ struct BlobberConnection: Sendable {
     }
 
     func list(_ path: String, recursive: Bool) async throws -> [FileMeta] {
+        try await listWithDigests(path, recursive: recursive).map(\.meta)
+    }
+
+    /// `list` with each entry's signing digest (see `FileMetaListing.decodeWithDigests`).
+    func listWithDigests(_ path: String, recursive: Bool) async throws -> [(meta: FileMeta, digest: [UInt8])] {
         var q = ["path": path, "format": "binary"]
         if recursive { q["recursive"] = "1" }
-        return try FileMetaListing.decode(try await call(.get, "\(base)/files", query: q).body)
+        return try FileMetaListing.decodeWithDigests(try await call(.get, "\(base)/files", query: q).body)
     }
 
     /// The metadata at `path`, or nil when the blobber says it does not exist.

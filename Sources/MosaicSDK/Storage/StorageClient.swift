@@ -500,15 +500,16 @@ public final class StorageClient: Sendable {
     public func list(_ path: String = "/", allocation a: StorageAllocation) async throws -> [FileMeta] {
         if path != "/" { try RemotePath.validate(path) }
         let conns = connections(a)
-        let lists = await withTaskGroup(of: (Int, [FileMeta]?, SinkFailure?).self) { group in
+        typealias Listing = [(meta: FileMeta, digest: [UInt8])]
+        let lists = await withTaskGroup(of: (Int, Listing?, SinkFailure?).self) { group in
             for c in conns {
                 group.addTask {
-                    do { return (c.index, try await c.list(path, recursive: false), nil) } catch {
+                    do { return (c.index, try await c.listWithDigests(path, recursive: false), nil) } catch {
                         return (c.index, nil, Self.failure(error))
                     }
                 }
             }
-            var out: [(Int, [FileMeta]?, SinkFailure?)] = []
+            var out: [(Int, Listing?, SinkFailure?)] = []
             for await r in group { out.append(r) }
             return out
         }
@@ -522,18 +523,30 @@ public final class StorageClient: Sendable {
                 path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }
         let needed = min(a.dataShards, answered.count)
-        // A version whose signed bytes one blobber already proved is counted without checking the
-        // signature again (same bytes, same owner); a copy with a bad signature is skipped alone.
-        var votes: [String: (FileMeta, Int)] = [:]
+        // Each version (same signed bytes) is checked once, on every core, and counted once per
+        // blobber that has it; a copy with a bad signature is skipped alone (another copy of the
+        // same bytes with a good one still counts).
+        var first: [[UInt8]: Int] = [:]
+        var candidates: [(meta: FileMeta, digest: [UInt8])] = []
         for list in answered {
-            for m in list {
-                let h = m.hash
-                if votes[h] != nil {
-                    votes[h]?.1 += 1
-                    continue
+            for e in list where e.meta.allocationID == a.id && first[e.digest] == nil {
+                first[e.digest] = candidates.count
+                candidates.append(e)
+            }
+        }
+        let valid = FileMeta.verifyAll(candidates, owner: a.ownerPublicKey)
+        var votes: [[UInt8]: (FileMeta, Int)] = [:]
+        for list in answered {
+            for e in list where e.meta.allocationID == a.id {
+                if votes[e.digest] != nil {
+                    votes[e.digest]?.1 += 1
+                } else if let k = first[e.digest] {
+                    let good =
+                        valid[k]
+                        || (e.meta.signature != candidates[k].meta.signature
+                            && (try? e.meta.verify(owner: a.ownerPublicKey, digest: e.digest)) != nil)
+                    if good { votes[e.digest] = (e.meta, 1) }
                 }
-                guard m.allocationID == a.id, (try? m.verify(owner: a.ownerPublicKey)) != nil else { continue }
-                votes[h] = (m, 1)
             }
         }
         var byPath: [String: FileMeta] = [:]

@@ -24,18 +24,25 @@ package enum FileMetaListing {
     }
 
     public static func decode(_ data: Data) throws(StorageProtocolError) -> [FileMeta] {
+        try decodeWithDigests(data).map(\.meta)
+    }
+
+    /// Each entry with its signing digest, hashed from the bytes received: they are exactly the
+    /// entry's canonical signing bytes (anything else is refused), so a reader counting versions
+    /// need not encode 20,000 entries again to hash them.
+    public static func decodeWithDigests(_ data: Data) throws(StorageProtocolError) -> [(meta: FileMeta, digest: [UInt8])] {
         var r = CanonicalReader([UInt8](data))
         do {
             for b in magic { guard try r.uint8() == b else { throw CanonicalReader.Malformed() } }
             let count = try r.uint32()
-            var out: [FileMeta] = []
+            var out: [(meta: FileMeta, digest: [UInt8])] = []
             out.reserveCapacity(Int(min(count, 100_000)))
             for _ in 0..<count {
                 let bytes = try r.lengthPrefixedBytes()
                 var sig: [UInt8] = []
                 sig.reserveCapacity(64)
                 for _ in 0..<64 { sig.append(try r.uint8()) }
-                out.append(try FileMeta(canonicalBytes: bytes, signature: Hex.encode(sig)))
+                out.append((try FileMeta(canonicalBytes: bytes, signature: Hex.encode(sig)), SHA256.hash(bytes)))
             }
             guard r.atEnd else { throw CanonicalReader.Malformed() }
             return out
