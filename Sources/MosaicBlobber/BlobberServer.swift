@@ -578,9 +578,11 @@ package final class BlobberServer: Sendable {
             guard let f = r.files[path] else { throw StorageRequestError.notFound("\(path) does not exist") }
             if f.meta.kind == .file { return [f.meta] }
         }
-        return r.files.values.map(\.meta).filter { m in
-            recursive ? (m.path != path && RemotePath.isWithin(m.path, folder: path)) : RemotePath.parent(m.path) == path
-        }.sorted { $0.path < $1.path }
+        // The range of sorted paths below the folder (byte order), not a pass over every file.
+        return r.leaves.sortedPaths(within: path).compactMap { p in
+            guard recursive || RemotePath.parent(p) == path else { return nil }
+            return r.files[p]?.meta
+        }
     }
 
     func blocks(_ r: AllocationRecord, path: String, range: Range<Int>) throws -> [FragmentBlock] {

@@ -41,6 +41,8 @@ struct LyingBlobberTests {
         server?.records.withLock { all in
             if var r = all[allocation] {
                 change(&r)
+                // A consistent liar: its listings come from its path index, kept in step.
+                if let leaves = try? AllocationRoot.leaves(of: r.files.values.map(\.meta), index: r.index) { r.leaves = leaves }
                 all[allocation] = r
             }
         }

@@ -82,6 +82,16 @@ public struct AllocationLeaves: Sendable {
         return out
     }
 
+    /// Every path below `folder` ("/" for all), in byte order: one range of the sorted paths, so
+    /// a folder's listing reads that folder's range, not every path of the allocation.
+    public func sortedPaths(within folder: String) -> ArraySlice<String> {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let start = position(of: prefix)
+        var end = start
+        while end < paths.count, paths[end].hasPrefix(prefix) { end += 1 }
+        return paths[start..<end]
+    }
+
     /// Hex allocation root: equal to `AllocationTree(entries:).root` over the same entries.
     /// Mutating only to bring the kept levels up to date (the entries do not change).
     public var root: String {
