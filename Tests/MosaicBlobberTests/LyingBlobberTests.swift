@@ -160,6 +160,32 @@ struct LyingBlobberTests {
         tamper(server, a.id) { $0 = current }
     }
 
+    @Test func aLargeFolderIsCheckedAgainstTheSignedRootAndALieFallsBackToEntryChecks() async throws {
+        let grid = try await StorageGrid(data: 2, parity: 1)
+        defer { Task { await grid.shutdown() } }
+        let a = grid.allocation
+        let src = URL(fileURLWithPath: grid.root + "/big")
+        try FileManager.default.createDirectory(at: src, withIntermediateDirectories: true)
+        let n = StorageClient.rootCheckedFolder + 20
+        for i in 0..<n { try Data(i % 2 == 0 ? [] : [UInt8(i & 0xff)]).write(to: src.appendingPathComponent("f\(i)")) }
+        let sent = try await grid.client.uploadFolder(src, to: "/big", allocation: a)
+        #expect(sent.failed.map(\.path) == [] && sent.uploaded.count == n)
+        let client = freshClient(grid)
+        let c0 = client.connections(a)[0]
+        let honest = await client.rootCheckedEntries(c0, allocation: a, folder: "/big", folderCount: n)
+        #expect(honest?.count == n, "an honest blobber's listing checks out against its signed root")
+        #expect(try await client.list("/big", allocation: a).count == n)
+
+        // Blobber 0 alters one entry: its whole listing no longer gives the signed root, so it is
+        // checked entry by entry, and the altered entry (signature broken) does not count.
+        tamper(grid.server(0), a.id) { $0.files["/big/f1"]?.meta.size += 1 }
+        #expect(await client.rootCheckedEntries(c0, allocation: a, folder: "/big", folderCount: n) == nil)
+        let listed = try await freshClient(grid).list("/big", allocation: a)
+        #expect(listed.count == n)
+        #expect(listed.first { $0.path == "/big/f1" }?.size == 1)
+        await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
+    }
+
     @Test func aListingCountsOnlyCopiesWithTheOwnersSignature() async throws {
         let grid = try await StorageGrid(data: 2, parity: 1)
         defer { Task { await grid.shutdown() } }
@@ -169,7 +195,7 @@ struct LyingBlobberTests {
         let b = try await grid.client.stat("/b", allocation: a)
         let bad = String(repeating: "00", count: 64)
         // Blobber 0 serves /b with its signature replaced (the same signed bytes), and an entry
-        // whose signature is another path's; blobbers 0 and 1 both break /c's signature.
+        // whose signature is another path's; blobbers 0 and 1 both break /c's signature field.
         tamper(grid.server(0), a.id) { r in
             r.files["/b"]?.meta.signature = bad
             var forged = b
@@ -179,9 +205,11 @@ struct LyingBlobberTests {
         }
         tamper(grid.server(1), a.id) { $0.files["/c"]?.meta.signature = bad }
         let listed = try await freshClient(grid).list("/", allocation: a)
-        // /b still has two good copies (d = 2); /c has one, so it is not shown; /forged none.
-        #expect(listed.map(\.path) == ["/a", "/b"])
+        // /b and /c are the owner's signed bytes on all three blobbers (one good signature proves
+        // a version), and come back with that good signature; /forged is nobody's.
+        #expect(listed.map(\.path) == ["/a", "/b", "/c"])
         #expect(listed.first { $0.path == "/b" }?.signature == b.signature)
+        #expect(listed.first { $0.path == "/c" }?.signature != bad)
         await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
     }
 }

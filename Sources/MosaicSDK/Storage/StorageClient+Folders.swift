@@ -183,12 +183,20 @@ extension StorageClient {
         var failed = plan.conflicts
         var writes = 0
         var deleted: [String] = []
-        for path in plan.deletes {
+        // Every removal in one commit per blobber (the plan holds only the topmost paths).
+        if !plan.deletes.isEmpty {
+            let gone = plan.deletes
             do {
-                try await self.delete(path, allocation: a)
-                deleted.append(path)
+                let r = try await commitAll(
+                    a, indices: Array(0..<a.totalShards), quorum: a.writeQuorum, path: gone[0],
+                    build: { _, files in gone.filter { files[$0] != nil }.map { .delete($0) } })
+                // A blobber that missed the commit missed every removal (commitAll noted the first).
+                if !r.failed.isEmpty { recordRepairs(a, paths: gone.dropFirst().map { ($0, r.failed) }) }
+                deleted = gone
                 writes += 1
-            } catch { failed.append(Self.issue(path, error)) }
+            } catch {
+                for path in gone { failed.append(Self.issue(path, error)) }
+            }
         }
         var createdFolders: [String] = []
         for path in plan.folders {

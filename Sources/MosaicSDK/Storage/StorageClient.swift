@@ -270,6 +270,36 @@ public final class StorageClient: Sendable {
     /// A blobber's full listing, checked against its (already checked) state: every entry is
     /// owner-signed metadata of this allocation, no path twice, and together they give exactly the
     /// root and size of the owner's write marker. So an added, dropped or altered entry is refused.
+    /// A folder listing at least this long is checked against the blobber's signed root (one
+    /// signature) instead of entry by entry (one signature each), when the folder is most of
+    /// the allocation (see `rootCheckedEntries`).
+    static let rootCheckedFolder = 1000
+
+    /// The entries of `folder` taken from the blobber's whole listing, which must give exactly the
+    /// root and size of the owner's write marker (checkedState): every entry is then the owner's,
+    /// since each leaf commits to its entry's digest. Nil (check entry by entry instead) when the
+    /// allocation holds more than 4× the folder's entries, or when anything does not check out.
+    func rootCheckedEntries(
+        _ c: BlobberConnection, allocation a: StorageAllocation, folder: String, folderCount: Int
+    ) async -> [(meta: FileMeta, digest: [UInt8])]? {
+        guard let state = try? await checkedState(c, allocation: a), state.fileCount <= folderCount * 4,
+            let all = try? await c.listWithDigests("/", recursive: true), all.count == state.fileCount
+        else { return nil }
+        var entries: [AllocationEntry] = []
+        entries.reserveCapacity(all.count)
+        var seen = Set<String>()
+        for e in all {
+            guard e.meta.allocationID == a.id, seen.insert(e.meta.path).inserted,
+                (try? e.meta.verify(owner: a.ownerPublicKey, digest: e.digest, signatureCheck: false)) != nil
+            else { return nil }
+            entries.append(AllocationRoot.entry(e.meta, index: c.index, digest: e.digest))
+        }
+        guard var leaves = try? AllocationLeaves(entries: entries), leaves.root == state.root,
+            AllocationRoot.size(of: all.lazy.map(\.meta)) == state.size
+        else { return nil }
+        return all.filter { RemotePath.parent($0.meta.path) == folder }
+    }
+
     func checkedListing(
         _ entries: [FileMeta], of c: BlobberConnection, state: BlobberWire.AllocationState,
         allocation a: StorageAllocation
@@ -501,21 +531,32 @@ public final class StorageClient: Sendable {
         if path != "/" { try RemotePath.validate(path) }
         let conns = connections(a)
         typealias Listing = [(meta: FileMeta, digest: [UInt8])]
-        let lists = await withTaskGroup(of: (Int, Listing?, SinkFailure?).self) { group in
+        let lists = await withTaskGroup(of: (Int, Listing?, Bool, SinkFailure?).self) { group in
             for c in conns {
                 group.addTask {
-                    do { return (c.index, try await c.listWithDigests(path, recursive: false), nil) } catch {
-                        return (c.index, nil, Self.failure(error))
+                    do {
+                        let entries = try await c.listWithDigests(path, recursive: false)
+                        if entries.count >= Self.rootCheckedFolder,
+                            let whole = await self.rootCheckedEntries(c, allocation: a, folder: path, folderCount: entries.count)
+                        {
+                            return (c.index, whole, true, nil)
+                        }
+                        return (c.index, entries, false, nil)
+                    } catch {
+                        return (c.index, nil, false, Self.failure(error))
                     }
                 }
             }
-            var out: [(Int, Listing?, SinkFailure?)] = []
+            var out: [(Int, Listing?, Bool, SinkFailure?)] = []
             for await r in group { out.append(r) }
             return out
         }
         let answered = lists.compactMap(\.1)
+        // Digests of versions a root-checked listing proved (no signature check needed).
+        var proven = Set<[UInt8]>()
+        for (_, list, checked, _) in lists where checked { for e in list ?? [] { proven.insert(e.digest) } }
         guard !answered.isEmpty else {
-            let failures = Dictionary(uniqueKeysWithValues: lists.compactMap { i, _, e in e.map { (i, $0) } })
+            let failures = Dictionary(uniqueKeysWithValues: lists.compactMap { i, _, _, e in e.map { (i, $0) } })
             if failures.values.allSatisfy({ $0.code == StorageRequestError.notFound("").code }) {
                 throw StorageClientError.notFound(path: path)
             }
@@ -523,30 +564,38 @@ public final class StorageClient: Sendable {
                 path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }
         let needed = min(a.dataShards, answered.count)
-        // Each version (same signed bytes) is checked once, on every core, and counted once per
-        // blobber that has it; a copy with a bad signature is skipped alone (another copy of the
-        // same bytes with a good one still counts).
+        // Which versions (signed bytes) are the owner's: those a root-checked listing proved, and
+        // those with a good signature on some copy, checked once per version on every core (another
+        // copy is tried only when the first one's signature fails). Then each blobber holding a
+        // version is one vote for it, whatever the signature field of its own copy.
+        var owners: [[UInt8]: FileMeta] = [:]
+        for (_, list, checked, _) in lists where checked {
+            for e in list ?? [] where owners[e.digest] == nil { owners[e.digest] = e.meta }
+        }
         var first: [[UInt8]: Int] = [:]
         var candidates: [(meta: FileMeta, digest: [UInt8])] = []
         for list in answered {
-            for e in list where e.meta.allocationID == a.id && first[e.digest] == nil {
+            for e in list where e.meta.allocationID == a.id && owners[e.digest] == nil && first[e.digest] == nil {
                 first[e.digest] = candidates.count
                 candidates.append(e)
             }
         }
         let valid = FileMeta.verifyAll(candidates, owner: a.ownerPublicKey)
+        for (k, e) in candidates.enumerated() where valid[k] { owners[e.digest] = e.meta }
+        for list in answered {
+            for e in list where owners[e.digest] == nil {
+                guard let k = first[e.digest], e.meta.signature != candidates[k].meta.signature,
+                    (try? e.meta.verify(owner: a.ownerPublicKey, digest: e.digest)) != nil
+                else { continue }
+                owners[e.digest] = e.meta
+            }
+        }
         var votes: [[UInt8]: (FileMeta, Int)] = [:]
         for list in answered {
-            for e in list where e.meta.allocationID == a.id {
-                if votes[e.digest] != nil {
-                    votes[e.digest]?.1 += 1
-                } else if let k = first[e.digest] {
-                    let good =
-                        valid[k]
-                        || (e.meta.signature != candidates[k].meta.signature
-                            && (try? e.meta.verify(owner: a.ownerPublicKey, digest: e.digest)) != nil)
-                    if good { votes[e.digest] = (e.meta, 1) }
-                }
+            var counted = Set<[UInt8]>()  // a blobber naming an entry twice votes once
+            for e in list where counted.insert(e.digest).inserted {
+                guard let m = owners[e.digest] else { continue }
+                votes[e.digest, default: (m, 0)].1 += 1
             }
         }
         var byPath: [String: FileMeta] = [:]

@@ -17,6 +17,14 @@ package enum AllocationRoot {
             fileSize: UInt64(max(0, meta.size)), metadataHash: meta.hash)
     }
 
+    /// `entry` with the metadata's signing digest already known (no re-encoding).
+    public static func entry(_ meta: FileMeta, index: Int, digest: [UInt8]) -> AllocationEntry {
+        let root = meta.kind == .file ? (meta.fragmentRoots[safe: index] ?? empty) : empty
+        return AllocationEntry(
+            path: meta.path, fragmentRoot: root, fragmentLength: UInt64(max(0, meta.fragmentLength)),
+            fileSize: UInt64(max(0, meta.size)), metadataHash: Hex.encode(digest))
+    }
+
     /// The tree of blobber `index` holding `metas`; throws on duplicate paths or malformed roots.
     public static func tree(of metas: [FileMeta], index: Int) throws(StorageProtocolError) -> AllocationTree {
         try AllocationTree(entries: metas.map { entry($0, index: index) })
