@@ -60,28 +60,15 @@ extension StorageClient {
             freed = freed.addingReportingOverflow(f.existing?.fragmentLength ?? 0).partialValue
         }
         // One state read per blobber for the whole batch: room for all of it, and who answers.
-        let spaceNeeded = needed
-        let spaceFreed = freed
-        let down = await forEach(conns) { c in
-            let state = try await c.state()
-            guard let held = Int64(exactly: state.size), state.capacity >= 0 else {
-                throw StorageClientError.untrustedBlobber(
-                    index: c.index, reason: "it reports \(state.size) bytes held of \(state.capacity)")
-            }
-            let free = state.capacity - min(held, state.capacity)
-            if spaceNeeded > free + min(spaceFreed, held) {
-                throw StorageClientError.full(
-                    "allocation \(a.id) is full: these \(files.count) files need \(spaceNeeded) bytes on each blobber, \(free) are free; grow the allocation or delete files"
-                )
-            }
-        }
-        if let full = down.sorted(by: { $0.key < $1.key }).first(where: { $0.value.code == StorageClientError.full("").code }) {
-            return (files.map { _ in .failed(.full(full.value.message)) }, 0)
-        }
-        if a.totalShards - down.count < a.writeQuorum {
-            let why = Self.summarize(
-                down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: files.first?.remotePath ?? "/", allocation: a)
-            return (files.map { _ in .failed(why) }, 0)
+        let down: [Int: SinkFailure]
+        do {
+            down = try await checkRoom(
+                conns, allocation: a, needed: needed, freed: freed, what: "a batch of \(files.count) files",
+                path: files.first?.remotePath ?? "/")
+        } catch let e as StorageClientError {
+            return (files.map { _ in .failed(e) }, 0)
+        } catch {
+            return (files.map { _ in .failed(.unreadable(path: files.first?.remotePath ?? "/", reason: "\(error)")) }, 0)
         }
 
         let bases = files.map { _ in Hex.encode(Random.bytes(16)) }

@@ -83,26 +83,7 @@ extension StorageClient {
             cipherOverhead: AES256GCM.tagCount
         ).fragmentLength
         let freed = existing?.fragmentLength ?? 0
-        let down = await forEach(conns) { c in
-            let state = try await c.state()
-            // The blobber's numbers are checked before any arithmetic (it may lie).
-            guard let held = Int64(exactly: state.size), state.capacity >= 0 else {
-                throw StorageClientError.untrustedBlobber(
-                    index: c.index, reason: "it reports \(state.size) bytes held of \(state.capacity)")
-            }
-            let free = state.capacity - min(held, state.capacity)
-            if needed > free + min(freed, held) {
-                throw StorageClientError.full(
-                    "allocation \(a.id) is full: this file needs \(needed) bytes on each blobber, \(free) are free; grow the allocation or delete files"
-                )
-            }
-        }
-        if let full = down.sorted(by: { $0.key < $1.key }).first(where: { $0.value.code == StorageClientError.full("").code }) {
-            throw StorageClientError.full(full.value.message)
-        }
-        if a.totalShards - down.count < a.writeQuorum {
-            throw Self.summarize(down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: remotePath, allocation: a)
-        }
+        _ = try await checkRoom(conns, allocation: a, needed: needed, freed: freed, what: "this file", path: remotePath)
 
         // Resume or start the journal. A resume seals under the same key and nonces as before, so
         // it happens only when every chunk already sent is proven to come out the same (docs in
@@ -219,6 +200,35 @@ extension StorageClient {
         return UploadResult(
             meta: signed, committed: result.ok, failed: failed, resumed: resumed,
             degraded: result.ok.count < a.writeQuorum)
+    }
+
+    /// Reads every blobber's state before any byte is sent: throws `.full` when `needed` fragment
+    /// bytes (less `freed`, what the write replaces) do not fit on some blobber, and the quorum
+    /// error when fewer than d + 1 answer. The blobber's numbers are checked before any arithmetic
+    /// (it may lie). Returns the blobbers that did not answer.
+    func checkRoom(
+        _ conns: [BlobberConnection], allocation a: StorageAllocation, needed: Int64, freed: Int64, what: String, path: String
+    ) async throws -> [Int: SinkFailure] {
+        let down = await forEach(conns) { c in
+            let state = try await c.state()
+            guard let held = Int64(exactly: state.size), state.capacity >= 0 else {
+                throw StorageClientError.untrustedBlobber(
+                    index: c.index, reason: "it reports \(state.size) bytes held of \(state.capacity)")
+            }
+            let free = state.capacity - min(held, state.capacity)
+            if needed > free + min(freed, held) {
+                throw StorageClientError.full(
+                    "allocation \(a.id) is full: \(what) needs \(needed) bytes on each blobber, \(free) are free; grow the allocation or delete files"
+                )
+            }
+        }
+        if let full = down.sorted(by: { $0.key < $1.key }).first(where: { $0.value.code == StorageClientError.full("").code }) {
+            throw StorageClientError.full(full.value.message)
+        }
+        if a.totalShards - down.count < a.writeQuorum {
+            throw Self.summarize(down, needed: a.writeQuorum, reached: a.totalShards - down.count, path: path, allocation: a)
+        }
+        return down
     }
 
     /// Removes an upload's journal and chunk log: it finished, or its bytes can never be resumed.
