@@ -2,6 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicHTTPServer
+import MosaicProtocol
 import MosaicStorageCore
 
 /// The blobber's HTTP routes (docs/STORAGE.md §11). Bulk data travels as binary bodies; everything
@@ -93,8 +94,17 @@ extension BlobberServer {
                 let path = try req[BlobberServer.folder]
                 let r = try await authorizeRead(req, allocation: id, path: path).record
                 let entries = try list(r, path: path, recursive: try req[BlobberServer.recursive])
-                if try req[BlobberServer.format] == "binary" {
+                switch try req[BlobberServer.format] {
+                case "binary":
                     return HTTPResponse(status: 200, body: FileMetaListing.encode(entries), contentType: FileMetaListing.contentType)
+                case "proven":
+                    let recursive = try req[BlobberServer.recursive]
+                    let folder = path == "/" || r.files[path]?.meta.kind == .directory
+                    let proof = BlobberWire.FolderProof(
+                        state: state(r), steps: folder && !recursive ? r.leaves.trie.proof(ofFolder: path) : nil)
+                    return HTTPResponse(
+                        status: 200, body: FileMetaListing.encode(entries, proof: proof), contentType: FileMetaListing.contentType)
+                default: break
                 }
                 return try HTTPResponse.json(BlobberWire.Listing(entries: entries))
             }
@@ -150,7 +160,8 @@ extension BlobberServer {
     static let path = Query.requiredString("path", .string(maxLength: RemotePath.maxBytes), "remote path")
     static let recursive = Query.boolean("recursive", "true (or 1) for everything below the folder")
     static let format = Query.string(
-        "format", .choice(["json", "binary"]), default: "json", "binary for FileMetaListing bytes instead of JSON")
+        "format", .choice(["json", "binary", "proven"]), default: "json",
+        "binary for FileMetaListing bytes instead of JSON; proven for those bytes with the folder's proof against the signed root")
     /// A fragment of 2^31 blocks of 64 KiB is 128 TiB, beyond any allocation.
     static let start = Query.requiredInteger("start", in: 0...Int(Int32.max), "first block")
     static let count = Query.requiredInteger("count", in: 0...64, "blocks to read (0–64)")

@@ -160,29 +160,41 @@ struct LyingBlobberTests {
         tamper(server, a.id) { $0 = current }
     }
 
-    @Test func aLargeFolderIsCheckedAgainstTheSignedRootAndALieFallsBackToEntryChecks() async throws {
+    @Test func aFolderListingIsProvenAgainstTheSignedRootAndALieFallsBackToEntryChecks() async throws {
         let grid = try await StorageGrid(data: 2, parity: 1)
         defer { Task { await grid.shutdown() } }
         let a = grid.allocation
         let src = URL(fileURLWithPath: grid.root + "/big")
-        try FileManager.default.createDirectory(at: src, withIntermediateDirectories: true)
-        let n = StorageClient.rootCheckedFolder + 20
+        try FileManager.default.createDirectory(at: src.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        let n = 60
         for i in 0..<n { try Data(i % 2 == 0 ? [] : [UInt8(i & 0xff)]).write(to: src.appendingPathComponent("f\(i)")) }
+        try Data([1, 2]).write(to: src.appendingPathComponent("sub/inner"))
         let sent = try await grid.client.uploadFolder(src, to: "/big", allocation: a)
-        #expect(sent.failed.map(\.path) == [] && sent.uploaded.count == n)
+        #expect(sent.failed.map(\.path) == [])
         let client = freshClient(grid)
         let c0 = client.connections(a)[0]
-        let honest = await client.rootCheckedEntries(c0, allocation: a, folder: "/big", folderCount: n)
-        #expect(honest?.count == n, "an honest blobber's listing checks out against its signed root")
-        #expect(try await client.list("/big", allocation: a).count == n)
+        func proven() async throws -> Bool {
+            let (entries, proof) = try await c0.listProven("/big")
+            return client.proves(entries, folder: "/big", proof: proof, of: c0, allocation: a)
+        }
+        #expect(try await proven(), "an honest blobber's folder listing gives its signed root")
+        #expect(try await client.list("/big", allocation: a).count == n + 1)
 
-        // Blobber 0 alters one entry: its whole listing no longer gives the signed root, so it is
+        // Blobber 0 alters one entry: its listing no longer gives the signed root, so it is
         // checked entry by entry, and the altered entry (signature broken) does not count.
+        let honest = try #require(try grid.server(0)?.record(a.id))
         tamper(grid.server(0), a.id) { $0.files["/big/f1"]?.meta.size += 1 }
-        #expect(await client.rootCheckedEntries(c0, allocation: a, folder: "/big", folderCount: n) == nil)
-        let listed = try await freshClient(grid).list("/big", allocation: a)
-        #expect(listed.count == n)
+        #expect(try await !proven())
+        var listed = try await freshClient(grid).list("/big", allocation: a)
+        #expect(listed.count == n + 1)
         #expect(listed.first { $0.path == "/big/f1" }?.size == 1)
+
+        // Blobber 0 hides an entry (its proof is of the trie without it): the root differs.
+        tamper(grid.server(0), a.id) { $0 = honest }
+        tamper(grid.server(0), a.id) { $0.files["/big/f3"] = nil }
+        #expect(try await !proven())
+        listed = try await freshClient(grid).list("/big", allocation: a)
+        #expect(listed.contains { $0.path == "/big/f3" }, "the other blobbers still show it")
         await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
     }
 

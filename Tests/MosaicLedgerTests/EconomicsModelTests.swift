@@ -456,7 +456,8 @@ final class EconomicsModel {
         let proof = ChallengeProof(
             entry: AllocationEntry(path: "/x", fragmentRoot: randomHex(), fragmentLength: 1, fileSize: 1),
             entryIndex: Challenge.entryIndex(challengeID: ch.id, entryCount: count), entryCount: count,
-            entrySiblings: huge ? [randomHex()] : [], blockIndex: chance(80) ? 0 : UInt64(Int64.max), block: [1, 2, 3], blockSiblings: [])
+            entrySteps: huge ? [TrieStep(depth: 0, sibling: randomHex(), count: 1, bytes: 0)] : [],
+            blockIndex: chance(80) ? 0 : UInt64(Int64.max), block: [1, 2, 3], blockSiblings: [])
         try call(
             blobber, "respond_challenge", ["challenge_id": .string(ch.id), "proof": try jsonArg(proof)], label: "forged challenge answer")
     }

@@ -38,16 +38,49 @@ import Testing
                 == "000000156d6f736169632d616c6c6f632d656e7472792d7631000000062f622e62696e00000020ab2382bf1625e5d9a48a6c52a540d0029aa8f56bcc0d363e8ad4935cac5d2d0d0000000000020001000000000001ffb800000020e06609d85ff36c01511fae3772f0cae7da1acaaa7daec83cf85936b4e0c1f0c1"
         )
         #expect(
-            tree.leaves.map { Hex.encode($0) } == [
-                "5f745b4e4954f6b09b28139d0e0609352e7daf80d26084d4c0374380c3d8e6df",
-                "8dd03d54d011f177b97a73d906a9c15cb0fcbfac56338281b49db8a311c2d256",
-                "820c6454f4a8342653bdc0223c29ff4a235a8811f648daa6ee6f24b146595ffc",
-            ])
-        #expect(tree.root == "7c4d7e7345783a9714d8cfd1d453be2aec84ff2121d394fdc309f349885cbfc0")
+            Hex.encode(AllocationTrie.key(path: "/b.bin"))
+                == "0079ca50a449c051983f2485b864734499d50bd15c5a673be9a7f73818367a19d908bd58516a720df216181cd1e647e392fc80d57d0596bf94a98218e22b3b5c"
+        )
+        #expect(
+            Hex.encode(AllocationTrie.key(path: "/docs/a.txt"))
+                == "ca9a7cf259c8a91442731cdd42858eb776ecbc9ce17e4ef1aac4e8bd623df9b67b9bfb972e5f4d5674ca09e895e7d08885f6a17c8edeadd2158b1f21ef00d27b"
+        )
+        #expect(Hex.encode(AllocationTrie.folderKey("/")) == "0079ca50a449c051983f2485b864734499d50bd15c5a673be9a7f73818367a19")
+        // Key order: /b.bin, /empty (both in "/", split at bit 258), then /docs/a.txt (split at bit 0).
+        #expect(tree.trie.proof(ofEntry: 0)?.path == "/b.bin")
+        #expect(tree.trie.proof(ofEntry: 1)?.path == "/empty")
+        #expect(tree.trie.proof(ofEntry: 2)?.path == "/docs/a.txt")
+        #expect(tree.root == "f6f171d1099af99fefc7382894f0335fb2dd16d00b34dd2c403ea50e4e015bed")
         #expect(tree.totalFragmentBytes == 131076)
-        #expect(try AllocationTree(entries: [Self.entries()[0]]).root == "c60b9c905fa8a9d44d1f21e588f5d180fe5c71e1c594ebfbb92eadf6c46d7dbc")
+        #expect(try AllocationTree(entries: [Self.entries()[0]]).root == "44e9226083d757444c95b3dc113bdda2d19d334e73480e12d5629d0bbb239b47")
         #expect(try AllocationTree(entries: []).root == AllocationTree.emptyRoot)
         #expect(throws: StorageProtocolError.self) { try AllocationTree(entries: [Self.entries()[0], Self.entries()[0]]) }
+    }
+
+    @Test func aFolderProofGivesTheRootFromThatFolderAlone() throws {
+        let tree = try AllocationTree(entries: Self.entries())
+        let steps = try #require(tree.trie.proof(ofFolder: "/"))
+        #expect(
+            steps == [TrieStep(depth: 0, sibling: "d79ddbb6c4af3110b4c3117aee4ecc2e143eedd7de509495acd999f2273b5710", count: 1, bytes: 3)])
+        let inRoot = Self.entries().filter { $0.path != "/docs/a.txt" }
+        func rootFrom(_ entries: [AllocationEntry], _ steps: [TrieStep]) throws -> String? {
+            guard let sub = try AllocationTrie.subtree(of: entries),
+                let top = AllocationTrie.climb(
+                    hash: sub.hash, count: sub.count, bytes: sub.bytes, key: AllocationTrie.folderKey("/"),
+                    under: AllocationTrie.folderBits, steps: steps)
+            else { return nil }
+            return AllocationTrie.root(count: top.count, size: top.bytes, trieRoot: top.hash)
+        }
+        #expect(try rootFrom(inRoot, steps) == tree.root)
+        // A dropped entry, an added one, or a step from inside the folder does not give the root.
+        #expect(try rootFrom(Array(inRoot.prefix(1)), steps) != tree.root)
+        #expect(try rootFrom(Self.entries(), steps) != tree.root)
+        let inside = try #require(tree.trie.proof(ofEntry: 0)?.steps)
+        #expect(inside.first?.depth == 258)
+        #expect(try rootFrom(Array(inRoot.prefix(1)), inside) == nil)
+        #expect(tree.trie.proof(ofFolder: "/docs")?.map(\.depth) == [0])
+        #expect(tree.trie.proof(ofFolder: "/nothing") == nil)
+        #expect(Set(tree.trie.paths(inFolder: "/")) == ["/b.bin", "/empty"])
     }
 
     @Test func twoLevelChallengeProofVector() throws {
@@ -62,9 +95,9 @@ import Testing
         }
         #expect(proof.entryIndex == 0 && proof.entryCount == 3 && proof.blockIndex == 0)
         #expect(
-            proof.entrySiblings == [
-                "8dd03d54d011f177b97a73d906a9c15cb0fcbfac56338281b49db8a311c2d256",
-                "820c6454f4a8342653bdc0223c29ff4a235a8811f648daa6ee6f24b146595ffc",
+            proof.entrySteps == [
+                TrieStep(depth: 258, sibling: "b9f08d704777427d178b8b5eebdffaf366f7be841071210b1d9d577021eb2b03", count: 1, bytes: 0),
+                TrieStep(depth: 0, sibling: "d79ddbb6c4af3110b4c3117aee4ecc2e143eedd7de509495acd999f2273b5710", count: 1, bytes: 3),
             ])
         #expect(
             proof.blockSiblings == [
@@ -83,6 +116,12 @@ import Testing
         var recount = proof
         recount.entryCount = 4
         #expect(throws: StorageProtocolError.self) { try recount.verify(challengeID: id, allocationRoot: tree.root) }
+        var moved = proof
+        moved.entryIndex = 1
+        #expect(throws: StorageProtocolError.self) { try moved.verify(challengeID: id, allocationRoot: tree.root) }
+        var lighter = proof
+        lighter.entrySteps[1].bytes = 0
+        #expect(throws: StorageProtocolError.self) { try lighter.verify(challengeID: id, allocationRoot: tree.root) }
         var other = proof
         other.blockIndex = 1
         #expect(throws: StorageProtocolError.self) { try other.verify(challengeID: id, allocationRoot: tree.root) }
@@ -227,10 +266,10 @@ import Testing
         #expect(leaves.removeAll(within: "/b") == ["/b"])
     }
 
-    /// The kept levels are rebuilt only above what changed: after any mix of new leaves, leaves
-    /// replaced in place, removals and folder removals (several between two roots, or one), the
-    /// root is still the full tree's. Seeded, so a failure reproduces.
-    @Test func keptLevelsGiveTheFullTreeRootAfterAnyMixOfChanges() throws {
+    /// The trie changed in place gives the root of the trie built at once: after any mix of new
+    /// entries, entries replaced, removals and folder removals, whatever their order. Seeded, so
+    /// a failure reproduces.
+    @Test func changesInPlaceGiveTheRootOfTheTrieBuiltAtOnce() throws {
         // xorshift64, seeded: the sequence is the same every run.
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
         func next() -> UInt64 {
@@ -267,9 +306,35 @@ import Testing
             }
         }
         // Built at once from entries, it is equal and gives the same root.
-        var bulk = try AllocationLeaves(entries: Array(model.values))
+        let bulk = try AllocationLeaves(entries: Array(model.values))
         #expect(bulk == leaves)
         #expect(bulk.root == leaves.root)
+        // Every entry's proof climbs to the root at its own index, and every folder's proof gives
+        // the root from exactly that folder's entries.
+        for i in 0..<UInt64(leaves.count) {
+            let (path, steps) = try #require(leaves.trie.proof(ofEntry: i))
+            let e = try #require(model[path])
+            let key = AllocationTrie.key(path: path)
+            let top = try #require(
+                AllocationTrie.climb(
+                    hash: AllocationTrie.leafHash(key: key, entry: e), count: 1, bytes: e.fragmentLength, key: key,
+                    under: AllocationTrie.keyBits, steps: steps))
+            #expect(top.before == i)
+            #expect(AllocationTrie.root(count: top.count, size: top.bytes, trieRoot: top.hash) == leaves.root)
+        }
+        for d in 0..<4 {
+            let folder = "/d\(d)"
+            let inside = model.values.filter { $0.path.hasPrefix(folder + "/") }
+            guard !inside.isEmpty else { continue }
+            let steps = try #require(leaves.trie.proof(ofFolder: folder))
+            let sub = try #require(try AllocationTrie.subtree(of: inside))
+            let top = try #require(
+                AllocationTrie.climb(
+                    hash: sub.hash, count: sub.count, bytes: sub.bytes, key: AllocationTrie.folderKey(folder),
+                    under: AllocationTrie.folderBits, steps: steps))
+            #expect(AllocationTrie.root(count: top.count, size: top.bytes, trieRoot: top.hash) == leaves.root)
+            #expect(Set(leaves.trie.paths(inFolder: folder)) == Set(inside.map(\.path)))
+        }
         #expect(throws: StorageProtocolError.self) { try AllocationLeaves(entries: Array(model.values.prefix(1)) + Array(model.values)) }
     }
 }

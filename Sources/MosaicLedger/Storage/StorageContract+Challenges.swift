@@ -66,7 +66,7 @@ extension StorageContract {
         guard ch.blobberID == c.caller else { throw .refused(.notOwner, "challenge \(id) is for blobber \(ch.blobberID), not the caller") }
         guard ch.status == .open else { throw .refused(.invalidState, "challenge \(id) is already \(ch.status.rawValue)") }
         let proof = try a.decode("proof", as: ChallengeProof.self)
-        try c.consumeGas(1000 + UInt64(proof.block.utf8.count / 16) + 100 * UInt64(proof.entrySiblings.count + proof.blockSiblings.count))
+        try c.consumeGas(1000 + UInt64(proof.block.utf8.count / 16) + 100 * UInt64(proof.entrySteps.count + proof.blockSiblings.count))
         if c.now > ch.deadline {
             try resolve(state, ch, passed: false, reason: "answered after the deadline \(UTCTime.iso8601(ch.deadline))")
             return "challenge \(id) failed: answered after the deadline"

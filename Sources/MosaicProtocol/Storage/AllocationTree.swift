@@ -1,49 +1,33 @@
 import MosaicCrypto
 
-/// The tree a blobber's **allocation root** commits to: its file entries sorted by path bytes,
-/// as leaves of a `MerkleRules` tree. The root binds the entry count too:
+/// The entries a blobber's **allocation root** commits to, with the `AllocationTrie` over them:
 ///
-///     allocation_root = 64 zeros                                  (no entries)
-///                     = SHA-256(0x02 ‖ u64 BE n ‖ tree root)     (n ≥ 1 entries)
+///     allocation_root = 64 zeros                                            (no entries)
+///                     = SHA-256(0x03 ‖ u64 n ‖ u64 size ‖ trie root)       (n ≥ 1 entries)
 ///
-/// Binding n fixes the tree shape, so a challenge proof cannot pick another leaf count.
-/// Write markers carry this root (hex); challenges prove one block against it.
-public struct AllocationTree: Sendable, Equatable {
+/// Binding n and the fragment bytes fixes what a challenge's "entry i of n" means and makes the
+/// write marker's `size` provable. Write markers carry this root (hex); challenges prove one
+/// block against it.
+public struct AllocationTree: Sendable {
     public static let emptyRoot = String(repeating: "0", count: 64)
 
     /// Sorted by path (UTF-8 bytes), paths unique.
     public let entries: [AllocationEntry]
-    public let leaves: [[UInt8]]
+    public let trie: AllocationTrie
+    private let byPath: [String: AllocationEntry]
     /// Hex allocation root.
-    public let root: String
+    public var root: String { trie.root }
 
-    /// Sorts `entries`; throws on a duplicate or malformed entry.
+    /// Throws on a duplicate or malformed entry.
     public init(entries: [AllocationEntry]) throws(StorageProtocolError) {
-        let sorted = entries.sorted { UTF8Order.less($0.path, $1.path) }
-        for (i, e) in sorted.enumerated() {
-            try e.validate()
-            if i > 0, sorted[i - 1].path == e.path { throw .malformed("duplicate entry path \(e.path)") }
-        }
-        self.entries = sorted
-        leaves = sorted.map(\.leafHash)
-        root = AllocationTree.root(entryCount: UInt64(sorted.count), treeRoot: MerkleRules.root(leaves: leaves))
+        trie = try AllocationTrie(entries: entries)
+        self.entries = entries.sorted { UTF8Order.less($0.path, $1.path) }
+        byPath = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
-    public static func root(entryCount: UInt64, treeRoot: [UInt8]) -> String {
-        guard entryCount > 0 else { return emptyRoot }
-        var bytes: [UInt8] = [0x02]
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: entryCount >> UInt64(shift))) }
-        return Hex.encode(SHA256.hash(bytes + treeRoot))
-    }
-
-    /// Index of the entry at `path`.
-    public func index(of path: String) -> Int? { entries.firstIndex { $0.path == path } }
-
-    /// Hex sibling hashes from entry `index` up to the tree root.
-    public func siblings(ofEntry index: Int) -> [String] {
-        MerkleRules.siblings(leaves: leaves, index: index).map { Hex.encode($0) }
-    }
+    /// The entry at `path`.
+    public func entry(at path: String) -> AllocationEntry? { byPath[path] }
 
     /// Total bytes the blobber holds: what the write marker's `size` must be.
-    public var totalFragmentBytes: UInt64 { entries.reduce(0) { $0 &+ $1.fragmentLength } }
+    public var totalFragmentBytes: UInt64 { trie.size }
 }

@@ -2,12 +2,14 @@ import Foundation
 import MosaicCrypto
 
 /// A blobber's answer to a `Challenge`: a two-level proof that `block` is block `block_index` of
-/// the fragment of `entry`, and `entry` is leaf `entry_index` of `entry_count` in the tree whose
-/// allocation root the challenge names.
+/// the fragment of `entry`, and `entry` is entry `entry_index` of `entry_count` (in key order) in
+/// the `AllocationTrie` whose allocation root the challenge names.
 ///
-/// 1. entry_index = u64(id[0..<8]) mod entry_count; leaf = SHA-256(0x00 ‖ entry canonical bytes);
-///    walking `entry_siblings` gives the tree root; SHA-256(0x02 ‖ u64 entry_count ‖ tree root)
-///    must equal the allocation root.
+/// 1. entry_index = u64(id[0..<8]) mod entry_count; the entry's leaf (SHA-256(0x00 ‖ key ‖ entry
+///    canonical bytes), key from its path) climbed through `entry_steps` gives the trie root, the
+///    entry count, the fragment bytes and how many entries lie left of it, which must be
+///    entry_index; SHA-256(0x03 ‖ u64 entry_count ‖ u64 bytes ‖ trie root) must equal the
+///    allocation root.
 /// 2. If the entry's fragment is empty, `block` and `block_siblings` must be empty. Else
 ///    block_index = u64(id[8..<16]) mod block count; `block` must have that block's length; its leaf
 ///    hash walked up `block_siblings` must equal the entry's `fragment_root`.
@@ -15,8 +17,8 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
     public var entry: AllocationEntry
     public var entryIndex: UInt64
     public var entryCount: UInt64
-    /// Hex sibling hashes, bottom-up.
-    public var entrySiblings: [String]
+    /// The trie's inner nodes from the entry's leaf up, bottom-up.
+    public var entrySteps: [TrieStep]
     public var blockIndex: UInt64
     /// Base64 (standard alphabet, padded) of the block's bytes.
     public var block: String
@@ -26,20 +28,20 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
         case entry
         case entryIndex = "entry_index"
         case entryCount = "entry_count"
-        case entrySiblings = "entry_siblings"
+        case entrySteps = "entry_steps"
         case blockIndex = "block_index"
         case block
         case blockSiblings = "block_siblings"
     }
 
     public init(
-        entry: AllocationEntry, entryIndex: UInt64, entryCount: UInt64, entrySiblings: [String],
+        entry: AllocationEntry, entryIndex: UInt64, entryCount: UInt64, entrySteps: [TrieStep],
         blockIndex: UInt64, block: [UInt8], blockSiblings: [String]
     ) {
         self.entry = entry
         self.entryIndex = entryIndex
         self.entryCount = entryCount
-        self.entrySiblings = entrySiblings
+        self.entrySteps = entrySteps
         self.blockIndex = blockIndex
         self.block = Data(block).base64EncodedString()
         self.blockSiblings = blockSiblings
@@ -51,10 +53,12 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
         challengeID: String, tree: AllocationTree,
         readBlock: (AllocationEntry, UInt64) throws -> (bytes: [UInt8], siblings: [[UInt8]])
     ) throws -> ChallengeProof {
-        let count = UInt64(tree.entries.count)
+        let count = UInt64(tree.trie.count)
         guard count > 0 else { throw StorageProtocolError.invalidProof("the allocation tree has no entries") }
         let ei = Challenge.entryIndex(challengeID: challengeID, entryCount: count)
-        let entry = tree.entries[Int(ei)]
+        guard let (path, steps) = tree.trie.proof(ofEntry: ei), let entry = tree.entry(at: path) else {
+            throw StorageProtocolError.invalidProof("entry \(ei) of the allocation tree is missing")
+        }
         var bi: UInt64 = 0
         var bytes: [UInt8] = []
         var siblings: [[UInt8]] = []
@@ -63,7 +67,7 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
             (bytes, siblings) = try readBlock(entry, bi)
         }
         return ChallengeProof(
-            entry: entry, entryIndex: ei, entryCount: count, entrySiblings: tree.siblings(ofEntry: Int(ei)),
+            entry: entry, entryIndex: ei, entryCount: count, entrySteps: steps,
             blockIndex: bi, block: bytes, blockSiblings: siblings.map { Hex.encode($0) })
     }
 
@@ -73,11 +77,15 @@ public struct ChallengeProof: Sendable, Hashable, Codable {
         guard entryCount > 0 else { throw .invalidProof("entry_count is 0") }
         let wantEntry = Challenge.entryIndex(challengeID: challengeID, entryCount: entryCount)
         guard entryIndex == wantEntry else { throw .invalidProof("entry_index \(entryIndex) is not the challenged \(wantEntry)") }
-        guard let entrySibs = Self.decode(entrySiblings) else { throw .invalidProof("entry_siblings must be 64-hex hashes") }
-        guard let treeRoot = MerkleRules.rootFrom(leaf: entry.leafHash, index: entryIndex, count: entryCount, siblings: entrySibs),
-            AllocationTree.root(entryCount: entryCount, treeRoot: treeRoot) == allocationRoot
+        let key = AllocationTrie.key(path: entry.path)
+        guard
+            let top = AllocationTrie.climb(
+                hash: AllocationTrie.leafHash(key: key, entry: entry), count: 1, bytes: entry.fragmentLength, key: key,
+                under: AllocationTrie.keyBits, steps: entrySteps),
+            top.count == entryCount, top.before == entryIndex,
+            AllocationTrie.root(count: top.count, size: top.bytes, trieRoot: top.hash) == allocationRoot
         else {
-            throw .invalidProof("entry does not lead to allocation root \(allocationRoot)")
+            throw .invalidProof("entry \(entryIndex) of \(entryCount) does not lead to allocation root \(allocationRoot)")
         }
         guard let data = Data(base64Encoded: block) else { throw .invalidProof("block is not base64") }
         let bytes = [UInt8](data)

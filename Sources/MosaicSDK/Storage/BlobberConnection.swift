@@ -101,6 +101,11 @@ struct BlobberConnection: Sendable {
         return try FileMetaListing.decodeWithDigests(try await call(.get, "\(base)/files", query: q).body)
     }
 
+    /// A folder's entries (with digests) and what proves them against the blobber's signed root.
+    func listProven(_ path: String) async throws -> (entries: [(meta: FileMeta, digest: [UInt8])], proof: BlobberWire.FolderProof?) {
+        try FileMetaListing.decodeProven(try await call(.get, "\(base)/files", query: ["path": path, "format": "proven"]).body)
+    }
+
     /// The metadata at `path`, or nil when the blobber says it does not exist.
     func stat(_ path: String) async throws -> FileMeta? {
         do {

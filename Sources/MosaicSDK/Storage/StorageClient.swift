@@ -238,6 +238,12 @@ public final class StorageClient: Sendable {
     /// there. A blobber may be ahead of the ledger (its markers wait to be committed), never behind.
     func checkedState(_ c: BlobberConnection, allocation a: StorageAllocation) async throws -> BlobberWire.AllocationState {
         let state = try await c.state()
+        try check(state, of: c, allocation: a)
+        return state
+    }
+
+    /// The checks of `checkedState` on a state the blobber sent.
+    func check(_ state: BlobberWire.AllocationState, of c: BlobberConnection, allocation a: StorageAllocation) throws {
         guard state.blobberID == c.blobber.id else {
             throw StorageClientError.invalidAllocation(
                 "blobber \(c.index) at \(c.blobber.url) answers as \(state.blobberID), expected \(c.blobber.id)")
@@ -264,40 +270,37 @@ public final class StorageClient: Sendable {
         if let mine = listings.latestTimestamp(allocation: a.id, blobber: c.blobber.id), shown < mine {
             throw untrusted("it shows a write marker from \(shown), older than the one this client signed there at \(mine) (rolled back)")
         }
-        return state
     }
 
     /// A blobber's full listing, checked against its (already checked) state: every entry is
     /// owner-signed metadata of this allocation, no path twice, and together they give exactly the
     /// root and size of the owner's write marker. So an added, dropped or altered entry is refused.
-    /// A folder listing at least this long is checked against the blobber's signed root (one
-    /// signature) instead of entry by entry (one signature each), when the folder is most of
-    /// the allocation (see `rootCheckedEntries`).
-    static let rootCheckedFolder = 1000
-
-    /// The entries of `folder` taken from the blobber's whole listing, which must give exactly the
-    /// root and size of the owner's write marker (checkedState): every entry is then the owner's,
-    /// since each leaf commits to its entry's digest. Nil (check entry by entry instead) when the
-    /// allocation holds more than 4× the folder's entries, or when anything does not check out.
-    func rootCheckedEntries(
-        _ c: BlobberConnection, allocation a: StorageAllocation, folder: String, folderCount: Int
-    ) async -> [(meta: FileMeta, digest: [UInt8])]? {
-        guard let state = try? await checkedState(c, allocation: a), state.fileCount <= folderCount * 4,
-            let all = try? await c.listWithDigests("/", recursive: true), all.count == state.fileCount
-        else { return nil }
-        var entries: [AllocationEntry] = []
-        entries.reserveCapacity(all.count)
-        var seen = Set<String>()
-        for e in all {
-            guard e.meta.allocationID == a.id, seen.insert(e.meta.path).inserted,
-                (try? e.meta.verify(owner: a.ownerPublicKey, digest: e.digest, signatureCheck: false)) != nil
-            else { return nil }
-            entries.append(AllocationRoot.entry(e.meta, index: c.index, digest: e.digest))
+    /// Whether `entries`, the listing of `folder` a blobber sent with `proof`, are exactly that
+    /// folder's entries under the owner's write marker (checked as `checkedState` does): the
+    /// trie over them, climbed through the proof's steps (all above the folder's subtree), gives
+    /// the marker's root. Each leaf commits to its entry's digest, so every entry is then the
+    /// owner's without a signature check of its own, and none was dropped or added.
+    func proves(
+        _ entries: [(meta: FileMeta, digest: [UInt8])], folder: String, proof: BlobberWire.FolderProof?,
+        of c: BlobberConnection, allocation a: StorageAllocation
+    ) -> Bool {
+        guard let proof, let steps = proof.steps, !entries.isEmpty, (try? check(proof.state, of: c, allocation: a)) != nil else {
+            return false
         }
-        guard var leaves = try? AllocationLeaves(entries: entries), leaves.root == state.root,
-            AllocationRoot.size(of: all.lazy.map(\.meta)) == state.size
-        else { return nil }
-        return all.filter { RemotePath.parent($0.meta.path) == folder }
+        var leaves: [AllocationEntry] = []
+        leaves.reserveCapacity(entries.count)
+        for e in entries {
+            guard e.meta.allocationID == a.id, RemotePath.parent(e.meta.path) == folder,
+                (try? e.meta.verify(owner: a.ownerPublicKey, digest: e.digest, signatureCheck: false)) != nil
+            else { return false }
+            leaves.append(AllocationRoot.entry(e.meta, index: c.index, digest: e.digest))
+        }
+        guard let sub = try? AllocationTrie.subtree(of: leaves),
+            let top = AllocationTrie.climb(
+                hash: sub.hash, count: sub.count, bytes: sub.bytes, key: AllocationTrie.folderKey(folder),
+                under: AllocationTrie.folderBits, steps: steps)
+        else { return false }
+        return AllocationTrie.root(count: top.count, size: top.bytes, trieRoot: top.hash) == proof.state.root
     }
 
     func checkedListing(
@@ -535,13 +538,8 @@ public final class StorageClient: Sendable {
             for c in conns {
                 group.addTask {
                     do {
-                        let entries = try await c.listWithDigests(path, recursive: false)
-                        if entries.count >= Self.rootCheckedFolder,
-                            let whole = await self.rootCheckedEntries(c, allocation: a, folder: path, folderCount: entries.count)
-                        {
-                            return (c.index, whole, true, nil)
-                        }
-                        return (c.index, entries, false, nil)
+                        let (entries, proof) = try await c.listProven(path)
+                        return (c.index, entries, self.proves(entries, folder: path, proof: proof, of: c, allocation: a), nil)
                     } catch {
                         return (c.index, nil, false, Self.failure(error))
                     }

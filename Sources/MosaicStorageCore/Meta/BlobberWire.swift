@@ -127,6 +127,20 @@ package enum BlobberWire {
         package init(entries: [FileMeta]) { self.entries = entries }
     }
 
+    /// What proves a folder's listing complete and the owner's (`format=proven`): the blobber's
+    /// state with the owner's write marker, and the trie steps from the subtree of the folder's
+    /// entries up to the root of that marker (docs/STORAGE.md §5). `steps` is nil when the path
+    /// is a file or the folder has no entries.
+    public struct FolderProof: Sendable, Codable {
+        public var state: AllocationState
+        public var steps: [TrieStep]?
+
+        package init(state: AllocationState, steps: [TrieStep]?) {
+            self.state = state
+            self.steps = steps
+        }
+    }
+
     // MARK: Block batches
 
     public static let blocksMagic = Array("MBK1".utf8)

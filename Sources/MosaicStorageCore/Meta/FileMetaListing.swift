@@ -10,16 +10,19 @@ import MosaicProtocol
 package enum FileMetaListing {
     public static let contentType = "application/octet-stream"
     static let magic = Array("MFL1".utf8)
+    /// A listing followed by its `BlobberWire.FolderProof` (u32 length ‖ JSON).
+    static let provenMagic = Array("MFL2".utf8)
 
-    public static func encode(_ metas: [FileMeta]) -> Data {
+    public static func encode(_ metas: [FileMeta], proof: BlobberWire.FolderProof? = nil) -> Data {
         var w = CanonicalWriter()
-        for b in magic { w.append(uint8: b) }
+        for b in proof == nil ? magic : provenMagic { w.append(uint8: b) }
         w.append(uint32: UInt32(metas.count))
         for m in metas {
             w.append(bytes: m.signingBytes)
             let sig = Hex.decode(m.signature) ?? []
             for b in (sig.count == 64 ? sig : [UInt8](repeating: 0, count: 64)) { w.append(uint8: b) }
         }
+        if let proof { w.append(bytes: [UInt8]((try? JSONEncoder().encode(proof)) ?? Data())) }
         return Data(w.bytes)
     }
 
@@ -31,9 +34,20 @@ package enum FileMetaListing {
     /// entry's canonical signing bytes (anything else is refused), so a reader counting versions
     /// need not encode 20,000 entries again to hash them.
     public static func decodeWithDigests(_ data: Data) throws(StorageProtocolError) -> [(meta: FileMeta, digest: [UInt8])] {
+        let (entries, proof) = try decodeProven(data)
+        guard proof == nil else { throw .malformed("the binary file listing is malformed") }
+        return entries
+    }
+
+    /// `decodeWithDigests` of a listing that may carry its folder proof (`MFL2`).
+    public static func decodeProven(_ data: Data) throws(StorageProtocolError) -> (
+        entries: [(meta: FileMeta, digest: [UInt8])], proof: BlobberWire.FolderProof?
+    ) {
         var r = CanonicalReader([UInt8](data))
         do {
-            for b in magic { guard try r.uint8() == b else { throw CanonicalReader.Malformed() } }
+            var head: [UInt8] = []
+            for _ in 0..<4 { head.append(try r.uint8()) }
+            guard head == magic || head == provenMagic else { throw CanonicalReader.Malformed() }
             let count = try r.uint32()
             var out: [(meta: FileMeta, digest: [UInt8])] = []
             out.reserveCapacity(Int(min(count, 100_000)))
@@ -44,8 +58,16 @@ package enum FileMetaListing {
                 for _ in 0..<64 { sig.append(try r.uint8()) }
                 out.append((try FileMeta(canonicalBytes: bytes, signature: Hex.encode(sig)), SHA256.hash(bytes)))
             }
+            var proof: BlobberWire.FolderProof?
+            if head == provenMagic {
+                let json = try r.lengthPrefixedBytes()
+                guard let p = try? JSONDecoder().decode(BlobberWire.FolderProof.self, from: Data(json)) else {
+                    throw CanonicalReader.Malformed()
+                }
+                proof = p
+            }
             guard r.atEnd else { throw CanonicalReader.Malformed() }
-            return out
+            return (out, proof)
         } catch {
             throw .malformed("the binary file listing is malformed")
         }
