@@ -550,9 +550,6 @@ public final class StorageClient: Sendable {
             return out
         }
         let answered = lists.compactMap(\.1)
-        // Digests of versions a root-checked listing proved (no signature check needed).
-        var proven = Set<[UInt8]>()
-        for (_, list, checked, _) in lists where checked { for e in list ?? [] { proven.insert(e.digest) } }
         guard !answered.isEmpty else {
             let failures = Dictionary(uniqueKeysWithValues: lists.compactMap { i, _, _, e in e.map { (i, $0) } })
             if failures.values.allSatisfy({ $0.code == StorageRequestError.notFound("").code }) {
@@ -566,9 +563,22 @@ public final class StorageClient: Sendable {
         // those with a good signature on some copy, checked once per version on every core (another
         // copy is tried only when the first one's signature fails). Then each blobber holding a
         // version is one vote for it, whatever the signature field of its own copy.
+        // The root proves the signed bytes, not the signature field beside them. Honest copies of
+        // one version carry the same signature (Ed25519 is deterministic), so a proven version is
+        // taken as is only when no copy disagrees; otherwise its copies' signatures are checked
+        // below like any other version's, and the first good one wins.
+        var signatureOf: [[UInt8]: String] = [:]
+        var disputed = Set<[UInt8]>()
+        for list in answered {
+            for e in list {
+                if let s = signatureOf.updateValue(e.meta.signature, forKey: e.digest), s != e.meta.signature {
+                    disputed.insert(e.digest)
+                }
+            }
+        }
         var owners: [[UInt8]: FileMeta] = [:]
         for (_, list, checked, _) in lists where checked {
-            for e in list ?? [] where owners[e.digest] == nil { owners[e.digest] = e.meta }
+            for e in list ?? [] where owners[e.digest] == nil && !disputed.contains(e.digest) { owners[e.digest] = e.meta }
         }
         var first: [[UInt8]: Int] = [:]
         var candidates: [(meta: FileMeta, digest: [UInt8])] = []
@@ -587,6 +597,10 @@ public final class StorageClient: Sendable {
                 else { continue }
                 owners[e.digest] = e.meta
             }
+        }
+        // A proven version whose every copy has a broken signature is still the owner's bytes.
+        for (_, list, checked, _) in lists where checked {
+            for e in list ?? [] where owners[e.digest] == nil { owners[e.digest] = e.meta }
         }
         var votes: [[UInt8]: (FileMeta, Int)] = [:]
         for list in answered {
