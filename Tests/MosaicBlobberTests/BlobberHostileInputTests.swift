@@ -195,6 +195,71 @@ struct BlobberHostileInputTests {
         await Target(grid: grid, i: 0).expectAlive()
     }
 
+    /// `format=proven` on every kind of path answers with a proof only where one is defined, and a
+    /// proof a blobber bends (depths out of order or range, counts that overflow, a sibling that is
+    /// not a hash, truncated JSON) is refused by the client without a trap.
+    @Test func folderProofsOnOddPathsAndBentProofsAreHandled() async throws {
+        let grid = try await StorageGrid(data: 1, parity: 1)
+        defer { Task { await grid.shutdown() } }
+        let a = grid.allocation
+        let file = try grid.localFile(randomBytes(500))
+        for p in ["/фото/кот.jpg", "/фото/ü b.txt", "/top"] {
+            _ = try await grid.client.upload(localFile: file, remotePath: p, allocation: a)
+        }
+        let t = Target(grid: grid, i: 0)
+        let c = grid.client.connections(a)[0]
+        func proven(_ path: String, _ extra: [String: String] = [:]) async throws -> (
+            status: Int, proof: BlobberWire.FolderProof?, count: Int
+        ) {
+            let r = await t.send(.get, "/files", query: ["path": path, "format": "proven"].merging(extra) { $1 })
+            guard r.status == 200 else { return (r.status, nil, 0) }
+            let (entries, proof) = try FileMetaListing.decodeProven(r.body)
+            return (200, proof, entries.count)
+        }
+        let folder = try await proven("/фото")
+        #expect(folder.status == 200 && folder.count == 2 && folder.proof?.steps != nil, "a non-ASCII folder has its proof")
+        let (entries, proof) = try await c.listProven("/фото")
+        #expect(grid.client.proves(entries, folder: "/фото", proof: proof, of: c, allocation: a))
+        #expect(try await proven("/", ["recursive": "1"]).proof?.steps == nil, "a recursive listing is no one folder: no steps")
+        let one = try await proven("/top")
+        #expect(one.status == 200 && one.count == 1 && one.proof?.steps == nil, "a file has no folder proof")
+        #expect(try await proven("/nope").status == 404)
+        let empty = try await proven("")
+        let root = try await proven("/")
+        #expect(empty.status == 200 && empty.count == root.count, "an empty path is the default, the root")
+        for bad in ["relative", "/a//b", "/a/../b", "/\u{0}"] {
+            let r = try await proven(bad)
+            #expect((400..<500).contains(r.status), "path \(bad.debugDescription): \(r.status)")
+        }
+        let odd = await t.send(.get, "/files", query: ["path": "/", "format": "yaml"])
+        #expect(odd.status == 400, "an unknown format is named, not ignored")
+
+        // Bent proofs of the same listing: each is refused, none traps.
+        let steps = try #require(proof?.steps)
+        func refused(_ change: (inout [TrieStep]) -> Void) -> Bool {
+            var s = steps
+            change(&s)
+            guard var p = proof else { return false }
+            p.steps = s
+            return !grid.client.proves(entries, folder: "/фото", proof: p, of: c, allocation: a)
+        }
+        #expect(refused { $0[0].depth = 600 })
+        #expect(refused { $0[0].depth = -1 })
+        #expect(refused { $0[0].depth = 256 }, "a step inside the folder's own subtree")
+        #expect(refused { $0 = $0.reversed() + [$0[0]] }, "depths must fall")
+        #expect(refused { $0[0].sibling = "zz" })
+        #expect(refused { $0[0].count = .max })
+        #expect(refused { $0[0].bytes = .max })
+        #expect(refused { $0 = [] })
+        #expect(refused { $0 += [TrieStep(depth: 0, sibling: String(repeating: "00", count: 32), count: 1, bytes: 0)] })
+        var w = CanonicalWriter()
+        for b in Array("MFL2".utf8) { w.append(uint8: b) }
+        w.append(uint32: 0)
+        w.append(bytes: Array("{\"state\":".utf8))
+        #expect(throws: StorageProtocolError.self) { try FileMetaListing.decodeProven(Data(w.bytes)) }
+        await t.expectAlive()
+    }
+
     /// What a lying blobber may send back is checked by the client before any arithmetic.
     @Test func hostileListingsAndBlockBatchesAreRefusedByTheClient() throws {
         var w = CanonicalWriter()
