@@ -104,10 +104,17 @@ package final class PostgresConnection {
     }
 
     /// Runs `sql` with `parameters` bound to $1, $2, … and returns every row.
-    /// The statement is prepared once per parameter type signature and reused.
-    package func query(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> [PostgresRow] {
+    ///
+    /// By default the statement is prepared once per parameter type signature and reused. With
+    /// `prepared: false` it is planned with these values on each call: for text that varies (a
+    /// list of `$n` as long as a batch), which would otherwise fill the session with statements,
+    /// and for lookups in a table that grows, where the generic plan PostgreSQL settles on after
+    /// five calls on a still-empty table is a sequential scan that it keeps as the table fills.
+    package func query(_ sql: String, _ parameters: [PostgresValue] = [], prepared: Bool = true) throws(PostgresError)
+        -> [PostgresRow]
+    {
         try retried { () throws(PostgresError) in
-            let result = try executePrepared(sql, parameters)
+            let result = try prepared ? executePrepared(sql, parameters) : executeUnnamed(sql, parameters)
             defer { PQclear(result) }
             return try PostgresConnection.rows(of: result)
         }
@@ -119,10 +126,11 @@ package final class PostgresConnection {
     }
 
     /// Runs a statement that returns no rows; the number of rows it changed.
+    /// `prepared` as in `query`.
     @discardableResult
-    package func run(_ sql: String, _ parameters: [PostgresValue] = []) throws(PostgresError) -> Int {
+    package func run(_ sql: String, _ parameters: [PostgresValue] = [], prepared: Bool = true) throws(PostgresError) -> Int {
         try retried { () throws(PostgresError) in
-            let result = try executePrepared(sql, parameters)
+            let result = try prepared ? executePrepared(sql, parameters) : executeUnnamed(sql, parameters)
             defer { PQclear(result) }
             return PostgresConnection.affectedRows(result)
         }

@@ -86,6 +86,31 @@ import Testing
         #expect(try db.run("UPDATE item SET flag = $1 WHERE id < $2", [.boolean(true), .integer(10)]) == 10)
     }
 
+    /// Why batch lookups run unprepared: a prepared statement settles on a generic plan after
+    /// five calls (made while the table was empty: a sequential scan, kept as the table fills),
+    /// and every list length would leave one more statement in the session.
+    @Test func unpreparedLookupsLeaveNoStatementBehindAndPlanForTheTableAsItIs() throws {
+        guard let db = try connection() else { return }
+        func lookup(_ ids: [Int64], prepared: Bool) throws -> [Int64] {
+            let list = (1...ids.count).map { "$\($0)" }.joined(separator: ", ")
+            return try db.query("SELECT id FROM item WHERE id IN (\(list)) ORDER BY id", ids.map { .integer($0) }, prepared: prepared)
+                .map { try $0.int64(0) }
+        }
+        for _ in 0..<8 { _ = try lookup([1, 2, 3], prepared: true) }
+        let settled = try db.queryOne("SELECT generic_plans FROM pg_prepared_statements WHERE statement LIKE 'SELECT id FROM item WHERE id IN%'")
+        let genericPlans = try settled?.int64(0) ?? 0
+        #expect(genericPlans > 0)
+        try db.insert(into: "item", columns: ["id"], rows: (0..<5_000).map { [.integer(Int64($0))] })
+        for n in 1...20 {
+            let ids = (0..<Int64(n)).map { $0 * 250 }
+            let found = try lookup(ids + [1_000_000], prepared: false)
+            #expect(found == ids)
+        }
+        let statements = try db.queryOne("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'SELECT id FROM item WHERE id IN%'")
+        let count = try statements?.int64(0)
+        #expect(count == 1)
+    }
+
     @Test func batchInsertSplitsAtTheParameterLimit() throws {
         guard let db = try connection() else { return }
         let rows: [[PostgresValue]] = (0..<30_000).map {
