@@ -96,8 +96,9 @@ import Testing
             return try db.query("SELECT id FROM item WHERE id IN (\(list)) ORDER BY id", ids.map { .integer($0) }, prepared: prepared)
                 .map { try $0.int64(0) }
         }
+        let ours = "FROM pg_prepared_statements WHERE statement LIKE 'SELECT id FROM item WHERE id IN%'"
         for _ in 0..<8 { _ = try lookup([1, 2, 3], prepared: true) }
-        let settled = try db.queryOne("SELECT generic_plans FROM pg_prepared_statements WHERE statement LIKE 'SELECT id FROM item WHERE id IN%'")
+        let settled = try db.queryOne("SELECT generic_plans \(ours)")
         let genericPlans = try settled?.int64(0) ?? 0
         #expect(genericPlans > 0)
         try db.insert(into: "item", columns: ["id"], rows: (0..<5_000).map { [.integer(Int64($0))] })
@@ -106,7 +107,7 @@ import Testing
             let found = try lookup(ids + [1_000_000], prepared: false)
             #expect(found == ids)
         }
-        let statements = try db.queryOne("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'SELECT id FROM item WHERE id IN%'")
+        let statements = try db.queryOne("SELECT count(*) \(ours)")
         let count = try statements?.int64(0)
         #expect(count == 1)
     }
