@@ -24,4 +24,25 @@ import Testing
         #expect(Hex.decode("é0") == nil)
         #expect(Hex.decode(" 00") == nil)
     }
+
+    /// Every byte value, in either nibble, against the definition: only 0-9, a-f and A-F decode.
+    @Test func everyByteValueDecodesExactlyWhenItIsAHexDigit() {
+        let digits = Set("0123456789abcdefABCDEF".utf8)
+        for c in UInt8.min...UInt8.max {
+            for text in [[c, UInt8(ascii: "0")], [UInt8(ascii: "0"), c]] {
+                let string = String(decoding: text, as: UTF8.self)
+                let valid = digits.contains(c)
+                // A byte that is not UTF-8 on its own becomes U+FFFD, three bytes: never hex.
+                #expect((Hex.decode(string) != nil) == valid, "byte \(c)")
+                #expect(Hex.byteCount(string) == (valid ? 1 : nil), "byte \(c)")
+                if valid, let value = Hex.decode(string)?.first {
+                    let n = UInt8(String(decoding: [c], as: UTF8.self), radix: 16) ?? 0xFF
+                    #expect(value == (text[0] == c ? n << 4 : n))
+                }
+            }
+        }
+        #expect(Hex.byteCount(String(repeating: "ab", count: 32)) == 32)
+        #expect(Hex.byteCount("abc") == nil)
+        #expect(Hex.byteCount("") == 0)
+    }
 }

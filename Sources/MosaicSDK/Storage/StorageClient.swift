@@ -559,62 +559,7 @@ public final class StorageClient: Sendable {
                 path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }
         let needed = min(a.dataShards, answered.count)
-        // Which versions (signed bytes) are the owner's: those a root-checked listing proved, and
-        // those with a good signature on some copy, checked once per version on every core (another
-        // copy is tried only when the first one's signature fails). Then each blobber holding a
-        // version is one vote for it, whatever the signature field of its own copy.
-        // The root proves the signed bytes, not the signature field beside them. Honest copies of
-        // one version carry the same signature (Ed25519 is deterministic), so a proven version is
-        // taken as is only when no copy disagrees; otherwise its copies' signatures are checked
-        // below like any other version's, and the first good one wins.
-        var signatureOf: [[UInt8]: String] = [:]
-        var disputed = Set<[UInt8]>()
-        for list in answered {
-            for e in list {
-                if let s = signatureOf.updateValue(e.meta.signature, forKey: e.digest), s != e.meta.signature {
-                    disputed.insert(e.digest)
-                }
-            }
-        }
-        var owners: [[UInt8]: FileMeta] = [:]
-        for (_, list, checked, _) in lists where checked {
-            for e in list ?? [] where owners[e.digest] == nil && !disputed.contains(e.digest) { owners[e.digest] = e.meta }
-        }
-        var first: [[UInt8]: Int] = [:]
-        var candidates: [(meta: FileMeta, digest: [UInt8])] = []
-        for list in answered {
-            for e in list where e.meta.allocationID == a.id && owners[e.digest] == nil && first[e.digest] == nil {
-                first[e.digest] = candidates.count
-                candidates.append(e)
-            }
-        }
-        let valid = FileMeta.verifyAll(candidates, owner: a.ownerPublicKey)
-        for (k, e) in candidates.enumerated() where valid[k] { owners[e.digest] = e.meta }
-        for list in answered {
-            for e in list where owners[e.digest] == nil {
-                guard let k = first[e.digest], e.meta.signature != candidates[k].meta.signature,
-                    (try? e.meta.verify(owner: a.ownerPublicKey, digest: e.digest)) != nil
-                else { continue }
-                owners[e.digest] = e.meta
-            }
-        }
-        // A proven version whose every copy has a broken signature is still the owner's bytes.
-        for (_, list, checked, _) in lists where checked {
-            for e in list ?? [] where owners[e.digest] == nil { owners[e.digest] = e.meta }
-        }
-        var votes: [[UInt8]: (FileMeta, Int)] = [:]
-        for list in answered {
-            var counted = Set<[UInt8]>()  // a blobber naming an entry twice votes once
-            for e in list where counted.insert(e.digest).inserted {
-                guard let m = owners[e.digest] else { continue }
-                votes[e.digest, default: (m, 0)].1 += 1
-            }
-        }
-        var byPath: [String: FileMeta] = [:]
-        for (m, n) in votes.values where n >= needed {
-            if let other = byPath[m.path], other.modified >= m.modified { continue }
-            byPath[m.path] = m
-        }
-        return byPath.values.sorted { $0.path < $1.path }
+        var votes = ListingVotes(lists: answered, proven: lists.compactMap { $0.1 == nil ? nil : $0.2 })
+        return votes.merged(allocationID: a.id, owner: a.ownerPublicKey, needed: needed)
     }
 }

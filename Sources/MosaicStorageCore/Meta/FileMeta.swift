@@ -150,15 +150,15 @@ public struct FileMeta: Sendable, Hashable, Codable, CanonicalSigned {
             }
             guard ErasureCoder.isValid(dataShards: dataShards, parityShards: parityShards),
                 fragmentRoots.count == dataShards + parityShards,
-                fragmentRoots.allSatisfy({ Hex.decode($0)?.count == 32 })
+                fragmentRoots.allSatisfy({ Hex.byteCount($0) == 32 })
             else {
                 throw .invalid("metadata of \(path) needs one 32-byte hex root per shard")
             }
-            guard let prefix = Hex.decode(noncePrefix), prefix.count == 8 else {
+            guard Hex.byteCount(noncePrefix) == 8 else {
                 throw .invalid("metadata of \(path): nonce_prefix must be 8 hex bytes")
             }
             let wrappedCount = cipher == Self.lockerCipher ? Self.lockerWrappedKeyCount : SealedBox.overhead + 32
-            guard let wrapped = Hex.decode(wrappedKey), wrapped.count == wrappedCount else {
+            guard Hex.byteCount(wrappedKey) == wrappedCount else {
                 throw .invalid("metadata of \(path): wrapped_key must be a wrapped 32-byte key (\(wrappedCount) bytes)")
             }
             guard let layout = try? layout(), layout.fragmentLength == fragmentLength else {
@@ -168,7 +168,7 @@ public struct FileMeta: Sendable, Hashable, Codable, CanonicalSigned {
             }
         }
         if !signatureCheck {
-            guard signature.utf8.count == 128, Hex.decode(signature) != nil else {
+            guard Hex.byteCount(signature) == 64 else {
                 throw .forbidden("the owner signature on the metadata of \(path) is malformed")
             }
             return
