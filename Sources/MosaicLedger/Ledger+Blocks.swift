@@ -224,12 +224,10 @@ extension Ledger {
                 replaying?.receipts = stored.map(\.receipt)
                 try store.insert(transactions: stored)
                 try store.upsert(accounts: state.accounts.map { ($0.key, $0.value) })
-                for (contract, values) in state.contractValues {
-                    for (k, v) in values {
-                        try store.recordUndo(contract, k, round: round)
-                        try store.setContractValue(contract, k, v)
-                    }
-                }
+                try store.write(
+                    contractChanges: state.contractValues.flatMap { contract, values in
+                        values.map { ContractChange(contract: contract, key: $0.key, value: $0.value) }
+                    }, round: round)
                 if round % max(1, s.pruneEvery) == 0 {
                     if round > Ledger.historyRounds {
                         try store.pruneUndo(through: round - Ledger.historyRounds, contracts: Array(contracts.keys))
@@ -238,7 +236,7 @@ extension Ledger {
                     let (cutoff, o) = now.subtractingReportingOverflow(genesis.creationDateMaxAgeSeconds)
                     if !o { try store.pruneExpired(createdBefore: cutoff) }
                 }
-                for e in expired { try store.insertExpired(e.tx, round: round) }
+                try store.insertExpired(expired.map(\.tx), round: round)
                 try store.removePending(expired.map(\.tx.hash) + Array(included))
                 if nextRecovery != s.recovery { try store.setMeta(Ledger.recoveryKey, try Ledger.json(nextRecovery)) }
                 try store.deleteMeta(Ledger.executingKey)

@@ -114,7 +114,7 @@ extension Ledger {
             let round = s.latest.round
             do {
                 try store.transaction {
-                    for tx in expire { try store.insertExpired(tx, round: round) }
+                    try store.insertExpired(expire, round: round)
                     try store.removePending(drop + expire.map(\.hash))
                 }
             } catch {

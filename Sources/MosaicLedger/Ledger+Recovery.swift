@@ -115,10 +115,8 @@ extension Ledger {
             }
             let round = s.latest.round
             try store.transaction {
-                for e in dropped {
-                    try store.insertExpired(e.tx, round: round)
-                    try store.removePending(e.tx.hash)
-                }
+                try store.insertExpired(dropped.map(\.tx), round: round)
+                try store.removePending(dropped.map(\.tx.hash))
                 try store.setMeta(Ledger.recoveryKey, try Ledger.json(next))
                 try store.deleteMeta(Ledger.executingKey)
                 try store.deleteMeta(Ledger.executingHookKey)

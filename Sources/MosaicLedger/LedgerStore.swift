@@ -93,6 +93,9 @@ package protocol LedgerStore: AnyObject {
     func insert(transactions: [StoredTransaction]) throws
     func upsert(accounts: [(id: String, state: AccountState)]) throws
     func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) throws
+    /// A block's contract changes: first each key's value before `round` goes into the undo log
+    /// (`recordUndo`), then its new value is written (nil deletes). Each key appears once.
+    func write(contractChanges: [ContractChange], round: UInt64) throws
 
     // The pending pool.
     /// Keeps an accepted transaction (its canonical bytes and signature) until a block includes it.
@@ -105,10 +108,18 @@ package protocol LedgerStore: AnyObject {
     func pendingHashes() throws -> [String]
     /// The pending rows of `hashes` that are still there, in arrival order.
     func pendingTransactions(_ hashes: [String]) throws -> [(hash: String, round: UInt64, bytes: [UInt8])]
-    func insertExpired(_ tx: Transaction, round: UInt64) throws
+    /// Records transactions that left the pool unincluded (a hash listed twice is recorded once).
+    func insertExpired(_ txs: [Transaction], round: UInt64) throws
     /// Forgets expired transactions created before `cutoff`: admission refuses their
     /// `creation_date` by now, so the record is no longer what keeps them out.
     func pruneExpired(createdBefore cutoff: Int64) throws
+}
+
+/// One key's new value in a block (nil: deleted).
+package struct ContractChange {
+    let contract: String
+    let key: String
+    let value: [UInt8]?
 }
 
 /// One included transaction as a block stores it.

@@ -392,6 +392,42 @@ final class PostgresLedgerStore: LedgerStore {
             suffix: "ON CONFLICT(client_id) DO UPDATE SET balance = excluded.balance, nonce = excluded.nonce")
     }
 
+    /// Three kinds of statement for the whole block, not two per key: the undo rows read the old
+    /// values in the insert itself (before anything changes), then one multi-row upsert of the
+    /// new values and one delete of the removed keys, each in chunks under the parameter limit.
+    func write(contractChanges: [ContractChange], round: UInt64) throws {
+        guard !contractChanges.isEmpty else { return }
+        let r = try Self.integer(round)
+        let chunkSize = 1000
+        var start = 0
+        while start < contractChanges.count {
+            let chunk = contractChanges[start..<min(start + chunkSize, contractChanges.count)]
+            let pairs = (0..<chunk.count).map { "($\(2 * $0 + 2)::bytea, $\(2 * $0 + 3)::bytea)" }.joined(separator: ", ")
+            try connection.run(
+                """
+                INSERT INTO contract_undo(contract, round, key, old)
+                SELECT v.contract, $1, v.key, s.value FROM (VALUES \(pairs)) AS v(contract, key)
+                LEFT JOIN contract_state s ON s.contract = v.contract AND s.key = v.key
+                ON CONFLICT DO NOTHING
+                """, [r] + chunk.flatMap { [Self.s($0.contract), Self.s($0.key)] }, prepared: false)
+            start += chunk.count
+        }
+        let written = contractChanges.compactMap { c in c.value.map { [Self.s(c.contract), Self.s(c.key), PostgresValue.bytes($0)] } }
+        try connection.insert(
+            into: "contract_state", columns: ["contract", "key", "value"], rows: written,
+            suffix: "ON CONFLICT(contract, key) DO UPDATE SET value = excluded.value")
+        let removed = contractChanges.filter { $0.value == nil }
+        start = 0
+        while start < removed.count {
+            let chunk = removed[start..<min(start + chunkSize, removed.count)]
+            let pairs = (0..<chunk.count).map { "($\(2 * $0 + 1)::bytea, $\(2 * $0 + 2)::bytea)" }.joined(separator: ", ")
+            try connection.run(
+                "DELETE FROM contract_state WHERE (contract, key) IN (\(pairs))",
+                chunk.flatMap { [Self.s($0.contract), Self.s($0.key)] }, prepared: false)
+            start += chunk.count
+        }
+    }
+
     func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) throws {
         if let value {
             try connection.run(
@@ -457,13 +493,19 @@ final class PostgresLedgerStore: LedgerStore {
         return rows.sorted { $0.seq < $1.seq }.map(\.row)
     }
 
-    func insertExpired(_ tx: Transaction, round: UInt64) throws {
-        let json = (try? JSONEncoder().encode(tx)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        try connection.run(
-            """
-            INSERT INTO expired(hash, round, tx, creation_date) VALUES($1, $2, $3, $4)
-            ON CONFLICT(hash) DO UPDATE SET round = excluded.round, tx = excluded.tx, creation_date = excluded.creation_date
-            """, [Self.s(tx.hash), try Self.integer(round), Self.s(json), .integer(tx.creationDate)])
+    /// One multi-row upsert (a hash listed twice would make it fail, so the last one is kept).
+    func insertExpired(_ txs: [Transaction], round: UInt64) throws {
+        let r = try Self.integer(round)
+        var seen = Set<String>()
+        let unique = txs.reversed().filter { seen.insert($0.hash).inserted }.reversed()
+        let encoder = JSONEncoder()
+        try connection.insert(
+            into: "expired", columns: ["hash", "round", "tx", "creation_date"],
+            rows: unique.map { tx in
+                let json = (try? encoder.encode(tx)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                return [Self.s(tx.hash), r, Self.s(json), .integer(tx.creationDate)]
+            },
+            suffix: "ON CONFLICT(hash) DO UPDATE SET round = excluded.round, tx = excluded.tx, creation_date = excluded.creation_date")
     }
 
     func pruneExpired(createdBefore cutoff: Int64) throws {

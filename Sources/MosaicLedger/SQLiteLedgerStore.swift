@@ -377,6 +377,14 @@ final class SQLiteLedgerStore: LedgerStore {
         for (id, a) in accounts { try st.run(.text(id), .uint64(a.balance), try Self.integer(a.nonce)) }
     }
 
+    /// One key at a time: on a local file each statement is a function call, not a round trip.
+    func write(contractChanges: [ContractChange], round: UInt64) throws(DatabaseError) {
+        for c in contractChanges {
+            try recordUndo(c.contract, c.key, round: round)
+            try setContractValue(c.contract, c.key, c.value)
+        }
+    }
+
     func setContractValue(_ contract: String, _ key: String, _ value: [UInt8]?) throws(DatabaseError) {
         if let value {
             try db.prepare(
@@ -426,10 +434,12 @@ final class SQLiteLedgerStore: LedgerStore {
         return rows.sorted { $0.seq < $1.seq }.map(\.row)
     }
 
-    func insertExpired(_ tx: Transaction, round: UInt64) throws(DatabaseError) {
-        let json = (try? JSONEncoder().encode(tx)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        try db.prepare("INSERT OR REPLACE INTO expired(hash, round, tx, creation_date) VALUES(?1, ?2, ?3, ?4)")
-            .run(.text(tx.hash), try Self.integer(round), .text(json), .integer(tx.creationDate))
+    func insertExpired(_ txs: [Transaction], round: UInt64) throws(DatabaseError) {
+        for tx in txs {
+            let json = (try? JSONEncoder().encode(tx)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            try db.prepare("INSERT OR REPLACE INTO expired(hash, round, tx, creation_date) VALUES(?1, ?2, ?3, ?4)")
+                .run(.text(tx.hash), try Self.integer(round), .text(json), .integer(tx.creationDate))
+        }
     }
 
     /// Forgets expired transactions created before `cutoff`: admission refuses their
