@@ -31,6 +31,13 @@ public struct CanonicalWriter: Sendable {
         bytes.append(contentsOf: b)
     }
 
+    /// The bytes as they are, no length: for fixed-width fields (a 64-byte signature) and for
+    /// records already framed (a listing's entries).
+    public mutating func append(raw b: [UInt8]) { bytes.append(contentsOf: b) }
+
+    /// Room for `count` bytes in all, so a large record (a listing of a big folder) grows once.
+    public mutating func reserveCapacity(_ count: Int) { bytes.reserveCapacity(count) }
+
     /// UTF-8 bytes with a length prefix.
     public mutating func append(string s: String) {
         append(uint32: UInt32(truncatingIfNeeded: s.utf8.count))

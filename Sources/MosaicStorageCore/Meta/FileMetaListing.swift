@@ -17,10 +17,17 @@ package enum FileMetaListing {
         var w = CanonicalWriter()
         for b in proof == nil ? magic : provenMagic { w.append(uint8: b) }
         w.append(uint32: UInt32(metas.count))
+        var reserved = false
         for m in metas {
-            w.append(bytes: m.signingBytes)
+            let entry = m.signingBytes
+            if !reserved {
+                // Entries of one listing are alike in size; the first one sizes the buffer.
+                w.reserveCapacity(8 + metas.count * (entry.count + 68 + 16))
+                reserved = true
+            }
+            w.append(bytes: entry)
             let sig = Hex.decode(m.signature) ?? []
-            for b in (sig.count == 64 ? sig : [UInt8](repeating: 0, count: 64)) { w.append(uint8: b) }
+            w.append(raw: sig.count == 64 ? sig : [UInt8](repeating: 0, count: 64))
         }
         if let proof { w.append(bytes: [UInt8]((try? JSONEncoder().encode(proof)) ?? Data())) }
         return Data(w.bytes)
