@@ -104,10 +104,12 @@ package final class LocalPostgres: Sendable {
     /// Starts the server on a free loopback port (a few tries: another process may take the port
     /// first), after `prepare`. A server of this folder left running by a process that died is
     /// stopped first; one whose owner still runs is not touched (`.busy`).
-    /// - Parameter settings: extra `postgres -c` settings, e.g. `fsync=off` for throwaway servers.
+    /// - Parameters:
+    ///   - settings: extra `postgres -c` settings, e.g. `fsync=off` for throwaway servers.
+    ///   - fixedPort: this port instead of a free one (a restart, so clients find it where it was).
     /// - Returns: the port.
     @discardableResult
-    package func start(settings: [String: String] = [:]) throws(LocalPostgresError) -> UInt16 {
+    package func start(settings: [String: String] = [:], port fixedPort: UInt16? = nil) throws(LocalPostgresError) -> UInt16 {
         if let port { return port }
         try lock()
         if isRunning { stopServer() }
@@ -115,7 +117,7 @@ package final class LocalPostgres: Sendable {
         let socketDirectory = directory.utf8.count <= 90 ? directory : ""
         var lastLog = ""
         for _ in 0..<3 {
-            guard let port = LocalPostgres.freeLoopbackPort() else { continue }
+            guard let port = fixedPort ?? LocalPostgres.freeLoopbackPort() else { continue }
             var options = "-p \(port) -k \(LocalPostgres.shellQuoted(socketDirectory)) -c listen_addresses=127.0.0.1"
             for (key, value) in settings.sorted(by: { $0.key < $1.key }) {
                 options += " -c \(LocalPostgres.shellQuoted(key + "=" + value))"

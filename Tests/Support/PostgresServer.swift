@@ -53,8 +53,12 @@ public final class PostgresServer: Sendable {
         if case .success(let server) = sharedServer.withLock({ $0 }) { server.stop() }
     }
 
+    private let settings: [String: String]
+
     /// Starts a fresh server (a few seconds: initdb, then pg_ctl start).
-    public init() throws(Unavailable) {
+    /// - Parameter overrides: settings over the defaults (durability off), e.g.
+    ///   `synchronous_commit=on` for a test that crashes the server and counts what it kept.
+    public init(settings overrides: [String: String] = [:]) throws(Unavailable) {
         var template = Array("/tmp/mosaic-pg-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw .failed("mkdtemp: \(String(cString: strerror(errno)))") }
         directory = String(cString: made)
@@ -62,9 +66,10 @@ public final class PostgresServer: Sendable {
             server = try LocalPostgres(directory: directory)
             try server.prepare(durable: false)
             // Durability off: the tests kill processes, not machines.
-            port = try server.start(settings: [
+            settings = [
                 "fsync": "off", "synchronous_commit": "off", "full_page_writes": "off", "max_connections": "200",
-            ])
+            ].merging(overrides) { $1 }
+            port = try server.start(settings: settings)
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             switch error {
@@ -87,6 +92,13 @@ public final class PostgresServer: Sendable {
         // The name is made here from numbers, never from input; CREATE DATABASE takes no parameters.
         try admin.execute("CREATE DATABASE \(name)")
         return "postgresql://postgres@127.0.0.1:\(port)/\(name)"
+    }
+
+    /// Crashes the server (an immediate stop: no clean shutdown, every session cut) and starts it
+    /// again on the same port and data, which replays its write-ahead log.
+    public func restart() throws {
+        server.stop(immediate: true)
+        try server.start(settings: settings, port: port)
     }
 
     /// Stops the server at once and removes its folder.
