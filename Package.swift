@@ -129,6 +129,12 @@ let package = Package(
             dependencies: ["BenchSupport", "MosaicNode", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicHTTPServer"],
             path: "bench/social",
             swiftSettings: swift),
+        // View reads/s with 1, 2 and 3 `mosaic node` processes on one PostgreSQL database (issue 14):
+        // `swift build -c release --product mosaic`, then `swift run -c release bench-reads [seconds clients posts] [--cached]`.
+        .executableTarget(
+            name: "bench-reads",
+            dependencies: ["BenchSupport", "MosaicLedger", "MosaicProtocol", "MosaicCrypto", "MosaicTestSupport"],
+            path: "bench/reads", swiftSettings: swift),
         // A third-party app that signs in with Mosaic and votes for its users (examples/social-app/README.md).
         .executableTarget(
             name: "example-social-app", dependencies: ["MosaicSDK", "MosaicHTTP", "MosaicHTTPServer", "MosaicCrypto", "MosaicProtocol"],
