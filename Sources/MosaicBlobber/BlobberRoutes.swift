@@ -93,20 +93,29 @@ extension BlobberServer {
                 try await ensureRecord(id)
                 let path = try req[BlobberServer.folder]
                 let r = try await authorizeRead(req, allocation: id, path: path).record
-                let entries = try list(r, path: path, recursive: try req[BlobberServer.recursive])
-                switch try req[BlobberServer.format] {
+                let recursive = try req[BlobberServer.recursive]
+                let format = try req[BlobberServer.format]
+                let key = ListingBodyCache.Key(
+                    allocationID: id, path: path, recursive: recursive, format: format,
+                    state: [UInt8]((try? JSONEncoder().encode(state(r))) ?? Data()))
+                switch format {
                 case "binary":
-                    return HTTPResponse(status: 200, body: FileMetaListing.encode(entries), contentType: FileMetaListing.contentType)
+                    let body = try listingBodies.body(key) {
+                        FileMetaListing.encode(try list(r, path: path, recursive: recursive))
+                    }
+                    return HTTPResponse(status: 200, body: body, contentType: FileMetaListing.contentType)
                 case "proven":
-                    let recursive = try req[BlobberServer.recursive]
-                    let folder = path == "/" || r.files[path]?.meta.kind == .directory
-                    let proof = BlobberWire.FolderProof(
-                        state: state(r), steps: folder && !recursive ? r.leaves.trie.proof(ofFolder: path) : nil)
-                    return HTTPResponse(
-                        status: 200, body: FileMetaListing.encode(entries, proof: proof), contentType: FileMetaListing.contentType)
+                    let body = try listingBodies.body(key) {
+                        let entries = try list(r, path: path, recursive: recursive)
+                        let folder = path == "/" || r.files[path]?.meta.kind == .directory
+                        let proof = BlobberWire.FolderProof(
+                            state: state(r), steps: folder && !recursive ? r.leaves.trie.proof(ofFolder: path) : nil)
+                        return FileMetaListing.encode(entries, proof: proof)
+                    }
+                    return HTTPResponse(status: 200, body: body, contentType: FileMetaListing.contentType)
                 default: break
                 }
-                return try HTTPResponse.json(BlobberWire.Listing(entries: entries))
+                return try HTTPResponse.json(BlobberWire.Listing(entries: try list(r, path: path, recursive: recursive)))
             }
         }
         http.route(

@@ -66,6 +66,7 @@ package final class BlobberServer: Sendable {
     let nonces = RequestNonces()
     private let refreshed = Mutex<[String: ContinuousClock.Instant]>([:])
     let readState: Mutex<ReadState>
+    let listingBodies = ListingBodyCache()
     private let markerCommits = Mutex<Task<Void, Never>?>(nil)
 
     package init(configuration: Configuration) throws {
