@@ -59,6 +59,8 @@ public final class AppServer: Sendable {
     /// The shares made from this app, for the owner's list and revocation.
     let shareLog: ShareLog
     let unlockThrottle: UnlockThrottle
+    /// Folder batches to one target folder go one at a time (`uploadBatch`).
+    let batchQueue = CommitQueue()
     /// The Host values allowed, known once the port is bound.
     let hosts: HostAllowList
     private let sweeper = Mutex<Task<Void, Never>?>(nil)

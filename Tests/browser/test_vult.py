@@ -131,6 +131,23 @@ def test_allocation_upload_download_rename_share_delete(devnet, browser, second_
     for rel, content in tree.items():
         status, digest, length = b.driver.execute_async_script(SHA_JS, f"/api/files/download?alloc={alloc}&path=/" + quote(rel))
         assert (status, length, digest) == (200, len(content), hashlib.sha256(content).hexdigest()), rel
+    batches = "return performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/files/batch')).length"
+    assert b.js(batches) == 1, "the three small files went up in one batch (one commit), beach.bin alone"
+
+    # A folder of 130 small files: two batches (128 files, then 2), one progress item for all.
+    for i in range(130):
+        (tmp_path / "many" / f"n{i:03}.txt").parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "many" / f"n{i:03}.txt").write_bytes(f"note {i}\n".encode())
+    b.driver.find_element("css selector", "#upload-folder-input").send_keys(str(tmp_path / "many"))
+    b.wait(lambda: b.js("return (document.querySelector('.upload-group[data-name=\"many\"]') || {dataset: {}}).dataset.state") == "done",
+           timeout=120)
+    assert b.text_of('.upload-group[data-name="many"] .upload-status').startswith("Uploaded · 130 of 130 files")
+    assert b.js(batches) == 3
+    listing = b.driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch(arguments[0], {credentials: 'same-origin'}).then(r => r.json()).then(j => done(j.entries.length));
+    """, f"/api/files?alloc={alloc}&path=/many")
+    assert listing == 130
 
     # Delete with confirmation.
     b.el('.file-row[data-path="/renamed.bin"]').find_element("css selector", ".file-delete").click()

@@ -115,6 +115,22 @@ extension AppServer {
             return try AppServer.json(AppServer.entryJSON(result.meta), status: 201)
         }
 
+        apiStreaming(
+            .post, "/api/files/batch",
+            summary:
+                "Upload up to 128 small files of a folder in one commit per blobber (body: u32 BE manifest length, JSON manifest, the files' bytes)",
+            parameters: [AppParameters.alloc, AppParameters.folder, AppParameters.replace], statuses: [200],
+            bodyLimit: Int64(UploadBatch.maxBodyBytes)
+        ) { [self] req, body in
+            let (client, alloc) = try await storage(req, allocationID: try req.http[AppParameters.alloc])
+            let folder = try req.http[AppParameters.folder]
+            if folder != "/" {
+                do throws(StorageRequestError) { try RemotePath.validate(folder) } catch { throw AppServer.httpError(storage: error) }
+            }
+            let batch = try UploadBatch(body: try await body.collect(maxBytes: UploadBatch.maxBodyBytes))
+            return try await uploadBatch(batch, to: folder, client: client, allocation: alloc, replace: try req.http[AppParameters.replace])
+        }
+
         api(
             .get, "/api/files/download", summary: "Download a file", access: .wallet,
             parameters: [AppParameters.alloc, AppParameters.file], errors: [403, 404, 422]
@@ -167,13 +183,13 @@ extension AppServer {
 
     /// Like `api`, for a route whose body streams in (uploads); needs an unlocked wallet and CSRF.
     func apiStreaming(
-        _ method: HTTPMethod, _ path: String, summary: String, parameters: [any RouteParameter] = [],
-        handler: @escaping @Sendable (AppRequest, RequestBodyStream) async throws -> HTTPResponse
+        _ method: HTTPMethod, _ path: String, summary: String, parameters: [any RouteParameter] = [], statuses: [Int] = [201],
+        bodyLimit: Int64 = 64 << 30, handler: @escaping @Sendable (AppRequest, RequestBodyStream) async throws -> HTTPResponse
     ) {
         let sessions = self.sessions
         server.streamingRoute(
-            method, path, summary: summary, parameters: parameters, statuses: [201],
-            errors: [401, 403, 404, 409, 422], bodyLimit: 64 << 30,
+            method, path, summary: summary, parameters: parameters, statuses: statuses,
+            errors: [400, 401, 403, 404, 409, 413, 422], bodyLimit: bodyLimit,
             precheck: { req in
                 _ = try AppServer.resolve(req, access: .wallet, sessions: sessions)
             }
@@ -204,6 +220,53 @@ extension AppServer {
         defer { try? handle.close() }
         for try await chunk in body {
             try handle.write(contentsOf: chunk)
+        }
+    }
+
+    /// Sends a batch through the SDK's folder upload (which commits small files together) from a
+    /// spool folder of its own, compared with the listing of the deepest folder that holds them
+    /// all. One batch per target folder at a time: they share the spool and the SDK's journal.
+    func uploadBatch(
+        _ batch: UploadBatch, to folder: String, client: StorageClient, allocation alloc: StorageAllocation, replace: Bool
+    ) async throws -> HTTPResponse {
+        let common = batch.commonFolder
+        let remote = common.isEmpty ? folder : (folder == "/" ? "" : folder) + "/" + common
+        let prefix = common.isEmpty ? "" : common + "/"
+        let key = alloc.id + "\n" + remote
+        return try await batchQueue.serially(key) {
+            let spool = configuration.home.appendingPathComponent("app-spool", isDirectory: true)
+                .appendingPathComponent("batch-" + Hex.encode(SHA256.hash(Array(key.utf8)).prefix(16)), isDirectory: true)
+            defer { try? FileManager.default.removeItem(at: spool) }
+            do { try batch.spool(into: spool, below: common) } catch {
+                throw HTTPError.internalError(
+                    "the batch could not be written to the app's spool folder ($MOSAIC_HOME/app-spool); check that the disk has space")
+            }
+            let r = try await mapStorage {
+                try await client.uploadFolder(spool, to: remote, allocation: alloc, replace: replace, concurrency: 4)
+            }
+            let failed = (r.failed + r.skipped).map { issue -> [String: Any] in
+                let e = AppServer.webWords(issue, path: (remote == "/" ? "" : remote) + "/" + issue.path)
+                return ["path": prefix + issue.path, "code": e.code, "message": e.message]
+            }
+            return try AppServer.json([
+                "uploaded": r.uploaded.map { prefix + $0 }, "unchanged": r.plan.unchanged.map { prefix + $0 }, "failed": failed,
+                "writes": r.writes,
+            ])
+        }
+    }
+
+    /// A file of a batch that failed, in the page's words (the SDK's name CLI flags); `exists`
+    /// makes the page offer Replace and Keep both, as for a single upload.
+    static func webWords(_ issue: FolderIssue, path: String) -> (code: String, message: String) {
+        switch issue.code {
+        case StorageClientError.alreadyExists(path: "").code:
+            return ("exists", "A file named \(RemotePath.name(path)) is already in this folder.")
+        case StorageClientError.notAFile(path: "").code:
+            return (issue.code, "\(RemotePath.parent(path)) has a folder named \(RemotePath.name(path)); rename one of them.")
+        case StorageClientError.changedDuringUpload(path: "").code:
+            return (issue.code, "\(RemotePath.name(path)) changed while it was sent; nothing was saved for it. Try again.")
+        default:
+            return (issue.code, issue.message)
         }
     }
 

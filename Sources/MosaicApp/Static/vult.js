@@ -348,7 +348,7 @@
     const item = h('li', { class: 'upload-item upload-group', data: { name: g.name, state: 'queued' } },
       h('span', { class: 'upload-name', text: g.name + '/', title: g.name }), bar, status, cancel, list);
     $('#uploads').appendChild(item);
-    const group = { name: g.name, item, bar, status, cancel, list, jobs: [], total, loaded: new Map(), done: 0, failed: 0, cancelled: false, ready: false };
+    const group = { name: g.name, item, bar, status, cancel, list, jobs: [], batches: [], total, loaded: new Map(), done: 0, failed: 0, cancelled: false, ready: false };
     group.update = () => {
       const sent = Array.from(group.loaded.values()).reduce((a, b) => a + b, 0);
       bar.value = total ? Math.round((sent / total) * 100) : Math.round(((group.done + group.failed) / Math.max(1, group.jobs.length)) * 100);
@@ -368,7 +368,13 @@
     };
     cancel.addEventListener('click', () => {
       group.cancelled = true;
+      // A batch in flight is aborted whole (its files end as Cancelled); one still queued leaves the queue.
+      for (const b of group.batches) {
+        if (b.xhr) b.xhr.abort();
+        else if (vult.queue.includes(b)) { vult.queue = vult.queue.filter((j) => j !== b); for (const j of b.jobs) finish(j, 'failed', 'Cancelled'); }
+      }
       for (const job of group.jobs) {
+        if (job.batch) continue;
         if (job.item.dataset.state === 'done' || job.item.dataset.state === 'failed') continue;
         job.cancelled = true;
         if (job.xhr) job.xhr.abort();
@@ -386,6 +392,7 @@
   async function enqueue(entries, folder) {
     const dir = vult.path, alloc = vult.alloc;
     const group = folder ? folderGroup(folder, entries) : null;
+    const small = [];
     if (group) {
       group.update();
       for (const d of folder.dirs) {
@@ -407,18 +414,35 @@
         else { vult.queue = vult.queue.filter((j) => j !== job); finish(job, 'failed', 'Cancelled'); }
       });
       if (group) group.jobs.push(job);
-      vult.queue.push(job);
+      if (group && f.size <= BATCH.fileBytes) small.push(job);
+      else vult.queue.push(job);
+    }
+    // A folder's small files go in batches, each one commit for all its files (as `mosaic upload -r`).
+    for (let i = 0; i < small.length;) {
+      const jobs = [];
+      let bytes = 0;
+      while (i < small.length && jobs.length < BATCH.files && (!jobs.length || bytes + small[i].file.size <= BATCH.bytes)) {
+        bytes += small[i].file.size;
+        jobs.push(small[i++]);
+      }
+      const b = { batch: true, jobs, dir, alloc, group, xhr: null };
+      for (const j of jobs) j.batch = b;
+      group.batches.push(b);
+      vult.queue.push(b);
     }
     if (group) { group.ready = true; group.update(); }
     pump();
   }
+
+  // What the app's /api/files/batch takes (the SDK's batch limits): files up to 256 KiB, 128 or 8 MiB a batch.
+  const BATCH = { fileBytes: 256 * 1024, files: 128, bytes: 8 * 1024 * 1024 };
 
   function pump() {
     vult.active = vult.active || 0;
     while (vult.active < PARALLEL && vult.queue.length) {
       const job = vult.queue.shift();
       vult.active++;
-      uploadOne(job).then(() => {
+      (job.batch === true ? uploadBatch(job) : uploadOne(job)).then(() => {
         vult.active--;
         if (vult.mounted) refreshAlloc();
         if (!vult.queue.length && vult.active === 0) { vult.uploading = false; if (vult.mounted) loadDir(); }
@@ -457,11 +481,14 @@
       job.choices.replaceChildren();
       if (how === 'replace') job.replace = true;
       else {
-        const taken = new Set(vult.entries.map((e) => e.name));
+        // A file of a dropped folder keeps its folder: photos/a.jpg becomes photos/a (1).jpg.
+        const folder = job.name.slice(0, job.name.lastIndexOf('/') + 1);
+        const taken = new Set(folder ? [] : vult.entries.map((e) => e.name));
         let n = 1;
         while (taken.has(keepBothName(job.file.name, n))) n++;
-        job.name = keepBothName(job.file.name, n);
+        job.name = folder + keepBothName(job.file.name, n);
       }
+      job.batch = null;
       job.cancel.hidden = false;
       job.item.classList.remove('failed');
       job.status.textContent = 'Waiting…';
@@ -522,6 +549,55 @@
         if (!vult.mounted) toast(file.name + ': ' + msg, 'error');
       }
       xhr.send(file);
+    });
+  }
+
+  // One request for a batch of a folder's small files: a 4-byte manifest length, the manifest
+  // ({files: [{path, size, modified}]}, paths below the folder) and the files' bytes, which the
+  // browser streams from disk. The answer names what was uploaded and what failed, file by file.
+  function uploadBatch(b) {
+    return new Promise((resolve) => {
+      const jobs = b.jobs, g = b.group;
+      const manifest = new TextEncoder().encode(JSON.stringify({
+        files: jobs.map((j) => ({ path: j.name, size: j.file.size, modified: Math.max(0, Math.floor((j.file.lastModified || Date.now()) / 1000)) }))
+      }));
+      const head = new Uint8Array(4);
+      new DataView(head.buffer).setUint32(0, manifest.length);
+      const xhr = new XMLHttpRequest();
+      b.xhr = xhr;
+      xhr.open('POST', '/api/files/batch?' + q({ alloc: b.alloc.id, path: b.dir }));
+      xhr.setRequestHeader('X-CSRF-Token', M.state.csrf || '');
+      xhr.setRequestHeader('Content-Type', 'application/octet-stream');
+      for (const j of jobs) { j.item.dataset.state = 'uploading'; j.status.textContent = 'Sending…'; }
+      xhr.upload.addEventListener('progress', (ev) => {
+        // Bytes past the manifest belong to the files in order.
+        let rest = ev.loaded - head.length - manifest.length;
+        for (const j of jobs) { g.loaded.set(j, Math.max(0, Math.min(rest, j.file.size))); rest -= j.file.size; }
+        g.update();
+      });
+      const failAll = (msg) => { for (const j of jobs) finish(j, 'failed', msg); if (!vult.mounted) toast(g.name + ': ' + msg, 'error'); };
+      xhr.addEventListener('load', () => {
+        b.xhr = null;
+        let body = null;
+        try { body = JSON.parse(xhr.responseText); } catch (_) { /* not JSON */ }
+        if (xhr.status >= 200 && xhr.status < 300 && body && Array.isArray(body.failed)) {
+          const failed = new Map(body.failed.map((f) => [f.path, f]));
+          for (const j of jobs) {
+            const f = failed.get(j.name);
+            if (!f) { j.bar.value = 100; finish(j, 'done', 'Uploaded · ' + fmtBytes(j.file.size)); continue; }
+            finish(j, 'failed', f.message);
+            if (f.code === 'exists') offerChoices(j);
+          }
+        } else {
+          const e = body && body.error;
+          failAll((e && e.message) || 'The upload failed (' + xhr.status + ').');
+          if (xhr.status === 401 && e && (e.code === 'session_expired' || e.code === 'locked')) M.sessionLost();
+        }
+        resolve();
+      });
+      xhr.addEventListener('error', () => { b.xhr = null; failAll('The connection to the app was lost during the upload. Try again.'); resolve(); });
+      xhr.addEventListener('abort', () => { b.xhr = null; for (const j of jobs) finish(j, 'failed', 'Cancelled'); resolve(); });
+      xhr.send(new Blob([head, manifest, ...jobs.map((j) => j.file)]));
     });
   }
 

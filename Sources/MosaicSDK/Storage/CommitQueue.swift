@@ -2,11 +2,14 @@
 /// write marker over the root the previous one left. Racing uploads (the web app runs three at
 /// once, each with its own `StorageClient`) otherwise sign over the same root and the later ones
 /// are refused; another process's writes are still caught by the stale-root retry in `commit`.
-final class CommitQueue: Sendable {
+/// The web app keeps one of its own for the folder batches it spools (one per folder at a time).
+package final class CommitQueue: Sendable {
     static let shared = CommitQueue()
     private let gate = Gate()
 
-    func serially<T>(_ key: String, _ body: () async throws -> T) async throws -> T {
+    package init() {}
+
+    package func serially<T>(_ key: String, _ body: () async throws -> T) async throws -> T {
         await gate.acquire(key)
         do {
             let result = try await body()

@@ -28,11 +28,11 @@ extension StorageClient {
     /// Files up to this size travel in batches: for them the round trips of a commit (a state
     /// read, a signed marker, an fsync'd transaction on each blobber, a marker on the ledger)
     /// cost more than their bytes.
-    static let batchFileBytes: Int64 = 256 << 10
+    public static let batchFileBytes: Int64 = 256 << 10
     /// A batch closes at this many files or bytes (the commit body stays far below the
     /// blobbers' 16 MiB and 20,000 changes, and a kill loses at most one batch of work).
-    static let batchMaxFiles = 128
-    static let batchMaxBytes: Int64 = 8 << 20
+    public static let batchMaxFiles = 128
+    public static let batchMaxBytes: Int64 = 8 << 20
 
     /// Sends small files with one commit (one write marker) per blobber for all of them, instead
     /// of one per file: each file's fragments go up `concurrency` files at a time over the
