@@ -1,6 +1,9 @@
 import CCrypto
 
-/// SHA-256 through OpenSSL's EVP, which uses the CPU's SHA instructions (about 5× libsodium here).
+/// SHA-256 through OpenSSL's SHA-256 functions, which use the CPU's SHA instructions (about 5×
+/// libsodium here). Not through EVP: an EVP digest init looks the algorithm up in the provider
+/// store under a shared lock, 4× the cost of hashing 200 bytes; tries, listings and transactions
+/// hash millions of such small inputs (docs/PERFORMANCE.md, folders).
 public enum SHA256 {
     public static let byteCount = 32
 
@@ -16,15 +19,13 @@ public enum SHA256 {
         return hasher.finalize()
     }
 
-    /// Incremental hashing for streams.
+    /// Incremental hashing for streams; its state is a plain value (no allocation).
     public struct Hasher: ~Copyable {
-        private let ctx: OpaquePointer
+        private var ctx = SHA256_CTX()
 
         public init() {
-            // EVP_MD_CTX_new only fails when memory is exhausted, where nothing else can go on either.
-            guard let ctx = EVP_MD_CTX_new() else { fatalError("OpenSSL could not allocate a digest context") }
-            self.ctx = ctx
-            EVP_DigestInit_ex(ctx, EVP_sha256(), nil)
+            // Only fails for a null context.
+            SHA256_Init(&ctx)
         }
 
         public mutating func update(_ bytes: [UInt8]) {
@@ -33,16 +34,14 @@ public enum SHA256 {
 
         public mutating func update(_ bytes: UnsafeRawBufferPointer) {
             guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-            EVP_DigestUpdate(ctx, base, bytes.count)
+            SHA256_Update(&ctx, base, bytes.count)
         }
 
         public consuming func finalize() -> [UInt8] {
-            var out = [UInt8](repeating: 0, count: SHA256.byteCount)
-            var len: UInt32 = 0
-            EVP_DigestFinal_ex(ctx, &out, &len)
-            return out
+            [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { out, count in
+                SHA256_Final(out.baseAddress, &ctx)
+                count = SHA256.byteCount
+            }
         }
-
-        deinit { EVP_MD_CTX_free(ctx) }
     }
 }
