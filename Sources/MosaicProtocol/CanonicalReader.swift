@@ -48,6 +48,20 @@ public struct CanonicalReader: Sendable {
         return Array(input[offset..<(offset + n)])
     }
 
+    /// Where a length-prefixed byte string sits in the input, skipping it (no copy).
+    public mutating func lengthPrefixedRange() throws(Malformed) -> Range<Int> {
+        let n = Int(try uint32())
+        guard input.count - offset >= n else { throw Malformed() }
+        defer { offset += n }
+        return offset..<(offset + n)
+    }
+
+    /// Skips `n` bytes.
+    public mutating func skip(_ n: Int) throws(Malformed) {
+        guard n >= 0, input.count - offset >= n else { throw Malformed() }
+        offset += n
+    }
+
     /// A length-prefixed UTF-8 string; invalid UTF-8 is malformed.
     public mutating func string() throws(Malformed) -> String {
         var unused = false

@@ -218,8 +218,9 @@ struct BlobberHostileInputTests {
         }
         let folder = try await proven("/фото")
         #expect(folder.status == 200 && folder.count == 2 && folder.proof?.steps != nil, "a non-ASCII folder has its proof")
-        let (entries, proof) = try await c.listProven("/фото")
-        #expect(grid.client.proves(entries, folder: "/фото", proof: proof, of: c, allocation: a))
+        let listing = try await c.listProven("/фото")
+        let proof = listing.proof
+        #expect(grid.client.proves(listing, folder: "/фото", proof: proof, of: c, allocation: a))
         #expect(try await proven("/", ["recursive": "1"]).proof?.steps == nil, "a recursive listing is no one folder: no steps")
         let one = try await proven("/top")
         #expect(one.status == 200 && one.count == 1 && one.proof?.steps == nil, "a file has no folder proof")
@@ -241,7 +242,7 @@ struct BlobberHostileInputTests {
             change(&s)
             guard var p = proof else { return false }
             p.steps = s
-            return !grid.client.proves(entries, folder: "/фото", proof: p, of: c, allocation: a)
+            return !grid.client.proves(listing, folder: "/фото", proof: p, of: c, allocation: a)
         }
         #expect(refused { $0[0].depth = 600 })
         #expect(refused { $0[0].depth = -1 })

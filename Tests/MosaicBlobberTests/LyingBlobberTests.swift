@@ -174,8 +174,8 @@ struct LyingBlobberTests {
         let client = freshClient(grid)
         let c0 = client.connections(a)[0]
         func proven() async throws -> Bool {
-            let (entries, proof) = try await c0.listProven("/big")
-            return client.proves(entries, folder: "/big", proof: proof, of: c0, allocation: a)
+            let listing = try await c0.listProven("/big")
+            return client.proves(listing, folder: "/big", proof: listing.proof, of: c0, allocation: a)
         }
         #expect(try await proven(), "an honest blobber's folder listing gives its signed root")
         #expect(try await client.list("/big", allocation: a).count == n + 1)

@@ -40,12 +40,22 @@ public struct AllocationEntry: Sendable, Hashable, Codable {
     public static let domain = "mosaic-alloc-entry-v1"
 
     public var canonicalBytes: [UInt8] {
+        Self.canonicalBytes(
+            path: path, fragmentRoot: StorageSigning.hash32(fragmentRoot), fragmentLength: fragmentLength, fileSize: fileSize,
+            metadataHash: StorageSigning.hash32(metadataHash))
+    }
+
+    /// The canonical bytes from binary roots (a listing read in place has no hex to decode).
+    package static func canonicalBytes(
+        path: String, fragmentRoot: some Collection<UInt8>, fragmentLength: UInt64, fileSize: UInt64,
+        metadataHash: some Collection<UInt8>
+    ) -> [UInt8] {
         var w = CanonicalWriter(domain: AllocationEntry.domain)
         w.append(string: path)
-        w.append(bytes: StorageSigning.hash32(fragmentRoot))
+        w.append(bytes: Array(fragmentRoot))
         w.append(uint64: fragmentLength)
         w.append(uint64: fileSize)
-        w.append(bytes: StorageSigning.hash32(metadataHash))
+        w.append(bytes: Array(metadataHash))
         return w.bytes
     }
 

@@ -28,12 +28,16 @@ public struct AllocationTrie: Sendable {
         let count: UInt64
         let bytes: UInt64
 
-        init(leaf entry: AllocationEntry, key: [UInt8]) {
-            kind = .leaf(path: entry.path)
+        convenience init(leaf entry: AllocationEntry, key: [UInt8]) {
+            self.init(leaf: entry.path, key: key, hash: AllocationTrie.leafHash(key: key, entry: entry), bytes: entry.fragmentLength)
+        }
+
+        init(leaf path: String, key: [UInt8], hash: [UInt8], bytes: UInt64) {
+            kind = .leaf(path: path)
             self.key = key
-            hash = AllocationTrie.leafHash(key: key, entry: entry)
+            self.hash = hash
             count = 1
-            bytes = entry.fragmentLength
+            self.bytes = bytes
         }
 
         init(depth: Int, left: Node, right: Node) {
@@ -62,6 +66,12 @@ public struct AllocationTrie: Sendable {
             if folder?.path != parent { folder = (parent, Self.folderKey(parent)) }
             leaves.append(Node(leaf: e, key: (folder?.key ?? Self.folderKey(parent)) + Self.nameKey(name)))
         }
+        try self.init(leaves: leaves)
+    }
+
+    /// The trie over leaves made elsewhere (see `Leaf`); throws on a key given twice.
+    private init(leaves: [Node]) throws(StorageProtocolError) {
+        var leaves = leaves
         leaves.sort { Self.precedes($0.key, $1.key) }
         for i in leaves.indices.dropFirst() where leaves[i - 1].key == leaves[i].key {
             if case .leaf(let p) = leaves[i].kind { throw .malformed("duplicate entry path \(p)") }
@@ -236,10 +246,39 @@ public struct AllocationTrie: Sendable {
     public static func subtree(of entries: [AllocationEntry]) throws(StorageProtocolError) -> (
         hash: [UInt8], count: UInt64, bytes: UInt64, depth: Int
     )? {
-        let t = try AllocationTrie(entries: entries)
-        guard let top = t.top else { return nil }
+        try AllocationTrie(entries: entries).subtree
+    }
+
+    /// `subtree(of:)` over leaves built from binary fields (`Leaf.init`), for a reader that
+    /// proves a listing without turning it into `AllocationEntry` values.
+    package static func subtree(of leaves: [Leaf]) throws(StorageProtocolError) -> (
+        hash: [UInt8], count: UInt64, bytes: UInt64, depth: Int
+    )? {
+        try AllocationTrie(leaves: leaves.map(\.node)).subtree
+    }
+
+    private var subtree: (hash: [UInt8], count: UInt64, bytes: UInt64, depth: Int)? {
+        guard let top else { return nil }
         if case .inner(let depth, _, _) = top.kind { return (top.hash, top.count, top.bytes, depth) }
-        return (top.hash, top.count, top.bytes, keyBits)
+        return (top.hash, top.count, top.bytes, Self.keyBits)
+    }
+
+    /// One entry's leaf, from the binary fields of `AllocationEntry`: the same key and hash.
+    package struct Leaf: Sendable {
+        let node: Node
+
+        /// - Parameters:
+        ///   - folderKey: `AllocationTrie.folderKey` of the path's parent (shared by a listing).
+        ///   - fragmentRoot, metadataHash: 32 bytes each.
+        package init(
+            path: String, name: String, folderKey: [UInt8], fragmentRoot: some Collection<UInt8>, fragmentLength: UInt64,
+            fileSize: UInt64, metadataHash: some Collection<UInt8>
+        ) {
+            let key = folderKey + AllocationTrie.nameKey(name)
+            let bytes = AllocationEntry.canonicalBytes(
+                path: path, fragmentRoot: fragmentRoot, fragmentLength: fragmentLength, fileSize: fileSize, metadataHash: metadataHash)
+            node = Node(leaf: path, key: key, hash: AllocationTrie.leafHash(key: key, entryBytes: bytes), bytes: fragmentLength)
+        }
     }
 
     // MARK: Rules
@@ -290,7 +329,7 @@ public struct AllocationTrie: Sendable {
 
     /// Parent folder and name: "/a/b" → ("/a", "b"), "/a" → ("/", "a"); a path without "/" has
     /// the parent "" (no valid path has, but every string gets one key).
-    static func split(_ path: String) -> (parent: String, name: String) {
+    package static func split(_ path: String) -> (parent: String, name: String) {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
         let name = String(path[path.index(after: slash)...])
         let parent = slash == path.startIndex ? "/" : String(path[..<slash])
@@ -298,7 +337,16 @@ public struct AllocationTrie: Sendable {
     }
 
     public static func leafHash(key: [UInt8], entry: AllocationEntry) -> [UInt8] {
-        SHA256.hash([0x00] + key + entry.canonicalBytes)
+        leafHash(key: key, entryBytes: entry.canonicalBytes)
+    }
+
+    /// SHA-256(0x00 ‖ key ‖ the entry's canonical bytes).
+    static func leafHash(key: [UInt8], entryBytes: [UInt8]) -> [UInt8] {
+        var h = SHA256.Hasher()
+        h.update([0x00])
+        h.update(key)
+        h.update(entryBytes)
+        return h.finalize()
     }
 
     static func innerHash(

@@ -102,8 +102,9 @@ struct BlobberConnection: Sendable {
     }
 
     /// A folder's entries (with digests) and what proves them against the blobber's signed root.
-    func listProven(_ path: String) async throws -> (entries: [(meta: FileMeta, digest: [UInt8])], proof: BlobberWire.FolderProof?) {
-        try FileMetaListing.decodeProven(try await call(.get, "\(base)/files", query: ["path": path, "format": "proven"]).body)
+    func listProven(_ path: String) async throws -> FolderListing {
+        try FolderListing(
+            try await call(.get, "\(base)/files", query: ["path": path, "format": "proven"]).body, allocationID: allocation, index: index)
     }
 
     /// The metadata at `path`, or nil when the blobber says it does not exist.

@@ -4,13 +4,12 @@ import MosaicStorageCore
 /// Merges the folder listings of several blobbers into what `ls` shows: which versions are the
 /// owner's, and per path the newest version that enough blobbers hold.
 ///
-/// A version is one signing digest. Its copies are referred to by position (listing, entry), never
-/// copied: a folder of 20,000 files is 80,000 copies on a 2+2 allocation, and copying each
-/// `FileMeta` (a dozen reference-counted fields) into per-digest dictionaries, keyed by 32-byte
-/// arrays hashed byte by byte, was most of an `ls` (docs/PERFORMANCE.md, folders).
+/// A version is one signing digest. Its copies are referred to by position (listing, entry) in
+/// listings read in place (`FolderListing`), and only the version shown for each path (and those
+/// whose signature must be checked) becomes a `FileMeta`: a folder of 20,000 files is 80,000
+/// copies on a 2+2 allocation, and building and copying a `FileMeta` for each (a dozen
+/// reference-counted fields) was most of an `ls` (docs/PERFORMANCE.md, folders).
 struct ListingVotes {
-    typealias Listing = [(meta: FileMeta, digest: [UInt8])]
-
     /// A 32-byte digest as a key that hashes four words instead of 32 bytes.
     struct DigestKey: Hashable {
         let a: UInt64
@@ -29,7 +28,7 @@ struct ListingVotes {
         }
     }
 
-    private struct Ref {
+    private struct Ref: Hashable {
         let list: Int
         let entry: Int
     }
@@ -38,33 +37,37 @@ struct ListingVotes {
         let first: Ref
         var disputed = false
         var owner: Ref?
+        /// The owner's copy decoded and checked: with its signature, or (a proven one, once
+        /// chosen) for shape. Nil until then.
+        var meta: FileMeta?
         var votes = 0
         /// The last listing that voted for it: a blobber naming an entry twice votes once.
         var lastVoter = -1
     }
 
     /// The listings that answered, in blobber order, and whether each one's folder proof checked.
-    private let lists: [Listing]
+    private let lists: [FolderListing]
     private let proven: [Bool]
     private var versions: [Version] = []
     private var index: [DigestKey: Int] = [:]
     /// Per listing, per entry, its version.
     private var versionOf: [[Int]] = []
 
-    init(lists: [Listing], proven: [Bool]) {
+    init(lists: [FolderListing], proven: [Bool]) {
         self.lists = lists
         self.proven = proven
-        index.reserveCapacity(lists.first?.count ?? 0)
+        index.reserveCapacity(lists.first?.entries.count ?? 0)
         for (li, list) in lists.enumerated() {
             var column: [Int] = []
-            column.reserveCapacity(list.count)
-            for (ei, e) in list.enumerated() {
+            column.reserveCapacity(list.entries.count)
+            for (ei, e) in list.entries.enumerated() {
                 let key = DigestKey(e.digest)
                 let v: Int
                 if let known = index[key] {
                     v = known
                     // Honest copies of one version carry the same signature (Ed25519 is deterministic).
-                    if meta(versions[v].first).signature != e.meta.signature { versions[v].disputed = true }
+                    let first = versions[v].first
+                    if !lists[first.list].signature(first.entry).elementsEqual(list.signature(ei)) { versions[v].disputed = true }
                 } else {
                     v = versions.count
                     index[key] = v
@@ -80,7 +83,7 @@ struct ListingVotes {
         }
     }
 
-    private func meta(_ r: Ref) -> FileMeta { lists[r.list][r.entry].meta }
+    private func entry(_ r: Ref) -> FolderListing.Entry { lists[r.list].entries[r.entry] }
 
     /// Per path, the newest of the owner's versions that at least `needed` listings hold, sorted by path.
     ///
@@ -88,40 +91,60 @@ struct ListingVotes {
     /// on some copy, checked once per version on every core (another copy is tried only when the
     /// first one's signature fails). The root proves the signed bytes, not the signature field
     /// beside them, so a proven version is taken as is only when no copy disagrees; otherwise its
-    /// copies' signatures are checked like any other version's, and the first good one wins.
-    mutating func merged(allocationID: String, owner: Ed25519.PublicKey, needed: Int) -> [FileMeta] {
+    /// copies' signatures are checked like any other version's, and the first good one wins. A
+    /// proven version shown is checked for shape (a path, roots and a layout that fit) when it is
+    /// decoded; one that fails gives way to the next newest.
+    mutating func merged(owner: Ed25519.PublicKey, needed: Int) -> [FileMeta] {
         for (li, column) in versionOf.enumerated() where proven[li] {
             for (ei, v) in column.enumerated() where versions[v].owner == nil && !versions[v].disputed {
                 versions[v].owner = Ref(list: li, entry: ei)
             }
         }
         // Every copy of a version has the same signed bytes, so the same allocation id.
-        let candidates = versions.indices.filter { versions[$0].owner == nil && meta(versions[$0].first).allocationID == allocationID }
-        let valid = FileMeta.verifyAll(
-            candidates.map { v in lists[versions[v].first.list][versions[v].first.entry] }, owner: owner)
-        for (k, v) in candidates.enumerated() where valid[k] { versions[v].owner = versions[v].first }
+        let candidates = versions.indices.filter { versions[$0].owner == nil && entry(versions[$0].first).inAllocation }
+        let firsts = FolderListing.checked(
+            candidates.map { .init(listing: versions[$0].first.list, entry: versions[$0].first.entry, signature: true) }, in: lists,
+            owner: owner)
+        for (k, v) in candidates.enumerated() {
+            guard let meta = firsts[k] else { continue }
+            versions[v].owner = versions[v].first
+            versions[v].meta = meta
+        }
         let candidate = Set(candidates)
         for (li, column) in versionOf.enumerated() {
             for (ei, v) in column.enumerated() where versions[v].owner == nil && candidate.contains(v) {
-                let e = lists[li][ei]
-                guard e.meta.signature != meta(versions[v].first).signature,
-                    (try? e.meta.verify(owner: owner, digest: e.digest)) != nil
+                let first = versions[v].first
+                guard !lists[li].signature(ei).elementsEqual(lists[first.list].signature(first.entry)),
+                    let meta = FolderListing.checked([.init(listing: li, entry: ei, signature: true)], in: lists, owner: owner)[0]
                 else { continue }
                 versions[v].owner = Ref(list: li, entry: ei)
+                versions[v].meta = meta
             }
         }
         // A proven version whose every copy has a broken signature is still the owner's bytes.
         for (li, column) in versionOf.enumerated() where proven[li] {
             for (ei, v) in column.enumerated() where versions[v].owner == nil { versions[v].owner = Ref(list: li, entry: ei) }
         }
-        var byPath: [String: Ref] = [:]
-        byPath.reserveCapacity(versions.count)
-        for version in versions where version.votes >= needed {
-            guard let r = version.owner else { continue }
-            let m = meta(r)
-            if let other = byPath[m.path], meta(other).modified >= m.modified { continue }
-            byPath[m.path] = r
+        // The newest per path; a proven one is decoded and checked for shape here, and a version
+        // that fails is passed over (rare: the owner signed it), so the next newest is chosen.
+        var refused = Set<Int>()
+        while true {
+            var best: [String: Int] = [:]
+            best.reserveCapacity(versions.count)
+            for (v, version) in versions.enumerated() where version.votes >= needed && version.owner != nil && !refused.contains(v) {
+                let e = entry(version.first)
+                if let other = best[e.path], entry(versions[other].first).modified >= e.modified { continue }
+                best[e.path] = v
+            }
+            let chosen = best.values.sorted { entry(versions[$0].first).path < entry(versions[$1].first).path }
+            let unchecked = chosen.filter { versions[$0].meta == nil }
+            let metas = FolderListing.checked(
+                unchecked.compactMap { v in versions[v].owner.map { .init(listing: $0.list, entry: $0.entry, signature: false) } },
+                in: lists, owner: owner)
+            for (k, v) in unchecked.enumerated() {
+                if let meta = metas[k] { versions[v].meta = meta } else { refused.insert(v) }
+            }
+            if unchecked.allSatisfy({ versions[$0].meta != nil }) { return chosen.compactMap { versions[$0].meta } }
         }
-        return byPath.values.map(meta).sorted { $0.path < $1.path }
     }
 }

@@ -280,25 +280,26 @@ public final class StorageClient: Sendable {
     /// trie over them, climbed through the proof's steps (all above the folder's subtree), gives
     /// the marker's root. Each leaf commits to its entry's digest, so every entry is then the
     /// owner's without a signature check of its own, and none was dropped or added.
+    /// True when `listing` is exactly the blobber's entries directly in `folder`, and `proof` (the
+    /// listing's own) climbs from their subtree to the root of the owner's write marker in its
+    /// state: then every entry is the owner's signed bytes, with no signature checked.
     func proves(
-        _ entries: [(meta: FileMeta, digest: [UInt8])], folder: String, proof: BlobberWire.FolderProof?,
-        of c: BlobberConnection, allocation a: StorageAllocation
+        _ listing: FolderListing, folder: String, proof: BlobberWire.FolderProof?, of c: BlobberConnection, allocation a: StorageAllocation
     ) -> Bool {
-        guard let proof, let steps = proof.steps, !entries.isEmpty, (try? check(proof.state, of: c, allocation: a)) != nil else {
-            return false
-        }
-        var leaves: [AllocationEntry] = []
-        leaves.reserveCapacity(entries.count)
-        for e in entries {
-            guard e.meta.allocationID == a.id, RemotePath.parent(e.meta.path) == folder,
-                (try? e.meta.verify(owner: a.ownerPublicKey, digest: e.digest, signatureCheck: false)) != nil
-            else { return false }
-            leaves.append(AllocationRoot.entry(e.meta, index: c.index, digest: e.digest))
+        guard let proof, let steps = proof.steps, !listing.entries.isEmpty,
+            (try? check(proof.state, of: c, allocation: a)) != nil
+        else { return false }
+        let folderKey = AllocationTrie.folderKey(folder)
+        var leaves: [AllocationTrie.Leaf] = []
+        leaves.reserveCapacity(listing.entries.count)
+        for (i, e) in listing.entries.enumerated() {
+            let (parent, name) = AllocationTrie.split(e.path)
+            guard e.inAllocation, parent == folder, let leaf = listing.leaf(i, name: name, folderKey: folderKey) else { return false }
+            leaves.append(leaf)
         }
         guard let sub = try? AllocationTrie.subtree(of: leaves),
             let top = AllocationTrie.climb(
-                hash: sub.hash, count: sub.count, bytes: sub.bytes, key: AllocationTrie.folderKey(folder),
-                under: AllocationTrie.folderBits, steps: steps)
+                hash: sub.hash, count: sub.count, bytes: sub.bytes, key: folderKey, under: AllocationTrie.folderBits, steps: steps)
         else { return false }
         return AllocationTrie.root(count: top.count, size: top.bytes, trieRoot: top.hash) == proof.state.root
     }
@@ -533,21 +534,20 @@ public final class StorageClient: Sendable {
     public func list(_ path: String = "/", allocation a: StorageAllocation) async throws -> [FileMeta] {
         if path != "/" { try RemotePath.validate(path) }
         let conns = connections(a)
-        typealias Listing = [(meta: FileMeta, digest: [UInt8])]
-        let lists = await withTaskGroup(of: (Int, Listing?, Bool, SinkFailure?).self) { group in
+        let lists = await withTaskGroup(of: (Int, FolderListing?, Bool, SinkFailure?).self) { group in
             for c in conns {
                 group.addTask {
                     do {
-                        let (entries, proof) = try await c.listProven(path)
-                        return (c.index, entries, self.proves(entries, folder: path, proof: proof, of: c, allocation: a), nil)
+                        let listing = try await c.listProven(path)
+                        return (c.index, listing, self.proves(listing, folder: path, proof: listing.proof, of: c, allocation: a), nil)
                     } catch {
                         return (c.index, nil, false, Self.failure(error))
                     }
                 }
             }
-            var out: [(Int, Listing?, Bool, SinkFailure?)] = []
+            var out: [(Int, FolderListing?, Bool, SinkFailure?)] = []
             for await r in group { out.append(r) }
-            return out
+            return out.sorted { $0.0 < $1.0 }
         }
         let answered = lists.compactMap(\.1)
         guard !answered.isEmpty else {
@@ -560,6 +560,6 @@ public final class StorageClient: Sendable {
         }
         let needed = min(a.dataShards, answered.count)
         var votes = ListingVotes(lists: answered, proven: lists.compactMap { $0.1 == nil ? nil : $0.2 })
-        return votes.merged(allocationID: a.id, owner: a.ownerPublicKey, needed: needed)
+        return votes.merged(owner: a.ownerPublicKey, needed: needed)
     }
 }

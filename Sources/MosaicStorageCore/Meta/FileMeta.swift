@@ -1,6 +1,5 @@
 import Foundation
 import MosaicCrypto
-import MosaicParallel
 import MosaicProtocol
 
 /// The owner-signed description of one file (or folder) in an allocation: everything a reader
@@ -195,19 +194,5 @@ public struct FileMeta: Sendable, Hashable, Codable, CanonicalSigned {
         m.modified = time
         m.signature = ""
         return m
-    }
-}
-
-extension FileMeta {
-    /// Checks many entries on every core (a listing of a large folder is one signature check per
-    /// entry, most of its cost); true where `verify(owner:digest:)` passes.
-    package static func verifyAll(_ entries: [(meta: FileMeta, digest: [UInt8])], owner: Ed25519.PublicKey) -> [Bool] {
-        let chunk = 256
-        let parts = parallelMap((entries.count + chunk - 1) / chunk) { c in
-            entries[(c * chunk)..<min(entries.count, (c + 1) * chunk)].map { e in
-                (try? e.meta.verify(owner: owner, digest: e.digest)) != nil
-            }
-        }
-        return parts.flatMap { $0 }
     }
 }

@@ -50,34 +50,11 @@ package enum FileMetaListing {
     public static func decodeProven(_ data: Data) throws(StorageProtocolError) -> (
         entries: [(meta: FileMeta, digest: [UInt8])], proof: BlobberWire.FolderProof?
     ) {
-        var r = CanonicalReader([UInt8](data))
-        do {
-            var head: [UInt8] = []
-            for _ in 0..<4 { head.append(try r.uint8()) }
-            guard head == magic || head == provenMagic else { throw CanonicalReader.Malformed() }
-            let count = try r.uint32()
-            var out: [(meta: FileMeta, digest: [UInt8])] = []
-            out.reserveCapacity(Int(min(count, 100_000)))
-            for _ in 0..<count {
-                let bytes = try r.lengthPrefixedBytes()
-                var sig: [UInt8] = []
-                sig.reserveCapacity(64)
-                for _ in 0..<64 { sig.append(try r.uint8()) }
-                out.append((try FileMeta(canonicalBytes: bytes, signature: Hex.encode(sig)), SHA256.hash(bytes)))
-            }
-            var proof: BlobberWire.FolderProof?
-            if head == provenMagic {
-                let json = try r.lengthPrefixedBytes()
-                guard let p = try? JSONDecoder().decode(BlobberWire.FolderProof.self, from: Data(json)) else {
-                    throw CanonicalReader.Malformed()
-                }
-                proof = p
-            }
-            guard r.atEnd else { throw CanonicalReader.Malformed() }
-            return (out, proof)
-        } catch {
-            throw .malformed("the binary file listing is malformed")
-        }
+        let listing = try FolderListing(data, allocationID: "", index: 0)
+        var out: [(meta: FileMeta, digest: [UInt8])] = []
+        out.reserveCapacity(listing.entries.count)
+        for i in listing.entries.indices { out.append((try listing.meta(i), listing.entries[i].digest)) }
+        return (out, listing.proof)
     }
 }
 
