@@ -95,9 +95,7 @@ extension BlobberServer {
                 let r = try await authorizeRead(req, allocation: id, path: path).record
                 let recursive = try req[BlobberServer.recursive]
                 let format = try req[BlobberServer.format]
-                let key = ListingBodyCache.Key(
-                    allocationID: id, path: path, recursive: recursive, format: format,
-                    state: [UInt8]((try? JSONEncoder().encode(state(r))) ?? Data()))
+                let key = ListingBodyCache.Key(allocationID: id, path: path, recursive: recursive, format: format, state: state(r))
                 switch format {
                 case "binary":
                     let body = try listingBodies.body(key) {

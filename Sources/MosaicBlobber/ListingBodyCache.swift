@@ -1,4 +1,5 @@
 import Foundation
+import MosaicStorageCore
 import Synchronization
 
 /// The last few encoded folder listings, keyed by everything their bytes follow from.
@@ -14,8 +15,10 @@ final class ListingBodyCache: Sendable {
         let path: String
         let recursive: Bool
         let format: String
-        /// The allocation state's JSON: root, size, write marker, capacity, expiration.
-        let state: [UInt8]
+        /// The allocation state: root, size, write marker, capacity, expiration. The value, not
+        /// its JSON: JSONEncoder here writes keys in a different order on each call, so a key made
+        /// of JSON missed the cache most of the time.
+        let state: BlobberWire.AllocationState
     }
 
     private struct State {
@@ -23,6 +26,8 @@ final class ListingBodyCache: Sendable {
         /// Oldest first.
         var order: [Key] = []
         var bytes = 0
+        /// Bodies made, not served from the cache.
+        var made = 0
     }
 
     private let state = Mutex(State())
@@ -34,10 +39,17 @@ final class ListingBodyCache: Sendable {
         self.maxEntries = maxEntries
     }
 
+    /// How many bodies were made rather than served again.
+    var made: Int { state.withLock { $0.made } }
+
+    /// Forgets every body (a test's in-memory liar changes entries without a new state).
+    func removeAll() { state.withLock { $0 = State() } }
+
     /// The cached body for `key`, or `make()`'s, kept unless it alone exceeds the budget.
     func body(_ key: Key, make: () throws -> Data) rethrows -> Data {
         if let hit = state.withLock({ s in s.bodies[key] }) { return hit }
         let body = try make()
+        state.withLock { $0.made += 1 }
         guard body.count <= maxBytes / 2 else { return body }
         state.withLock { s in
             guard s.bodies.updateValue(body, forKey: key) == nil else { return }

@@ -45,17 +45,18 @@ struct ListingVotes {
         var lastVoter = -1
     }
 
-    /// The listings that answered, in blobber order, and whether each one's folder proof checked.
+    /// The listings that answered, in blobber order.
     private let lists: [FolderListing]
-    private let proven: [Bool]
+    /// Whether each one's folder proof checked (nil: not tried, as no version needed it).
+    private var proven: [Bool?]
     private var versions: [Version] = []
     private var index: [DigestKey: Int] = [:]
     /// Per listing, per entry, its version.
     private var versionOf: [[Int]] = []
 
-    init(lists: [FolderListing], proven: [Bool]) {
+    init(lists: [FolderListing]) {
         self.lists = lists
-        self.proven = proven
+        proven = lists.map { _ in nil }
         index.reserveCapacity(lists.first?.entries.count ?? 0)
         for (li, list) in lists.enumerated() {
             var column: [Int] = []
@@ -94,8 +95,14 @@ struct ListingVotes {
     /// copies' signatures are checked like any other version's, and the first good one wins. A
     /// proven version shown is checked for shape (a path, roots and a layout that fit) when it is
     /// decoded; one that fails gives way to the next newest.
-    mutating func merged(owner: Ed25519.PublicKey, needed: Int) -> [FileMeta] {
-        for (li, column) in versionOf.enumerated() where proven[li] {
+    ///
+    /// `proves(k)` checks listing k's folder proof. It is asked in blobber order, and only of a
+    /// listing that holds a version no earlier proof made the owner's: blobbers that agree cost
+    /// one proof, not one each.
+    mutating func merged(owner: Ed25519.PublicKey, needed: Int, proves: (Int) -> Bool) -> [FileMeta] {
+        for (li, column) in versionOf.enumerated() where column.contains(where: { versions[$0].owner == nil }) {
+            proven[li] = proves(li)
+            guard proven[li] == true else { continue }
             for (ei, v) in column.enumerated() where versions[v].owner == nil && !versions[v].disputed {
                 versions[v].owner = Ref(list: li, entry: ei)
             }
@@ -122,7 +129,7 @@ struct ListingVotes {
             }
         }
         // A proven version whose every copy has a broken signature is still the owner's bytes.
-        for (li, column) in versionOf.enumerated() where proven[li] {
+        for (li, column) in versionOf.enumerated() where proven[li] == true {
             for (ei, v) in column.enumerated() where versions[v].owner == nil { versions[v].owner = Ref(list: li, entry: ei) }
         }
         // The newest per path; a proven one is decoded and checked for shape here, and a version

@@ -534,24 +534,27 @@ public final class StorageClient: Sendable {
     public func list(_ path: String = "/", allocation a: StorageAllocation) async throws -> [FileMeta] {
         if path != "/" { try RemotePath.validate(path) }
         let conns = connections(a)
-        let lists = await withTaskGroup(of: (Int, FolderListing?, Bool, SinkFailure?).self) { group in
+        let lists = await withTaskGroup(of: (Int, FolderListing?, SinkFailure?).self) { group in
             for c in conns {
                 group.addTask {
                     do {
+                        // Awaited on its own line: `(c.index, try await …, nil)` built in one
+                        // expression came back with a garbage index from Swift 6.3's release
+                        // optimizer (seen here; bench-storage --folder crashed on it).
                         let listing = try await c.listProven(path)
-                        return (c.index, listing, self.proves(listing, folder: path, proof: listing.proof, of: c, allocation: a), nil)
+                        return (c.index, listing, nil)
                     } catch {
-                        return (c.index, nil, false, Self.failure(error))
+                        return (c.index, nil, Self.failure(error))
                     }
                 }
             }
-            var out: [(Int, FolderListing?, Bool, SinkFailure?)] = []
+            var out: [(Int, FolderListing?, SinkFailure?)] = []
             for await r in group { out.append(r) }
             return out.sorted { $0.0 < $1.0 }
         }
         let answered = lists.compactMap(\.1)
         guard !answered.isEmpty else {
-            let failures = Dictionary(uniqueKeysWithValues: lists.compactMap { i, _, _, e in e.map { (i, $0) } })
+            let failures = Dictionary(uniqueKeysWithValues: lists.compactMap { i, _, e in e.map { (i, $0) } })
             if failures.values.allSatisfy({ $0.code == StorageRequestError.notFound("").code }) {
                 throw StorageClientError.notFound(path: path)
             }
@@ -559,7 +562,12 @@ public final class StorageClient: Sendable {
                 path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }
         let needed = min(a.dataShards, answered.count)
-        var votes = ListingVotes(lists: answered, proven: lists.compactMap { $0.1 == nil ? nil : $0.2 })
-        return votes.merged(owner: a.ownerPublicKey, needed: needed)
+        // Each listing with the connection it came from (a listing's index is its blobber's).
+        var from: [BlobberConnection] = []
+        for (i, listing, _) in lists where listing != nil { from.append(conns[i]) }
+        var votes = ListingVotes(lists: answered)
+        return votes.merged(owner: a.ownerPublicKey, needed: needed) { [from] k in
+            self.proves(answered[k], folder: path, proof: answered[k].proof, of: from[k], allocation: a)
+        }
     }
 }

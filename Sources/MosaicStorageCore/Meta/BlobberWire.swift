@@ -23,7 +23,7 @@ package enum BlobberWire {
     }
 
     /// `GET /v1/alloc/:id`: this blobber's view of an allocation.
-    public struct AllocationState: Sendable, Codable {
+    public struct AllocationState: Sendable, Hashable, Codable {
         public var allocationID: String
         public var blobberID: String
         public var index: Int
