@@ -108,4 +108,34 @@ struct FolderBatchTests {
         #expect(journal.leftoverBatch() == [])
         await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
     }
+
+    @Test func aFileThatChangedSinceItWasPlannedLeavesTheBatchAndTheRestAreCommitted() async throws {
+        let grid = try await StorageGrid(data: 2, parity: 2)
+        defer { Task { await grid.shutdown() } }
+        let src = URL(fileURLWithPath: grid.root + "/changing")
+        try FileManager.default.createDirectory(at: src, withIntermediateDirectories: true)
+        var files: [BatchFile] = []
+        for name in ["a", "b", "c"] {
+            let url = src.appendingPathComponent(name)
+            try Data(randomBytes(4096)).write(to: url)
+            let stamp = try #require(SourceStamp(path: url.path))
+            files.append(BatchFile(local: url, remotePath: "/c/" + name, existing: nil, replace: false, stamp: stamp))
+        }
+        // b is written again after the plan took its stamp: what would be read is not what was planned.
+        try Data(randomBytes(5000)).write(to: files[1].local)
+        let journal = FolderJournal(home: grid.client.home, allocation: grid.allocation.id, local: src, remote: "/c")
+        let (outcomes, commits) = await grid.client.uploadBatch(
+            files, allocation: grid.allocation, concurrency: 2, journal: journal, moved: { _, _ in })
+        #expect(commits == 1)
+        guard case .sent = outcomes[0], case .alone = outcomes[1], case .sent = outcomes[2] else {
+            Issue.record("a and c are sent, b goes alone: \(outcomes)")
+            return
+        }
+        await #expect(throws: StorageClientError.notFound(path: "/c/b"), "nothing was committed for the changed file") {
+            try await grid.client.resolve("/c/b", allocation: grid.allocation)
+        }
+        for i in 0..<4 { #expect(openUploads(grid, i) == [], "blobber \(i) holds no upload of the changed file") }
+        #expect(try await grid.client.list("/c", allocation: grid.allocation).map(\.path) == ["/c/a", "/c/c"])
+        await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
+    }
 }

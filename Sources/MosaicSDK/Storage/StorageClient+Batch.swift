@@ -133,11 +133,15 @@ extension StorageClient {
             let p: Prepared
             switch r {
             case .success(let prepared): p = prepared
-            case .failure(.changed):
-                outcomes.append(.alone)
-                continue
-            case .failure(.error(let e)):
-                outcomes.append(.failed(e))
+            case .failure(let failure):
+                // Whatever it sent before it stopped is dropped now, not left open for a week.
+                for c in conns where down[c.index] == nil {
+                    unused[c.index, default: []].append(BlobberUploadSink.uploadID(bases[k], blobber: c.blobber.id))
+                }
+                switch failure {
+                case .changed: outcomes.append(.alone)
+                case .error(let e): outcomes.append(.failed(e))
+                }
                 continue
             }
             var committedOn: [Int] = []
