@@ -55,11 +55,8 @@ enum FileCommands {
                 json: .object([
                     ("allocation_id", .string(a.id)), ("path", .string(r.meta.path)), ("size", .integer(r.meta.size)),
                     ("committed", .array(r.committed.map { .integer(Int64($0)) })),
-                    (
-                        "failed",
-                        .object(JSONObject(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
-                    ),
-                    ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)), ("elapsed_ms", .integer(seconds)),
+                    ("failed", try .output(r.failed)), ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)),
+                    ("elapsed_ms", .integer(seconds)),
                 ]))
         })
 
@@ -139,11 +136,7 @@ enum FileCommands {
                     ("allocation_id", .string(a.id)), ("path", .string(remote)), ("local", .string(local.path)),
                     ("bytes", .integer(r.bytesWritten)), ("size", .integer(r.meta.size)), ("elapsed_ms", .integer(ms)),
                     // Blobbers given up on the way (index → why: down, slow, bad data): what to repair or avoid.
-                    (
-                        "dropped",
-                        .object(
-                            JSONObject(r.badBlobbers.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
-                    ),
+                    ("dropped", try .output(r.badBlobbers)),
                 ]))
         })
 
@@ -185,7 +178,9 @@ enum FileCommands {
             }
             return CommandOutput(
                 text: entries.isEmpty ? "\(path) is empty" : table.rendered(),
-                json: .object([("allocation_id", .string(a.id)), ("path", .string(path)), ("entries", .array(entries.map(metaJSON)))]))
+                json: .object([
+                    ("allocation_id", .string(a.id)), ("path", .string(path)), ("entries", try .output(entries.map(FileEntryOutput.init))),
+                ]))
         })
 
     struct ListOptions: CommandOptions {
@@ -208,7 +203,7 @@ enum FileCommands {
                     "shards:        \(m.dataShards)+\(m.parityShards)", "cipher:        \(m.cipher)",
                 ]
             }
-            return CommandOutput(text: lines.joined(separator: "\n"), json: metaJSON(m))
+            return CommandOutput(text: lines.joined(separator: "\n"), json: try .output(FileEntryOutput(m)))
         })
 
     static let rm = Command(
@@ -274,18 +269,7 @@ enum FileCommands {
             for (i, why) in r.failed.sorted(by: { $0.key < $1.key }) { lines.append("  blobber \(i + 1) not repaired: \(why)") }
             return CommandOutput(
                 text: lines.joined(separator: "\n"),
-                json: .object([
-                    ("allocation_id", .string(a.id)),
-                    (
-                        "repaired",
-                        .array(r.repaired.map { .object([("blobber", .integer(Int64($0.blobber))), ("path", .string($0.path))]) })
-                    ),
-                    ("removed", .array(r.removed.map { .object([("blobber", .integer(Int64($0.blobber))), ("path", .string($0.path))]) })),
-                    (
-                        "failed",
-                        .object(JSONObject(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
-                    ),
-                ]))
+                json: try .output(r, before: [("allocation_id", .string(a.id))]))
         })
 
     // MARK: helpers
@@ -305,15 +289,6 @@ enum FileCommands {
         _ = try await AllocCommand.chain({ "cannot lock tokens to pay for the read: \($0)" }) { () async throws(WalletError) in
             try await ctx.wallet.lockReadPool(need - have, until: .finalized)
         }
-    }
-
-    static func metaJSON(_ m: FileMeta) -> JSONValue {
-        .object([
-            ("path", .string(m.path)), ("name", .string(m.path.split(separator: "/").last.map(String.init) ?? "/")),
-            ("type", .string(m.kind == .directory ? "folder" : "file")), ("size", .integer(m.size)),
-            ("content_type", .string(m.contentType)),
-            ("created", .integer(m.created)), ("modified", .integer(m.modified)),
-        ])
     }
 
     static func elapsedMillis(since start: ContinuousClock.Instant) -> Int64 {

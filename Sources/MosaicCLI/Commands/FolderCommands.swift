@@ -27,7 +27,7 @@ enum FolderCommands {
                     progress: bar.folderCallback)
             }
             bar.finish()
-            return summary(r, verb: "synced", allocation: a, local: local, remote: remote, started: started)
+            return try summary(r, verb: "synced", allocation: a, local: local, remote: remote, started: started)
         })
 
     struct SyncOptions: CommandOptions {
@@ -49,7 +49,7 @@ enum FolderCommands {
                 local, to: remote, allocation: a, replace: replace, concurrency: jobs, progress: bar.folderCallback)
         }
         bar.finish()
-        return summary(r, verb: "uploaded", allocation: a, local: local, remote: remote, started: started)
+        return try summary(r, verb: "uploaded", allocation: a, local: local, remote: remote, started: started)
     }
 
     /// `mosaic download -r REMOTE_DIR LOCAL_DIR`.
@@ -77,7 +77,7 @@ enum FolderCommands {
                 ("allocation_id", .string(a.id)), ("remote", .string(remote)), ("local", .string(local.path)),
                 ("downloaded", .integer(Int64(r.downloaded.count))), ("unchanged", .integer(Int64(r.unchanged.count))),
                 ("created_folders", .integer(Int64(r.createdFolders.count))), ("bytes", .integer(r.bytesWritten)),
-                ("failed", issuesJSON(r.failed)), ("elapsed_ms", .integer(ms)),
+                ("failed", try .output(r.failed)), ("elapsed_ms", .integer(ms)),
             ]))
         out.exitCode = r.failed.isEmpty ? 0 : 1
         return out
@@ -86,7 +86,7 @@ enum FolderCommands {
     static func summary(
         _ r: FolderUploadResult, verb: String, allocation a: StorageAllocation, local: URL, remote: String,
         started: ContinuousClock.Instant
-    ) -> CommandOutput {
+    ) throws -> CommandOutput {
         let ms = FileCommands.elapsedMillis(since: started)
         var lines: [String] = []
         if r.dryRun {
@@ -135,8 +135,8 @@ enum FolderCommands {
                 ("planned_folders", .array(r.plan.folders.map { .string($0) })),
                 ("planned_deletes", .array(r.plan.deletes.map { .string($0) })),
                 ("changed_during_upload", .array(r.changedDuringUpload.map { .string($0) })),
-                ("degraded", .array(r.degraded.map { .string($0) })), ("skipped", issuesJSON(r.skipped)),
-                ("failed", issuesJSON(r.failed)), ("elapsed_ms", .integer(ms)),
+                ("degraded", .array(r.degraded.map { .string($0) })), ("skipped", try .output(r.skipped)),
+                ("failed", try .output(r.failed)), ("elapsed_ms", .integer(ms)),
             ]))
         out.exitCode = r.failed.isEmpty ? 0 : 1
         return out
@@ -153,9 +153,5 @@ enum FolderCommands {
         for f in failed { lines.append("  \(f.path): \(f.message)") }
         lines.append(retry)
         return lines
-    }
-
-    static func issuesJSON(_ issues: [FolderIssue]) -> JSONValue {
-        .array(issues.map { .object([("path", .string($0.path)), ("code", .string($0.code)), ("message", .string($0.message))]) })
     }
 }

@@ -192,13 +192,7 @@ enum SocialCommand {
                 page.posts.isEmpty
                 ? "no posts in the \(sort.rawValue) feed\(o.tag.map { " of tag \($0)" } ?? "")" : table.rendered()
             if let next = page.next { text += "\nmore: --start \(next) --round \(page.round)" }
-            return CommandOutput(
-                text: text,
-                json: .object([
-                    ("sort", .string(sort.rawValue)), ("tag", .optional(page.tag)),
-                    ("round", .unsigned(page.round)), ("posts", .array(try page.posts.map(json))),
-                    ("next", .optional(page.next)),
-                ]))
+            return CommandOutput(text: text, json: try .output(page))
         })
 
     static let show = Command(
@@ -223,13 +217,7 @@ enum SocialCommand {
                     }.joined(separator: "\n")
             }
             if case .object(var fields) = out.json {
-                fields["votes"] = .array(
-                    votes.map { v in
-                        .object([
-                            ("voter", .string(v.voter)), ("weight", .integer(Int64(v.weight))), ("rshares", .integer(v.rshares)),
-                            ("changes", .unsigned(UInt64(v.changes))), ("time", .integer(v.time)),
-                        ])
-                    })
+                fields["votes"] = try JSONValue.output(votes)
                 out.json = .object(fields)
             }
             return out
@@ -285,12 +273,7 @@ enum SocialCommand {
             if !list.missing.isEmpty {
                 text += (text.isEmpty ? "" : "\n\n") + "no account has the name: " + list.missing.joined(separator: ", ")
             }
-            return CommandOutput(
-                text: text,
-                json: .object([
-                    ("accounts", .array(try list.accounts.map(json))),
-                    ("missing", .array(list.missing.map(JSONValue.string))),
-                ]))
+            return CommandOutput(text: text, json: try .output(list))
         })
 
     static let profile = Command(
@@ -344,12 +327,7 @@ enum SocialCommand {
             }
             var text = page.posts.isEmpty ? "no \(o.replies ? "replies" : "posts") by \(who)" : table.rendered()
             if let next = page.next { text += "\nmore: --start \(next)" }
-            return CommandOutput(
-                text: text,
-                json: .object([
-                    ("client_id", .string(page.clientID)), ("posts", .array(try page.posts.map(json))),
-                    ("next", .optional(page.next)),
-                ]))
+            return CommandOutput(text: text, json: try .output(page))
         })
 
     static let votes = Command(
@@ -371,23 +349,7 @@ enum SocialCommand {
             }
             var text = page.votes.isEmpty ? "no votes by \(who)" : table.rendered()
             if let next = page.next { text += "\nmore: --start \(next)" }
-            return CommandOutput(
-                text: text,
-                json: .object([
-                    ("client_id", .string(page.clientID)), ("next", .optional(page.next)),
-                    (
-                        "votes",
-                        .array(
-                            page.votes.map { v in
-                                .object([
-                                    ("author", .string(v.vote.author)), ("permlink", .string(v.vote.permlink)), ("title", .string(v.title)),
-                                    ("is_reply", .bool(v.isReply)), ("weight", .integer(Int64(v.vote.weight))),
-                                    ("rshares", .integer(v.vote.rshares)),
-                                    ("time", .integer(v.vote.time)),
-                                ])
-                            })
-                    ),
-                ]))
+            return CommandOutput(text: text, json: try .output(page))
         })
 
     static let rewards = Command(
@@ -415,18 +377,7 @@ enum SocialCommand {
                 """
             return CommandOutput(
                 text: text,
-                json: .object([
-                    (
-                        "pool",
-                        .object([
-                            ("free", .unsigned(pool.free)), ("reserved", .unsigned(pool.reserved)), ("pending", .unsigned(pool.pending)),
-                            ("staked", .unsigned(pool.staked)), ("share_bps", .unsigned(pool.shareBps)),
-                            ("curation_bps", .unsigned(pool.curationBps)),
-                            ("window_seconds", .integer(pool.windowSeconds)),
-                        ])
-                    ),
-                    ("client_id", .string(a.clientID)), ("rewards", try rewardsJSON(r)),
-                ]))
+                json: .object([("pool", try .output(pool)), ("client_id", .string(a.clientID)), ("rewards", try rewardsJSON(r))]))
         })
 
     static let claim = Command(
@@ -652,11 +603,11 @@ enum SocialCommand {
             """
     }
 
-    // `--json` prints what the API sends: each type's own Codable form (JSONValue(encoding:)).
+    // `--json` prints what the API sends: each type's own Codable form (`JSONValue.output`).
 
-    static func rewardsJSON(_ r: SocialRewardBalance) throws -> JSONValue { try JSONValue(encoding: r, nilAsNull: true) }
-    static func json(_ a: SocialAccount) throws -> JSONValue { try JSONValue(encoding: a, nilAsNull: true) }
-    static func json(_ p: SocialPost) throws -> JSONValue { try JSONValue(encoding: p, nilAsNull: true) }
-    static func json(_ g: SocialGrant) throws -> JSONValue { try JSONValue(encoding: g, nilAsNull: true) }
-    static func json(_ a: SocialApp) throws -> JSONValue { try JSONValue(encoding: a, nilAsNull: true) }
+    static func rewardsJSON(_ r: SocialRewardBalance) throws -> JSONValue { try .output(r) }
+    static func json(_ a: SocialAccount) throws -> JSONValue { try .output(a) }
+    static func json(_ p: SocialPost) throws -> JSONValue { try .output(p) }
+    static func json(_ g: SocialGrant) throws -> JSONValue { try .output(g) }
+    static func json(_ a: SocialApp) throws -> JSONValue { try .output(a) }
 }
