@@ -18,15 +18,10 @@ enum FolderCommands {
             let ctx = try StorageContext(inv, alloc: o.target.alloc)
             let local = URL(fileURLWithPath: inv.arguments[0])
             let remote = inv.arguments[1]
-            let a = try await ctx.allocation(forWriting: !o.dryRun)
-            let bar = ProgressBar(label: "sync", json: inv.json)
-            let started = ContinuousClock.now
-            let r = try await StorageContext.failing {
+            let (a, r, started) = try await transfer(ctx, "sync", forWriting: !o.dryRun, json: inv.json) { a, progress in
                 try await ctx.storage.syncFolder(
-                    local, to: remote, allocation: a, delete: o.delete, dryRun: o.dryRun, concurrency: o.jobs.value,
-                    progress: bar.folderCallback)
+                    local, to: remote, allocation: a, delete: o.delete, dryRun: o.dryRun, concurrency: o.jobs.value, progress: progress)
             }
-            bar.finish()
             return try summary(r, verb: "synced", allocation: a, local: local, remote: remote, started: started)
         })
 
@@ -41,14 +36,9 @@ enum FolderCommands {
     static func upload(
         _ ctx: StorageContext, local: URL, remote: String, replace: Bool, jobs: Int, json: Bool
     ) async throws -> CommandOutput {
-        let a = try await ctx.allocation(forWriting: true)
-        let bar = ProgressBar(label: "upload", json: json)
-        let started = ContinuousClock.now
-        let r = try await StorageContext.failing {
-            try await ctx.storage.uploadFolder(
-                local, to: remote, allocation: a, replace: replace, concurrency: jobs, progress: bar.folderCallback)
+        let (a, r, started) = try await transfer(ctx, "upload", forWriting: true, json: json) { a, progress in
+            try await ctx.storage.uploadFolder(local, to: remote, allocation: a, replace: replace, concurrency: jobs, progress: progress)
         }
-        bar.finish()
         return try summary(r, verb: "uploaded", allocation: a, local: local, remote: remote, started: started)
     }
 
@@ -56,14 +46,9 @@ enum FolderCommands {
     static func download(
         _ ctx: StorageContext, remote: String, local: URL, replace: Bool, jobs: Int, json: Bool
     ) async throws -> CommandOutput {
-        let a = try await ctx.allocation(forWriting: false)
-        let bar = ProgressBar(label: "download", json: json)
-        let started = ContinuousClock.now
-        let r = try await StorageContext.failing {
-            try await ctx.storage.downloadFolder(
-                remote, to: local, allocation: a, replace: replace, concurrency: jobs, progress: bar.folderCallback)
+        let (a, r, started) = try await transfer(ctx, "download", forWriting: false, json: json) { a, progress in
+            try await ctx.storage.downloadFolder(remote, to: local, allocation: a, replace: replace, concurrency: jobs, progress: progress)
         }
-        bar.finish()
         let ms = FileCommands.elapsedMillis(since: started)
         var lines = [
             "downloaded \(r.downloaded.count) file(s) (\(ByteSize.format(UInt64(max(0, r.bytesWritten))))) from \(remote) to \(local.path) in \(DurationText.format(milliseconds: ms))"
@@ -81,6 +66,21 @@ enum FolderCommands {
             ]))
         out.exitCode = r.failed.isEmpty ? 0 : 1
         return out
+    }
+
+    /// Runs one folder operation on the command's allocation (checked for writing when it
+    /// writes) with the progress line `label` on a terminal; returns the allocation, the result
+    /// and when it started.
+    static func transfer<R>(
+        _ ctx: StorageContext, _ label: String, forWriting: Bool, json: Bool,
+        _ body: (StorageAllocation, (@Sendable (FolderProgress) -> Void)?) async throws -> R
+    ) async throws -> (StorageAllocation, R, ContinuousClock.Instant) {
+        let a = try await ctx.allocation(forWriting: forWriting)
+        let bar = ProgressBar(label: label, json: json)
+        let started = ContinuousClock.now
+        let r = try await StorageContext.failing { try await body(a, bar.folderCallback) }
+        bar.finish()
+        return (a, r, started)
     }
 
     static func summary(

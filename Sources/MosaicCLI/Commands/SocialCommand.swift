@@ -27,10 +27,28 @@ enum SocialCommand {
         @Option("for", "USER", help: "sign as an app for USER (client id), who granted it the scope") var user: String?
     }
 
+    /// `--body` or `--body-file`: the text of a post or reply.
+    struct BodyText: CommandOptions {
+        @Option("body", "TEXT", help: "the text (at most 64 KiB)") var body: String?
+        @Option("body-file", "FILE", help: "read the text from FILE") var file: String?
+
+        /// The text of `--body-file` (which wins) or `--body`; nil when neither is given and it
+        /// is not `required`.
+        func text(required: Bool, _ inv: Invocation) throws -> String? {
+            if let file {
+                do { return try String(contentsOfFile: file, encoding: .utf8) } catch {
+                    throw CLIError.failure("cannot read --body-file \(file): \(error.localizedDescription)")
+                }
+            }
+            if let body { return body }
+            if required { throw CLIError.usage("missing --body (or --body-file) for 'mosaic \(inv.commandPath.joined(separator: " "))'") }
+            return nil
+        }
+    }
+
     struct PostOptions: CommandOptions {
         @Option("title", "TEXT", help: "title, under 256 bytes") var title: String
-        @Option("body", "TEXT", help: "body (at most 64 KiB)") var body: String?
-        @Option("body-file", "FILE", help: "read the body from FILE") var bodyFile: String?
+        var body = BodyText()
         @Option("permlink", "P", help: "1–255 of a-z, 0-9, - (default: made from the title)") var permlink: String?
         @Option("tag", "TAG", help: "a tag (repeat; at most 5 with the category)") var tags: [String]
         @Option("category", "TAG", help: "the category (default: the first --tag)") var category: String?
@@ -39,8 +57,7 @@ enum SocialCommand {
     }
 
     struct ReplyOptions: CommandOptions {
-        @Option("body", "TEXT", help: "body") var body: String?
-        @Option("body-file", "FILE", help: "read the body from FILE") var bodyFile: String?
+        var body = BodyText()
         @Option("title", "TEXT", help: "optional title") var title = ""
         @Option("permlink", "P", help: "default: re-<parent permlink>-<time>") var permlink: String?
         @Option("metadata", "JSON", help: "JSON metadata object") var metadata = ""
@@ -49,8 +66,7 @@ enum SocialCommand {
 
     struct EditOptions: CommandOptions {
         @Option("title", "TEXT", help: "new title") var title: String?
-        @Option("body", "TEXT", help: "new body") var body: String?
-        @Option("body-file", "FILE", help: "read the new body from FILE") var bodyFile: String?
+        var body = BodyText()
         @Option("tag", "TAG", help: "new tags (repeat; replace the old ones)") var tags: [String]
         @Option("metadata", "JSON", help: "new JSON metadata object") var metadata: String?
     }
@@ -76,7 +92,7 @@ enum SocialCommand {
         ],
         options: PostOptions.self,
         action: { o, inv in
-            let body = try bodyText(o.body, file: o.bodyFile, required: true, inv) ?? ""
+            let body = try o.body.text(required: true, inv) ?? ""
             let social = try writer(inv, for: o.acting.user)
             let id = try await run { () async throws(SocialError) in
                 try await social.post(
@@ -91,7 +107,7 @@ enum SocialCommand {
         options: ReplyOptions.self, arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
         action: { o, inv in
             let parent = try postID(inv.arguments[0])
-            let body = try bodyText(o.body, file: o.bodyFile, required: true, inv) ?? ""
+            let body = try o.body.text(required: true, inv) ?? ""
             let social = try writer(inv, for: o.acting.user)
             let id = try await run { () async throws(SocialError) in
                 try await social.reply(to: parent, body: body, title: o.title, permlink: o.permlink, jsonMetadata: o.metadata)
@@ -106,7 +122,7 @@ enum SocialCommand {
         options: EditOptions.self, arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
         action: { o, inv in
             let id = try postID(inv.arguments[0])
-            let body = try bodyText(o.body, file: o.bodyFile, required: false, inv)
+            let body = try o.body.text(required: false, inv)
             let tags = o.tags
             let social = try writer(inv, for: nil)
             _ = try await run { () async throws(SocialError) in
@@ -521,17 +537,6 @@ enum SocialCommand {
                 "'\(text.prefix(80))' is not AUTHOR/PERMLINK: the author's client id (64 hex), '/', and a permlink of a-z, 0-9 and -")
         }
         return id
-    }
-
-    static func bodyText(_ body: String?, file: String?, required: Bool, _ inv: Invocation) throws -> String? {
-        if let file {
-            do { return try String(contentsOfFile: file, encoding: .utf8) } catch {
-                throw CLIError.failure("cannot read --body-file \(file): \(error.localizedDescription)")
-            }
-        }
-        if let b = body { return b }
-        if required { throw CLIError.usage("missing --body (or --body-file) for 'mosaic \(inv.commandPath.joined(separator: " "))'") }
-        return nil
     }
 
     /// Runs an SDK call; bad input becomes a usage error, the chain's refusal a failure with its message.
