@@ -134,11 +134,6 @@ enum DevnetCommand {
                 """
             Console.out(text)
         }
-        let sig = await signals.wait()
-        signals.restoreDefaults()
-        Console.err("received \(TerminationSignal.name(sig)), stopping the devnet…\n")
-        await devnet.stop()
-        Console.err("devnet stopped\n")
-        return .printed
+        return await signals.serve("devnet", stop: { await devnet.stop() }, stopped: { "devnet stopped" })
     }
 }

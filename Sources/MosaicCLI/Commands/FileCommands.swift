@@ -210,49 +210,55 @@ enum FileCommands {
         name: "rm", summary: "delete a file, or a folder with everything in it",
         usage: "PATH", options: AllocTarget.self, arguments: ["PATH"], minArguments: 1, maxArguments: 1,
         action: { o, inv in
-            let ctx = try StorageContext(inv, alloc: o.alloc)
-            let a = try await ctx.allocation(forWriting: true)
-            try await StorageContext.failing { try await ctx.storage.delete(inv.arguments[0], allocation: a) }
-            return CommandOutput(
-                text: "deleted \(inv.arguments[0])",
-                json: .object([("allocation_id", .string(a.id)), ("deleted", .string(inv.arguments[0]))]))
+            let path = inv.arguments[0]
+            return try await change(inv, o, "deleted \(path)", [("deleted", .string(path))]) { s, a in
+                try await s.delete(path, allocation: a)
+            }
         })
 
     static let mv = Command(
         name: "mv", summary: "move or rename a file or folder (no data is sent)",
         usage: "FROM TO", options: AllocTarget.self, arguments: ["FROM", "TO"], minArguments: 2, maxArguments: 2,
         action: { o, inv in
-            let ctx = try StorageContext(inv, alloc: o.alloc)
-            let a = try await ctx.allocation(forWriting: true)
-            try await StorageContext.failing { try await ctx.storage.move(inv.arguments[0], to: inv.arguments[1], allocation: a) }
-            return CommandOutput(
-                text: "moved \(inv.arguments[0]) to \(inv.arguments[1])",
-                json: .object([("allocation_id", .string(a.id)), ("from", .string(inv.arguments[0])), ("to", .string(inv.arguments[1]))]))
+            let (from, to) = (inv.arguments[0], inv.arguments[1])
+            return try await change(inv, o, "moved \(from) to \(to)", [("from", .string(from)), ("to", .string(to))]) { s, a in
+                try await s.move(from, to: to, allocation: a)
+            }
         })
 
     static let cp = Command(
         name: "cp", summary: "copy a file or folder inside the allocation (no data is sent)",
         usage: "FROM TO", options: AllocTarget.self, arguments: ["FROM", "TO"], minArguments: 2, maxArguments: 2,
         action: { o, inv in
-            let ctx = try StorageContext(inv, alloc: o.alloc)
-            let a = try await ctx.allocation(forWriting: true)
-            try await StorageContext.failing { try await ctx.storage.copy(inv.arguments[0], to: inv.arguments[1], allocation: a) }
-            return CommandOutput(
-                text: "copied \(inv.arguments[0]) to \(inv.arguments[1])",
-                json: .object([("allocation_id", .string(a.id)), ("from", .string(inv.arguments[0])), ("to", .string(inv.arguments[1]))]))
+            let (from, to) = (inv.arguments[0], inv.arguments[1])
+            return try await change(inv, o, "copied \(from) to \(to)", [("from", .string(from)), ("to", .string(to))]) { s, a in
+                try await s.copy(from, to: to, allocation: a)
+            }
         })
 
     static let mkdir = Command(
         name: "mkdir", summary: "create a folder (and its parents)",
         usage: "PATH", options: AllocTarget.self, arguments: ["PATH"], minArguments: 1, maxArguments: 1,
         action: { o, inv in
-            let ctx = try StorageContext(inv, alloc: o.alloc)
-            let a = try await ctx.allocation(forWriting: true)
-            try await StorageContext.failing { try await ctx.storage.mkdir(inv.arguments[0], allocation: a) }
-            return CommandOutput(
-                text: "created folder \(inv.arguments[0])",
-                json: .object([("allocation_id", .string(a.id)), ("created", .string(inv.arguments[0]))]))
+            let path = inv.arguments[0]
+            return try await change(inv, o, "created folder \(path)", [("created", .string(path))]) { s, a in
+                try await s.mkdir(path, allocation: a)
+            }
         })
+
+    /// `rm`, `mv`, `cp` and `mkdir`: one owner-signed change of the allocation, reported as `text`
+    /// and, in `--json`, as the allocation's id and `fields`.
+    static func change(
+        _ inv: Invocation, _ target: AllocTarget, _ text: String, _ fields: JSONObject,
+        _ body: (StorageClient, StorageAllocation) async throws -> Void
+    ) async throws -> CommandOutput {
+        let ctx = try StorageContext(inv, alloc: target.alloc)
+        let a = try await ctx.allocation(forWriting: true)
+        try await StorageContext.failing { try await body(ctx.storage, a) }
+        var json: JSONObject = [("allocation_id", .string(a.id))]
+        for (key, value) in fields { json[key] = value }
+        return CommandOutput(text: text, json: .object(json))
+    }
 
     static let repair = Command(
         name: "repair", summary: "rebuild on each blobber the files it lacks, from the others",

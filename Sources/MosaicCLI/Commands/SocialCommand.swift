@@ -197,18 +197,15 @@ enum SocialCommand {
             let page = try await run { () async throws(SocialError) in
                 try await social.feed(sort, tag: o.tag, limit: o.limit.value, start: o.start, round: o.round?.value, truncateBody: 0)
             }
-            var table = Table(["#", "POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "CREATED (UTC)"])
-            for (i, p) in page.posts.enumerated() {
-                table.add([
-                    String(i + 1), short(p.path), String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount),
-                    String(p.children), WalletLedgerCommands.shortDate(p.created),
-                ])
-            }
-            var text =
-                page.posts.isEmpty
-                ? "no posts in the \(sort.rawValue) feed\(o.tag.map { " of tag \($0)" } ?? "")" : table.rendered()
-            if let next = page.next { text += "\nmore: --start \(next) --round \(page.round)" }
-            return CommandOutput(text: text, json: try .output(page))
+            return listing(
+                ["#", "POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "CREATED (UTC)"],
+                page.posts.enumerated().map { i, p in
+                    [
+                        String(i + 1), short(p.path), String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount),
+                        String(p.children), WalletLedgerCommands.shortDate(p.created),
+                    ]
+                }, empty: "no posts in the \(sort.rawValue) feed\(o.tag.map { " of tag \($0)" } ?? "")",
+                more: page.next.map { "--start \($0) --round \(page.round)" }, json: try .output(page))
         })
 
     static let show = Command(
@@ -313,15 +310,15 @@ enum SocialCommand {
         @Option("about", "TEXT", help: "at most 512 bytes") var about: String?
     }
 
-    struct PostsOptions: CommandOptions {
-        @Flag("replies", help: "its replies instead of its root posts") var replies: Bool
+    /// One page of an account's posts or votes.
+    struct PageOptions: CommandOptions {
         @Option("limit", "N", help: "1–100 (default 20)") var limit = SocialLimit(value: 20)
         @Option("start", "NEXT", help: "continue after the previous page (its 'more:' value)") var start: String?
     }
 
-    struct VotesOptions: CommandOptions {
-        @Option("limit", "N", help: "1–100 (default 20)") var limit = SocialLimit(value: 20)
-        @Option("start", "NEXT", help: "continue after the previous page") var start: String?
+    struct PostsOptions: CommandOptions {
+        @Flag("replies", help: "its replies instead of its root posts") var replies: Bool
+        var page = PageOptions()
     }
 
     static let posts = Command(
@@ -332,40 +329,37 @@ enum SocialCommand {
             let social = try reader(inv)
             let who = normalized(inv.arguments[0])
             let page = try await run { () async throws(SocialError) in
-                try await social.accountPosts(who, replies: o.replies, limit: o.limit.value, start: o.start)
+                try await social.accountPosts(who, replies: o.replies, limit: o.page.limit.value, start: o.page.start)
             }
-            var table = Table(["POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "REWARD", "CREATED (UTC)"])
-            for p in page.posts {
-                table.add([
-                    p.path, String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount), String(p.children),
-                    rewardText(p), WalletLedgerCommands.shortDate(p.created),
-                ])
-            }
-            var text = page.posts.isEmpty ? "no \(o.replies ? "replies" : "posts") by \(who)" : table.rendered()
-            if let next = page.next { text += "\nmore: --start \(next)" }
-            return CommandOutput(text: text, json: try .output(page))
+            return listing(
+                ["POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "REWARD", "CREATED (UTC)"],
+                page.posts.map { p in
+                    [
+                        p.path, String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount), String(p.children),
+                        rewardText(p), WalletLedgerCommands.shortDate(p.created),
+                    ]
+                }, empty: "no \(o.replies ? "replies" : "posts") by \(who)", more: page.next.map { "--start \($0)" },
+                json: try .output(page))
         })
 
     static let votes = Command(
         name: "votes", summary: "an account's current votes, on the newest posts first",
         usage: "NAME|CLIENT_ID", examples: ["mosaic social votes alice", "mosaic social votes CLIENT_ID --json"],
-        options: VotesOptions.self, arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
+        options: PageOptions.self, arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
         action: { o, inv in
             let social = try reader(inv)
             let who = normalized(inv.arguments[0])
             let page = try await run { () async throws(SocialError) in
                 try await social.accountVotes(who, limit: o.limit.value, start: o.start)
             }
-            var table = Table(["POST", "TITLE", "WEIGHT", "RSHARES", "TIME (UTC)"])
-            for v in page.votes {
-                table.add([
-                    "\(v.vote.author)/\(v.vote.permlink)", v.isReply ? "(reply)" : String(v.title.prefix(40)), String(v.vote.weight),
-                    String(v.vote.rshares), WalletLedgerCommands.shortDate(v.vote.time),
-                ])
-            }
-            var text = page.votes.isEmpty ? "no votes by \(who)" : table.rendered()
-            if let next = page.next { text += "\nmore: --start \(next)" }
-            return CommandOutput(text: text, json: try .output(page))
+            return listing(
+                ["POST", "TITLE", "WEIGHT", "RSHARES", "TIME (UTC)"],
+                page.votes.map { v in
+                    [
+                        "\(v.vote.author)/\(v.vote.permlink)", v.isReply ? "(reply)" : String(v.title.prefix(40)), String(v.vote.weight),
+                        String(v.vote.rshares), WalletLedgerCommands.shortDate(v.vote.time),
+                    ]
+                }, empty: "no votes by \(who)", more: page.next.map { "--start \($0)" }, json: try .output(page))
         })
 
     static let rewards = Command(
@@ -453,18 +447,15 @@ enum SocialCommand {
             let ctx = try LedgerContext(inv, needsWallet: o.user == nil)
             let user = o.user?.lowercased() ?? ctx.readOnlyWallet().clientID
             let list = try await run { () async throws(SocialError) in try await SocialClient(client: ctx.client).grants(of: user) }
-            var table = Table(["APP", "CLIENT ID", "SCOPES", "EXPIRES (UTC)", "STATUS"])
-            for g in list {
-                table.add([
-                    g.appName, short(g.app), g.scopes.map(\.rawValue).joined(separator: ","), Wallet.iso8601(g.expiresAt),
-                    g.expired ? "expired" : "active",
-                ])
-            }
-            return CommandOutput(
-                text: list.isEmpty
-                    ? "no grants; authorize an app with 'mosaic social authorize --app APP --scopes vote,comment --expires 7d'"
-                    : table.rendered(),
-                json: .object([("user", .string(user)), ("grants", .array(try list.map(json)))]))
+            return listing(
+                ["APP", "CLIENT ID", "SCOPES", "EXPIRES (UTC)", "STATUS"],
+                list.map { g in
+                    [
+                        g.appName, short(g.app), g.scopes.map(\.rawValue).joined(separator: ","), Wallet.iso8601(g.expiresAt),
+                        g.expired ? "expired" : "active",
+                    ]
+                }, empty: "no grants; authorize an app with 'mosaic social authorize --app APP --scopes vote,comment --expires 7d'",
+                more: nil, json: .object([("user", .string(user)), ("grants", .array(try list.map(json)))]))
         })
 
     struct GrantsOptions: CommandOptions {
@@ -515,6 +506,16 @@ enum SocialCommand {
                 JSONObject(
                     [("hash", .string(view.transaction.hash)), ("status", .string(view.status.rawValue))]
                         + (amount.map { [("amount", JSONValue.unsigned($0))] } ?? []) + [("output", .optional(view.output))])))
+    }
+
+    /// A list as a table of `rows` under `headers` (or `empty` when there are none), with the
+    /// flags that read the next page (`more: --start …`).
+    static func listing(_ headers: [String], _ rows: [[String]], empty: String, more: String?, json: JSONValue) -> CommandOutput {
+        var table = Table(headers)
+        for row in rows { table.add(row) }
+        var text = rows.isEmpty ? empty : table.rendered()
+        if let more { text += "\nmore: \(more)" }
+        return CommandOutput(text: text, json: json)
     }
 
     static func reader(_ inv: Invocation) throws -> SocialClient {
