@@ -98,7 +98,7 @@ struct LedgerContext {
         ]
         if !t.transactionData.isEmpty { rows.append((t.transactionType == .transfer ? "description" : "call", t.transactionData)) }
         if let out = v.output, !out.isEmpty { rows.append(("output", out)) }
-        rows += [("nonce", String(t.nonce)), ("created", WalletLedgerCommands.shortDate(t.creationDate) + " UTC")]
+        rows += [("nonce", String(t.nonce)), ("created", UTCTime.dateTime(t.creationDate) + " UTC")]
         if let bh = v.blockHash { rows.append(("block hash", bh)) }
         if let oh = v.outputHash { rows.append(("output hash", oh)) }
         rows.append(("signature", t.signature))

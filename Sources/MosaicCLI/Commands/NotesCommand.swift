@@ -152,8 +152,8 @@ enum NotesCommand {
                     ("private", note.isLocked ? "yes (encrypted to its owner; shown as stored)" : "yes (decrypted with your wallet)"))
             }
             rows += [
-                ("created", WalletLedgerCommands.shortDate(note.createdAt) + " UTC (block #\(note.createdRound))"),
-                ("updated", WalletLedgerCommands.shortDate(note.updatedAt) + " UTC (block #\(note.updatedRound))"),
+                ("created", UTCTime.dateTime(note.createdAt) + " UTC (block #\(note.createdRound))"),
+                ("updated", UTCTime.dateTime(note.updatedAt) + " UTC (block #\(note.updatedRound))"),
             ]
             let width = rows.map(\.0.count).max() ?? 0
             let head = rows.map { $0.0 + ":" + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }.joined(separator: "\n")
@@ -252,7 +252,7 @@ enum NotesCommand {
         for n in p.notes {
             let title = n.isLocked ? "🔒 private" : n.title
             let body = n.isLocked ? "(encrypted)" : n.body.replacingOccurrences(of: "\n", with: " ")
-            table.add([String(n.id), WalletLedgerCommands.shortDate(n.updatedAt), String(title.prefix(40)), String(body.prefix(60))])
+            table.add([String(n.id), UTCTime.dateTime(n.updatedAt), String(title.prefix(40)), String(body.prefix(60))])
         }
         out += "\n" + table.rendered()
         if p.notes.contains(where: \.isLocked) && mine { out += "\nprivate notes are encrypted; add --decrypt to show them" }

@@ -202,7 +202,7 @@ enum SocialCommand {
                 page.posts.enumerated().map { i, p in
                     [
                         String(i + 1), short(p.path), String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount),
-                        String(p.children), WalletLedgerCommands.shortDate(p.created),
+                        String(p.children), UTCTime.dateTime(p.created),
                     ]
                 }, empty: "no posts in the \(sort.rawValue) feed\(o.tag.map { " of tag \($0)" } ?? "")",
                 more: page.next.map { "--start \($0) --round \(page.round)" }, json: try .output(page))
@@ -250,7 +250,7 @@ enum SocialCommand {
             let text =
                 list.replies.isEmpty
                 ? "no replies to \(id)"
-                : list.replies.map { "\(short($0.path))  \(WalletLedgerCommands.shortDate($0.created)) UTC\n  \($0.body.prefix(200))" }
+                : list.replies.map { "\(short($0.path))  \(UTCTime.dateTime($0.created)) UTC\n  \($0.body.prefix(200))" }
                     .joined(separator: "\n")
             return CommandOutput(
                 text: text,
@@ -336,7 +336,7 @@ enum SocialCommand {
                 page.posts.map { p in
                     [
                         p.path, String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount), String(p.children),
-                        rewardText(p), WalletLedgerCommands.shortDate(p.created),
+                        rewardText(p), UTCTime.dateTime(p.created),
                     ]
                 }, empty: "no \(o.replies ? "replies" : "posts") by \(who)", more: page.next.map { "--start \($0)" },
                 json: try .output(page))
@@ -357,7 +357,7 @@ enum SocialCommand {
                 page.votes.map { v in
                     [
                         "\(v.vote.author)/\(v.vote.permlink)", v.isReply ? "(reply)" : String(v.title.prefix(40)), String(v.vote.weight),
-                        String(v.vote.rshares), WalletLedgerCommands.shortDate(v.vote.time),
+                        String(v.vote.rshares), UTCTime.dateTime(v.vote.time),
                     ]
                 }, empty: "no votes by \(who)", more: page.next.map { "--start \($0)" }, json: try .output(page))
         })
@@ -566,7 +566,7 @@ enum SocialCommand {
             p.isRoot ? "category:    \(p.category)" : "reply to:    \(p.parentAuthor)/\(p.parentPermlink)",
             "title:       \(p.title.isEmpty ? "-" : p.title)",
             "tags:        \(p.tags.isEmpty ? "-" : p.tags.joined(separator: ", "))",
-            "created:     \(WalletLedgerCommands.shortDate(p.created)) UTC\(p.lastUpdate != p.created ? " (edited \(WalletLedgerCommands.shortDate(p.lastUpdate)) UTC)" : "")",
+            "created:     \(UTCTime.dateTime(p.created)) UTC\(p.lastUpdate != p.created ? " (edited \(UTCTime.dateTime(p.lastUpdate)) UTC)" : "")",
             "rshares:     \(p.netRshares) from \(p.voteCount) vote\(p.voteCount == 1 ? "" : "s")",
             "replies:     \(p.children)",
             "author:      \(p.authorName ?? "-")",
@@ -594,7 +594,7 @@ enum SocialCommand {
 
     static func accountText(_ a: SocialAccount, now: Int64) -> String {
         let power = "\(a.votingPower / 100).\(String(format: "%02d", a.votingPower % 100)) %"
-        let next = a.nextRootPostAt.map { "in \(max(0, $0 - now)) s (at \(WalletLedgerCommands.shortDate($0)) UTC)" } ?? "now"
+        let next = a.nextRootPostAt.map { "in \(max(0, $0 - now)) s (at \(UTCTime.dateTime($0)) UTC)" } ?? "now"
         return """
             name:          \(a.name ?? "- (set one with 'mosaic social profile --name NAME')")
             client id:     \(a.clientID)
@@ -603,9 +603,9 @@ enum SocialCommand {
             posts:         \(a.postCount)
             rewards:       \(TokenAmount(baseUnits: a.rewards.author)) as author, \(TokenAmount(baseUnits: a.rewards.curation)) as curator, \(TokenAmount(baseUnits: a.rewards.pending)) unclaimed
             voting power:  \(power)
-            voting stake:  \(TokenAmount(baseUnits: a.stake)) tokens\(a.stakeLockedUntil.map { ", locked until " + WalletLedgerCommands.shortDate($0) + " UTC" } ?? "")
+            voting stake:  \(TokenAmount(baseUnits: a.stake)) tokens\(a.stakeLockedUntil.map { ", locked until " + UTCTime.dateTime($0) + " UTC" } ?? "")
             next root post: \(next)
-            created:       \(a.created.map { WalletLedgerCommands.shortDate($0) + " UTC" } ?? "no social activity yet")
+            created:       \(a.created.map { UTCTime.dateTime($0) + " UTC" } ?? "no social activity yet")
             """
     }
 

@@ -109,7 +109,7 @@ enum WalletLedgerCommands {
                 if t.transactionType == .contractCall, let out = v.output, !out.isEmpty, v.outcome == .success { amount = out }
                 let state = v.outcome == .failure ? "failed" : v.status.rawValue
                 table.add([
-                    String(t.hash.prefix(16)) + "…", shortDate(t.creationDate), direction, amount,
+                    String(t.hash.prefix(16)) + "…", UTCTime.dateTime(t.creationDate), direction, amount,
                     TokenAmount(baseUnits: t.fee).description, state, v.round.map { "#\($0)" } ?? "-",
                 ])
             }
@@ -159,12 +159,4 @@ enum WalletLedgerCommands {
             }
             return CommandOutput(text: ctx.details(view), json: try ctx.viewJSON(view))
         })
-
-    static func shortDate(_ unix: Int64) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return f.string(from: Date(timeIntervalSince1970: TimeInterval(unix)))
-    }
 }
