@@ -7,15 +7,23 @@ import Testing
 @Suite struct TransactionTests {
     struct Boom: Error {}
 
-    static func fresh() throws -> (Database, String) {
+    /// A fresh database with an empty table `t(k, n)` and its insert statement.
+    struct Fresh {
         let path = NSTemporaryDirectory() + "mosaic-db-tx-\(UInt64.random(in: 0...UInt64.max)).sqlite"
-        let db = try Database(path: path)
-        try db.execute("CREATE TABLE t(k TEXT PRIMARY KEY, n INTEGER)")
-        return (db, path)
-    }
+        let db: Database
+        let insert: Statement
 
-    static func remove(_ path: String) {
-        for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) }
+        init() throws {
+            db = try Database(path: path)
+            try db.execute("CREATE TABLE t(k TEXT PRIMARY KEY, n INTEGER)")
+            insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
+        }
+
+        /// Closes the database and removes its files.
+        func remove() {
+            db.close()
+            for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) }
+        }
     }
 
     static func count(_ db: Database) throws -> Int64? {
@@ -23,12 +31,9 @@ import Testing
     }
 
     @Test func aReturningBodyCommitsAndItsValueIsReturned() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
-        let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
+        let fresh = try Fresh()
+        defer { fresh.remove() }
+        let (db, insert) = (fresh.db, fresh.insert)
         let value = try db.transaction { () throws -> Int in
             try insert.run(.text("a"), .integer(1))
             try insert.run(.text("b"), .integer(2))
@@ -39,12 +44,9 @@ import Testing
     }
 
     @Test func aNestedFailureRethrownByTheOuterBodyRollsBackBoth() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
-        let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
+        let fresh = try Fresh()
+        defer { fresh.remove() }
+        let (db, insert) = (fresh.db, fresh.insert)
         #expect(throws: Boom.self) {
             try db.transaction {
                 try insert.run(.text("outer"), .integer(1))
@@ -58,12 +60,9 @@ import Testing
     }
 
     @Test func aNestedCommitIsUndoneWhenTheOuterBodyThrows() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
-        let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
+        let fresh = try Fresh()
+        defer { fresh.remove() }
+        let (db, insert) = (fresh.db, fresh.insert)
         #expect(throws: Boom.self) {
             try db.transaction {
                 try db.transaction { try insert.run(.text("inner"), .integer(2)) }
@@ -74,12 +73,9 @@ import Testing
     }
 
     @Test func aConstraintFailureRollsBackTheRowsBeforeIt() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
-        let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
+        let fresh = try Fresh()
+        defer { fresh.remove() }
+        let (db, insert) = (fresh.db, fresh.insert)
         try insert.run(.text("a"), .integer(1))
         #expect(throws: DatabaseError.self) {
             try db.transaction {
