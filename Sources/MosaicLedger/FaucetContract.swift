@@ -55,7 +55,7 @@ package struct FaucetContract: Contract {
     package func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         guard method == "pour" else { throw .unknownMethod(contract: name, method: method) }
         try context.consumeGas(100)
-        guard context.value == 0 else { throw .invalidArguments("faucet.pour takes no tokens; send it with value 0") }
+        try refuseValue(context, method: method)
         let amount = config.pourAmount
         let now = context.now
 
