@@ -7,33 +7,18 @@ import Testing
 @Suite struct TransactionTests {
     struct Boom: Error {}
 
-    /// A fresh database with an empty table `t(k, n)` and its insert statement.
-    struct Fresh {
-        let path = NSTemporaryDirectory() + "mosaic-db-tx-\(UInt64.random(in: 0...UInt64.max)).sqlite"
-        let db: Database
-        let insert: Statement
-
-        init() throws {
-            db = try Database(path: path)
-            try db.execute("CREATE TABLE t(k TEXT PRIMARY KEY, n INTEGER)")
-            insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
-        }
-
-        /// Closes the database and removes its files.
-        func remove() {
-            db.close()
-            for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) }
-        }
-    }
+    /// A scratch database with an empty table `t(k, n)`.
+    static func fresh() throws -> ScratchDatabase { try ScratchDatabase("tx", table: "CREATE TABLE t(k TEXT PRIMARY KEY, n INTEGER)") }
 
     static func count(_ db: Database) throws -> Int64? {
         try db.prepare("SELECT COUNT(*) FROM t").queryOne { $0.int64(0) }
     }
 
     @Test func aReturningBodyCommitsAndItsValueIsReturned() throws {
-        let fresh = try Fresh()
-        defer { fresh.remove() }
-        let (db, insert) = (fresh.db, fresh.insert)
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
+        let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         let value = try db.transaction { () throws -> Int in
             try insert.run(.text("a"), .integer(1))
             try insert.run(.text("b"), .integer(2))
@@ -44,9 +29,10 @@ import Testing
     }
 
     @Test func aNestedFailureRethrownByTheOuterBodyRollsBackBoth() throws {
-        let fresh = try Fresh()
-        defer { fresh.remove() }
-        let (db, insert) = (fresh.db, fresh.insert)
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
+        let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         #expect(throws: Boom.self) {
             try db.transaction {
                 try insert.run(.text("outer"), .integer(1))
@@ -60,9 +46,10 @@ import Testing
     }
 
     @Test func aNestedCommitIsUndoneWhenTheOuterBodyThrows() throws {
-        let fresh = try Fresh()
-        defer { fresh.remove() }
-        let (db, insert) = (fresh.db, fresh.insert)
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
+        let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         #expect(throws: Boom.self) {
             try db.transaction {
                 try db.transaction { try insert.run(.text("inner"), .integer(2)) }
@@ -73,9 +60,10 @@ import Testing
     }
 
     @Test func aConstraintFailureRollsBackTheRowsBeforeIt() throws {
-        let fresh = try Fresh()
-        defer { fresh.remove() }
-        let (db, insert) = (fresh.db, fresh.insert)
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
+        let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         try insert.run(.text("a"), .integer(1))
         #expect(throws: DatabaseError.self) {
             try db.transaction {
