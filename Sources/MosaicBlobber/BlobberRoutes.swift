@@ -31,9 +31,7 @@ extension BlobberServer {
             .get, "/v1/alloc/:id", summary: "This blobber's root, size and latest write marker for an allocation",
             parameters: [alloc], response: "AllocationState", errors: [401, 403]
         ) { [self] req in
-            try await mappedAsync {
-                let id = try req[alloc]
-                try await ensureRecord(id)
+            try await allocationRequest(req) { id in
                 return try HTTPResponse.json(state(try authorize(req, allocation: id, write: false)))
             }
         }
@@ -52,9 +50,7 @@ extension BlobberServer {
             .get, "/v1/alloc/:id/uploads/:upload", summary: "Bytes received so far for a resumable upload",
             parameters: [alloc, upload], response: "UploadStatus", errors: [401, 403]
         ) { [self] req in
-            try await mappedAsync {
-                let id = try req[alloc]
-                try await ensureRecord(id)
+            try await allocationRequest(req) { id in
                 _ = try authorize(req, allocation: id, write: false)
                 return try HTTPResponse.json(BlobberWire.UploadStatus(received: try uploadLength(allocation: id, upload: try req[upload])))
             }
@@ -63,9 +59,7 @@ extension BlobberServer {
             .delete, "/v1/alloc/:id/uploads/:upload", summary: "Drop an uncommitted upload", parameters: [alloc, upload],
             response: "UploadStatus", errors: [401, 403]
         ) { [self] req in
-            try await mappedAsync {
-                let id = try req[alloc]
-                try await ensureRecord(id)
+            try await allocationRequest(req) { id in
                 _ = try authorize(req, allocation: id, write: false)
                 try discard(allocation: id, upload: try req[upload])
                 return try HTTPResponse.json(BlobberWire.UploadStatus(received: 0))
@@ -76,9 +70,7 @@ extension BlobberServer {
             parameters: [alloc], body: .json(.object([], required: [], additional: true), description: "Commit"),
             response: "AllocationState", errors: [401, 403, 409], bodyLimit: 16 << 20
         ) { [self] req in
-            try await mappedAsync {
-                let id = try req[alloc]
-                try await ensureRecord(id)
+            try await allocationRequest(req) { id in
                 _ = try authorize(req, allocation: id, write: true)
                 return try HTTPResponse.json(try apply(try req.decodeJSON(BlobberWire.Commit.self), allocation: id))
             }
@@ -88,9 +80,7 @@ extension BlobberServer {
             parameters: [alloc, BlobberServer.folder, BlobberServer.recursive, BlobberServer.format],
             response: "Listing", errors: [401, 403]
         ) { [self] req in
-            try await mappedAsync {
-                let id = try req[alloc]
-                try await ensureRecord(id)
+            try await allocationRequest(req) { id in
                 let path = try req[BlobberServer.folder]
                 let r = try await authorizeRead(req, allocation: id, path: path).record
                 let recursive = try req[BlobberServer.recursive]
@@ -120,9 +110,7 @@ extension BlobberServer {
             .get, "/v1/alloc/:id/stat", summary: "Signed metadata of one path", parameters: [alloc, BlobberServer.path],
             response: "FileMeta", errors: [401, 403]
         ) { [self] req in
-            try await mappedAsync {
-                let id = try req[alloc]
-                try await ensureRecord(id)
+            try await allocationRequest(req) { id in
                 let path = try req[BlobberServer.path]
                 let r = try await authorizeRead(req, allocation: id, path: path).record
                 guard let f = r.files[path] else { throw StorageRequestError.notFound("\(path) does not exist") }
@@ -133,9 +121,7 @@ extension BlobberServer {
             .get, "/v1/alloc/:id/read-counter", summary: "The signing reader's current read-marker counter here",
             parameters: [alloc], response: "{counter}", errors: [401, 403]
         ) { [self] req in
-            try await mappedAsync {
-                let id = try req[alloc]
-                try await ensureRecord(id)
+            try await allocationRequest(req) { id in
                 _ = try record(id)
                 return try HTTPResponse.json(try await readCounterAnswer(req, allocation: id))
             }
@@ -146,9 +132,7 @@ extension BlobberServer {
             parameters: [alloc, BlobberServer.path, BlobberServer.start, BlobberServer.count],
             response: "application/octet-stream", errors: [401, 403]
         ) { [self] req in
-            try await mappedAsync {
-                let id = try req[alloc]
-                try await ensureRecord(id)
+            try await allocationRequest(req) { id in
                 let path = try req[BlobberServer.path]
                 let grant = try await authorizeRead(req, allocation: id, path: path)
                 let blocks = try blocks(grant.record, path: path, range: try blockRange(req))
@@ -184,6 +168,16 @@ extension BlobberServer {
 
     func mappedAsync(_ body: () async throws -> HTTPResponse) async throws -> HTTPResponse {
         do { return try await body() } catch { throw Self.httpError(error) }
+    }
+
+    /// What every route of one allocation does first: its id from the path, its record loaded
+    /// (from the ledger when this blobber has not seen it yet), errors mapped to HTTP.
+    func allocationRequest(_ req: HTTPRequest, _ body: (String) async throws -> HTTPResponse) async throws -> HTTPResponse {
+        try await mappedAsync {
+            let id = try req[Self.allocationID]
+            try await ensureRecord(id)
+            return try await body(id)
+        }
     }
 
     static func httpError(_ error: any Error) -> any Error {

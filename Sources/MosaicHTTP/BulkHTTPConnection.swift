@@ -333,14 +333,18 @@ package final class BulkHTTPConnection: @unchecked Sendable {
             let n = write(base + done, bytes.count - done, flags: flags)
             if n < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
-                    throw HTTPClientError(status: 0, code: "timeout", message: "\(host):\(port) accepted no bytes for \(Int(timeout)) s")
-                }
-                throw HTTPClientError(
-                    status: 0, code: "connection_failed", message: "sending to \(host):\(port): \(String(cString: strerror(errno)))")
+                throw failure("sending to", timedOut: "\(host):\(port) accepted no bytes for \(Int(timeout)) s")
             }
             done += n
         }
+    }
+
+    /// The error of a `read` or `write` that failed with `errno` set (not EINTR): `timedOut` when
+    /// the socket's timeout passed, else the connection's failure while `doing` ("reading from").
+    private func failure(_ doing: String, timedOut: String) -> HTTPClientError {
+        if errno == EAGAIN || errno == EWOULDBLOCK { return HTTPClientError(status: 0, code: "timeout", message: timedOut) }
+        return HTTPClientError(
+            status: 0, code: "connection_failed", message: "\(doing) \(host):\(port): \(String(cString: strerror(errno)))")
     }
 
     /// Reads more bytes into `buffer`; returns false at end of stream.
@@ -350,11 +354,7 @@ package final class BulkHTTPConnection: @unchecked Sendable {
             let n = chunk.withUnsafeMutableBytes { read($0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
-                    throw HTTPClientError(status: 0, code: "timeout", message: "no answer from \(host):\(port) within \(Int(timeout)) s")
-                }
-                throw HTTPClientError(
-                    status: 0, code: "connection_failed", message: "reading from \(host):\(port): \(String(cString: strerror(errno)))")
+                throw failure("reading from", timedOut: "no answer from \(host):\(port) within \(Int(timeout)) s")
             }
             if n == 0 { return false }
             buffer.append(contentsOf: chunk[0..<n])

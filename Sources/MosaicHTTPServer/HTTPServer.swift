@@ -113,13 +113,10 @@ package final class HTTPServer: @unchecked Sendable {
         bodyLimit: Int64 = HTTPServer.defaultBodyLimit,
         handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
     ) {
-        let (segments, docs) = Route.describe(
-            path, summary: summary, description: description, parameters: parameters, body: body, statuses: statuses,
-            response: response, errors: errors)
         add(
-            Route(
-                method: method, pattern: path, segments: segments, docs: docs,
-                body: .buffered(limit: bodyLimit), precheck: nil, handler: { req, _ in try await handler(req) }))
+            method, path, docs: (summary, description, parameters, body, statuses, response, errors), mode: .buffered(limit: bodyLimit),
+            precheck: nil
+        ) { req, _ in try await handler(req) }
     }
 
     /// Registers a handler that receives the body in chunks while it arrives (bounded memory);
@@ -136,17 +133,30 @@ package final class HTTPServer: @unchecked Sendable {
         precheck: (@Sendable (HTTPRequest) throws -> Void)? = nil,
         handler: @escaping @Sendable (HTTPRequest, RequestBodyStream) async throws -> HTTPResponse
     ) {
-        let (segments, docs) = Route.describe(
-            path, summary: summary, description: description, parameters: parameters, body: body, statuses: statuses,
-            response: response, errors: errors)
         add(
-            Route(
-                method: method, pattern: path, segments: segments, docs: docs,
-                body: .streaming(limit: bodyLimit), precheck: precheck,
-                handler: { req, stream in
-                    guard let stream else { throw HTTPError.internalError("missing body stream") }
-                    return try await handler(req, stream)
-                }))
+            method, path, docs: (summary, description, parameters, body, statuses, response, errors), mode: .streaming(limit: bodyLimit),
+            precheck: precheck
+        ) { req, stream in
+            guard let stream else { throw HTTPError.internalError("missing body stream") }
+            return try await handler(req, stream)
+        }
+    }
+
+    /// What `route` and `streamingRoute` declare for `/openapi.json`, in their order.
+    private typealias RouteDeclaration = (
+        summary: String, description: String?, parameters: [any RouteParameter], body: RequestBody?, statuses: [Int],
+        response: String?, errors: [Int]
+    )
+
+    private func add(
+        _ method: HTTPMethod, _ path: String, docs d: RouteDeclaration, mode: BodyMode,
+        precheck: (@Sendable (HTTPRequest) throws -> Void)?,
+        handler: @escaping @Sendable (HTTPRequest, RequestBodyStream?) async throws -> HTTPResponse
+    ) {
+        let (segments, docs) = Route.describe(
+            path, summary: d.summary, description: d.description, parameters: d.parameters, body: d.body, statuses: d.statuses,
+            response: d.response, errors: d.errors)
+        add(Route(method: method, pattern: path, segments: segments, docs: docs, body: mode, precheck: precheck, handler: handler))
     }
 
     private func add(_ r: Route) {

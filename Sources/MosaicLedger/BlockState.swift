@@ -19,6 +19,15 @@ final class BlockState {
         self.scanContract = scanContract
     }
 
+    /// Over `store`'s committed state, with committed accounts read through `cache` first (the
+    /// ledger's cache as of now: a block's reads of committed accounts need no lock of their own).
+    convenience init(committed store: any LedgerStore, cache: [String: AccountState]) {
+        self.init(
+            loadAccount: { id in try cache[id] ?? store.account(id) ?? AccountState() },
+            loadContract: { c, k in try store.contractValue(c, k) },
+            scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
+    }
+
     func account(_ id: String) throws -> AccountState {
         if let a = accounts[id] { return a }
         return try loadAccount(id)

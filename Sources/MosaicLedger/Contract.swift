@@ -39,6 +39,14 @@ package protocol Contract: Sendable {
 }
 
 extension Contract {
+    /// Refuses tokens sent with a call of `method` unless it is one of `takingValue`: they would
+    /// sit in the contract with no record saying whose they are. `note` ends the message (which
+    /// methods do take a value).
+    func refuseValue(_ context: ContractContext, method: String, takingValue: Set<String> = [], note: String = "") throws(ContractError) {
+        guard context.value > 0, methods.contains(method), !takingValue.contains(method) else { return }
+        throw .invalidArguments("\(name).\(method) takes no tokens; send it with value 0" + note)
+    }
+
     public func feePolicy(method: String) -> FeePolicy { .standard }
     public func endBlock(_ context: ContractContext, seed: String) throws(ContractError) {}
     public func wantsBlocks(_ state: ContractView) throws(ContractError) -> Bool { false }

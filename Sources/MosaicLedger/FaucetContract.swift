@@ -18,8 +18,8 @@ package struct FaucetContract: Contract {
         guard let id = args["client_id"]?.stringValue, Transaction.isHexID(id) else {
             throw .invalidArguments("client_id must be 64 lowercase hex characters")
         }
-        var mine = Window(try state.get("account:\(id)"))
-        mine.roll(now: state.now, length: config.accountWindowSeconds)
+        let account = accountLimit(of: id)
+        let mine = account.window(try state.get(account.key), now: state.now)
         return .object([
             "client_id": .string(id), "poured_in_window": .integer(Int64(clamping: mine.amount)),
             "account_limit": .integer(Int64(clamping: config.accountLimit)),
@@ -39,64 +39,86 @@ package struct FaucetContract: Contract {
     /// What a pour would do for `clientID` at `now` (the ledger clock, which a devnet may move
     /// ahead of the latest block), so clients can say "next pour at …" before a pour that would
     /// fail: the node's `GET /v1/faucet/{client_id}`, read with `Ledger.read`.
-    package func status(of clientID: String, state: ContractView, now: Int64) throws(ContractError) -> FaucetStatus {
-        var mine = Window(try state.get("account:\(clientID)"))
-        mine.roll(now: now, length: config.accountWindowSeconds)
-        var all = Window(try state.get("global"))
-        all.roll(now: now, length: config.globalWindowSeconds)
-        let remaining = try state.balance(of: ContractCall.address(of: name))
+    package func status(of clientID: String, state: ContractView, now: Int64) throws(ContractError) -> FaucetView {
+        var windows: [(limit: Limit, window: Window)] = []
+        for limit in limits(for: clientID) { windows.append((limit, limit.window(try state.get(limit.key), now: now))) }
         var next: Int64?
         // Window sums saturate: a pour that cannot fit (even by overflowing) is not possible now.
-        func full(_ w: Window, _ limit: UInt64) -> Bool {
-            let (sum, o) = w.amount.addingReportingOverflow(config.pourAmount)
-            return o || sum > limit
+        for (limit, window) in windows where limit.total(window, adding: config.pourAmount) == nil {
+            next = max(next ?? 0, limit.end(of: window))
         }
-        func end(_ w: Window, _ length: Int64) -> Int64 {
-            let (t, o) = w.start.addingReportingOverflow(length)
-            return o ? .max : t
-        }
-        if full(mine, config.accountLimit) { next = end(mine, config.accountWindowSeconds) }
-        if full(all, config.globalLimit) { next = max(next ?? 0, end(all, config.globalWindowSeconds)) }
-        return FaucetStatus(
-            pourAmount: config.pourAmount, pouredInWindow: mine.amount, accountLimit: config.accountLimit,
-            nextPourAt: next, remainingSupply: remaining)
+        return FaucetView(
+            clientID: clientID, pourAmount: config.pourAmount, pouredInWindow: windows[0].window.amount, accountLimit: config.accountLimit,
+            nextPourAt: next, remainingSupply: try state.balance(of: ContractCall.address(of: name)), now: now)
     }
 
     package func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         guard method == "pour" else { throw .unknownMethod(contract: name, method: method) }
         try context.consumeGas(100)
-        guard context.value == 0 else { throw .invalidArguments("faucet.pour takes no tokens; send it with value 0") }
+        try refuseValue(context, method: method)
         let amount = config.pourAmount
         let now = context.now
 
-        var mine = Window(try context.get("account:\(context.caller)"))
-        mine.roll(now: now, length: config.accountWindowSeconds)
-        guard case (let mineAfter, false) = mine.amount.addingReportingOverflow(amount), mineAfter <= config.accountLimit else {
-            let at = saturatingAdd(mine.start, config.accountWindowSeconds)
-            throw .refused(
-                .rateLimited,
-                "faucet limit reached for this account; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)"
-            )
-        }
-        var all = Window(try context.get("global"))
-        all.roll(now: now, length: config.globalWindowSeconds)
-        guard case (let allAfter, false) = all.amount.addingReportingOverflow(amount), allAfter <= config.globalLimit else {
-            let at = saturatingAdd(all.start, config.globalWindowSeconds)
-            throw .refused(
-                .rateLimited,
-                "faucet global limit reached; next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)"
-            )
+        // The account's window first, then the global one: each refusal says when the next pour is possible.
+        var filled: [(key: String, window: Window)] = []
+        for limit in limits(for: context.caller) {
+            var window = limit.window(try context.get(limit.key), now: now)
+            guard let total = limit.total(window, adding: amount) else {
+                let at = limit.end(of: window)
+                throw .refused(
+                    .rateLimited,
+                    "\(limit.reached); next pour possible at \(UTCTime.iso8601(at)) (in \(StorageContract.seconds(from: now, to: at)) s)")
+            }
+            window.amount = total
+            filled.append((limit.key, window))
         }
         let left = try context.balance(of: context.address)
         guard left >= amount else { throw .refused(.insufficientBalance, "faucet is empty (\(TokenAmount(baseUnits: left)) left)") }
 
         try context.pay(amount, to: context.caller)
-        mine.amount = mineAfter
-        all.amount = allAfter
-        try context.set("account:\(context.caller)", mine.bytes)
-        try context.set("global", all.bytes)
+        for (key, window) in filled { try context.set(key, window.bytes) }
         try context.emit("pour", ["to": context.caller, "amount": String(amount)])
         return "poured \(TokenAmount(baseUnits: amount))"
+    }
+
+    /// The account's own window: `accountLimit` per `accountWindowSeconds`.
+    func accountLimit(of clientID: String) -> Limit {
+        Limit(
+            key: "account:\(clientID)", length: config.accountWindowSeconds, most: config.accountLimit,
+            reached: "faucet limit reached for this account")
+    }
+
+    /// The limits every pour must fit, in the order they are checked: the account's, then the global one.
+    func limits(for clientID: String) -> [Limit] {
+        [
+            accountLimit(of: clientID),
+            Limit(key: "global", length: config.globalWindowSeconds, most: config.globalLimit, reached: "faucet global limit reached"),
+        ]
+    }
+
+    /// At most `most` tokens per window of `length` seconds, kept under `key`.
+    struct Limit {
+        let key: String
+        let length: Int64
+        let most: UInt64
+        /// The start of the refusal when a pour would pass it.
+        let reached: String
+
+        /// The stored window as of `now`: a new one when the stored one has closed.
+        func window(_ bytes: [UInt8]?, now: Int64) -> Window {
+            var w = Window(bytes)
+            w.roll(now: now, length: length)
+            return w
+        }
+
+        /// What the window holds after `amount` more, or nil when that passes the limit (or overflows).
+        func total(_ w: Window, adding amount: UInt64) -> UInt64? {
+            let (sum, overflow) = w.amount.addingReportingOverflow(amount)
+            return overflow || sum > most ? nil : sum
+        }
+
+        /// When the window closes (saturating).
+        func end(of w: Window) -> Int64 { saturatingAdd(w.start, length) }
     }
 
     /// Amount given since `start`, stored as 16 bytes: start (Int64) ‖ amount (UInt64), big-endian.

@@ -33,6 +33,25 @@ package struct KeyRange {
 
     static func less(_ a: String, _ b: String) -> Bool { UTF8Order.less(a, b) }
 
+    /// The one lower and one upper bound a store seeks between: the tighter of `prefix` and
+    /// `after` on the side `after` limits. Given `key >= prefix AND key > after`, SQLite seeks to
+    /// the prefix and filters every row up to `after`, so a page deep in a large range cost a
+    /// walk over all rows before it; with one bound a side both stores seek straight to the page.
+    var seekBounds: (low: String, lowInclusive: Bool, high: String) {
+        var low = prefix
+        var lowInclusive = true
+        var high = upperBound
+        if let after {
+            if reverse {
+                if KeyRange.less(after, high) { high = after }
+            } else if !KeyRange.less(after, low) {
+                low = after
+                lowInclusive = false
+            }
+        }
+        return (low, lowInclusive, high)
+    }
+
     /// Applies `overlay` (newer writes; nil deletes) on top of `base`, the first rows of the range
     /// in committed state fetched with `limit + overlay.count` rows so no hidden row can be missed.
     func merge(base: [ContractEntry], overlay: [String: [UInt8]?]) -> [ContractEntry] {

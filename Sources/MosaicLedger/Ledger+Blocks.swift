@@ -169,11 +169,7 @@ extension Ledger {
                 )
             } ?? planBlock(&s, store)
         let ready = plan.setAside + plan.run
-        let state = BlockState(
-            // The cache as of now: a block's reads of committed accounts need no lock of their own.
-            loadAccount: { [cache = s.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
-            loadContract: { c, k in try store.contractValue(c, k) },
-            scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
+        let state = BlockState(committed: store, cache: s.accountCache)
 
         // Durable before anything runs: if the process dies in this block, the next start knows
         // which transactions were running (Ledger+Recovery.swift).

@@ -135,18 +135,7 @@ final class PostgresLedgerStore: LedgerStore {
     }
 
     func scan(_ contract: String, _ range: KeyRange, limit: Int) throws -> [ContractEntry] {
-        // One lower and one upper bound, the tighter of prefix and `after` (as the SQLite store).
-        var low = range.prefix
-        var lowInclusive = true
-        var high = range.upperBound
-        if let after = range.after {
-            if range.reverse {
-                if KeyRange.less(after, high) { high = after }
-            } else if !KeyRange.less(after, low) {
-                low = after
-                lowInclusive = false
-            }
-        }
+        let (low, lowInclusive, high) = range.seekBounds
         let sql =
             "SELECT key, value FROM contract_state WHERE contract = $1 AND key \(lowInclusive ? ">=" : ">") $2 AND key < $3 ORDER BY key\(range.reverse ? " DESC" : "") LIMIT $4"
         return try connection.query(sql, [Self.s(contract), Self.s(low), Self.s(high), .integer(Int64(max(limit, 0)))]).map { row in

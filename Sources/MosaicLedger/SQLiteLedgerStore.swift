@@ -104,20 +104,7 @@ final class SQLiteLedgerStore: LedgerStore {
 
     /// The first rows of `range` in the committed contract state.
     func scan(_ contract: String, _ range: KeyRange, limit: Int) throws(DatabaseError) -> [ContractEntry] {
-        // One lower and one upper bound only: given `key >= prefix AND key > after`, SQLite seeks
-        // to the prefix and filters every row up to `after`, so a page deep in a large range cost
-        // a walk over all rows before it. The tighter bound is chosen here instead.
-        var low = range.prefix
-        var lowInclusive = true
-        var high = range.upperBound
-        if let after = range.after {
-            if range.reverse {
-                if KeyRange.less(after, high) { high = after }
-            } else if !KeyRange.less(after, low) {
-                low = after
-                lowInclusive = false
-            }
-        }
+        let (low, lowInclusive, high) = range.seekBounds
         let sql =
             "SELECT key, value FROM contract_state WHERE contract = ?1 AND key \(lowInclusive ? ">=" : ">") ?2 AND key < ?3 ORDER BY key\(range.reverse ? " DESC" : "") LIMIT ?4"
         return try db.prepare(sql).query([.text(contract), .text(low), .text(high), .integer(Int64(limit))]) {

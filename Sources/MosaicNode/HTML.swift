@@ -1,4 +1,5 @@
 import Foundation
+import MosaicProtocol
 
 /// Server-side HTML building for the explorer: everything that comes from data goes through
 /// `escape`, so a memo or contract output can never inject markup.
@@ -25,13 +26,7 @@ enum HTML {
     }
 
     /// "2026-11-30 05:00:00 UTC" from unix seconds.
-    static func time(_ unix: Int64) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return f.string(from: Date(timeIntervalSince1970: TimeInterval(unix))) + " UTC"
-    }
+    static func time(_ unix: Int64) -> String { UTCTime.dateTime(unix) + " UTC" }
 
     /// A full page with the explorer's header, search box and stylesheet.
     static func page(title: String, network: String, body: String) -> String {

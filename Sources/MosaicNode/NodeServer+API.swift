@@ -135,15 +135,13 @@ extension NodeServer {
             parameters: [NodeParameters.clientID], response: "FaucetView"
         ) { req in
             let id = try req[NodeParameters.clientID]
-            let s = try NodeServer.mapped { () throws(LedgerError) in
-                try ledger.read("faucet", as: FaucetContract.self) { faucet, state throws(ContractError) in
-                    try faucet.status(of: id, state: state, now: ledger.clock.now)
-                }
-            }
+            let now = ledger.clock.now
             return try .json(
-                FaucetView(
-                    clientID: id, pourAmount: s.pourAmount, pouredInWindow: s.pouredInWindow, accountLimit: s.accountLimit,
-                    nextPourAt: s.nextPourAt, remainingSupply: s.remainingSupply, now: ledger.clock.now))
+                try NodeServer.mapped { () throws(LedgerError) in
+                    try ledger.read("faucet", as: FaucetContract.self) { faucet, state throws(ContractError) in
+                        try faucet.status(of: id, state: state, now: now)
+                    }
+                })
         }
 
         http.route(

@@ -26,22 +26,18 @@ extension NodeServer {
             "blobber \($0) is not registered"
         }
 
-        http.route(
-            .get, "/v1/storage/blobbers/:id/challenges", summary: "A blobber's open challenges, oldest first",
-            parameters: [NodeParameters.blobberID], response: "{\"challenges\":[Challenge…]}"
-        ) { req in
-            let id = try req[NodeParameters.blobberID]
-            let list = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.openChallenges(v, blobber: id) }
-            return try .json(ChallengeList(challenges: list))
+        storageRead(
+            "/v1/storage/blobbers/:id/challenges", summary: "A blobber's open challenges, oldest first", NodeParameters.blobberID,
+            response: "{\"challenges\":[Challenge…]}"
+        ) { s, v, id throws(ContractError) in
+            ChallengeList(challenges: try s.openChallenges(v, blobber: id))
         }
 
-        http.route(
-            .get, "/v1/storage/allocations", summary: "An owner's allocations, oldest first (every status)",
-            parameters: [NodeParameters.owner], response: "{\"allocations\":[Allocation…]}"
-        ) { req in
-            let owner = try req[NodeParameters.owner]
-            let list = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.allocations(v, owner: owner) }
-            return try .json(AllocationList(allocations: list))
+        storageRead(
+            "/v1/storage/allocations", summary: "An owner's allocations, oldest first (every status)", NodeParameters.owner,
+            response: "{\"allocations\":[Allocation…]}"
+        ) { s, v, owner throws(ContractError) in
+            AllocationList(allocations: try s.allocations(v, owner: owner))
         }
 
         storageRecord(
@@ -74,13 +70,11 @@ extension NodeServer {
             return try .json(TicketRevocationView(ticketID: id, owner: owner, revoked: revoked))
         }
 
-        http.route(
-            .get, "/v1/storage/read-pools/:client_id", summary: "Tokens a reader has locked to pay blobbers for reads",
-            parameters: [NodeParameters.clientID], response: "{\"client_id\",\"balance\"}"
-        ) { req in
-            let id = try req[NodeParameters.clientID]
-            let pool = try NodeServer.storage(ledger) { s, v throws(ContractError) in try s.readPool(v, clientID: id) }
-            return try .json(ReadPoolView(clientID: id, balance: pool))
+        storageRead(
+            "/v1/storage/read-pools/:client_id", summary: "Tokens a reader has locked to pay blobbers for reads", NodeParameters.clientID,
+            response: "{\"client_id\",\"balance\"}"
+        ) { s, v, id throws(ContractError) in
+            ReadPoolView(clientID: id, balance: try s.readPool(v, clientID: id))
         }
 
         http.route(
@@ -117,6 +111,18 @@ extension NodeServer {
                     message: "not enough blobbers: \(data)+\(parity) shards need \(data + parity) blobbers with room, \(count) registered")
             }
             return try .json(StorageQuoteView(size: size, dataShards: data, parityShards: parity, seconds: seconds, lock: quote))
+        }
+    }
+
+    /// A GET route answering a read of the storage contract that takes one parameter.
+    private func storageRead<R: Encodable & Sendable>(
+        _ path: String, summary: String, _ parameter: Parameter<String>, response: String,
+        read: @escaping @Sendable (StorageContract, ContractView, String) throws(ContractError) -> R
+    ) {
+        let ledger = self.ledger
+        http.route(.get, path, summary: summary, parameters: [parameter], response: response) { req in
+            let p = try req[parameter]
+            return try .json(try NodeServer.storage(ledger) { s, v throws(ContractError) in try read(s, v, p) })
         }
     }
 

@@ -20,19 +20,17 @@ public struct CanonicalReader: Sendable {
         return input[offset]
     }
 
-    public mutating func uint32() throws(Malformed) -> UInt32 {
-        guard input.count - offset >= 4 else { throw Malformed() }
-        var v: UInt32 = 0
-        for k in 0..<4 { v = v << 8 | UInt32(input[offset + k]) }
-        offset += 4
-        return v
-    }
+    public mutating func uint32() throws(Malformed) -> UInt32 { try bigEndian() }
 
-    public mutating func uint64() throws(Malformed) -> UInt64 {
-        guard input.count - offset >= 8 else { throw Malformed() }
-        var v: UInt64 = 0
-        for k in 0..<8 { v = v << 8 | UInt64(input[offset + k]) }
-        offset += 8
+    public mutating func uint64() throws(Malformed) -> UInt64 { try bigEndian() }
+
+    /// The next `T.bitWidth / 8` bytes as a big-endian unsigned integer.
+    private mutating func bigEndian<T: FixedWidthInteger & UnsignedInteger>() throws(Malformed) -> T {
+        let size = T.bitWidth / 8
+        guard input.count - offset >= size else { throw Malformed() }
+        var v: T = 0
+        for k in 0..<size { v = v << 8 | T(input[offset + k]) }
+        offset += size
         return v
     }
 

@@ -6,7 +6,10 @@ extension JSONValue {
     /// declaration order). This is how clients print a protocol type: the same keys and numbers
     /// the HTTP API sends, not a second copy written key by key.
     ///
-    /// Integers keep their exact value (above `Int64.max` as `.unsigned`). A fractional floating
+    /// Integers keep their exact value (above `Int64.max` as `.unsigned`). A dictionary keyed by
+    /// `String` or `Int` is an object with its keys in order (strings as Swift sorts them, integers
+    /// by value), not in the order of its hash table, which changes from run to run; what a person
+    /// or a test reads is then the same every time. A fractional floating
     /// point number throws `EncodingError.invalidValue`: amounts and counts are integers. A nil
     /// optional written with `encodeIfPresent` (what synthesized conformances do) is left out,
     /// or written as `null` with `nilAsNull`.
@@ -72,6 +75,7 @@ private final class EncodedNode {
         // What JSONEncoder writes for these by default, rather than their keyed forms.
         case let v as URL: node.content = .value(.string(v.absoluteString))
         case let v as Data: node.content = .value(.string(v.base64EncodedString()))
+        case let v as any SortedKeyDictionary where v.hasObjectForm: try v.encodeSorted(into: node, codingPath: codingPath)
         default: try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
         }
     }
@@ -87,6 +91,33 @@ private final class EncodedNode {
             v,
             EncodingError.Context(codingPath: codingPath, debugDescription: "only integers are JSON numbers here (amounts are base units)"))
     }
+}
+
+/// A dictionary that `Encodable` writes as an object (keys `String` or `Int`), written here with
+/// its keys sorted.
+private protocol SortedKeyDictionary {
+    var hasObjectForm: Bool { get }
+    func encodeSorted(into node: EncodedNode, codingPath: [any CodingKey]) throws
+}
+
+extension Dictionary: SortedKeyDictionary where Key: Comparable, Value: Encodable {
+    fileprivate var hasObjectForm: Bool { Key.self == String.self || Key.self == Int.self }
+
+    fileprivate func encodeSorted(into node: EncodedNode, codingPath: [any CodingKey]) throws {
+        node.content = .object([])
+        for (key, value) in sorted(by: { $0.key < $1.key }) {
+            let name = "\(key)"
+            try EncodedNode.encode(value, into: node.child(name), codingPath: codingPath + [FieldKey(name)])
+        }
+    }
+}
+
+private struct FieldKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { Int(stringValue) }
+    init(_ s: String) { stringValue = s }
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) { self.init(String(intValue)) }
 }
 
 private struct NodeEncoder: Encoder {

@@ -222,39 +222,20 @@ package struct FileDecoder: Sendable {
             }
             let offset = batch.lowerBound * Int64(MerkleRules.blockSize)
             let live = targets.filter { failed[$0.key] == nil }
-            let results = await withTaskGroup(of: (Int, String?).self) { group in
-                for (t, sink) in live {
-                    let bytes = Array(perChunk.compactMap { $0[t] }.joined())
-                    group.addTask {
-                        do {
-                            try await sink.write(bytes, at: offset)
-                            return (t, nil)
-                        } catch { return (t, "\(error)") }
-                    }
-                }
-                var out: [Int: String] = [:]
-                for await (t, e) in group { if let e { out[t] = e } }
-                return out
+            let results = await Fanout.failures(live.map { t, sink in (t, (sink, Array(perChunk.compactMap { $0[t] }.joined()))) }) {
+                sink, bytes in
+                try await sink.write(bytes, at: offset)
             }
-            failed.merge(results) { a, _ in a }
+            failed.merge(results.mapValues { "\($0)" }) { a, _ in a }
             batchStart = batch.upperBound
         }
         let length = layout.fragmentLength
         let roots = file.fragmentRoots
-        let finishes = await withTaskGroup(of: (Int, String?).self) { group in
-            for (t, sink) in targets where failed[t] == nil {
-                group.addTask {
-                    do {
-                        try await sink.finish(length: length, root: roots[t])
-                        return (t, nil)
-                    } catch { return (t, "\(error)") }
-                }
-            }
-            var out: [Int: String] = [:]
-            for await (t, e) in group { if let e { out[t] = e } }
-            return out
+        let finishes = await Fanout.failures(targets.filter { failed[$0.key] == nil }.map { t, sink in (t, (sink, roots[t])) }) {
+            sink, root in
+            try await sink.finish(length: length, root: root)
         }
-        failed.merge(finishes) { a, _ in a }
+        failed.merge(finishes.mapValues { "\($0)" }) { a, _ in a }
         return Report(bytesWritten: length * Int64(targets.count - failed.count), badSources: picker.bad, failedSinks: failed)
     }
 

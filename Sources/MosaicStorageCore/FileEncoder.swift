@@ -168,22 +168,10 @@ package struct FileEncoder: Sendable {
         let roots = builders.map { $0.root }
         let length = streamOffset
         let active = (0..<n).filter { failures[$0] == nil }
-        let finishFailures = await withTaskGroup(of: (Int, SinkFailure?).self) { group in
-            for i in active {
-                let sink = sinks[i]
-                let root = roots[i]
-                group.addTask {
-                    do {
-                        try await sink.finish(length: length, root: root)
-                        return (i, nil)
-                    } catch { return (i, SinkFailure(error)) }
-                }
-            }
-            var out: [Int: SinkFailure] = [:]
-            for await (i, e) in group { if let e { out[i] = e } }
-            return out
+        let finishFailures = await Fanout.failures(active.map { ($0, (sinks[$0], roots[$0])) }) { sink, root in
+            try await sink.finish(length: length, root: root)
         }
-        failures.merge(finishFailures) { a, _ in a }
+        failures.merge(finishFailures.mapValues(SinkFailure.init)) { a, _ in a }
         let succeeded = n - failures.count
         guard succeeded >= needed else {
             throw StorageError.tooFewSinks(needed: needed, succeeded: succeeded, failures: failures)
@@ -194,21 +182,9 @@ package struct FileEncoder: Sendable {
     private static func send(_ fragments: [FragmentBytes], at offset: Int64, to sinks: [any FragmentSink], active: [Int]) async -> [Int:
         SinkFailure]
     {
-        await withTaskGroup(of: (Int, SinkFailure?).self) { group in
-            for i in active {
-                let sink = sinks[i]
-                let bytes = fragments[i]
-                group.addTask {
-                    do {
-                        try await sink.write(fragment: bytes, at: offset)
-                        return (i, nil)
-                    } catch { return (i, SinkFailure(error)) }
-                }
-            }
-            var out: [Int: SinkFailure] = [:]
-            for await (i, e) in group { if let e { out[i] = e } }
-            return out
-        }
+        await Fanout.failures(active.map { ($0, (sinks[$0], fragments[$0])) }) { sink, bytes in
+            try await sink.write(fragment: bytes, at: offset)
+        }.mapValues(SinkFailure.init)
     }
 
     struct Batch {

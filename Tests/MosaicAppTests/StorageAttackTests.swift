@@ -22,8 +22,7 @@ import Testing
         var home: URL { app.home }
 
         func stop() async {
-            devnet.signal(SIGTERM)
-            _ = await devnet.waitForExit(timeout: 20)
+            await devnet.terminate(timeout: 20)
             await app.stop()
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import MosaicCrypto
 import MosaicHTTP
 import MosaicHTTPServer
+import MosaicTestSupport
 import Synchronization
 
 @testable import MosaicBlobber
@@ -106,34 +107,9 @@ func replay(_ c: BlobberProxy.Captured, to base: URL, headers extra: [String: St
 /// connection to 127.0.0.1:`port`, byte for byte (no client library fixing headers up), and
 /// returns the answer's status code (0 when the server closed without one).
 func rawHTTP(port: UInt16, head: String, body: [UInt8] = []) -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return 0 }
-    defer { close(fd) }
-    var tv = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_port = port.bigEndian
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let ok = withUnsafePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-    }
-    guard ok else { return 0 }
-    let bytes = Array((head + "\r\nConnection: close\r\n\r\n").utf8) + body
-    var sent = 0
-    while sent < bytes.count {
-        let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard n > 0 else { break }
-        sent += n
-    }
-    var answer: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while answer.count < 12 {
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { break }
-        answer += buffer[0..<n]
-    }
-    let line = String(decoding: answer.prefix(12), as: UTF8.self)
+    guard let socket = RawSocket(port: port, receiveTimeout: 10) else { return 0 }
+    socket.send(Data((head + "\r\nConnection: close\r\n\r\n").utf8) + Data(body))
+    let line = String(decoding: socket.read(limit: 12).prefix(12), as: UTF8.self)
     guard line.hasPrefix("HTTP/1."), let code = Int(line.dropFirst(9).prefix(3)) else { return 0 }
     return code
 }

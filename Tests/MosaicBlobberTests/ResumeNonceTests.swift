@@ -14,25 +14,6 @@ import Testing
 /// sealed from the new bytes is ever sent under the old nonces (AES-GCM nonce reuse).
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ResumeNonceTests {
-    /// Uploads `bytes` until about 1 MiB went out, then stops every blobber; returns the journal left.
-    func interrupted(_ grid: StorageGrid, _ file: URL, path: String) async throws -> UploadJournal {
-        let stopped = Mutex(false)
-        await #expect(throws: (any Error).self) {
-            try await grid.client.upload(localFile: file, remotePath: path, allocation: grid.allocation) { p in
-                guard p.bytes >= 1 << 20,
-                    stopped.withLock({ s in
-                        defer { s = true }
-                        return !s
-                    })
-                else { return }
-                Task { for i in 0..<3 { await grid.stop(i) } }
-            }
-        }
-        for i in 0..<3 { try await grid.restart(i) }
-        let url = UploadJournal.url(home: grid.client.home, allocation: grid.allocation.id, remotePath: path)
-        return try #require(UploadJournal.load(url))
-    }
-
     func held(_ grid: StorageGrid, _ upload: String) async throws -> [Int64] {
         var out: [Int64] = []
         // Each blobber knows the upload by the id derived for it from the journal's.
@@ -50,7 +31,7 @@ struct ResumeNonceTests {
         defer { Task { await grid.shutdown() } }
         var bytes = randomBytes(5 << 20)
         let file = try grid.localFile(bytes)
-        let first = try await interrupted(grid, file, path: "/e.bin")
+        let first = try await grid.interruptedUpload(file, path: "/e.bin").journal
         let before = try await held(grid, first.uploadID)
         #expect(before.contains { $0 > 0 })
         let mtime = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
@@ -76,7 +57,7 @@ struct ResumeNonceTests {
         defer { Task { await grid.shutdown() } }
         var bytes = randomBytes(5 << 20)
         let file = try grid.localFile(bytes)
-        let first = try await interrupted(grid, file, path: "/c.bin")
+        let first = try await grid.interruptedUpload(file, path: "/c.bin").journal
         let before = try await held(grid, first.uploadID)
         for i in 0..<100 { bytes[i] ^= 0xff }
         try Data(bytes).write(to: file)
@@ -105,7 +86,7 @@ struct ResumeNonceTests {
         defer { Task { await grid.shutdown() } }
         let bytes = randomBytes(5 << 20)
         let file = try grid.localFile(bytes)
-        let first = try await interrupted(grid, file, path: "/p.bin")
+        let first = try await grid.interruptedUpload(file, path: "/p.bin").journal
         let url = UploadJournal.url(home: grid.client.home, allocation: grid.allocation.id, remotePath: "/p.bin")
         let log = UploadChunkLog.url(journal: url)
         #expect(try Data(contentsOf: log).count >= 2 * UploadChunkLog.digestLength)
@@ -122,7 +103,7 @@ struct ResumeNonceTests {
         defer { Task { await grid.shutdown() } }
         let bytes = randomBytes(5 << 20)
         let file = try grid.localFile(bytes)
-        let first = try await interrupted(grid, file, path: "/u.bin")
+        let first = try await grid.interruptedUpload(file, path: "/u.bin").journal
         #expect(first.source == SourceStamp(path: file.path))
         #expect(first.chunkLog == UploadChunkLog.format)
         let up = try await grid.client.upload(localFile: file, remotePath: "/u.bin", allocation: grid.allocation)

@@ -207,21 +207,7 @@ struct StorageEndToEndTests {
         let bytes = randomBytes(5 << 20)
         let file = try grid.localFile(bytes)
         // All blobbers die part way: the upload fails, the journal and the blobbers' partial uploads stay.
-        let stopped = Mutex(false)
-        await #expect(throws: (any Error).self) {
-            try await grid.client.upload(localFile: file, remotePath: "/r.bin", allocation: grid.allocation) { p in
-                guard p.bytes >= 1 << 20,
-                    stopped.withLock({ s in
-                        defer { s = true }
-                        return !s
-                    })
-                else { return }
-                Task { for i in 0..<3 { await grid.stop(i) } }
-            }
-        }
-        let journalURL = UploadJournal.url(home: grid.client.home, allocation: grid.allocation.id, remotePath: "/r.bin")
-        let journal = try #require(UploadJournal.load(journalURL))
-        for i in 0..<3 { try await grid.restart(i) }
+        let (journal, journalURL) = try await grid.interruptedUpload(file, path: "/r.bin")
         var kept: Int64 = 0
         for i in 0..<3 {
             // Each blobber has its own upload id, derived from the journal's.

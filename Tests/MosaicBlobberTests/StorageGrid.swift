@@ -3,6 +3,7 @@ import MosaicCrypto
 import MosaicProtocol
 import MosaicTestSupport
 import Synchronization
+import Testing
 
 @testable import MosaicBlobber
 @testable import MosaicSDK
@@ -109,6 +110,26 @@ final class StorageGrid: Sendable {
     func outputURL() -> URL { URL(fileURLWithPath: root + "/local/out-" + Hex.encode(Random.bytes(4))) }
 
     /// Every committed fragment file of blobber i (path on disk).
+    /// Uploads `file` to `path` until about 1 MiB went out, then stops every blobber (the upload
+    /// fails) and starts them again; returns the journal the failed upload left, and its file.
+    func interruptedUpload(_ file: URL, path: String) async throws -> (journal: UploadJournal, url: URL) {
+        let stopped = Mutex(false)
+        await #expect(throws: (any Error).self) {
+            try await self.client.upload(localFile: file, remotePath: path, allocation: self.allocation) { p in
+                guard p.bytes >= 1 << 20,
+                    stopped.withLock({ s in
+                        defer { s = true }
+                        return !s
+                    })
+                else { return }
+                Task { for i in 0..<self.dataShards + self.parityShards { await self.stop(i) } }
+            }
+        }
+        for i in 0..<dataShards + parityShards { try await restart(i) }
+        let url = UploadJournal.url(home: client.home, allocation: allocation.id, remotePath: path)
+        return (try #require(UploadJournal.load(url)), url)
+    }
+
     func fragmentFiles(_ i: Int) -> [String] {
         let dir = root + "/blobber\(i)/fragments/alloc/" + allocation.id
         return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".frag") }.map { dir + "/" + $0 }

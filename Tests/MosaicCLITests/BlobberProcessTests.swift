@@ -4,22 +4,13 @@ import Testing
 
 /// `mosaic blobber` as its own process against a devnet node: key created with mode 0600,
 /// registered (signed, staked from the faucet), usable by an allocation, and stopped by SIGTERM.
-@Suite(.timeLimit(.minutes(3))) struct BlobberProcessTests {
+@Suite(.timeLimit(.minutes(3))) struct BlobberProcessTests: DevnetCLITesting {
     @Test func standaloneBlobbersRegisterServeAndStopOnSIGTERM() async throws {
-        var cli = try CLIRunner()
-        cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
+        let cli = try cli()
         defer { cli.cleanup() }
-        let dn = try MosaicProcess(
-            [
-                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
-                "--blobbers", "0", "--block-time", "100ms", "--confirmations", "1", "--json",
-            ],
-            environment: ["MOSAIC_HOME": cli.home.path])
-        defer {
-            dn.signal(SIGTERM)
-            _ = dn.waitForExitBlocking(timeout: 10)
-        }
-        let node = try #require(await dn.firstJSON(timeout: 60)?["node"] as? String)
+        let dn = try await devnet(cli, blobbers: 0)
+        defer { dn.stopBlocking(timeout: 10) }
+        let node = dn.node
 
         var blobbers: [MosaicProcess] = []
         var ids: [String] = []
@@ -59,20 +50,11 @@ import Testing
     /// A blobber down during an upload misses it (the upload still succeeds), and `mosaic repair`
     /// rebuilds its fragment once it is back on the same port.
     @Test func repairRestoresABlobberThatMissedAnUpload() async throws {
-        var cli = try CLIRunner()
-        cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
+        let cli = try cli()
         defer { cli.cleanup() }
-        let dn = try MosaicProcess(
-            [
-                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--no-app",
-                "--blobbers", "0", "--block-time", "100ms", "--confirmations", "1", "--json",
-            ],
-            environment: ["MOSAIC_HOME": cli.home.path])
-        defer {
-            dn.signal(SIGTERM)
-            _ = dn.waitForExitBlocking(timeout: 10)
-        }
-        let node = try #require(await dn.firstJSON(timeout: 60)?["node"] as? String)
+        let dn = try await devnet(cli, blobbers: 0)
+        defer { dn.stopBlocking(timeout: 10) }
+        let node = dn.node
         let base = freeLoopbackPorts(3)
         func blobber(_ i: Int) throws -> MosaicProcess {
             try MosaicProcess(
@@ -85,8 +67,7 @@ import Testing
         for b in running { _ = try #require(await b.firstJSON(timeout: 30)) }
         defer {
             for b in running {
-                b.signal(SIGTERM)
-                _ = b.waitForExitBlocking(timeout: 10)
+                b.terminateBlocking(timeout: 10)
             }
         }
 
@@ -96,8 +77,7 @@ import Testing
         #expect(made.code == 0, "\(made.err)")
         let urls = (made.json["blobbers"] as? [[String: Any]] ?? []).compactMap { $0["url"] as? String }
         let down = try #require(running.indices.first { urls.first == "http://127.0.0.1:\(base + UInt16($0))" })
-        running[down].signal(SIGTERM)
-        #expect(await running[down].waitForExit(timeout: 10) == 0)
+        #expect(await running[down].terminate(timeout: 10) == 0)
 
         let file = cli.home.appendingPathComponent("f")
         try Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 * 7) }).write(to: file)

@@ -9,9 +9,18 @@ struct CLIDevnet {
     let node: String
     let blobbers: [String]
     let dir: URL
+    /// The whole ready line.
+    let ready: [String: Any]
+
+    /// SIGTERM, then its exit status (nil: still running after `timeout` seconds).
+    @discardableResult
+    func stop(timeout: Double = 15) async -> Int32? { await process.terminate(timeout: timeout) }
+
+    /// `stop` for `defer`, which cannot await.
+    func stopBlocking(timeout: Double = 15) { process.terminateBlocking(timeout: timeout) }
 }
 
-/// What the storage suites share: a CLI runner with the test passphrase, a devnet with fast
+/// What the CLI suites share: a CLI runner with the test passphrase, a devnet with fast
 /// blocks in its home, and commands that must succeed (their `--json` object) or fail.
 protocol DevnetCLITesting {}
 
@@ -22,18 +31,32 @@ extension DevnetCLITesting {
         return c
     }
 
-    /// A devnet with fast blocks (sealed after one confirmation) and `blobbers` blobbers.
-    func devnet(_ cli: CLIRunner, blobbers: Int = 4) async throws -> CLIDevnet {
-        let dir = cli.home.appendingPathComponent("dn")
-        let p = try MosaicProcess(
-            [
-                "devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
-                "--confirmations", "1", "--blobbers", String(blobbers), "--json",
-            ],
-            environment: ["MOSAIC_HOME": cli.home.path])
+    /// `mosaic devnet --json` in `dir` (default `cli.home/dn`) with `blobbers` blobbers, blocks every
+    /// `blockTime` sealed after `confirmations` (nil: the devnet's defaults) and, unless `app`, no
+    /// web app. The timeout only stops a hung start; how fast a devnet starts is bench-storage's to show.
+    func devnet(
+        _ cli: CLIRunner, blobbers: Int? = 4, blockTime: String = "100ms", confirmations: Int? = 1, app: Bool = false,
+        dir: URL? = nil
+    ) async throws -> CLIDevnet {
+        let dir = dir ?? cli.home.appendingPathComponent("dn")
+        var args = ["devnet", "--dir", dir.path, "--port", "0", "--block-time", blockTime, "--json"]
+        if !app { args.append("--no-app") }
+        if let confirmations { args += ["--confirmations", String(confirmations)] }
+        if let blobbers { args += ["--blobbers", String(blobbers)] }
+        let p = try MosaicProcess(args, environment: ["MOSAIC_HOME": cli.home.path])
         let ready = try #require(await p.firstJSON(timeout: 60))
         return CLIDevnet(
-            process: p, node: try #require(ready["node"] as? String), blobbers: try #require(ready["blobbers"] as? [String]), dir: dir)
+            process: p, node: try #require(ready["node"] as? String), blobbers: try #require(ready["blobbers"] as? [String]), dir: dir,
+            ready: ready)
+    }
+
+    /// Creates wallet `name` (with the test's cheap key derivation) and pours faucet tokens to it; its client id.
+    @discardableResult
+    func funded(_ cli: CLIRunner, _ name: String = "default") async throws -> String {
+        let id = try cli.cheapWallet(name)
+        let pour = try await cli.run(["wallet", "faucet", "--wallet", name, "--json"])
+        #expect(pour.code == 0, "\(pour.err)")
+        return id
     }
 
     /// A JSON object from a node or blobber route.
@@ -62,5 +85,14 @@ extension DevnetCLITesting {
         let r = try await cli.run(args)
         #expect(r.code != 0, "\(args.joined(separator: " ")) should fail: \(r.out)", sourceLocation: sourceLocation)
         return r.err
+    }
+
+    /// Runs a command that must fail, with `--json`; returns its message and its error code.
+    func failsWithCode(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> (
+        message: String, code: String
+    ) {
+        let r = try await cli.run(args + ["--json"])
+        #expect(r.code != 0, "\(args.joined(separator: " ")) should fail: \(r.out)", sourceLocation: sourceLocation)
+        return (r.err, (r.json["error"] as? [String: Any])?["code"] as? String ?? "")
     }
 }

@@ -22,8 +22,7 @@ import Testing
             ],
             environment: ["MOSAIC_HOME": cli.home.path])
         guard let ready = await p.firstJSON(timeout: 60) else {
-            p.signal(SIGTERM)
-            _ = await p.waitForExit(timeout: 30)
+            await p.terminate(timeout: 30)
             throw DevnetFailure("the devnet printed no ready line within 60 s")
         }
         return Net(process: p, nodes: ready["nodes"] as? [String] ?? [], ready: ready)
@@ -36,8 +35,7 @@ import Testing
 
     /// SIGTERM, then the exit status (nil: still running after 30 s).
     func stop(_ net: Net) async -> Int32? {
-        net.process.signal(SIGTERM)
-        return await net.process.waitForExit(timeout: 30)
+        return await net.process.terminate(timeout: 30)
     }
 
     @Test func threeNodesOnOneLocalPostgresShareTheChainStopWithTheDevnetAndResumeOnRestart() async throws {

@@ -72,12 +72,8 @@ import Testing
         let cli = try cli()
         defer { cli.cleanup() }
         let net = try await devnet(cli)
-        defer {
-            net.process.signal(SIGTERM)
-            _ = net.process.waitForExitBlocking(timeout: 10)
-        }
-        try cli.cheapWallet()
-        try await ok(cli, ["wallet", "faucet"])
+        defer { net.stopBlocking(timeout: 10) }
+        try await funded(cli)
         try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "2", "--size", "1GiB", "--expire", "30d"])
         let src = cli.home.appendingPathComponent("src")
         try makeTree(src, count: 2000)
@@ -183,12 +179,8 @@ import Testing
         let cli = try cli()
         defer { cli.cleanup() }
         let net = try await devnet(cli, blobbers: 3)
-        defer {
-            net.process.signal(SIGTERM)
-            _ = net.process.waitForExitBlocking(timeout: 10)
-        }
-        try cli.cheapWallet()
-        try await ok(cli, ["wallet", "faucet"])
+        defer { net.stopBlocking(timeout: 10) }
+        try await funded(cli)
         try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "64MiB", "--expire", "30d"])
         let src = cli.home.appendingPathComponent("src")
         try FileManager.default.createDirectory(at: src.appendingPathComponent("a"), withIntermediateDirectories: true)

@@ -4,24 +4,10 @@ import Testing
 
 /// The wallet's ledger commands and `mosaic devnet`, run as real processes against a devnet
 /// started by the test in the CLI's own home folder.
-@Suite(.timeLimit(.minutes(3))) struct LedgerCLITests {
-    /// Starts `mosaic devnet --json` in `cli.home`; returns it with its node URL.
-    func devnet(_ cli: CLIRunner, blockTime: String = "0") async throws -> (MosaicProcess, String) {
-        let p = try MosaicProcess(
-            [
-                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0",
-                "--block-time", blockTime, "--json",
-            ], environment: ["MOSAIC_HOME": cli.home.path])
-        // The timeout only stops a hung start; how fast a devnet starts is bench-storage's to show.
-        let ready = try #require(await p.firstJSON(timeout: 60))
-        let node = try #require(ready["node"] as? String)
-        return (p, node)
-    }
-
-    func cli() throws -> CLIRunner {
-        var c = try CLIRunner()
-        c.environment["MOSAIC_PASSPHRASE"] = "correct horse"
-        return c
+@Suite(.timeLimit(.minutes(3))) struct LedgerCLITests: DevnetCLITesting {
+    /// The devnet these tests run: its defaults (blobbers, web app, confirmations), blocks on demand.
+    func devnet(_ cli: CLIRunner) async throws -> CLIDevnet {
+        try await devnet(cli, blobbers: nil, blockTime: "0", confirmations: nil, app: true)
     }
 
     @Test func devnetJSONListsItsRegisteredServersAndStopsOnSIGTERM() async throws {
@@ -58,18 +44,15 @@ import Testing
         #expect(Set(urls ?? []) == Set(blobbers))
         let info = try Data(contentsOf: try #require(URL(string: node + "/v1/network")))
         #expect(String(decoding: info, as: UTF8.self).contains("mosaic-devnet"))
-        p.signal(SIGTERM)
-        #expect(await p.waitForExit(timeout: 10) == 0)
+        #expect(await p.terminate(timeout: 10) == 0)
     }
 
     @Test func balanceFaucetSendTxnsAndTx() async throws {
         let cli = try cli()
         defer { cli.cleanup() }
-        let (p, node) = try await devnet(cli)
-        defer {
-            p.signal(SIGTERM)
-            _ = p.waitForExitBlocking(timeout: 10)
-        }
+        let net = try await devnet(cli)
+        defer { net.stopBlocking(timeout: 10) }
+        let node = net.node
         let a = try await cli.run(["wallet", "create", "--name", "a", "--json"]).json
         let b = try await cli.run(["wallet", "create", "--name", "b", "--json"]).json
         let aID = try #require(a["client_id"] as? String)
@@ -138,11 +121,8 @@ import Testing
     @Test func sendRefusesBeforeBroadcasting() async throws {
         let cli = try cli()
         defer { cli.cleanup() }
-        let (p, _) = try await devnet(cli)
-        defer {
-            p.signal(SIGTERM)
-            _ = p.waitForExitBlocking(timeout: 10)
-        }
+        let net = try await devnet(cli)
+        defer { net.stopBlocking(timeout: 10) }
         let a = try await cli.run(["wallet", "create", "--name", "a", "--json"]).json
         let b = try await cli.run(["wallet", "create", "--name", "b", "--json"]).json
         let aID = try #require(a["client_id"] as? String)
@@ -171,11 +151,9 @@ import Testing
     @Test func networkSelectionAndUnreachableNode() async throws {
         let cli = try cli()
         defer { cli.cleanup() }
-        let (p, node) = try await devnet(cli)
-        defer {
-            p.signal(SIGTERM)
-            _ = p.waitForExitBlocking(timeout: 10)
-        }
+        let net = try await devnet(cli)
+        defer { net.stopBlocking(timeout: 10) }
+        let node = net.node
         #expect(try await cli.run(["wallet", "create", "--name", "a"]).code == 0)
         #expect(try await cli.run(["network", "add", "dead", "http://127.0.0.1:9"]).code == 0)
         let dead = try await cli.run(["wallet", "balance", "--network", "dead"])

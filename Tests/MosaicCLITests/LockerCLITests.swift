@@ -7,72 +7,15 @@ import Testing
 
 /// The Locker end to end: `mosaic devnet` with real blobbers and the `mosaic locker` commands of the
 /// CLI binary, PINs from `--pin-file`.
-@Suite(.serialized, .timeLimit(.minutes(6))) struct LockerCLITests {
-    struct Net {
-        let process: MosaicProcess
-        let dir: URL
-        let blobbers: [String]
-    }
-
-    func cli() throws -> CLIRunner {
-        var c = try CLIRunner()
-        c.environment["MOSAIC_PASSPHRASE"] = "correct horse"
-        return c
-    }
-
-    func devnet(_ cli: CLIRunner, dir: URL) async throws -> Net {
-        let p = try MosaicProcess(
-            [
-                "devnet", "--dir", dir.path, "--port", "0", "--no-app", "--block-time", "100ms",
-                "--confirmations", "1", "--blobbers", "4", "--json",
-            ],
-            environment: ["MOSAIC_HOME": cli.home.path])
-        let ready = try #require(await p.firstJSON(timeout: 30))
-        return Net(process: p, dir: dir, blobbers: try #require(ready["blobbers"] as? [String]))
-    }
-
-    func stop(_ net: Net) async {
-        net.process.signal(SIGTERM)
-        _ = await net.process.waitForExit(timeout: 15)
-    }
-
-    /// For `defer`, which cannot await.
-    func stopBlocking(_ net: Net) {
-        net.process.signal(SIGTERM)
-        _ = net.process.waitForExitBlocking(timeout: 15)
-    }
-
-    @discardableResult
-    func ok(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
-        let r = try await cli.run(args + ["--json"])
-        #expect(r.code == 0, "\(args.joined(separator: " ")): \(r.err)", sourceLocation: sourceLocation)
-        return r.json
-    }
-
-    /// Runs a command that must fail; returns its stderr and its `--json` error code.
-    func fails(_ cli: CLIRunner, _ args: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws -> (
-        message: String, code: String
-    ) {
-        let r = try await cli.run(args + ["--json"])
-        #expect(r.code != 0, "\(args.joined(separator: " ")) should fail: \(r.out)", sourceLocation: sourceLocation)
-        let code = (r.json["error"] as? [String: Any])?["code"] as? String ?? ""
-        return (r.err, code)
-    }
-
+@Suite(.serialized, .timeLimit(.minutes(6))) struct LockerCLITests: DevnetCLITesting {
     func write(_ cli: CLIRunner, _ name: String, _ text: String) throws -> String {
         let url = cli.home.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
         return url.path
     }
 
-    func randomFile(_ cli: CLIRunner, _ name: String, _ count: Int) throws -> URL {
-        let url = cli.home.appendingPathComponent(name)
-        try Data(Random.bytes(count)).write(to: url)
-        return url
-    }
-
     /// Every regular file the devnet's blobbers keep (fragments, metadata, uploads).
-    func blobberFiles(_ net: Net) throws -> [URL] {
+    func blobberFiles(_ net: CLIDevnet) throws -> [URL] {
         var out: [URL] = []
         for d in try FileManager.default.contentsOfDirectory(atPath: net.dir.path) where d.hasPrefix("blobber-") {
             let root = net.dir.appendingPathComponent(d)
@@ -85,7 +28,7 @@ import Testing
     }
 
     /// The wrapped_key a blobber holds for `path`, read from its metadata database (docs/STORAGE.md).
-    func wrappedKey(_ net: Net, path: String) throws -> String? {
+    func wrappedKey(_ net: CLIDevnet, path: String) throws -> String? {
         for f in try blobberFiles(net) where f.lastPathComponent == "meta.sqlite" {
             let db = try Database(path: f.path)
             defer { db.close() }
@@ -128,7 +71,7 @@ import Testing
         defer { cli.cleanup() }
         let dir = cli.home.appendingPathComponent("dn")
         var net = try await devnet(cli, dir: dir)
-        defer { stopBlocking(net) }
+        defer { net.stopBlocking() }
         try cli.cheapWallet("alice")
         try await ok(cli, ["wallet", "faucet"])
         let alloc = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "2", "--size", "16MiB", "--expire", "30d"])
@@ -141,9 +84,10 @@ import Testing
 
         // Empty lockers list as empty; a PIN is required and checked before anything is sent.
         await #expect((try ok(cli, ["locker", "ls"])["entries"] as? [Any])?.isEmpty == true)
-        await #expect(try fails(cli, ["locker", "put", file.path]).message.contains("--pin-file"))
-        await #expect(try fails(cli, ["locker", "put", file.path, "--pin-file", try write(cli, "short.txt", "12")]).code == "invalid_pin")
-        await #expect(try fails(cli, ["locker", "put", file.path, "--name", "a/b", "--pin-file", pin]).code == "invalid_name")
+        await #expect(try failsWithCode(cli, ["locker", "put", file.path]).message.contains("--pin-file"))
+        await #expect(
+            try failsWithCode(cli, ["locker", "put", file.path, "--pin-file", try write(cli, "short.txt", "12")]).code == "invalid_pin")
+        await #expect(try failsWithCode(cli, ["locker", "put", file.path, "--name", "a/b", "--pin-file", pin]).code == "invalid_name")
 
         // Round trip.
         let put = try await ok(cli, ["locker", "put", file.path, "--pin-file", pin])
@@ -157,19 +101,20 @@ import Testing
         #expect(Array(try Data(contentsOf: out)) == plain)
         // An ordinary download cannot open it (the key is not sealed to the wallet).
         await #expect(
-            try fails(cli, ["download", "/locker/passport.bin", cli.home.appendingPathComponent("x").path]).message.contains("locker file"))
-        await #expect(try fails(cli, ["share", "/locker/passport.bin"]).message.contains("cannot be shared"))
+            try failsWithCode(cli, ["download", "/locker/passport.bin", cli.home.appendingPathComponent("x").path]).message.contains(
+                "locker file"))
+        await #expect(try failsWithCode(cli, ["share", "/locker/passport.bin"]).message.contains("cannot be shared"))
 
         // A wrong PIN fails authentication and says so; nothing is written.
         let bad = cli.home.appendingPathComponent("bad.bin")
-        let w = try await fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", wrong])
+        let w = try await failsWithCode(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", wrong])
         #expect(w.message.contains("incorrect PIN"))
         #expect(w.code == "incorrect_pin")
         #expect(!FileManager.default.fileExists(atPath: bad.path))
 
         // An existing name is refused without --replace (and left as it was); --replace overwrites.
         let other = try randomFile(cli, "other.bin", 5_000)
-        let refused = try await fails(cli, ["locker", "put", other.path, "--name", "passport.bin", "--pin-file", pin])
+        let refused = try await failsWithCode(cli, ["locker", "put", other.path, "--name", "passport.bin", "--pin-file", pin])
         #expect(refused.message.contains("locker file passport.bin already exists; use --replace to overwrite"))
         #expect(refused.code == "exists")
         try await ok(cli, ["locker", "get", "passport.bin", "--to", out.path, "--replace", "--pin-file", pin])
@@ -177,7 +122,8 @@ import Testing
         let pin2 = try write(cli, "pin2.txt", "9370")
         try await ok(cli, ["locker", "put", other.path, "--name", "passport.bin", "--replace", "--pin-file", pin2])
         await #expect(
-            try fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", pin]).message.contains("incorrect PIN"))
+            try failsWithCode(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", pin]).message.contains("incorrect PIN")
+        )
         try await ok(cli, ["locker", "get", "passport.bin", "--to", out.path, "--replace", "--pin-file", pin2])
         #expect(try Data(contentsOf: out) == Data(contentsOf: other))
         // Back to the first file for the byte scan below.
@@ -209,8 +155,8 @@ import Testing
         let fragmentsBefore = try blobberFiles(net).filter { $0.pathExtension == "frag" && $0.path.contains(allocID) }.count
         try await ok(cli, ["locker", "rm", "passport.bin"])
         await #expect((try ok(cli, ["locker", "ls"])["entries"] as? [[String: Any]])?.map { $0["name"] as? String } == ["diary.txt"])
-        await #expect(try fails(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", pin]).code == "not_found")
-        await #expect(try fails(cli, ["locker", "rm", "passport.bin"]).code == "not_found")
+        await #expect(try failsWithCode(cli, ["locker", "get", "passport.bin", "--to", bad.path, "--pin-file", pin]).code == "not_found")
+        await #expect(try failsWithCode(cli, ["locker", "rm", "passport.bin"]).code == "not_found")
         for f in try blobberFiles(net) {
             let bytes = Array(try Data(contentsOf: f))
             #expect(!contains(bytes, Array(hex.utf8)), "\(f.path) still holds the wrapped key")
@@ -221,14 +167,14 @@ import Testing
         // Five wrong PINs, then tries wait, even with the right PIN.
         func fiveWrong() async throws {
             for i in 1...5 {
-                let m = try await fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", wrong]).message
+                let m = try await failsWithCode(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", wrong]).message
                 #expect(m.contains("incorrect PIN"))
                 if i == 4 { #expect(m.contains("1 more wrong PIN allowed")) }
                 if i == 5 { #expect(m.contains("the next try waits 30 s")) }
             }
         }
         try await fiveWrong()
-        let locked = try await fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", pin])
+        let locked = try await failsWithCode(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", pin])
         #expect(locked.code == "too_many_attempts")
         #expect(locked.message.contains("too many incorrect PINs for locker file diary.txt; wait"))
         #expect(!FileManager.default.fileExists(atPath: bad.path))
@@ -251,10 +197,10 @@ import Testing
         // Locked again; the wait survives a restart of the whole devnet (and of the CLI, a new
         // process each time): the count is kept in $MOSAIC_HOME/locker/attempts.json.
         try await fiveWrong()
-        await stop(net)
+        await net.stop()
         net = try await devnet(cli, dir: dir)
         try await ok(cli, ["alloc", "show", allocID])
-        let still = try await fails(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", pin])
+        let still = try await failsWithCode(cli, ["locker", "get", "diary.txt", "--to", bad.path, "--pin-file", pin])
         #expect(still.code == "too_many_attempts", "\(still.message)")
         #expect(!FileManager.default.fileExists(atPath: bad.path))
 
@@ -265,7 +211,7 @@ import Testing
         try await ok(cli, ["mv", "/locker/diary.txt", "/locker/renamed.txt"])
         try await ok(cli, ["cp", "/locker/renamed.txt", "/locker/copy.txt"])
         for name in ["renamed.txt", "copy.txt"] {
-            let guess = try await fails(cli, ["locker", "get", name, "--to", bad.path, "--pin-file", wrong])
+            let guess = try await failsWithCode(cli, ["locker", "get", name, "--to", bad.path, "--pin-file", wrong])
             #expect(guess.code == "too_many_attempts" || guess.message.contains("the next try waits"), "\(name): \(guess.message)")
             #expect(!guess.message.contains("more wrong PIN"), "\(name) got fresh tries: \(guess.message)")
         }

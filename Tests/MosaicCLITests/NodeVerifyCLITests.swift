@@ -12,14 +12,8 @@ import Testing
         defer { cli.cleanup() }
         let net = try await devnet(cli, blobbers: 3)
         var stopped = false
-        defer {
-            if !stopped {
-                net.process.signal(SIGTERM)
-                _ = net.process.waitForExitBlocking(timeout: 10)
-            }
-        }
-        try cli.cheapWallet()
-        try await ok(cli, ["wallet", "faucet"])
+        defer { if !stopped { net.stopBlocking(timeout: 10) } }
+        try await funded(cli)
         let alloc = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "16MiB", "--expire", "30d"])
         let blobbers = try #require(alloc["blobbers"] as? [[String: Any]])
         try await ok(cli, ["upload", try randomFile(cli, "v.bin", 100_000).path, "/v.bin"])
@@ -43,8 +37,7 @@ import Testing
         #expect(text.out.contains("agrees: blocks 0–"), "\(text.out)")
 
         // The node's database changed under it: one successful receipt says something else.
-        net.process.signal(SIGTERM)
-        _ = net.process.waitForExitBlocking(timeout: 10)
+        net.stopBlocking(timeout: 10)
         stopped = true
         let nodeDir = net.dir.appendingPathComponent("node")
         let db = try Database(path: nodeDir.appendingPathComponent("ledger.sqlite").path)
@@ -55,10 +48,7 @@ import Testing
             """)
         db.close()
         let node = try MosaicProcess(["node", "--dir", nodeDir.path, "--port", "0", "--quiet", "--json"])
-        defer {
-            node.signal(SIGTERM)
-            _ = node.waitForExitBlocking(timeout: 10)
-        }
+        defer { node.terminateBlocking(timeout: 10) }
         let url = try #require(await node.firstJSON(timeout: 60)?["node"] as? String)
         let bad = try await cli.run(["node", "verify", "--from", url, "--json"])
         #expect(bad.code == 1)

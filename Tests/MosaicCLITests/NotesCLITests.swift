@@ -5,22 +5,13 @@ import Testing
 /// `mosaic notes …` as a user runs it, against a real `mosaic devnet` process.
 /// Its wallets are cheap to open (`cheapWallet`): with the CLI's default Argon2id cost, its 31
 /// processes took 182 s and 201 s on the loaded 2-core box. The limit bounds a hang.
-@Suite(.timeLimit(.minutes(3))) struct NotesCLITests {
+@Suite(.timeLimit(.minutes(3))) struct NotesCLITests: DevnetCLITesting {
     @Test func wholeNotepadFlowLimitsAndPrivateNotes() async throws {
-        var cli = try CLIRunner()
-        cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
+        let cli = try cli()
         defer { cli.cleanup() }
-        let p = try MosaicProcess(
-            [
-                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--block-time", "0",
-                "--blobbers", "0", "--no-app", "--json",
-            ], environment: ["MOSAIC_HOME": cli.home.path])
-        defer {
-            p.signal(SIGTERM)
-            _ = p.waitForExitBlocking(timeout: 10)
-        }
-        let ready = try #require(await p.firstJSON(timeout: 60))
-        let node = try #require(ready["node"] as? String)
+        let net = try await devnet(cli, blobbers: 0, blockTime: "0", confirmations: nil)
+        defer { net.stopBlocking(timeout: 10) }
+        let node = net.node
         let me = try cli.cheapWallet("a")
         let other = try cli.cheapWallet("b")
         #expect(try await cli.run(["wallet", "faucet", "--wallet", "a", "--json"]).code == 0)

@@ -4,39 +4,17 @@ import Testing
 
 /// `mosaic social …` as real processes against a devnet (no blobbers, no web app) started by the
 /// test, its ledger clock moved with `mosaic devnet time advance`.
-@Suite(.timeLimit(.minutes(4))) struct SocialCLITests {
-    func devnet(_ cli: CLIRunner) async throws -> MosaicProcess {
-        let p = try MosaicProcess(
-            [
-                "devnet", "--dir", cli.home.appendingPathComponent("dn").path, "--port", "0", "--blobbers", "0",
-                "--no-app", "--block-time", "0", "--json",
-            ], environment: ["MOSAIC_HOME": cli.home.path])
-        _ = try #require(await p.firstJSON(timeout: 60))
-        return p
-    }
-
-    func cli() throws -> CLIRunner {
-        var c = try CLIRunner()
-        c.environment["MOSAIC_PASSPHRASE"] = "correct horse"
-        return c
-    }
-
-    /// Creates wallet `name` with faucet tokens; its client id.
-    func funded(_ cli: CLIRunner, _ name: String) async throws -> String {
-        let id = try cli.cheapWallet(name)
-        let pour = try await cli.run(["wallet", "faucet", "--wallet", name, "--json"])
-        #expect(pour.code == 0, "\(pour.err)")
-        return id
+@Suite(.timeLimit(.minutes(4))) struct SocialCLITests: DevnetCLITesting {
+    /// A devnet with no blobbers and no web app, blocks on demand.
+    func devnet(_ cli: CLIRunner) async throws -> CLIDevnet {
+        try await devnet(cli, blobbers: 0, blockTime: "0", confirmations: nil)
     }
 
     @Test func postReplyEditVoteFeedsAndPayoutThroughTheDevnetClock() async throws {
         let cli = try cli()
         defer { cli.cleanup() }
-        let p = try await devnet(cli)
-        defer {
-            p.signal(SIGTERM)
-            _ = p.waitForExitBlocking(timeout: 10)
-        }
+        let net = try await devnet(cli)
+        defer { net.stopBlocking(timeout: 10) }
         let a = try await funded(cli, "a")
         _ = try await funded(cli, "b")
 
@@ -121,11 +99,8 @@ import Testing
     @Test func anAppVotesForAUserOnlyWithAnUnexpiredGrantCoveringVote() async throws {
         let cli = try cli()
         defer { cli.cleanup() }
-        let p = try await devnet(cli)
-        defer {
-            p.signal(SIGTERM)
-            _ = p.waitForExitBlocking(timeout: 10)
-        }
+        let net = try await devnet(cli)
+        defer { net.stopBlocking(timeout: 10) }
         let user = try await funded(cli, "user")
         let app = try await funded(cli, "reader")
 
@@ -191,11 +166,8 @@ import Testing
     @Test func profilesPrintedIDsAndRewardsFromThePool() async throws {
         let cli = try cli()
         defer { cli.cleanup() }
-        let p = try await devnet(cli)
-        defer {
-            p.signal(SIGTERM)
-            _ = p.waitForExitBlocking(timeout: 10)
-        }
+        let net = try await devnet(cli)
+        defer { net.stopBlocking(timeout: 10) }
         let a = try await funded(cli, "a")
         let b = try await funded(cli, "b")
         let named = try await cli.run(["social", "profile", "--wallet", "a", "--name", "alice", "--about", "Boats", "--json"])

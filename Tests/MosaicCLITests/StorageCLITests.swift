@@ -12,10 +12,7 @@ import Testing
         let cli = try cli()
         defer { cli.cleanup() }
         let net = try await devnet(cli)
-        defer {
-            net.process.signal(SIGTERM)
-            _ = net.process.waitForExitBlocking(timeout: 10)
-        }
+        defer { net.stopBlocking(timeout: 10) }
         #expect(net.blobbers.count == 4)
         let listed = try get(net.node + "/v1/storage/blobbers")["blobbers"] as? [[String: Any]]
         #expect(listed?.count == 4)
@@ -121,12 +118,8 @@ import Testing
         let cli = try cli()
         defer { cli.cleanup() }
         let net = try await devnet(cli, blobbers: 3)
-        defer {
-            net.process.signal(SIGTERM)
-            _ = net.process.waitForExitBlocking(timeout: 10)
-        }
-        try cli.cheapWallet()
-        try await ok(cli, ["wallet", "faucet"])
+        defer { net.stopBlocking(timeout: 10) }
+        try await funded(cli)
         try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "256MiB", "--expire", "30d"])
         let file = cli.home.appendingPathComponent("big.bin")
         let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
@@ -164,21 +157,16 @@ import Testing
         let cli = try cli()
         defer { cli.cleanup() }
         var net = try await devnet(cli, blobbers: 3)
-        try cli.cheapWallet("alice")
-        try await ok(cli, ["wallet", "faucet", "--wallet", "alice"])
+        try await funded(cli, "alice")
         try await ok(cli, ["alloc", "new", "--wallet", "alice", "--data", "2", "--parity", "1", "--size", "8MiB", "--expire", "30d"])
         let file = try randomFile(cli, "keep.bin", 150_000)
         try await ok(cli, ["upload", "--wallet", "alice", file.path, "/keep.bin"])
         let before = Set(net.blobbers)
-        net.process.signal(SIGTERM)
-        #expect(await net.process.waitForExit(timeout: 20) == 0)
+        #expect(await net.stop(timeout: 20) == 0)
 
         // Same directory, new processes: blobbers come back on other ports and tell the ledger.
         net = try await devnet(cli, blobbers: 3)
-        defer {
-            net.process.signal(SIGTERM)
-            _ = net.process.waitForExitBlocking(timeout: 10)
-        }
+        defer { net.stopBlocking(timeout: 10) }
         #expect(Set(net.blobbers) != before)
         let out = cli.home.appendingPathComponent("keep-out.bin")
         try await ok(cli, ["download", "--wallet", "alice", "/keep.bin", out.path])
@@ -192,12 +180,8 @@ import Testing
         let cli = try cli()
         defer { cli.cleanup() }
         let net = try await devnet(cli)
-        defer {
-            net.process.signal(SIGTERM)
-            _ = net.process.waitForExitBlocking(timeout: 10)
-        }
-        try cli.cheapWallet()
-        try await ok(cli, ["wallet", "faucet"])
+        defer { net.stopBlocking(timeout: 10) }
+        try await funded(cli)
 
         await #expect(try fails(cli, ["upload", cli.home.path, "/x"]).contains("no active allocation"))
         let tooMany = try await fails(cli, ["alloc", "new", "--data", "4", "--parity", "2", "--size", "1MiB", "--expire", "1d"])
@@ -244,12 +228,8 @@ import Testing
         let cli = try cli()
         defer { cli.cleanup() }
         let net = try await devnet(cli, blobbers: 3)
-        defer {
-            net.process.signal(SIGTERM)
-            _ = net.process.waitForExitBlocking(timeout: 10)
-        }
-        try cli.cheapWallet()
-        try await ok(cli, ["wallet", "faucet"])
+        defer { net.stopBlocking(timeout: 10) }
+        try await funded(cli)
         let a = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "2MiB", "--expire", "2d"])
         let id = try #require(a["id"] as? String)
         // No --lock: the CLI locks the extra cost itself.
@@ -273,12 +253,8 @@ import Testing
         let cli = try cli()
         defer { cli.cleanup() }
         let net = try await devnet(cli, blobbers: 3)
-        defer {
-            net.process.signal(SIGTERM)
-            _ = net.process.waitForExitBlocking(timeout: 10)
-        }
-        try cli.cheapWallet()
-        try await ok(cli, ["wallet", "faucet"])
+        defer { net.stopBlocking(timeout: 10) }
+        try await funded(cli)
         let alloc = try await ok(cli, ["alloc", "new", "--data", "2", "--parity", "1", "--size", "16MiB", "--expire", "30d"])
         let id = try #require(alloc["id"] as? String)
         let blobbers = try #require(alloc["blobbers"] as? [[String: Any]])

@@ -10,12 +10,11 @@ import Testing
 /// file byte-exact, a client without it is refused with a clear error, plain http to another
 /// machine is refused without --insecure, and a blobber restarted with a new --public-url is found
 /// again once it has re-registered.
-@Suite(.timeLimit(.minutes(4))) struct TLSNetworkTests {
+@Suite(.timeLimit(.minutes(4))) struct TLSNetworkTests: DevnetCLITesting {
     @Test func nodeAndBlobbersServeHTTPSAndClientsVerifyThem() async throws {
         let certs = try TestCertificates.make()
         defer { certs.remove() }
-        var cli = try CLIRunner()
-        cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
+        let cli = try cli()
         defer { cli.cleanup() }
         let tls = ["--tls-cert", certs.certificateFile, "--tls-key", certs.keyFile]
         let base = freeLoopbackPorts(5)
@@ -25,10 +24,7 @@ import Testing
                 "node", "--dir", cli.home.appendingPathComponent("node").path, "--listen", "127.0.0.1:\(base)",
                 "--public-url", "https://localhost:\(base)", "--block-time", "100ms", "--confirmations", "1", "--quiet", "--json",
             ] + tls, environment: ["MOSAIC_HOME": cli.home.path])
-        defer {
-            node.signal(SIGTERM)
-            _ = node.waitForExitBlocking(timeout: 10)
-        }
+        defer { node.terminateBlocking(timeout: 10) }
         #expect(try #require(await node.firstJSON(timeout: 60))["node"] as? String == "https://localhost:\(base)")
 
         // This test process reads the ledger over TLS too, trusting the same CA.
@@ -47,8 +43,7 @@ import Testing
         var blobbers = try (0..<3).map { try blobber($0, port: base + 1 + UInt16($0)) }
         defer {
             for b in blobbers {
-                b.signal(SIGTERM)
-                _ = b.waitForExitBlocking(timeout: 10)
+                b.terminateBlocking(timeout: 10)
             }
         }
         var ids: [String] = []
@@ -94,14 +89,12 @@ import Testing
 
         // Blobber 0 moves: restarted on a new port with a new --public-url, it updates its ledger
         // record, and a download that needs it (blobber 1 stopped) finds it there.
-        blobbers[0].signal(SIGTERM)
-        #expect(await blobbers[0].waitForExit(timeout: 10) == 0)
+        #expect(await blobbers[0].terminate(timeout: 10) == 0)
         let moved = "https://localhost:\(base + 4)"
         blobbers[0] = try blobber(0, port: base + 4, publicURL: moved)
         #expect(try #require(await blobbers[0].firstJSON(timeout: 30))["url"] as? String == moved)
         #expect(try await ledger.storageBlobber(ids[0])?.url == moved)
-        blobbers[1].signal(SIGTERM)
-        #expect(await blobbers[1].waitForExit(timeout: 10) == 0)
+        #expect(await blobbers[1].terminate(timeout: 10) == 0)
         try? FileManager.default.removeItem(at: back)
         let again = try await cli.run(["download", "/f", back.path])
         #expect(again.code == 0, "\(again.err)")
@@ -110,10 +103,9 @@ import Testing
 }
 
 /// A node listening on IPv6: it says its bracketed URL, and a client's network on that URL works.
-@Suite(.timeLimit(.minutes(2))) struct IPv6NodeTests {
+@Suite(.timeLimit(.minutes(2))) struct IPv6NodeTests: DevnetCLITesting {
     @Test func aNodeOnIPv6LoopbackServesTheCLI() async throws {
-        var cli = try CLIRunner()
-        cli.environment["MOSAIC_PASSPHRASE"] = "correct horse"
+        let cli = try cli()
         defer { cli.cleanup() }
         let port = freeLoopbackPorts(1)
         let node = try MosaicProcess(
@@ -121,10 +113,7 @@ import Testing
                 "node", "--dir", cli.home.appendingPathComponent("node").path, "--listen", "[::1]:\(port)", "--block-time", "100ms",
                 "--confirmations", "1", "--quiet", "--json",
             ], environment: ["MOSAIC_HOME": cli.home.path])
-        defer {
-            node.signal(SIGTERM)
-            _ = node.waitForExitBlocking(timeout: 10)
-        }
+        defer { node.terminateBlocking(timeout: 10) }
         let url = "http://[::1]:\(port)"
         #expect(try #require(await node.firstJSON(timeout: 60))["node"] as? String == url)
         #expect(try await cli.run(["network", "add", "v6", url]).code == 0)

@@ -4,13 +4,7 @@ import Testing
 /// The 24-word phrase of all-zero entropy; its keys are the vector in docs/PROTOCOL.md.
 let zeroPhrase = Array(repeating: "abandon", count: 23).joined(separator: " ") + " art"
 
-@Suite struct WalletCommandTests {
-    func cli() throws -> CLIRunner {
-        var c = try CLIRunner()
-        c.environment["MOSAIC_PASSPHRASE"] = "correct horse"
-        return c
-    }
-
+@Suite struct WalletCommandTests: DevnetCLITesting {
     @Test func createPrintsKeysAndMnemonicOnceAndBecomesDefault() async throws {
         let cli = try cli()
         defer { cli.cleanup() }

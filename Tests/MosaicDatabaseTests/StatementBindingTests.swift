@@ -5,23 +5,14 @@ import Testing
 /// Binding values to `?N`: out-of-range indices are errors, not silently dropped; `UInt64` is exact
 /// at its bounds; empty blobs and text with NUL characters survive the round trip.
 @Suite struct StatementBindingTests {
-    static func fresh() throws -> (Database, String) {
-        let path = NSTemporaryDirectory() + "mosaic-db-bind-\(UInt64.random(in: 0...UInt64.max)).sqlite"
-        let db = try Database(path: path)
-        try db.execute("CREATE TABLE t(k TEXT PRIMARY KEY, v BLOB, n INTEGER)")
-        return (db, path)
-    }
-
-    static func remove(_ path: String) {
-        for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) }
+    static func fresh() throws -> ScratchDatabase {
+        try ScratchDatabase("bind", table: "CREATE TABLE t(k TEXT PRIMARY KEY, v BLOB, n INTEGER)")
     }
 
     @Test func moreValuesThanParametersIsARangeError() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2, ?3)")
         do {
             try insert.run(.text("a"), .null, .integer(1), .integer(2))
@@ -34,11 +25,9 @@ import Testing
     }
 
     @Test func unboundParametersAreNull() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
         try db.prepare("INSERT INTO t VALUES(?1, ?2, ?3)").run(.text("a"))
         let row = try db.prepare("SELECT v IS NULL, n IS NULL FROM t WHERE k = ?1").queryOne([.text("a")]) { s in (s.int64(0), s.int64(1)) }
         #expect(row?.0 == 1)
@@ -47,22 +36,18 @@ import Testing
 
     @Test(arguments: [UInt64(0), 1, UInt64(Int64.max), UInt64(Int64.max) + 1, UInt64.max])
     func uint64IsExactAtItsBounds(value: UInt64) throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
         try db.prepare("INSERT INTO t VALUES(?1, ?2, NULL)").run(.text("a"), .uint64(value))
         let read = try db.prepare("SELECT v FROM t WHERE k = ?1").queryOne([.text("a")]) { s throws(DatabaseError) in try s.uint64(0) }
         #expect(read == value)
     }
 
     @Test func uint64BlobsSortInNumericOrder() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2, NULL)")
         let values: [UInt64] = [UInt64.max, 0, 256, 255, UInt64(Int64.max) + 1, 1]
         for (i, v) in values.enumerated() { try insert.run(.text("k\(i)"), .uint64(v)) }
@@ -71,11 +56,9 @@ import Testing
     }
 
     @Test func readingAnIntegerAsUInt64IsATypeMismatch() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
         try db.prepare("INSERT INTO t VALUES(?1, NULL, ?2)").run(.text("a"), .integer(7))
         #expect(throws: DatabaseError.typeMismatch(column: 0, expected: "an 8-byte unsigned integer")) {
             _ = try db.prepare("SELECT n FROM t").queryOne { s throws(DatabaseError) in try s.uint64(0) }
@@ -83,11 +66,9 @@ import Testing
     }
 
     @Test func anEmptyBlobIsNotNullAndNulCharactersSurvive() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
         let key = "a\u{0}b"
         try db.prepare("INSERT INTO t VALUES(?1, ?2, NULL)").run(.text(key), .blob([]))
         let row = try db.prepare("SELECT k, v IS NULL, length(v) FROM t").queryOne { s in (s.string(0), s.int64(1), s.int64(2)) }

@@ -7,27 +7,17 @@ import Testing
 @Suite struct TransactionTests {
     struct Boom: Error {}
 
-    static func fresh() throws -> (Database, String) {
-        let path = NSTemporaryDirectory() + "mosaic-db-tx-\(UInt64.random(in: 0...UInt64.max)).sqlite"
-        let db = try Database(path: path)
-        try db.execute("CREATE TABLE t(k TEXT PRIMARY KEY, n INTEGER)")
-        return (db, path)
-    }
-
-    static func remove(_ path: String) {
-        for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) }
-    }
+    /// A scratch database with an empty table `t(k, n)`.
+    static func fresh() throws -> ScratchDatabase { try ScratchDatabase("tx", table: "CREATE TABLE t(k TEXT PRIMARY KEY, n INTEGER)") }
 
     static func count(_ db: Database) throws -> Int64? {
         try db.prepare("SELECT COUNT(*) FROM t").queryOne { $0.int64(0) }
     }
 
     @Test func aReturningBodyCommitsAndItsValueIsReturned() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         let value = try db.transaction { () throws -> Int in
             try insert.run(.text("a"), .integer(1))
@@ -39,11 +29,9 @@ import Testing
     }
 
     @Test func aNestedFailureRethrownByTheOuterBodyRollsBackBoth() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         #expect(throws: Boom.self) {
             try db.transaction {
@@ -58,11 +46,9 @@ import Testing
     }
 
     @Test func aNestedCommitIsUndoneWhenTheOuterBodyThrows() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         #expect(throws: Boom.self) {
             try db.transaction {
@@ -74,11 +60,9 @@ import Testing
     }
 
     @Test func aConstraintFailureRollsBackTheRowsBeforeIt() throws {
-        let (db, path) = try Self.fresh()
-        defer {
-            db.close()
-            Self.remove(path)
-        }
+        let scratch = try Self.fresh()
+        defer { scratch.remove() }
+        let db = scratch.db
         let insert = try db.prepare("INSERT INTO t VALUES(?1, ?2)")
         try insert.run(.text("a"), .integer(1))
         #expect(throws: DatabaseError.self) {

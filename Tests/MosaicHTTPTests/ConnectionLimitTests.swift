@@ -1,6 +1,7 @@
 import Foundation
 import MosaicHTTP
 import MosaicHTTPServer
+import MosaicTestSupport
 import Testing
 
 /// A slow or idle client cannot hold every connection slot: one address gets at most

@@ -1,6 +1,7 @@
 import Foundation
 import MosaicHTTP
 import MosaicHTTPServer
+import MosaicTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

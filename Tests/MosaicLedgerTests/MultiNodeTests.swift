@@ -9,10 +9,7 @@ import Testing
 /// Several ledgers on one PostgreSQL database (issue 14 §2): the producer lease decides which one
 /// makes blocks, the others follow the stored head and the shared pending pool. Only PostgreSQL
 /// can be shared; a SQLite file has one writer.
-@Suite(
-    .enabled(
-        if: TestLedgerDatabase.isPostgres,
-        "several nodes share one database only on PostgreSQL: run with MOSAIC_LEDGER_STORE=postgres"))
+@Suite(.sharedDatabase)
 struct MultiNodeTests {
     /// A second ledger (its own directory, with a key the genesis lists) on the database of
     /// `net`'s ledger; `net` closes it and removes its directory when released.
@@ -29,13 +26,9 @@ struct MultiNodeTests {
     /// How long a wait may hang before the test fails instead (a bound on hangs, not on speed).
     static let hangBound = Duration.seconds(300)
 
-    /// Asks `condition` until it holds (or gives up after many asks, failing the test).
+    /// Asks `condition` until it holds (or gives up after `hangBound`, failing the test).
     static func eventually(_ what: String, _ condition: () throws -> Bool) async throws {
-        for _ in 0..<6000 {
-            if try condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("never happened: \(what)")
+        #expect(try await MosaicTestSupport.eventually(within: hangBound, condition), "never happened: \(what)")
     }
 
     @Test func exactlyOneLedgerProducesAndAFollowerSealsWhatItAccepted() async throws {

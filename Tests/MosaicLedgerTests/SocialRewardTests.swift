@@ -189,7 +189,7 @@ import Testing
     /// to the genesis supply, and the pool's parts to what it started with.
     @Test(arguments: [UInt64(1), 2, 3]) func supplyAndThePoolAreConservedUnderRandomActivity(seed: UInt64) throws {
         let net = try SocialNet(funds: [1000, 1000, 1000, 1000, 1000], pool: 50_000)
-        var rng = SplitMix(seed: seed)
+        var rng = SeededGenerator(state: seed)
         var posts: [(Int, String)] = []
         let startPool = 50_000 * token
         var claimed: UInt64 = 0
@@ -235,19 +235,6 @@ import Testing
 }
 
 struct VoteList: Decodable { let votes: [SocialVote] }
-
-/// A small deterministic generator for the property test.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The vectors of docs/PROTOCOL.md §2.4 for the social calls added with profiles and rewards:
 /// what a client must sign, byte for byte.

@@ -23,10 +23,7 @@ extension Ledger {
     @discardableResult
     func runDirect(_ calls: [DirectCall], dryRun: Bool = false, hashSeed: String = "") throws -> [(gas: UInt64, hash: String)] {
         try locked { s, store throws(LedgerError) in
-            let state = BlockState(
-                loadAccount: { [cache = s.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
-                loadContract: { c, k in try store.contractValue(c, k) },
-                scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
+            let state = BlockState(committed: store, cache: s.accountCache)
             guard let contract = contracts["storage"] else { throw LedgerError.notFound("no storage contract") }
             let now = max(clock.now, s.latest.timestamp)
             let address = ContractCall.address(of: "storage")
@@ -53,17 +50,13 @@ extension Ledger {
                     gas.append((context.gasUsed, hash))
                     state.merge(scratch)
                 }
-                guard !dryRun else { return gas }
-                try store.transaction {
-                    for (id, a) in state.accounts { try store.upsert(account: id, a) }
-                    for (c, values) in state.contractValues { for (k, v) in values { try store.setContractValue(c, k, v) } }
-                }
             } catch let e as LedgerError {
                 throw e
             } catch {
                 throw .storage("direct call: \(error)")
             }
-            for (id, a) in state.accounts { s.accountCache[id] = a }
+            guard !dryRun else { return gas }
+            try commitDirect(state, &s, store, "direct call")
             return gas
         }
     }
@@ -75,10 +68,7 @@ extension Ledger {
     /// first write leave, without running 20,000 signed calls in a debug build.
     func bulkAllocations(_ count: Int, template: Allocation, owner: String, blobbers: [String], seed: String) throws {
         try locked { ledgerState, store throws(LedgerError) in
-            let state = BlockState(
-                loadAccount: { [cache = ledgerState.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
-                loadContract: { c, k in try store.contractValue(c, k) },
-                scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
+            let state = BlockState(committed: store, cache: ledgerState.accountCache)
             let scratch = TransactionScratch(base: state)
             let context = ContractContext(
                 caller: owner, transactionHash: seed, value: 0, now: max(clock.now, ledgerState.latest.timestamp),
@@ -115,26 +105,35 @@ extension Ledger {
                 to.balance += total
                 scratch.setAccount(address, to)
                 state.merge(scratch)
-                try store.transaction {
-                    for (id, a) in state.accounts { try store.upsert(account: id, a) }
-                    for (c, values) in state.contractValues { for (k, v) in values { try store.setContractValue(c, k, v) } }
-                }
             } catch let e as LedgerError {
                 throw e
             } catch {
                 throw .storage("bulk allocations: \(error)")
             }
-            for (id, a) in state.accounts { ledgerState.accountCache[id] = a }
+            try commitDirect(state, &ledgerState, store, "bulk allocations")
         }
+    }
+
+    /// Writes what `state` holds (accounts and contract keys, without a block) to the store, then
+    /// to the account cache; a failure names `what` was being written.
+    func commitDirect(_ state: BlockState, _ s: inout LedgerState, _ store: any LedgerStore, _ what: String) throws(LedgerError) {
+        do {
+            try store.transaction {
+                for (id, a) in state.accounts { try store.upsert(account: id, a) }
+                for (c, values) in state.contractValues { for (k, v) in values { try store.setContractValue(c, k, v) } }
+            }
+        } catch let e as LedgerError {
+            throw e
+        } catch {
+            throw .storage("\(what): \(error)")
+        }
+        for (id, a) in state.accounts { s.accountCache[id] = a }
     }
 
     /// Gas of `contract`'s end-of-block hook on the committed storage state (nothing kept).
     func endBlockGas(seed: String, contract: StorageContract) throws -> UInt64 {
         try locked { s, store throws(LedgerError) in
-            let state = BlockState(
-                loadAccount: { [cache = s.accountCache] id in try cache[id] ?? store.account(id) ?? AccountState() },
-                loadContract: { c, k in try store.contractValue(c, k) },
-                scanContract: { c, range, limit in try store.scan(c, range, limit: limit) })
+            let state = BlockState(committed: store, cache: s.accountCache)
             let context = ContractContext(
                 caller: "", transactionHash: seed, value: 0, now: max(clock.now, s.latest.timestamp), round: s.latest.round + 1,
                 contractName: "storage", gasLimit: Ledger.endBlockGasLimit, scratch: TransactionScratch(base: state))

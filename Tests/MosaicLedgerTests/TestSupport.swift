@@ -92,7 +92,7 @@ final class TestNet {
     func balance(_ key: Ed25519.SigningKey) throws -> UInt64 { try ledger.account(key.publicKey.clientID).balance }
 
     /// The faucet's status for `clientID` at the ledger clock's now, read as the node reads it.
-    func faucetStatus(_ clientID: String) throws -> FaucetStatus {
+    func faucetStatus(_ clientID: String) throws -> FaucetView {
         let now = ledger.clock.now
         return try ledger.read("faucet", as: FaucetContract.self) { faucet, state throws(ContractError) in
             try faucet.status(of: clientID, state: state, now: now)

@@ -13,16 +13,8 @@ import Testing
 
 /// Two `mosaic node` servers on one PostgreSQL database (issue 14 §2), over HTTP as clients see
 /// them: one makes the blocks, the other accepts transactions and answers long polls.
-@Suite(
-    .enabled(
-        if: TestLedgerDatabase.isPostgres,
-        "several nodes share one database only on PostgreSQL: run with MOSAIC_LEDGER_STORE=postgres"))
+@Suite(.sharedDatabase)
 struct MultiNodeServerTests {
-    /// The part of `/health` this test reads.
-    struct Health: Decodable {
-        let producer: Bool
-    }
-
     @Test func aTransferSubmittedToTheFollowerNodeIsSealedAndItsLongPollWokenByTheProducersBlock() async throws {
         let first = try TestDevnet(blockTime: .milliseconds(50))
         let directory = NSTemporaryDirectory() + "mosaic-node-follower-" + Hex.encode(Random.bytes(6))
@@ -41,7 +33,7 @@ struct MultiNodeServerTests {
             #expect(try await first.client.transaction(tx.hash).status == .sealed)
             #expect(try await client.account(first.bob.publicKey.clientID).balance == 53 * token)
             let healths = try await [first.raw("GET", "/health").body, Self.get(second.url, "/health")].map {
-                try JSONDecoder().decode(Health.self, from: $0)
+                try JSONDecoder().decode(NodeHealth.self, from: $0)
             }
             #expect(healths.map(\.producer) == [true, false])
         } catch {

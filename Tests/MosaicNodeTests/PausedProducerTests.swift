@@ -10,30 +10,8 @@ import Testing
 /// PostgreSQL session stay up), loses the lease when its session times out; another node takes
 /// over, and when the paused one resumes (SIGCONT) it makes no block: every block after the
 /// takeover is signed by the new producer, and the chain re-executes as one.
-@Suite(
-    .enabled(
-        if: TestLedgerDatabase.isPostgres,
-        "several nodes share one database only on PostgreSQL: run with MOSAIC_LEDGER_STORE=postgres"),
-    .timeLimit(.minutes(4)))
+@Suite(.sharedDatabase, .timeLimit(.minutes(4)))
 struct PausedProducerTests {
-    struct Health: Decodable {
-        let producer: Bool
-    }
-
-    static func health(_ url: URL) throws -> Health {
-        try JSONDecoder().decode(Health.self, from: Data(contentsOf: url.appendingPathComponent("health")))
-    }
-
-    /// Asks `condition` every 100 ms until it holds; false after `bound` (a hang bound, not a speed target).
-    static func eventually(_ bound: Duration = .seconds(90), _ condition: () throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + bound
-        while ContinuousClock.now < deadline {
-            if (try? condition()) == true { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
-    }
-
     @Test func aProducerPausedUntilAnotherTookTheLeaseMakesNoBlockWhenItResumes() async throws {
         let root = NSTemporaryDirectory() + "mosaic-paused-" + Hex.encode(Random.bytes(6))
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -59,21 +37,17 @@ struct PausedProducerTests {
         let a = try node(dirs[0])
         defer {
             a.signal(SIGCONT)
-            a.signal(SIGTERM)
-            _ = a.waitForExitBlocking(timeout: 10)
+            a.terminateBlocking(timeout: 10)
         }
         let urlA = try #require((await a.firstJSON(timeout: 60)?["node"] as? String).flatMap(URL.init(string:)))
         let b = try node(dirs[1])
-        defer {
-            b.signal(SIGTERM)
-            _ = b.waitForExitBlocking(timeout: 10)
-        }
+        defer { b.terminateBlocking(timeout: 10) }
         let urlB = try #require((await b.firstJSON(timeout: 60)?["node"] as? String).flatMap(URL.init(string:)))
-        #expect(
-            try await Self.eventually {
-                let (ha, hb) = (try Self.health(urlA), try Self.health(urlB))
-                return ha.producer && !hb.producer
-            })
+        /// Whether A and B hold the lease as given (false while a health read fails).
+        func leases(_ a: Bool, _ b: Bool) -> Bool {
+            (try? NodeHealth.read(urlA).producer) == a && (try? NodeHealth.read(urlB).producer) == b
+        }
+        #expect(try await eventually(every: .milliseconds(100)) { leases(true, false) })
 
         let wallet = Wallet(signingKey: alice, client: LedgerClient(baseURLs: [urlB]))
         let bob = try testKey(22).publicKey.clientID
@@ -82,17 +56,15 @@ struct PausedProducerTests {
 
         // Paused: its session idles until PostgreSQL ends it, and the lease with it.
         a.signal(SIGSTOP)
-        #expect(try await Self.eventually { try Self.health(urlB).producer }, "the other node never took the lease")
+        #expect(
+            try await eventually(every: .milliseconds(100)) { (try? NodeHealth.read(urlB).producer) == true },
+            "the other node never took the lease")
         let during = try await wallet.send(to: bob, amount: "1", fee: "0.001")
         #expect(try await wallet.wait(for: during.hash, until: .sealed, timeout: .seconds(60)).status == .sealed)
 
         // Resumed: it finds its session gone, asks again and follows.
         a.signal(SIGCONT)
-        #expect(
-            try await Self.eventually {
-                let (ha, hb) = (try Self.health(urlA), try Self.health(urlB))
-                return !ha.producer && hb.producer
-            })
+        #expect(try await eventually(every: .milliseconds(100)) { leases(false, true) })
         let resumedWallet = Wallet(signingKey: alice, client: LedgerClient(baseURLs: [urlA]))
         let after = try await resumedWallet.send(to: bob, amount: "1", fee: "0.001")
         #expect(try await resumedWallet.wait(for: after.hash, until: .sealed, timeout: .seconds(60)).status == .sealed)

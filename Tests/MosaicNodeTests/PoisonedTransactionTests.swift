@@ -111,8 +111,7 @@ import Testing
             nonce: nonces[1] + 1, creationDate: Int64(Date().timeIntervalSince1970))
         _ = try await client.submit(later)
         #expect(try await client.transaction(later.hash, wait: .finalized, timeout: .seconds(10)).outcome == .success)
-        node.signal(SIGTERM)
-        _ = await node.waitForExit(timeout: 5)
+        await node.terminate(timeout: 5)
     }
 
     static func client(_ node: MosaicProcess) async -> LedgerClient? {

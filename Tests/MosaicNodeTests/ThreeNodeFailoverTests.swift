@@ -12,16 +12,8 @@ import Testing
 /// is SIGKILLed, then the next one, then, after the first is restarted, the third: the restarted
 /// one takes over. Afterwards nothing finalized is lost, every round exists once on the one before
 /// it, the supply is conserved, every client's wait ended, and `mosaic node verify` agrees.
-@Suite(
-    .enabled(
-        if: TestLedgerDatabase.isPostgres,
-        "several nodes share one database only on PostgreSQL: run with MOSAIC_LEDGER_STORE=postgres"),
-    .timeLimit(.minutes(6)))
+@Suite(.sharedDatabase, .timeLimit(.minutes(6)))
 struct ThreeNodeFailoverTests {
-    struct Health: Decodable {
-        let producer: Bool
-    }
-
     /// A node process and the URL it serves.
     final class Node: Sendable {
         let process: MosaicProcess
@@ -33,7 +25,7 @@ struct ThreeNodeFailoverTests {
         }
 
         var isProducer: Bool {
-            (try? JSONDecoder().decode(Health.self, from: Data(contentsOf: url.appendingPathComponent("health"))).producer) == true
+            (try? NodeHealth.read(url).producer) == true
         }
     }
 
@@ -41,16 +33,6 @@ struct ThreeNodeFailoverTests {
     final class Load: Sendable {
         let finalized = Mutex<[String]>([])
         let stop = Atomic<Bool>(false)
-    }
-
-    /// Asks `condition` every 50 ms until it holds; nil after `bound` (a hang bound, not a speed target).
-    static func eventually<T>(_ bound: Duration = .seconds(90), _ condition: () -> T?) async throws -> T? {
-        let deadline = ContinuousClock.now + bound
-        while ContinuousClock.now < deadline {
-            if let value = condition() { return value }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return nil
     }
 
     @Test func killingTheProducerTwiceAndThenTheOneAfterARestartLosesNothingFinalized() async throws {
@@ -132,13 +114,13 @@ struct ThreeNodeFailoverTests {
         /// Kills the producer once `more` further transfers were finalized; the index it had.
         func killProducer(after more: Int) async throws -> Int {
             let target = finalizedCount() + more
-            #expect(try await Self.eventually { finalizedCount() >= target ? true : nil } != nil, "the load stalled")
-            let p = try #require(try await Self.eventually { producerIndex() }, "no node holds the lease")
+            #expect(try await eventually { finalizedCount() >= target ? true : nil } != nil, "the load stalled")
+            let p = try #require(try await eventually { producerIndex() }, "no node holds the lease")
             nodes[p]?.process.signal(SIGKILL)
             _ = await nodes[p]?.process.waitForExit(timeout: 10)
             nodes[p] = nil
             // Another live node takes the lease before the test goes on.
-            #expect(try await Self.eventually { producerIndex() } != nil, "no node took over from node \(p)")
+            #expect(try await eventually { producerIndex() } != nil, "no node took over from node \(p)")
             return p
         }
 
@@ -150,9 +132,9 @@ struct ThreeNodeFailoverTests {
         let third = try await killProducer(after: 30)
         #expect(Set([first, second, third]).count == 3, "each kill found a different producer")
         // The restarted node is the one left: it takes the lease and the load goes on.
-        #expect(try await Self.eventually { nodes[first]?.isProducer == true ? true : nil } != nil)
+        #expect(try await eventually { nodes[first]?.isProducer == true ? true : nil } != nil)
         let before = finalizedCount()
-        #expect(try await Self.eventually { finalizedCount() >= before + 30 ? true : nil } != nil, "no progress after the last kill")
+        #expect(try await eventually { finalizedCount() >= before + 30 ? true : nil } != nil, "no progress after the last kill")
         shared.stop.store(true, ordering: .releasing)
         _ = await load.value
 

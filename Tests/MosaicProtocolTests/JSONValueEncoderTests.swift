@@ -68,3 +68,25 @@ extension JSONValueEncoderTests {
         #expect(try JSONValue(encoding: Maybe(a: 1, b: "x", c: [2]), nilAsNull: true).rendered() == #"{"a":1,"b":"x","c":[2]}"#)
     }
 }
+
+extension JSONValueEncoderTests {
+    struct Tagged: Encodable {
+        var attributes: [String: String]
+        var failed: [Int: String]
+    }
+
+    @Test func dictionaryKeysComeSortedSoEveryRunPrintsTheSame() throws {
+        var attributes: [String: String] = [:]
+        for k in ["to", "amount", "b", "a10", "a2"] { attributes[k] = k.uppercased() }
+        let json = try JSONValue(encoding: Tagged(attributes: attributes, failed: [10: "slow", 2: "down", 0: "gone"]))
+        #expect(
+            json.rendered()
+                == #"{"attributes":{"a10":"A10","a2":"A2","amount":"AMOUNT","b":"B","to":"TO"},"failed":{"0":"gone","2":"down","10":"slow"}}"#
+        )
+        // What JSONEncoder writes, keys and values alike (it only orders them otherwise).
+        let decoded = try JSONDecoder().decode(
+            JSONValue.self, from: try JSONEncoder().encode(Tagged(attributes: attributes, failed: [2: "x"])))
+        #expect(decoded == (try JSONValue(encoding: Tagged(attributes: attributes, failed: [2: "x"]))))
+        #expect(try JSONValue(encoding: [String: Int]()).rendered() == "{}")
+    }
+}

@@ -76,5 +76,19 @@ public final class MosaicProcess: Sendable {
         return process.exitStatus
     }
 
+    /// SIGTERM, then the exit status once it exits (nil: still running after `timeout` seconds).
+    @discardableResult
+    public func terminate(timeout: Double) async -> Int32? {
+        signal(SIGTERM)
+        return await waitForExit(timeout: timeout)
+    }
+
+    /// `terminate` for `defer` blocks, which cannot await.
+    @discardableResult
+    public func terminateBlocking(timeout: Double) -> Int32? {
+        signal(SIGTERM)
+        return waitForExitBlocking(timeout: timeout)
+    }
+
     deinit { process.signal(SIGKILL) }
 }

@@ -1,13 +1,9 @@
 """Browser tests: a real devnet (node, blobbers, web app) on loopback, driven by headless Chromium."""
 import json
-import os
 import pathlib
 import re
-import shutil
-import signal
 import subprocess
-import tempfile
-import time
+import sys
 
 import pytest
 from selenium import webdriver
@@ -16,31 +12,19 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-MOSAIC = ROOT / ".build" / "debug" / "mosaic"
-EXAMPLE_APP = ROOT / ".build" / "debug" / "example-social-app"
-ARTIFACTS = ROOT / "test-artifacts" / "browser"
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "pytest_support"))
+import mosaic_devnet  # noqa: E402
+
+MOSAIC = mosaic_devnet.MOSAIC
+EXAMPLE_APP = mosaic_devnet.BUILD / "example-social-app"
+ARTIFACTS = mosaic_devnet.ROOT / "test-artifacts" / "browser"
 
 
-class Devnet:
-    """`mosaic devnet --json` in a temporary home; stopped with SIGTERM."""
+class Devnet(mosaic_devnet.Devnet):
+    """The devnet's defaults (blobbers, web app), a block every 300 ms; `cli` runs mosaic commands in its home."""
 
     def __init__(self):
-        self.home = pathlib.Path(tempfile.mkdtemp(prefix="mosaic-browser-"))
-        env = dict(os.environ, MOSAIC_HOME=str(self.home))
-        env.pop("MOSAIC_PASSPHRASE", None)
-        self.proc = subprocess.Popen(
-            [str(MOSAIC), "devnet", "--dir", str(self.home / "devnet"), "--port", "0",
-             "--block-time", "300ms", "--json"],
-            stdout=subprocess.PIPE, stderr=open(self.home / "devnet.log", "wb"), env=env, text=True)
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("devnet did not start: " + (self.home / "devnet.log").read_text()[-2000:])
-        info = json.loads(line)
-        self.node = info["node"]
-        self.app = info["app"]
-        self.blobbers = info["blobbers"]
-        self.env = env
+        super().__init__("mosaic-browser-", "--block-time", "300ms")
 
     def cli(self, *args, passphrase=None):
         env = dict(self.env)
@@ -48,15 +32,6 @@ class Devnet:
             env["MOSAIC_PASSPHRASE"] = passphrase
         out = subprocess.run([str(MOSAIC), *args, "--json"], env=env, capture_output=True, text=True, timeout=60)
         return json.loads(out.stdout) if out.stdout.strip() else {"stderr": out.stderr}
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        shutil.rmtree(self.home, ignore_errors=True)
 
 
 @pytest.fixture
@@ -71,23 +46,14 @@ class ExampleApp:
 
     def __init__(self, devnet, name="example-social-app"):
         folder = devnet.home / name
-        self.proc = subprocess.Popen(
-            [str(EXAMPLE_APP), "--dir", str(folder), "--node", devnet.node, "--mosaic", devnet.app,
-             "--name", name, "--scopes", "vote", "--json"],
-            stdout=subprocess.PIPE, stderr=open(devnet.home / f"{name}.log", "wb"), text=True)
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("example app did not start: " + (devnet.home / f"{name}.log").read_text()[-2000:])
-        info = json.loads(line)
+        self.process = mosaic_devnet.ReadyProcess(
+            [EXAMPLE_APP, "--dir", folder, "--node", devnet.node, "--mosaic", devnet.app, "--name", name, "--scopes", "vote",
+             "--json"], devnet.home / f"{name}.log", "example app")
+        info = self.process.ready
         self.url, self.name, self.client_id = info["url"], info["app"], info["client_id"]
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        self.process.stop(timeout=10)
 
 
 @pytest.fixture

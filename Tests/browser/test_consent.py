@@ -6,15 +6,13 @@ import urllib.parse
 
 from selenium.webdriver.common.by import By
 
-from test_social import api_json, compose, faucet
+from test_social import api_json, compose, funded_wallet
 from test_wallet import PASS, create_wallet
 
 
 def test_sign_in_approve_vote_and_revoke(devnet, browser, example_app):
     b = browser
-    create_wallet(b, devnet.app)
-    faucet(b, devnet.app)
-    me = b.js("return Mosaic.state.session.wallet.client_id")
+    me = funded_wallet(b, devnet.app)
     b.get(devnet.app + "/#/social?sort=created")
     b.el("#social")
     compose(b, "Vote for me", "A post the example app will upvote.", "demo")

@@ -14,6 +14,13 @@ def faucet(b, app):
     b.wait_text("#balance-tokens", lambda t: t.strip() not in ("", "0", "0.0", "—") and float(t.replace(",", "")) > 0, timeout=40)
 
 
+def funded_wallet(b, app):
+    """A new wallet in the page with faucet tokens; its client id."""
+    create_wallet(b, app)
+    faucet(b, app)
+    return b.js("return Mosaic.state.session.wallet.client_id")
+
+
 def set_slider(b, css, percent):
     b.js("const r = document.querySelector(arguments[0]); r.value = String(arguments[1]);"
          "r.dispatchEvent(new Event('input', {bubbles: true}));", css, percent)
@@ -70,9 +77,7 @@ def api_json(b, path):
 
 def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
     b = browser
-    create_wallet(b, devnet.app)
-    faucet(b, devnet.app)
-    me = b.js("return Mosaic.state.session.wallet.client_id")
+    me = funded_wallet(b, devnet.app)
 
     # The Home tile is live and opens the Social page; trending is empty before any vote.
     b.get(devnet.app + "/#/")
@@ -242,8 +247,7 @@ def test_post_reply_vote_tabs_and_tags(devnet, browser, second_browser):
 
 def test_grants_list_and_revoke(devnet, browser, example_app):
     b = browser
-    create_wallet(b, devnet.app)
-    faucet(b, devnet.app)
+    funded_wallet(b, devnet.app)
     b.get(devnet.app + "/#/social/apps")
     b.el("#social-grants-empty")
     b.shot("no-grants")
@@ -277,9 +281,7 @@ def test_long_titles_and_social_pages_fit_390_px(devnet, browser):
     """A post title of one 200-character word wraps instead of running off the screen, on every
     social page at a phone's 390 px width."""
     b = browser
-    create_wallet(b, devnet.app)
-    faucet(b, devnet.app)
-    me = b.js("return Mosaic.state.session.wallet.client_id")
+    me = funded_wallet(b, devnet.app)
     b.get(devnet.app + "/#/social?sort=created")
     b.el("#social")
     title = "Unbreakable" + "x" * 189

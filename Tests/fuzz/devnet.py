@@ -2,47 +2,24 @@
 import json
 import os
 import pathlib
-import shutil
-import signal
-import subprocess
-import tempfile
-import time
+import sys
 import urllib.error
 import urllib.request
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-MOSAIC = ROOT / ".build" / "debug" / "mosaic"
-ARTIFACTS = ROOT / "test-artifacts" / "fuzz"
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "pytest_support"))
+import mosaic_devnet  # noqa: E402
+
+ARTIFACTS = mosaic_devnet.ROOT / "test-artifacts" / "fuzz"
 PASSPHRASE = "fuzz passphrase 1"
 
 
-class Devnet:
-    """`mosaic devnet --json` in a temporary home; stopped with SIGTERM."""
+class Devnet(mosaic_devnet.Devnet):
+    """Three blobbers and the web app, sealed after one confirmation; the app's API as a page uses it."""
 
     def __init__(self):
-        self.home = pathlib.Path(tempfile.mkdtemp(prefix="mosaic-fuzz-"))
-        env = dict(os.environ, MOSAIC_HOME=str(self.home))
-        env.pop("MOSAIC_PASSPHRASE", None)
-        self.log = self.home / "devnet.log"
-        self.proc = subprocess.Popen(
-            [str(MOSAIC), "devnet", "--dir", str(self.home / "devnet"), "--port", "0", "--app-port", "0",
-             "--blobbers", "3", "--block-time", "200ms", "--confirmations", "1", "--json"],
-            stdout=subprocess.PIPE, stderr=open(self.log, "wb"), env=env, text=True)
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError("devnet did not start: " + self.log.read_text()[-2000:])
-        info = json.loads(line)
-        self.node = info["node"].rstrip("/")
-        self.app = info["app"].rstrip("/")
-        self.blobbers = [b.rstrip("/") for b in info["blobbers"]]
+        super().__init__("mosaic-fuzz-", "--app-port", "0", "--blobbers", "3", "--block-time", "200ms", "--confirmations", "1")
         self.cookie = None
         self.csrf = None
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    def log_tail(self, n=4000):
-        return self.log.read_text(errors="replace")[-n:]
 
     # The app's API as the page uses it: the session cookie and its CSRF token.
     def app_call(self, method, path, body=None, raw=None, content_type=None, timeout=120):
@@ -100,12 +77,4 @@ class Devnet:
             self.blobber_ids = [b["id"] for b in json.loads(r.read())["blobbers"]]
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(self.log, ARTIFACTS / "devnet.log")
-        shutil.rmtree(self.home, ignore_errors=True)
+        super().stop(keep_log_in=ARTIFACTS)

@@ -189,11 +189,7 @@ extension AppServer {
 
     func consentPage(_ c: ConsentRequest, session: Session) throws -> HTTPResponse {
         let e = AppServer.escape
-        let until = Date().addingTimeInterval(TimeInterval(c.expiresSeconds))
-        let fmt = DateFormatter()
-        fmt.locale = Locale(identifier: "en_US_POSIX")
-        fmt.timeZone = TimeZone(identifier: "UTC")
-        fmt.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
+        let until = AppServer.utcDate(Int64(Date().timeIntervalSince1970) + c.expiresSeconds)
         let scopes = c.scopes.map { s -> String in
             let (title, detail) = AppServer.scopeWords(s)
             return
@@ -205,7 +201,7 @@ extension AppServer {
             <dl class="details">
             <div class="detail-row"><dt>App account</dt><dd class="mono" data-field="app_client_id">\(e(c.app.clientID))</dd></div>
             <div class="detail-row"><dt>Returns you to</dt><dd class="mono" id="consent-redirect">\(e(c.app.redirectURL))</dd></div>
-            <div class="detail-row"><dt>Until</dt><dd id="consent-expires">\(e(fmt.string(from: until))) (\(e(c.expiresText)))</dd></div>
+            <div class="detail-row"><dt>Until</dt><dd id="consent-expires">\(e(until)) (\(e(c.expiresText)))</dd></div>
             </dl>
             <h2>It will be able to</h2>
             <ul class="consent-scopes" id="consent-scopes">\(scopes)</ul>

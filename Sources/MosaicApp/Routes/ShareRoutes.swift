@@ -36,22 +36,9 @@ extension AppServer {
             let body = try req.decode(ShareBody.self)
             let (client, alloc) = try await storage(req, allocationID: body.alloc)
             let wallet = try ledgerWallet(req)
-            let meta = try await mapStorage { try await client.stat(body.path, allocation: alloc) }
-            guard meta.kind == .file else {
-                throw HTTPError.unprocessable(
-                    "\(body.path) is a folder; share its files one at a time (each file has its own key)", code: "not_a_file")
-            }
             var recipient: Ed25519.PublicKey?
-            if let to = body.toClientID?.trimmingCharacters(in: .whitespaces).lowercased(), !to.isEmpty {
-                guard Transaction.isHexID(to) else {
-                    throw HTTPError.unprocessable("invalid address: a client id is 64 hex characters", code: "invalid_address")
-                }
-                guard let key = try await mapWallet({ try await wallet.client.publicKey(of: to) }) else {
-                    throw HTTPError.unprocessable(
-                        "wallet \(to) has never sent a transaction, so its public key is unknown; ask its owner to use the faucet once",
-                        code: "unknown_key")
-                }
-                recipient = key
+            if let to = body.toClientID, !to.trimmingCharacters(in: .whitespaces).isEmpty {
+                recipient = try await mapStorage { try await wallet.client.shareRecipient(to) }
             }
             var expiration: Int64 = 0
             if let e = body.expire, !e.isEmpty {
@@ -60,22 +47,13 @@ extension AppServer {
                 }
                 expiration = Int64(Date().timeIntervalSince1970) + ms / 1000
             }
-            guard meta.cipher != FileMeta.lockerCipher else {
-                throw HTTPError.unprocessable(
-                    "\(body.path) is a locker file; it cannot be shared (its key opens only with its PIN and this wallet)",
-                    code: "locker_file")
+            let token = try await mapStorage {
+                try await client.share(body.path, allocation: alloc, recipient: recipient, expiration: expiration)
             }
-            guard let wrapped = Hex.decode(meta.wrappedKey), let contentKey = try? SealedBox.open(wrapped, with: client.key) else {
-                throw HTTPError.unprocessable("the content key of \(body.path) cannot be opened with this wallet", code: "not_owner")
-            }
-            let token = try ShareToken(
-                owner: client.key, allocationID: alloc.id, path: meta.path, kind: .file, contentKey: contentKey,
-                recipient: recipient, expiration: expiration,
-                readBudget: ShareToken.defaultReadBudget(fileSize: meta.size, allocation: alloc))
             let url = token.link(base: server.baseURL)
             try? shareLog.add(
                 ShareLog.Entry(
-                    ticketID: token.ticket.id, allocationID: alloc.id, path: meta.path,
+                    ticketID: token.ticket.id, allocationID: alloc.id, path: token.ticket.path,
                     recipientID: token.ticket.recipientID, expiration: expiration,
                     created: Int64(Date().timeIntervalSince1970), url: url, revoked: false),
                 owner: wallet.clientID)

@@ -82,9 +82,11 @@ extension AppServer {
         return o1 || o2 || rounded < quote ? raw : rounded
     }
 
-    /// Checks the form like the CLI does, then creates the allocation and waits until it is sealed.
-    /// Without `lock`, the suggested lock of `allocationQuote` is locked. A balance too small is
-    /// refused here (422), before anything is signed.
+    /// Checks the terms with the SDK's `AllocationTerms` (the CLI's rules too), then creates the
+    /// allocation and waits until it is sealed. Without `lock`, the suggested lock of
+    /// `allocationQuote` is locked. A lock below the quote or a balance too small is refused here
+    /// (422), before anything is signed: the page shows the quote and the balance, the CLI lets
+    /// the contract refuse.
     func createAllocation(_ body: NewAllocationBody, wallet: Wallet) async throws -> Allocation {
         let terms = try AppServer.allocationTerms(data: body.dataShards, parity: body.parityShards, size: body.size, expire: body.expire)
         let cost = try await allocationQuote(terms, wallet: wallet)

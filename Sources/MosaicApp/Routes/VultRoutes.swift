@@ -346,6 +346,8 @@ extension AppServer {
             throw AppServer.httpError(client: e)
         } catch let e as StorageRequestError {
             throw AppServer.httpError(storage: e)
+        } catch let e as ShareError {
+            throw HTTPError.unprocessable(e.description, code: e.code)
         } catch let e as LedgerClientError {
             throw AppServer.httpError(node: e, url: (try? networkState.current().node) ?? "?")
         }

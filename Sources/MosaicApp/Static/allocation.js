@@ -113,6 +113,35 @@
     dlg = dialog({ id: 'alloc-dialog', title: 'New allocation', body: allocationForm((a) => { dlg.close(); if (onDone) onDone(a); }) });
   }
 
+  /* ------------------------------------------- pages in one allocation */
+
+  // A page that works in one allocation (Vult, Locker): the user's allocations and the one to
+  // show, from ?alloc= or else the one Vult last opened. Without any allocation it renders the
+  // page's "create one first" card (#<id>-no-allocation) and returns null.
+  async function chooseAllocation(r, page) {
+    const list = (await api('GET', '/api/allocations')).allocations || [];
+    if (!list.length) {
+      render(h('section', { id: page.id }, pageHead(page.title, '#/'),
+        h('div', { class: 'card', id: page.id + '-no-allocation' },
+          h('h2', { text: 'Create an allocation first' }),
+          h('p', { class: 'muted', text: page.note }),
+          allocationForm(() => route()))));
+      return null;
+    }
+    let want = r.params.get('alloc');
+    if (!want) { try { want = localStorage.getItem('mosaic.vult.alloc'); } catch (_) { /* ignore */ } }
+    return { list, alloc: list.find((a) => a.id === want) || list[0] };
+  }
+
+  // The select (#<id>) that switches to another of several allocations; null with only one.
+  function allocationPicker(id, list, current, onPick) {
+    return list.length > 1 ? field({
+      id, tag: 'select', label: 'Allocation',
+      options: list.map((a) => h('option', { value: a.id, selected: a.id === current.id, text: (a.name || 'unnamed') + ' · ' + shortHash(a.id, 6) })),
+      on: { change: (e) => onPick(e.target.value) }
+    }) : null;
+  }
+
   /* ------------------------------------------------------ allocation */
 
   routes.allocation = async function allocationPage(r) {
@@ -125,11 +154,7 @@
     }
     const id = r.params.get('id') || list[0].id;
     const a = list.find((x) => x.id === id) || list[0];
-    const picker = list.length > 1 ? field({
-      id: 'alloc-picker', tag: 'select', label: 'Allocation',
-      options: list.map((x) => h('option', { value: x.id, selected: x.id === a.id, text: (x.name || 'unnamed') + ' · ' + shortHash(x.id, 6) })),
-      on: { change: (e) => go('#/allocation?id=' + encodeURIComponent(e.target.value)) }
-    }) : null;
+    const picker = allocationPicker('alloc-picker', list, a, (id) => go('#/allocation?id=' + encodeURIComponent(id)));
     const used = Number(a.used_size) || 0, size = Number(a.size) || 0;
     render(h('section', { id: 'allocation-page' },
       pageHead('Allocation Details', '#/', newBtn),
@@ -156,5 +181,5 @@
       h('p', {}, h('a', { class: 'btn', href: '#/vult?alloc=' + encodeURIComponent(a.id), id: 'open-in-vult' }, icon('vult'), 'Open in Vult'))));
   };
 
-  Object.assign(M, { allocationForm, openAllocationDialog, allocationQuote: quoteFor });
+  Object.assign(M, { allocationForm, openAllocationDialog, allocationQuote: quoteFor, chooseAllocation, allocationPicker });
 })();

@@ -13,7 +13,7 @@
 (function () {
   'use strict';
   const M = window.Mosaic;
-  const { h, $, api, toast, dialog, confirmDialog, field, errorBox, showError, busy, fmtDate, fmtBytes, shortHash, routes, render, pageHead, onLeave, icon, go, allocationForm } = M;
+  const { h, $, api, toast, dialog, confirmDialog, field, errorBox, showError, busy, fmtDate, fmtBytes, shortHash, routes, render, pageHead, onLeave, icon, go, chooseAllocation, allocationPicker } = M;
 
   const MIN_PIN = 4, MAX_PIN = 64;
   const locker = { alloc: null, allocs: [], entries: [], mounted: false };
@@ -45,18 +45,10 @@
   /* ------------------------------------------------------------- page */
 
   routes.locker = async function lockerPage(r) {
-    const list = (await api('GET', '/api/allocations')).allocations || [];
-    locker.allocs = list;
-    if (!list.length) {
-      return render(h('section', { id: 'locker' }, pageHead('Locker', '#/'),
-        h('div', { class: 'card', id: 'locker-no-allocation' },
-          h('h2', { text: 'Create an allocation first' }),
-          h('p', { class: 'muted', text: 'Locker files are kept in your allocation, under /locker.' }),
-          allocationForm(() => M.route()))));
-    }
-    let want = r.params.get('alloc');
-    if (!want) { try { want = localStorage.getItem('mosaic.vult.alloc'); } catch (_) { /* ignore */ } }
-    locker.alloc = list.find((a) => a.id === want) || list[0];
+    const chosen = await chooseAllocation(r, { id: 'locker', title: 'Locker', note: 'Locker files are kept in your allocation, under /locker.' });
+    if (!chosen) return;
+    locker.allocs = chosen.list;
+    locker.alloc = chosen.alloc;
     locker.mounted = true;
     onLeave(() => { locker.mounted = false; });
     renderShell();
@@ -64,11 +56,7 @@
   };
 
   function renderShell() {
-    const picker = locker.allocs.length > 1 ? field({
-      id: 'locker-alloc', tag: 'select', label: 'Allocation',
-      options: locker.allocs.map((a) => h('option', { value: a.id, selected: a.id === locker.alloc.id, text: (a.name || 'unnamed') + ' · ' + shortHash(a.id, 6) })),
-      on: { change: (e) => go('#/locker?' + q({ alloc: e.target.value })) }
-    }) : null;
+    const picker = allocationPicker('locker-alloc', locker.allocs, locker.alloc, (id) => go('#/locker?' + q({ alloc: id })));
     const input = h('input', { type: 'file', id: 'locker-input', class: 'visually-hidden' });
     input.addEventListener('change', () => { const f = input.files[0]; input.value = ''; if (f) openPut(f); });
     const label = h('label', { for: 'locker-input', class: 'btn btn-primary', id: 'locker-upload-button', tabindex: '-1' }, icon('upload'), 'Lock a file');

@@ -20,7 +20,7 @@
 (function () {
   'use strict';
   const M = window.Mosaic;
-  const { h, $, $$, api, toast, dialog, confirmDialog, field, errorBox, showError, busy, copyText, fmtDate, fmtBytes, shortHash, routes, render, pageHead, onLeave, icon, go, spaceBar, allocationForm } = M;
+  const { h, $, $$, api, toast, dialog, confirmDialog, field, errorBox, showError, busy, copyText, fmtDate, fmtBytes, shortHash, routes, render, pageHead, onLeave, icon, go, spaceBar, chooseAllocation, allocationPicker } = M;
 
   const vult = { alloc: null, allocs: [], path: '/', entries: [], mode: 'table', mounted: false, queue: [], uploading: false };
   try { vult.mode = localStorage.getItem('mosaic.vult.mode') || 'table'; } catch (_) { /* storage off */ }
@@ -44,18 +44,11 @@
   /* ------------------------------------------------------------- page */
 
   routes.vult = async function vultPage(r) {
-    const list = (await api('GET', '/api/allocations')).allocations || [];
-    vult.allocs = list;
-    if (!list.length) {
-      return render(h('section', { id: 'vult' }, pageHead('Vult', '#/'),
-        h('div', { class: 'card', id: 'vult-no-allocation' },
-          h('h2', { text: 'Create an allocation first' }),
-          h('p', { class: 'muted', text: 'Vult stores your files in an allocation: space reserved on the network\u2019s blobbers, paid with locked tokens.' }),
-          allocationForm(() => M.route()))));
-    }
-    let want = r.params.get('alloc');
-    if (!want) { try { want = localStorage.getItem('mosaic.vult.alloc'); } catch (_) { /* ignore */ } }
-    vult.alloc = list.find((a) => a.id === want) || list[0];
+    const chosen = await chooseAllocation(r, { id: 'vult', title: 'Vult',
+      note: 'Vult stores your files in an allocation: space reserved on the network\u2019s blobbers, paid with locked tokens.' });
+    if (!chosen) return;
+    vult.allocs = chosen.list;
+    vult.alloc = chosen.alloc;
     try { localStorage.setItem('mosaic.vult.alloc', vult.alloc.id); } catch (_) { /* ignore */ }
     vult.path = normPath(r.params.get('path') || '/');
     vult.mounted = true;
@@ -66,11 +59,7 @@
   };
 
   function renderShell() {
-    const picker = vult.allocs.length > 1 ? field({
-      id: 'vult-alloc', tag: 'select', label: 'Allocation',
-      options: vult.allocs.map((a) => h('option', { value: a.id, selected: a.id === vult.alloc.id, text: (a.name || 'unnamed') + ' · ' + shortHash(a.id, 6) })),
-      on: { change: (e) => go(dirHash('/', vult.allocs.find((a) => a.id === e.target.value))) }
-    }) : null;
+    const picker = allocationPicker('vult-alloc', vult.allocs, vult.alloc, (id) => go(dirHash('/', vult.allocs.find((a) => a.id === id))));
     const input = h('input', { type: 'file', id: 'upload-input', class: 'visually-hidden', multiple: true });
     input.addEventListener('change', () => { enqueue(Array.from(input.files).map((f) => ({ file: f, rel: f.name }))); input.value = ''; });
     const uploadLabel = h('label', { for: 'upload-input', class: 'btn btn-primary', id: 'upload-button', tabindex: '-1' }, icon('upload'), 'Upload');

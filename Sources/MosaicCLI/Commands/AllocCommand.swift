@@ -210,7 +210,7 @@ enum AllocCommand {
     }
 
     /// What `--json` prints: the allocation as the node's API sends it.
-    static func json(_ a: Allocation) throws -> JSONValue { try JSONValue(encoding: a, nilAsNull: true) }
+    static func json(_ a: Allocation) throws -> JSONValue { try .output(a) }
 
     /// Runs a storage contract call; an execution the chain refused becomes a CLI failure with
     /// `explain(chain's error)` that keeps the receipt's code.

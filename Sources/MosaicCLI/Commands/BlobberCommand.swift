@@ -94,11 +94,6 @@ enum BlobberCommand {
 
                 """)
         }
-        let sig = await signals.wait()
-        signals.restoreDefaults()
-        Console.err("received \(TerminationSignal.name(sig)), stopping the blobber…\n")
-        await runtime.stop()
-        Console.err("blobber stopped\n")
-        return .printed
+        return await signals.serve("blobber", stop: { await runtime.stop() }, stopped: { "blobber stopped" })
     }
 }

@@ -68,10 +68,7 @@ enum DevnetCommand {
             return CommandOutput(
                 text:
                     "ledger clock of \(network.name) moved forward by \(inv.arguments[0]); it is now \(Wallet.iso8601(clock.time)) (offset \(clock.offsetSeconds) s)",
-                json: .object([
-                    ("network", .string(network.name)), ("time", .integer(clock.time)),
-                    ("offset_seconds", .integer(clock.offsetSeconds)),
-                ]))
+                json: try .output(clock, before: [("network", .string(network.name))]))
         })
 
     static func run(_ o: Options, _ inv: Invocation) async throws -> CommandOutput {
@@ -137,11 +134,6 @@ enum DevnetCommand {
                 """
             Console.out(text)
         }
-        let sig = await signals.wait()
-        signals.restoreDefaults()
-        Console.err("received \(TerminationSignal.name(sig)), stopping the devnet…\n")
-        await devnet.stop()
-        Console.err("devnet stopped\n")
-        return .printed
+        return await signals.serve("devnet", stop: { await devnet.stop() }, stopped: { "devnet stopped" })
     }
 }

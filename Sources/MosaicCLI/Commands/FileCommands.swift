@@ -55,11 +55,8 @@ enum FileCommands {
                 json: .object([
                     ("allocation_id", .string(a.id)), ("path", .string(r.meta.path)), ("size", .integer(r.meta.size)),
                     ("committed", .array(r.committed.map { .integer(Int64($0)) })),
-                    (
-                        "failed",
-                        .object(JSONObject(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
-                    ),
-                    ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)), ("elapsed_ms", .integer(seconds)),
+                    ("failed", try .output(r.failed)), ("resumed", .bool(r.resumed)), ("degraded", .bool(r.degraded)),
+                    ("elapsed_ms", .integer(seconds)),
                 ]))
         })
 
@@ -139,11 +136,7 @@ enum FileCommands {
                     ("allocation_id", .string(a.id)), ("path", .string(remote)), ("local", .string(local.path)),
                     ("bytes", .integer(r.bytesWritten)), ("size", .integer(r.meta.size)), ("elapsed_ms", .integer(ms)),
                     // Blobbers given up on the way (index → why: down, slow, bad data): what to repair or avoid.
-                    (
-                        "dropped",
-                        .object(
-                            JSONObject(r.badBlobbers.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
-                    ),
+                    ("dropped", try .output(r.badBlobbers)),
                 ]))
         })
 
@@ -185,7 +178,9 @@ enum FileCommands {
             }
             return CommandOutput(
                 text: entries.isEmpty ? "\(path) is empty" : table.rendered(),
-                json: .object([("allocation_id", .string(a.id)), ("path", .string(path)), ("entries", .array(entries.map(metaJSON)))]))
+                json: .object([
+                    ("allocation_id", .string(a.id)), ("path", .string(path)), ("entries", try .output(entries.map(FileEntryOutput.init))),
+                ]))
         })
 
     struct ListOptions: CommandOptions {
@@ -208,56 +203,62 @@ enum FileCommands {
                     "shards:        \(m.dataShards)+\(m.parityShards)", "cipher:        \(m.cipher)",
                 ]
             }
-            return CommandOutput(text: lines.joined(separator: "\n"), json: metaJSON(m))
+            return CommandOutput(text: lines.joined(separator: "\n"), json: try .output(FileEntryOutput(m)))
         })
 
     static let rm = Command(
         name: "rm", summary: "delete a file, or a folder with everything in it",
         usage: "PATH", options: AllocTarget.self, arguments: ["PATH"], minArguments: 1, maxArguments: 1,
         action: { o, inv in
-            let ctx = try StorageContext(inv, alloc: o.alloc)
-            let a = try await ctx.allocation(forWriting: true)
-            try await StorageContext.failing { try await ctx.storage.delete(inv.arguments[0], allocation: a) }
-            return CommandOutput(
-                text: "deleted \(inv.arguments[0])",
-                json: .object([("allocation_id", .string(a.id)), ("deleted", .string(inv.arguments[0]))]))
+            let path = inv.arguments[0]
+            return try await change(inv, o, "deleted \(path)", [("deleted", .string(path))]) { s, a in
+                try await s.delete(path, allocation: a)
+            }
         })
 
     static let mv = Command(
         name: "mv", summary: "move or rename a file or folder (no data is sent)",
         usage: "FROM TO", options: AllocTarget.self, arguments: ["FROM", "TO"], minArguments: 2, maxArguments: 2,
         action: { o, inv in
-            let ctx = try StorageContext(inv, alloc: o.alloc)
-            let a = try await ctx.allocation(forWriting: true)
-            try await StorageContext.failing { try await ctx.storage.move(inv.arguments[0], to: inv.arguments[1], allocation: a) }
-            return CommandOutput(
-                text: "moved \(inv.arguments[0]) to \(inv.arguments[1])",
-                json: .object([("allocation_id", .string(a.id)), ("from", .string(inv.arguments[0])), ("to", .string(inv.arguments[1]))]))
+            let (from, to) = (inv.arguments[0], inv.arguments[1])
+            return try await change(inv, o, "moved \(from) to \(to)", [("from", .string(from)), ("to", .string(to))]) { s, a in
+                try await s.move(from, to: to, allocation: a)
+            }
         })
 
     static let cp = Command(
         name: "cp", summary: "copy a file or folder inside the allocation (no data is sent)",
         usage: "FROM TO", options: AllocTarget.self, arguments: ["FROM", "TO"], minArguments: 2, maxArguments: 2,
         action: { o, inv in
-            let ctx = try StorageContext(inv, alloc: o.alloc)
-            let a = try await ctx.allocation(forWriting: true)
-            try await StorageContext.failing { try await ctx.storage.copy(inv.arguments[0], to: inv.arguments[1], allocation: a) }
-            return CommandOutput(
-                text: "copied \(inv.arguments[0]) to \(inv.arguments[1])",
-                json: .object([("allocation_id", .string(a.id)), ("from", .string(inv.arguments[0])), ("to", .string(inv.arguments[1]))]))
+            let (from, to) = (inv.arguments[0], inv.arguments[1])
+            return try await change(inv, o, "copied \(from) to \(to)", [("from", .string(from)), ("to", .string(to))]) { s, a in
+                try await s.copy(from, to: to, allocation: a)
+            }
         })
 
     static let mkdir = Command(
         name: "mkdir", summary: "create a folder (and its parents)",
         usage: "PATH", options: AllocTarget.self, arguments: ["PATH"], minArguments: 1, maxArguments: 1,
         action: { o, inv in
-            let ctx = try StorageContext(inv, alloc: o.alloc)
-            let a = try await ctx.allocation(forWriting: true)
-            try await StorageContext.failing { try await ctx.storage.mkdir(inv.arguments[0], allocation: a) }
-            return CommandOutput(
-                text: "created folder \(inv.arguments[0])",
-                json: .object([("allocation_id", .string(a.id)), ("created", .string(inv.arguments[0]))]))
+            let path = inv.arguments[0]
+            return try await change(inv, o, "created folder \(path)", [("created", .string(path))]) { s, a in
+                try await s.mkdir(path, allocation: a)
+            }
         })
+
+    /// `rm`, `mv`, `cp` and `mkdir`: one owner-signed change of the allocation, reported as `text`
+    /// and, in `--json`, as the allocation's id and `fields`.
+    static func change(
+        _ inv: Invocation, _ target: AllocTarget, _ text: String, _ fields: JSONObject,
+        _ body: (StorageClient, StorageAllocation) async throws -> Void
+    ) async throws -> CommandOutput {
+        let ctx = try StorageContext(inv, alloc: target.alloc)
+        let a = try await ctx.allocation(forWriting: true)
+        try await StorageContext.failing { try await body(ctx.storage, a) }
+        var json: JSONObject = [("allocation_id", .string(a.id))]
+        for (key, value) in fields { json[key] = value }
+        return CommandOutput(text: text, json: .object(json))
+    }
 
     static let repair = Command(
         name: "repair", summary: "rebuild on each blobber the files it lacks, from the others",
@@ -274,18 +275,7 @@ enum FileCommands {
             for (i, why) in r.failed.sorted(by: { $0.key < $1.key }) { lines.append("  blobber \(i + 1) not repaired: \(why)") }
             return CommandOutput(
                 text: lines.joined(separator: "\n"),
-                json: .object([
-                    ("allocation_id", .string(a.id)),
-                    (
-                        "repaired",
-                        .array(r.repaired.map { .object([("blobber", .integer(Int64($0.blobber))), ("path", .string($0.path))]) })
-                    ),
-                    ("removed", .array(r.removed.map { .object([("blobber", .integer(Int64($0.blobber))), ("path", .string($0.path))]) })),
-                    (
-                        "failed",
-                        .object(JSONObject(r.failed.sorted { $0.key < $1.key }.map { (String($0.key), JSONValue.string($0.value)) }))
-                    ),
-                ]))
+                json: try .output(r, before: [("allocation_id", .string(a.id))]))
         })
 
     // MARK: helpers
@@ -305,15 +295,6 @@ enum FileCommands {
         _ = try await AllocCommand.chain({ "cannot lock tokens to pay for the read: \($0)" }) { () async throws(WalletError) in
             try await ctx.wallet.lockReadPool(need - have, until: .finalized)
         }
-    }
-
-    static func metaJSON(_ m: FileMeta) -> JSONValue {
-        .object([
-            ("path", .string(m.path)), ("name", .string(m.path.split(separator: "/").last.map(String.init) ?? "/")),
-            ("type", .string(m.kind == .directory ? "folder" : "file")), ("size", .integer(m.size)),
-            ("content_type", .string(m.contentType)),
-            ("created", .integer(m.created)), ("modified", .integer(m.modified)),
-        ])
     }
 
     static func elapsedMillis(since start: ContinuousClock.Instant) -> Int64 {

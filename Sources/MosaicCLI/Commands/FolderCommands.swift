@@ -18,16 +18,11 @@ enum FolderCommands {
             let ctx = try StorageContext(inv, alloc: o.target.alloc)
             let local = URL(fileURLWithPath: inv.arguments[0])
             let remote = inv.arguments[1]
-            let a = try await ctx.allocation(forWriting: !o.dryRun)
-            let bar = ProgressBar(label: "sync", json: inv.json)
-            let started = ContinuousClock.now
-            let r = try await StorageContext.failing {
+            let (a, r, started) = try await transfer(ctx, "sync", forWriting: !o.dryRun, json: inv.json) { a, progress in
                 try await ctx.storage.syncFolder(
-                    local, to: remote, allocation: a, delete: o.delete, dryRun: o.dryRun, concurrency: o.jobs.value,
-                    progress: bar.folderCallback)
+                    local, to: remote, allocation: a, delete: o.delete, dryRun: o.dryRun, concurrency: o.jobs.value, progress: progress)
             }
-            bar.finish()
-            return summary(r, verb: "synced", allocation: a, local: local, remote: remote, started: started)
+            return try summary(r, verb: "synced", allocation: a, local: local, remote: remote, started: started)
         })
 
     struct SyncOptions: CommandOptions {
@@ -41,29 +36,19 @@ enum FolderCommands {
     static func upload(
         _ ctx: StorageContext, local: URL, remote: String, replace: Bool, jobs: Int, json: Bool
     ) async throws -> CommandOutput {
-        let a = try await ctx.allocation(forWriting: true)
-        let bar = ProgressBar(label: "upload", json: json)
-        let started = ContinuousClock.now
-        let r = try await StorageContext.failing {
-            try await ctx.storage.uploadFolder(
-                local, to: remote, allocation: a, replace: replace, concurrency: jobs, progress: bar.folderCallback)
+        let (a, r, started) = try await transfer(ctx, "upload", forWriting: true, json: json) { a, progress in
+            try await ctx.storage.uploadFolder(local, to: remote, allocation: a, replace: replace, concurrency: jobs, progress: progress)
         }
-        bar.finish()
-        return summary(r, verb: "uploaded", allocation: a, local: local, remote: remote, started: started)
+        return try summary(r, verb: "uploaded", allocation: a, local: local, remote: remote, started: started)
     }
 
     /// `mosaic download -r REMOTE_DIR LOCAL_DIR`.
     static func download(
         _ ctx: StorageContext, remote: String, local: URL, replace: Bool, jobs: Int, json: Bool
     ) async throws -> CommandOutput {
-        let a = try await ctx.allocation(forWriting: false)
-        let bar = ProgressBar(label: "download", json: json)
-        let started = ContinuousClock.now
-        let r = try await StorageContext.failing {
-            try await ctx.storage.downloadFolder(
-                remote, to: local, allocation: a, replace: replace, concurrency: jobs, progress: bar.folderCallback)
+        let (a, r, started) = try await transfer(ctx, "download", forWriting: false, json: json) { a, progress in
+            try await ctx.storage.downloadFolder(remote, to: local, allocation: a, replace: replace, concurrency: jobs, progress: progress)
         }
-        bar.finish()
         let ms = FileCommands.elapsedMillis(since: started)
         var lines = [
             "downloaded \(r.downloaded.count) file(s) (\(ByteSize.format(UInt64(max(0, r.bytesWritten))))) from \(remote) to \(local.path) in \(DurationText.format(milliseconds: ms))"
@@ -77,16 +62,31 @@ enum FolderCommands {
                 ("allocation_id", .string(a.id)), ("remote", .string(remote)), ("local", .string(local.path)),
                 ("downloaded", .integer(Int64(r.downloaded.count))), ("unchanged", .integer(Int64(r.unchanged.count))),
                 ("created_folders", .integer(Int64(r.createdFolders.count))), ("bytes", .integer(r.bytesWritten)),
-                ("failed", issuesJSON(r.failed)), ("elapsed_ms", .integer(ms)),
+                ("failed", try .output(r.failed)), ("elapsed_ms", .integer(ms)),
             ]))
         out.exitCode = r.failed.isEmpty ? 0 : 1
         return out
     }
 
+    /// Runs one folder operation on the command's allocation (checked for writing when it
+    /// writes) with the progress line `label` on a terminal; returns the allocation, the result
+    /// and when it started.
+    static func transfer<R>(
+        _ ctx: StorageContext, _ label: String, forWriting: Bool, json: Bool,
+        _ body: (StorageAllocation, (@Sendable (FolderProgress) -> Void)?) async throws -> R
+    ) async throws -> (StorageAllocation, R, ContinuousClock.Instant) {
+        let a = try await ctx.allocation(forWriting: forWriting)
+        let bar = ProgressBar(label: label, json: json)
+        let started = ContinuousClock.now
+        let r = try await StorageContext.failing { try await body(a, bar.folderCallback) }
+        bar.finish()
+        return (a, r, started)
+    }
+
     static func summary(
         _ r: FolderUploadResult, verb: String, allocation a: StorageAllocation, local: URL, remote: String,
         started: ContinuousClock.Instant
-    ) -> CommandOutput {
+    ) throws -> CommandOutput {
         let ms = FileCommands.elapsedMillis(since: started)
         var lines: [String] = []
         if r.dryRun {
@@ -135,8 +135,8 @@ enum FolderCommands {
                 ("planned_folders", .array(r.plan.folders.map { .string($0) })),
                 ("planned_deletes", .array(r.plan.deletes.map { .string($0) })),
                 ("changed_during_upload", .array(r.changedDuringUpload.map { .string($0) })),
-                ("degraded", .array(r.degraded.map { .string($0) })), ("skipped", issuesJSON(r.skipped)),
-                ("failed", issuesJSON(r.failed)), ("elapsed_ms", .integer(ms)),
+                ("degraded", .array(r.degraded.map { .string($0) })), ("skipped", try .output(r.skipped)),
+                ("failed", try .output(r.failed)), ("elapsed_ms", .integer(ms)),
             ]))
         out.exitCode = r.failed.isEmpty ? 0 : 1
         return out
@@ -153,9 +153,5 @@ enum FolderCommands {
         for f in failed { lines.append("  \(f.path): \(f.message)") }
         lines.append(retry)
         return lines
-    }
-
-    static func issuesJSON(_ issues: [FolderIssue]) -> JSONValue {
-        .array(issues.map { .object([("path", .string($0.path)), ("code", .string($0.code)), ("message", .string($0.message))]) })
     }
 }

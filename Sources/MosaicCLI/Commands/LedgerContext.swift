@@ -60,33 +60,25 @@ struct LedgerContext {
         return lines.joined(separator: "\n")
     }
 
-    func txFields(_ tx: Transaction, view: TransactionView?, status: TransactionStatus) -> [(String, JSONValue)] {
-        [
-            ("hash", .string(tx.hash)), ("status", .string(status.rawValue)), ("client_id", .string(tx.clientID)),
-            ("to_client_id", .string(tx.toClientID)), ("value", .unsigned(tx.value)),
-            ("tokens", .string(TokenAmount(baseUnits: tx.value).description)),
-            ("fee", .unsigned(tx.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: tx.fee).description)), ("nonce", .unsigned(tx.nonce)),
-            ("round", view?.round.map { .unsigned($0) } ?? .null), ("block_hash", .optional(view?.blockHash)),
-            ("explorer_url", .string(explorer(tx.hash))),
+    /// A transaction as `--json` prints it: the node's `TransactionView` (every key of
+    /// `GET /v1/transactions/{hash}`), then what the CLI adds: value and fee in tokens, the type
+    /// and data under the names scripts read (`type`, `description`), the explorer link, and
+    /// the command's own `extra` fields.
+    func viewJSON(_ v: TransactionView, extra: JSONObject = [:]) throws -> JSONValue {
+        let t = v.transaction
+        var after: JSONObject = [
+            ("tokens", .string(TokenAmount(baseUnits: t.value).description)),
+            ("fee_tokens", .string(TokenAmount(baseUnits: t.fee).description)),
+            ("type", .string(t.transactionType.rawValue)), ("description", .string(t.transactionData)),
+            ("explorer_url", .string(explorer(t.hash))),
         ]
+        for (key, value) in extra { after[key] = value }
+        return try .output(v, after: after)
     }
 
-    func viewJSON(_ v: TransactionView) -> JSONValue {
-        let t = v.transaction
-        return .object([
-            ("hash", .string(t.hash)), ("status", .string(v.status.rawValue)),
-            ("outcome", .optional(v.outcome?.rawValue)),
-            ("error", v.error.map { .object([("code", .string($0.code)), ("message", .string($0.message))]) } ?? .null),
-            ("client_id", .string(t.clientID)), ("to_client_id", .string(t.toClientID)),
-            ("value", .unsigned(t.value)), ("tokens", .string(TokenAmount(baseUnits: t.value).description)),
-            ("fee", .unsigned(t.fee)), ("fee_tokens", .string(TokenAmount(baseUnits: t.fee).description)),
-            ("type", .string(t.transactionType.rawValue)), ("description", .string(t.transactionData)),
-            ("nonce", .unsigned(t.nonce)), ("creation_date", .integer(t.creationDate)),
-            ("round", v.round.map { .unsigned($0) } ?? .null), ("block_hash", .optional(v.blockHash)),
-            ("output_hash", .optional(v.outputHash)), ("confirmations", .unsigned(v.confirmations)),
-            ("signature", .string(t.signature)), ("output", .optional(v.output)),
-            ("explorer_url", .string(explorer(t.hash))),
-        ])
+    /// A submitted transaction: its view once waited for, else what is known (`status`, no block yet).
+    func viewJSON(_ tx: Transaction, view: TransactionView?, status: TransactionStatus, extra: JSONObject = [:]) throws -> JSONValue {
+        try viewJSON(view ?? TransactionView(transaction: tx, status: status), extra: extra)
     }
 
     func details(_ v: TransactionView) -> String {
@@ -106,7 +98,7 @@ struct LedgerContext {
         ]
         if !t.transactionData.isEmpty { rows.append((t.transactionType == .transfer ? "description" : "call", t.transactionData)) }
         if let out = v.output, !out.isEmpty { rows.append(("output", out)) }
-        rows += [("nonce", String(t.nonce)), ("created", WalletLedgerCommands.shortDate(t.creationDate) + " UTC")]
+        rows += [("nonce", String(t.nonce)), ("created", UTCTime.dateTime(t.creationDate) + " UTC")]
         if let bh = v.blockHash { rows.append(("block hash", bh)) }
         if let oh = v.outputHash { rows.append(("output hash", oh)) }
         rows.append(("signature", t.signature))

@@ -111,19 +111,7 @@ enum LockerCommand {
             }
             return CommandOutput(
                 text: entries.isEmpty ? "the locker is empty; add a file with 'mosaic locker put FILE'" : table.rendered(),
-                json: .object([
-                    ("allocation_id", .string(a.id)),
-                    (
-                        "entries",
-                        .array(
-                            entries.map { e in
-                                .object([
-                                    ("name", .string(e.name)), ("size", .integer(e.size)), ("content_type", .string(e.contentType)),
-                                    ("created", .integer(e.created)), ("modified", .integer(e.modified)),
-                                ])
-                            })
-                    ),
-                ]))
+                json: .object([("allocation_id", .string(a.id)), ("entries", try .output(entries))]))
         })
 
     static let rm = Command(

@@ -112,9 +112,5 @@ enum NetworkCommand {
         })
 
     /// A network as the config keeps it (its Codable form), with `insecure` always said.
-    static func json(_ n: ClientConfig.Network) throws -> JSONValue {
-        guard case .object(var fields) = try JSONValue(encoding: n, nilAsNull: true) else { return .null }
-        fields["insecure"] = .bool(n.insecure == true)
-        return .object(fields)
-    }
+    static func json(_ n: ClientConfig.Network) throws -> JSONValue { try .output(n, after: [("insecure", .bool(n.insecure == true))]) }
 }

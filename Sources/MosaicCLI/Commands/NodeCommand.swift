@@ -102,12 +102,8 @@ enum NodeCommand {
                 "note: \(dir) holds an existing chain sealed after \(g.confirmations) confirmations; --confirmations \(confirmations) applies to new chains only\n"
             )
         }
-        let sig = await signals.wait()
-        signals.restoreDefaults()
-        Console.err("received \(TerminationSignal.name(sig)), stopping the node…\n")
-        await node.stop()
-        Console.err("node stopped at block #\(node.ledger.latestBlock.round)\n")
-        return .printed
+        return await signals.serve(
+            "node", stop: { await node.stop() }, stopped: { "node stopped at block #\(node.ledger.latestBlock.round)" })
     }
 
     static func millis(_ d: Duration) -> Int64 {

@@ -64,7 +64,7 @@ enum NotesCommand {
             let (ctx, pad) = try notepad(inv)
             let w = try await pad.create(gas: o.gas?.value, until: o.until, timeout: o.wait.duration)
             let number = w.events.first { $0.name == "NotepadCreated" }?.attributes["number"]
-            return output(ctx, w, headline: number.map { "notepad #\($0) created" } ?? "notepad creation submitted")
+            return try output(ctx, w, headline: number.map { "notepad #\($0) created" } ?? "notepad creation submitted")
         })
 
     static let add = Command(
@@ -78,7 +78,7 @@ enum NotesCommand {
             let w = try await pad.add(
                 title: o.note.title, body: o.note.body, isPrivate: o.note.isPrivate,
                 createNotepad: true, gas: o.write.gas?.value, until: o.write.until, timeout: o.write.wait.duration)
-            return output(
+            return try output(
                 ctx, w, headline: w.noteID.map { "note \($0) added" + (o.note.isPrivate ? " (private)" : "") } ?? "note submitted")
         })
 
@@ -92,7 +92,7 @@ enum NotesCommand {
             let w = try await pad.edit(
                 id, title: o.note.title, body: o.note.body, isPrivate: o.note.isPrivate,
                 gas: o.write.gas?.value, until: o.write.until, timeout: o.write.wait.duration)
-            return output(ctx, w, headline: "note \(id) edited")
+            return try output(ctx, w, headline: "note \(id) edited")
         })
 
     static let rm = Command(
@@ -102,7 +102,7 @@ enum NotesCommand {
             let id = try noteID(inv)
             let (ctx, pad) = try notepad(inv)
             let w = try await pad.delete(id, gas: o.gas?.value, until: o.until, timeout: o.wait.duration)
-            return output(ctx, w, headline: "note \(id) deleted")
+            return try output(ctx, w, headline: "note \(id) deleted")
         })
 
     static let drop = Command(
@@ -112,7 +112,7 @@ enum NotesCommand {
             let (ctx, pad) = try notepad(inv)
             let w = try await pad.deleteNotepad(gas: o.gas?.value, until: o.until, timeout: o.wait.duration)
             let n = w.events.first { $0.name == "NotepadDeleted" }?.attributes["notes"]
-            return output(
+            return try output(
                 ctx, w, headline: n.map { "notepad deleted with \($0) note\($0 == "1" ? "" : "s")" } ?? "notepad deletion submitted")
         })
 
@@ -152,8 +152,8 @@ enum NotesCommand {
                     ("private", note.isLocked ? "yes (encrypted to its owner; shown as stored)" : "yes (decrypted with your wallet)"))
             }
             rows += [
-                ("created", WalletLedgerCommands.shortDate(note.createdAt) + " UTC (block #\(note.createdRound))"),
-                ("updated", WalletLedgerCommands.shortDate(note.updatedAt) + " UTC (block #\(note.updatedRound))"),
+                ("created", UTCTime.dateTime(note.createdAt) + " UTC (block #\(note.createdRound))"),
+                ("updated", UTCTime.dateTime(note.updatedAt) + " UTC (block #\(note.updatedRound))"),
             ]
             let width = rows.map(\.0.count).max() ?? 0
             let head = rows.map { $0.0 + ":" + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }.joined(separator: "\n")
@@ -169,10 +169,7 @@ enum NotesCommand {
             return CommandOutput(
                 text:
                     "notepads created: \(s.notepadsCreated) (live \(s.notepadsLive), deleted \(s.notepadsDeleted))\nnotes created: \(s.notesCreated)",
-                json: .object([
-                    ("notepads_created", .unsigned(s.notepadsCreated)), ("notepads_deleted", .unsigned(s.notepadsDeleted)),
-                    ("notepads_live", .unsigned(s.notepadsLive)), ("notes_created", .unsigned(s.notesCreated)),
-                ]))
+                json: try .output(s))
         })
 
     // MARK: helpers
@@ -219,7 +216,7 @@ enum NotesCommand {
         return Notepad(wallet: Wallet(try ctx.keystore.unlock(name: name, passphrase: passphrase), client: ctx.client))
     }
 
-    static func output(_ ctx: LedgerContext, _ w: NoteWrite, headline: String) -> CommandOutput {
+    static func output(_ ctx: LedgerContext, _ w: NoteWrite, headline: String) throws -> CommandOutput {
         var lines = [headline, "transaction: \(w.hash)"]
         if let v = w.view, let round = v.round {
             lines.append("status:      \(v.status.rawValue) in block #\(round)")
@@ -232,24 +229,18 @@ enum NotesCommand {
             lines.append("status:      pending (check with 'mosaic wallet tx \(w.hash) --wait sealed')")
         }
         lines.append("explorer:    \(ctx.explorer(w.hash))")
-        let events: [JSONValue] = w.events.map { e in
-            .object([
-                ("name", .string(e.name)),
-                ("attributes", .object(JSONObject(e.attributes.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) }))),
-            ])
-        }
         return CommandOutput(
             text: lines.joined(separator: "\n"),
             json: .object([
                 ("hash", .string(w.hash)), ("status", .string(w.view?.status.rawValue ?? "pending")),
                 ("note_id", w.noteID.map { .unsigned($0) } ?? .null), ("round", w.view?.round.map { .unsigned($0) } ?? .null),
-                ("output", .optional(w.view?.output)), ("events", .array(events)), ("explorer_url", .string(ctx.explorer(w.hash))),
+                ("output", .optional(w.view?.output)), ("events", try .output(w.events)), ("explorer_url", .string(ctx.explorer(w.hash))),
             ]))
     }
 
-    // `--json` prints what the SDK reads: the types' own Codable form (JSONValue(encoding:)).
-    static func noteJSON(_ n: Note) throws -> JSONValue { try JSONValue(encoding: n, nilAsNull: true) }
-    static func pageJSON(_ p: NotesPage) throws -> JSONValue { try JSONValue(encoding: p, nilAsNull: true) }
+    // `--json` prints what the SDK reads: the types' own Codable form (`JSONValue.output`).
+    static func noteJSON(_ n: Note) throws -> JSONValue { try .output(n) }
+    static func pageJSON(_ p: NotesPage) throws -> JSONValue { try .output(p) }
 
     static func listText(_ p: NotesPage, mine: Bool) -> String {
         guard let pad = p.notepad else {
@@ -261,7 +252,7 @@ enum NotesCommand {
         for n in p.notes {
             let title = n.isLocked ? "🔒 private" : n.title
             let body = n.isLocked ? "(encrypted)" : n.body.replacingOccurrences(of: "\n", with: " ")
-            table.add([String(n.id), WalletLedgerCommands.shortDate(n.updatedAt), String(title.prefix(40)), String(body.prefix(60))])
+            table.add([String(n.id), UTCTime.dateTime(n.updatedAt), String(title.prefix(40)), String(body.prefix(60))])
         }
         out += "\n" + table.rendered()
         if p.notes.contains(where: \.isLocked) && mine { out += "\nprivate notes are encrypted; add --decrypt to show them" }

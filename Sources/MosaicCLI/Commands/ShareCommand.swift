@@ -28,38 +28,33 @@ enum ShareCommand {
             guard let path = inv.arguments.first else { throw CLIError.usage("give the PATH to share, or --revoke TICKET") }
             let ctx = try StorageContext(inv, alloc: o.target.alloc)
             let a = try await ctx.allocation(forWriting: false)
-            let meta = try await StorageContext.failing { try await ctx.storage.stat(path, allocation: a) }
-            guard meta.kind == .file else {
-                throw CLIError.failure("\(path) is a folder; share its files one at a time (each file has its own key)")
-            }
             var recipient: Ed25519.PublicKey?
-            if let to = o.to { recipient = try await publicKey(of: to.lowercased(), ctx.client) }
+            if let to = o.to {
+                do { recipient = try await ctx.client.shareRecipient(to) } catch ShareError.invalidRecipient {
+                    throw CLIError.usage("--to \(to): give a client id (64 hex characters)")
+                }
+            }
             var expiration: Int64 = 0
             if let e = o.expire { expiration = Int64(Date().timeIntervalSince1970) + Int64(clamping: e.seconds) }
-            guard meta.cipher != FileMeta.lockerCipher else {
-                throw CLIError.failure("\(path) is a locker file; it cannot be shared (its key opens only with its PIN and this wallet)")
+            let token = try await StorageContext.failing {
+                try await ctx.storage.share(
+                    path, allocation: a, recipient: recipient, expiration: expiration, readBudget: o.readBudget?.baseUnits)
             }
-            guard let wrapped = Hex.decode(meta.wrappedKey), let key = try? SealedBox.open(wrapped, with: ctx.storage.key) else {
-                throw CLIError.failure("cannot open the content key of \(path) with this wallet")
-            }
-            var budget = ShareToken.defaultReadBudget(fileSize: meta.size, allocation: a)
-            if let b = o.readBudget { budget = b.baseUnits }
-            let token = try ShareToken(
-                owner: ctx.storage.key, allocationID: a.id, path: meta.path, kind: .file, contentKey: key,
-                recipient: recipient, expiration: expiration, readBudget: budget)
+            let budget = token.ticket.readBudget
             let who = recipient.map { "wallet \($0.clientID)" } ?? "anyone holding it (public link)"
             // A web link keeps the key in its #fragment, which no server or Referer ever sees.
             let link = recipient == nil ? ctx.ledger.network.app.flatMap(URL.init(string:)).map { token.link(base: $0) } : nil
             let text = """
                 \(token.encoded)
-                ticket \(token.ticket.id) for \(meta.path), readable by \(who), \(expiration == 0 ? "until revoked" : "until \(Wallet.iso8601(expiration))"), reads paid by this allocation up to \(TokenAmount(baseUnits: budget)) tokens
+                ticket \(token.ticket.id) for \(token.ticket.path), readable by \(who), \(expiration == 0 ? "until revoked" : "until \(Wallet.iso8601(expiration))"), reads paid by this allocation up to \(TokenAmount(baseUnits: budget)) tokens
                 \(link.map { "web link: \($0)\n" } ?? "")download with: mosaic download --ticket TICKET LOCAL · revoke with: mosaic share --revoke \(token.ticket.id)
                 """
             return CommandOutput(
                 text: text,
                 json: .object([
                     ("ticket", .string(token.encoded)), ("ticket_id", .string(token.ticket.id)), ("allocation_id", .string(a.id)),
-                    ("path", .string(meta.path)), ("recipient_id", .string(token.ticket.recipientID)), ("expiration", .integer(expiration)),
+                    ("path", .string(token.ticket.path)), ("recipient_id", .string(token.ticket.recipientID)),
+                    ("expiration", .integer(expiration)),
                     ("read_budget", .integer(Int64(clamping: budget))),
                     ("link", link.map(JSONValue.string) ?? .null),
                 ]))
@@ -91,14 +86,5 @@ enum ShareCommand {
         return CommandOutput(
             text: "revoked ticket \(id); blobbers refuse it from now on",
             json: .object([("ticket_id", .string(id)), ("revoked", .bool(true))]))
-    }
-
-    /// The Ed25519 key behind a client id, from a transaction it signed (client ids are key hashes).
-    static func publicKey(of clientID: String, _ client: LedgerClient) async throws -> Ed25519.PublicKey {
-        guard Transaction.isHexID(clientID) else { throw CLIError.usage("--to \(clientID): give a client id (64 hex characters)") }
-        if let key = try await client.publicKey(of: clientID) { return key }
-        throw CLIError.failure(
-            "wallet \(clientID) has never sent a transaction, so its public key is unknown; ask its owner to run 'mosaic wallet faucet' (or send anything) first"
-        )
     }
 }

@@ -27,10 +27,28 @@ enum SocialCommand {
         @Option("for", "USER", help: "sign as an app for USER (client id), who granted it the scope") var user: String?
     }
 
+    /// `--body` or `--body-file`: the text of a post or reply.
+    struct BodyText: CommandOptions {
+        @Option("body", "TEXT", help: "the text (at most 64 KiB)") var body: String?
+        @Option("body-file", "FILE", help: "read the text from FILE") var file: String?
+
+        /// The text of `--body-file` (which wins) or `--body`; nil when neither is given and it
+        /// is not `required`.
+        func text(required: Bool, _ inv: Invocation) throws -> String? {
+            if let file {
+                do { return try String(contentsOfFile: file, encoding: .utf8) } catch {
+                    throw CLIError.failure("cannot read --body-file \(file): \(error.localizedDescription)")
+                }
+            }
+            if let body { return body }
+            if required { throw CLIError.usage("missing --body (or --body-file) for 'mosaic \(inv.commandPath.joined(separator: " "))'") }
+            return nil
+        }
+    }
+
     struct PostOptions: CommandOptions {
         @Option("title", "TEXT", help: "title, under 256 bytes") var title: String
-        @Option("body", "TEXT", help: "body (at most 64 KiB)") var body: String?
-        @Option("body-file", "FILE", help: "read the body from FILE") var bodyFile: String?
+        var body = BodyText()
         @Option("permlink", "P", help: "1–255 of a-z, 0-9, - (default: made from the title)") var permlink: String?
         @Option("tag", "TAG", help: "a tag (repeat; at most 5 with the category)") var tags: [String]
         @Option("category", "TAG", help: "the category (default: the first --tag)") var category: String?
@@ -39,8 +57,7 @@ enum SocialCommand {
     }
 
     struct ReplyOptions: CommandOptions {
-        @Option("body", "TEXT", help: "body") var body: String?
-        @Option("body-file", "FILE", help: "read the body from FILE") var bodyFile: String?
+        var body = BodyText()
         @Option("title", "TEXT", help: "optional title") var title = ""
         @Option("permlink", "P", help: "default: re-<parent permlink>-<time>") var permlink: String?
         @Option("metadata", "JSON", help: "JSON metadata object") var metadata = ""
@@ -49,8 +66,7 @@ enum SocialCommand {
 
     struct EditOptions: CommandOptions {
         @Option("title", "TEXT", help: "new title") var title: String?
-        @Option("body", "TEXT", help: "new body") var body: String?
-        @Option("body-file", "FILE", help: "read the new body from FILE") var bodyFile: String?
+        var body = BodyText()
         @Option("tag", "TAG", help: "new tags (repeat; replace the old ones)") var tags: [String]
         @Option("metadata", "JSON", help: "new JSON metadata object") var metadata: String?
     }
@@ -76,7 +92,7 @@ enum SocialCommand {
         ],
         options: PostOptions.self,
         action: { o, inv in
-            let body = try bodyText(o.body, file: o.bodyFile, required: true, inv) ?? ""
+            let body = try o.body.text(required: true, inv) ?? ""
             let social = try writer(inv, for: o.acting.user)
             let id = try await run { () async throws(SocialError) in
                 try await social.post(
@@ -91,7 +107,7 @@ enum SocialCommand {
         options: ReplyOptions.self, arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
         action: { o, inv in
             let parent = try postID(inv.arguments[0])
-            let body = try bodyText(o.body, file: o.bodyFile, required: true, inv) ?? ""
+            let body = try o.body.text(required: true, inv) ?? ""
             let social = try writer(inv, for: o.acting.user)
             let id = try await run { () async throws(SocialError) in
                 try await social.reply(to: parent, body: body, title: o.title, permlink: o.permlink, jsonMetadata: o.metadata)
@@ -106,7 +122,7 @@ enum SocialCommand {
         options: EditOptions.self, arguments: ["AUTHOR/PERMLINK"], minArguments: 1, maxArguments: 1,
         action: { o, inv in
             let id = try postID(inv.arguments[0])
-            let body = try bodyText(o.body, file: o.bodyFile, required: false, inv)
+            let body = try o.body.text(required: false, inv)
             let tags = o.tags
             let social = try writer(inv, for: nil)
             _ = try await run { () async throws(SocialError) in
@@ -181,24 +197,15 @@ enum SocialCommand {
             let page = try await run { () async throws(SocialError) in
                 try await social.feed(sort, tag: o.tag, limit: o.limit.value, start: o.start, round: o.round?.value, truncateBody: 0)
             }
-            var table = Table(["#", "POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "CREATED (UTC)"])
-            for (i, p) in page.posts.enumerated() {
-                table.add([
-                    String(i + 1), short(p.path), String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount),
-                    String(p.children), WalletLedgerCommands.shortDate(p.created),
-                ])
-            }
-            var text =
-                page.posts.isEmpty
-                ? "no posts in the \(sort.rawValue) feed\(o.tag.map { " of tag \($0)" } ?? "")" : table.rendered()
-            if let next = page.next { text += "\nmore: --start \(next) --round \(page.round)" }
-            return CommandOutput(
-                text: text,
-                json: .object([
-                    ("sort", .string(sort.rawValue)), ("tag", .optional(page.tag)),
-                    ("round", .unsigned(page.round)), ("posts", .array(try page.posts.map(json))),
-                    ("next", .optional(page.next)),
-                ]))
+            return listing(
+                ["#", "POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "CREATED (UTC)"],
+                page.posts.enumerated().map { i, p in
+                    [
+                        String(i + 1), short(p.path), String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount),
+                        String(p.children), UTCTime.dateTime(p.created),
+                    ]
+                }, empty: "no posts in the \(sort.rawValue) feed\(o.tag.map { " of tag \($0)" } ?? "")",
+                more: page.next.map { "--start \($0) --round \(page.round)" }, json: try .output(page))
         })
 
     static let show = Command(
@@ -223,13 +230,7 @@ enum SocialCommand {
                     }.joined(separator: "\n")
             }
             if case .object(var fields) = out.json {
-                fields["votes"] = .array(
-                    votes.map { v in
-                        .object([
-                            ("voter", .string(v.voter)), ("weight", .integer(Int64(v.weight))), ("rshares", .integer(v.rshares)),
-                            ("changes", .unsigned(UInt64(v.changes))), ("time", .integer(v.time)),
-                        ])
-                    })
+                fields["votes"] = try JSONValue.output(votes)
                 out.json = .object(fields)
             }
             return out
@@ -249,7 +250,7 @@ enum SocialCommand {
             let text =
                 list.replies.isEmpty
                 ? "no replies to \(id)"
-                : list.replies.map { "\(short($0.path))  \(WalletLedgerCommands.shortDate($0.created)) UTC\n  \($0.body.prefix(200))" }
+                : list.replies.map { "\(short($0.path))  \(UTCTime.dateTime($0.created)) UTC\n  \($0.body.prefix(200))" }
                     .joined(separator: "\n")
             return CommandOutput(
                 text: text,
@@ -285,12 +286,7 @@ enum SocialCommand {
             if !list.missing.isEmpty {
                 text += (text.isEmpty ? "" : "\n\n") + "no account has the name: " + list.missing.joined(separator: ", ")
             }
-            return CommandOutput(
-                text: text,
-                json: .object([
-                    ("accounts", .array(try list.accounts.map(json))),
-                    ("missing", .array(list.missing.map(JSONValue.string))),
-                ]))
+            return CommandOutput(text: text, json: try .output(list))
         })
 
     static let profile = Command(
@@ -314,15 +310,15 @@ enum SocialCommand {
         @Option("about", "TEXT", help: "at most 512 bytes") var about: String?
     }
 
-    struct PostsOptions: CommandOptions {
-        @Flag("replies", help: "its replies instead of its root posts") var replies: Bool
+    /// One page of an account's posts or votes.
+    struct PageOptions: CommandOptions {
         @Option("limit", "N", help: "1–100 (default 20)") var limit = SocialLimit(value: 20)
         @Option("start", "NEXT", help: "continue after the previous page (its 'more:' value)") var start: String?
     }
 
-    struct VotesOptions: CommandOptions {
-        @Option("limit", "N", help: "1–100 (default 20)") var limit = SocialLimit(value: 20)
-        @Option("start", "NEXT", help: "continue after the previous page") var start: String?
+    struct PostsOptions: CommandOptions {
+        @Flag("replies", help: "its replies instead of its root posts") var replies: Bool
+        var page = PageOptions()
     }
 
     static let posts = Command(
@@ -333,61 +329,37 @@ enum SocialCommand {
             let social = try reader(inv)
             let who = normalized(inv.arguments[0])
             let page = try await run { () async throws(SocialError) in
-                try await social.accountPosts(who, replies: o.replies, limit: o.limit.value, start: o.start)
+                try await social.accountPosts(who, replies: o.replies, limit: o.page.limit.value, start: o.page.start)
             }
-            var table = Table(["POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "REWARD", "CREATED (UTC)"])
-            for p in page.posts {
-                table.add([
-                    p.path, String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount), String(p.children),
-                    rewardText(p), WalletLedgerCommands.shortDate(p.created),
-                ])
-            }
-            var text = page.posts.isEmpty ? "no \(o.replies ? "replies" : "posts") by \(who)" : table.rendered()
-            if let next = page.next { text += "\nmore: --start \(next)" }
-            return CommandOutput(
-                text: text,
-                json: .object([
-                    ("client_id", .string(page.clientID)), ("posts", .array(try page.posts.map(json))),
-                    ("next", .optional(page.next)),
-                ]))
+            return listing(
+                ["POST", "TITLE", "RSHARES", "VOTES", "REPLIES", "REWARD", "CREATED (UTC)"],
+                page.posts.map { p in
+                    [
+                        p.path, String(p.title.prefix(40)), String(p.netRshares), String(p.voteCount), String(p.children),
+                        rewardText(p), UTCTime.dateTime(p.created),
+                    ]
+                }, empty: "no \(o.replies ? "replies" : "posts") by \(who)", more: page.next.map { "--start \($0)" },
+                json: try .output(page))
         })
 
     static let votes = Command(
         name: "votes", summary: "an account's current votes, on the newest posts first",
         usage: "NAME|CLIENT_ID", examples: ["mosaic social votes alice", "mosaic social votes CLIENT_ID --json"],
-        options: VotesOptions.self, arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
+        options: PageOptions.self, arguments: ["NAME|CLIENT_ID"], minArguments: 1, maxArguments: 1,
         action: { o, inv in
             let social = try reader(inv)
             let who = normalized(inv.arguments[0])
             let page = try await run { () async throws(SocialError) in
                 try await social.accountVotes(who, limit: o.limit.value, start: o.start)
             }
-            var table = Table(["POST", "TITLE", "WEIGHT", "RSHARES", "TIME (UTC)"])
-            for v in page.votes {
-                table.add([
-                    "\(v.vote.author)/\(v.vote.permlink)", v.isReply ? "(reply)" : String(v.title.prefix(40)), String(v.vote.weight),
-                    String(v.vote.rshares), WalletLedgerCommands.shortDate(v.vote.time),
-                ])
-            }
-            var text = page.votes.isEmpty ? "no votes by \(who)" : table.rendered()
-            if let next = page.next { text += "\nmore: --start \(next)" }
-            return CommandOutput(
-                text: text,
-                json: .object([
-                    ("client_id", .string(page.clientID)), ("next", .optional(page.next)),
-                    (
-                        "votes",
-                        .array(
-                            page.votes.map { v in
-                                .object([
-                                    ("author", .string(v.vote.author)), ("permlink", .string(v.vote.permlink)), ("title", .string(v.title)),
-                                    ("is_reply", .bool(v.isReply)), ("weight", .integer(Int64(v.vote.weight))),
-                                    ("rshares", .integer(v.vote.rshares)),
-                                    ("time", .integer(v.vote.time)),
-                                ])
-                            })
-                    ),
-                ]))
+            return listing(
+                ["POST", "TITLE", "WEIGHT", "RSHARES", "TIME (UTC)"],
+                page.votes.map { v in
+                    [
+                        "\(v.vote.author)/\(v.vote.permlink)", v.isReply ? "(reply)" : String(v.title.prefix(40)), String(v.vote.weight),
+                        String(v.vote.rshares), UTCTime.dateTime(v.vote.time),
+                    ]
+                }, empty: "no votes by \(who)", more: page.next.map { "--start \($0)" }, json: try .output(page))
         })
 
     static let rewards = Command(
@@ -415,18 +387,7 @@ enum SocialCommand {
                 """
             return CommandOutput(
                 text: text,
-                json: .object([
-                    (
-                        "pool",
-                        .object([
-                            ("free", .unsigned(pool.free)), ("reserved", .unsigned(pool.reserved)), ("pending", .unsigned(pool.pending)),
-                            ("staked", .unsigned(pool.staked)), ("share_bps", .unsigned(pool.shareBps)),
-                            ("curation_bps", .unsigned(pool.curationBps)),
-                            ("window_seconds", .integer(pool.windowSeconds)),
-                        ])
-                    ),
-                    ("client_id", .string(a.clientID)), ("rewards", try rewardsJSON(r)),
-                ]))
+                json: .object([("pool", try .output(pool)), ("client_id", .string(a.clientID)), ("rewards", try rewardsJSON(r))]))
         })
 
     static let claim = Command(
@@ -486,18 +447,15 @@ enum SocialCommand {
             let ctx = try LedgerContext(inv, needsWallet: o.user == nil)
             let user = o.user?.lowercased() ?? ctx.readOnlyWallet().clientID
             let list = try await run { () async throws(SocialError) in try await SocialClient(client: ctx.client).grants(of: user) }
-            var table = Table(["APP", "CLIENT ID", "SCOPES", "EXPIRES (UTC)", "STATUS"])
-            for g in list {
-                table.add([
-                    g.appName, short(g.app), g.scopes.map(\.rawValue).joined(separator: ","), Wallet.iso8601(g.expiresAt),
-                    g.expired ? "expired" : "active",
-                ])
-            }
-            return CommandOutput(
-                text: list.isEmpty
-                    ? "no grants; authorize an app with 'mosaic social authorize --app APP --scopes vote,comment --expires 7d'"
-                    : table.rendered(),
-                json: .object([("user", .string(user)), ("grants", .array(try list.map(json)))]))
+            return listing(
+                ["APP", "CLIENT ID", "SCOPES", "EXPIRES (UTC)", "STATUS"],
+                list.map { g in
+                    [
+                        g.appName, short(g.app), g.scopes.map(\.rawValue).joined(separator: ","), Wallet.iso8601(g.expiresAt),
+                        g.expired ? "expired" : "active",
+                    ]
+                }, empty: "no grants; authorize an app with 'mosaic social authorize --app APP --scopes vote,comment --expires 7d'",
+                more: nil, json: .object([("user", .string(user)), ("grants", .array(try list.map(json)))]))
         })
 
     struct GrantsOptions: CommandOptions {
@@ -550,6 +508,16 @@ enum SocialCommand {
                         + (amount.map { [("amount", JSONValue.unsigned($0))] } ?? []) + [("output", .optional(view.output))])))
     }
 
+    /// A list as a table of `rows` under `headers` (or `empty` when there are none), with the
+    /// flags that read the next page (`more: --start …`).
+    static func listing(_ headers: [String], _ rows: [[String]], empty: String, more: String?, json: JSONValue) -> CommandOutput {
+        var table = Table(headers)
+        for row in rows { table.add(row) }
+        var text = rows.isEmpty ? empty : table.rendered()
+        if let more { text += "\nmore: \(more)" }
+        return CommandOutput(text: text, json: json)
+    }
+
     static func reader(_ inv: Invocation) throws -> SocialClient {
         SocialClient(client: try LedgerContext(inv, needsWallet: false).client)
     }
@@ -570,17 +538,6 @@ enum SocialCommand {
                 "'\(text.prefix(80))' is not AUTHOR/PERMLINK: the author's client id (64 hex), '/', and a permlink of a-z, 0-9 and -")
         }
         return id
-    }
-
-    static func bodyText(_ body: String?, file: String?, required: Bool, _ inv: Invocation) throws -> String? {
-        if let file {
-            do { return try String(contentsOfFile: file, encoding: .utf8) } catch {
-                throw CLIError.failure("cannot read --body-file \(file): \(error.localizedDescription)")
-            }
-        }
-        if let b = body { return b }
-        if required { throw CLIError.usage("missing --body (or --body-file) for 'mosaic \(inv.commandPath.joined(separator: " "))'") }
-        return nil
     }
 
     /// Runs an SDK call; bad input becomes a usage error, the chain's refusal a failure with its message.
@@ -609,7 +566,7 @@ enum SocialCommand {
             p.isRoot ? "category:    \(p.category)" : "reply to:    \(p.parentAuthor)/\(p.parentPermlink)",
             "title:       \(p.title.isEmpty ? "-" : p.title)",
             "tags:        \(p.tags.isEmpty ? "-" : p.tags.joined(separator: ", "))",
-            "created:     \(WalletLedgerCommands.shortDate(p.created)) UTC\(p.lastUpdate != p.created ? " (edited \(WalletLedgerCommands.shortDate(p.lastUpdate)) UTC)" : "")",
+            "created:     \(UTCTime.dateTime(p.created)) UTC\(p.lastUpdate != p.created ? " (edited \(UTCTime.dateTime(p.lastUpdate)) UTC)" : "")",
             "rshares:     \(p.netRshares) from \(p.voteCount) vote\(p.voteCount == 1 ? "" : "s")",
             "replies:     \(p.children)",
             "author:      \(p.authorName ?? "-")",
@@ -637,7 +594,7 @@ enum SocialCommand {
 
     static func accountText(_ a: SocialAccount, now: Int64) -> String {
         let power = "\(a.votingPower / 100).\(String(format: "%02d", a.votingPower % 100)) %"
-        let next = a.nextRootPostAt.map { "in \(max(0, $0 - now)) s (at \(WalletLedgerCommands.shortDate($0)) UTC)" } ?? "now"
+        let next = a.nextRootPostAt.map { "in \(max(0, $0 - now)) s (at \(UTCTime.dateTime($0)) UTC)" } ?? "now"
         return """
             name:          \(a.name ?? "- (set one with 'mosaic social profile --name NAME')")
             client id:     \(a.clientID)
@@ -646,17 +603,17 @@ enum SocialCommand {
             posts:         \(a.postCount)
             rewards:       \(TokenAmount(baseUnits: a.rewards.author)) as author, \(TokenAmount(baseUnits: a.rewards.curation)) as curator, \(TokenAmount(baseUnits: a.rewards.pending)) unclaimed
             voting power:  \(power)
-            voting stake:  \(TokenAmount(baseUnits: a.stake)) tokens\(a.stakeLockedUntil.map { ", locked until " + WalletLedgerCommands.shortDate($0) + " UTC" } ?? "")
+            voting stake:  \(TokenAmount(baseUnits: a.stake)) tokens\(a.stakeLockedUntil.map { ", locked until " + UTCTime.dateTime($0) + " UTC" } ?? "")
             next root post: \(next)
-            created:       \(a.created.map { WalletLedgerCommands.shortDate($0) + " UTC" } ?? "no social activity yet")
+            created:       \(a.created.map { UTCTime.dateTime($0) + " UTC" } ?? "no social activity yet")
             """
     }
 
-    // `--json` prints what the API sends: each type's own Codable form (JSONValue(encoding:)).
+    // `--json` prints what the API sends: each type's own Codable form (`JSONValue.output`).
 
-    static func rewardsJSON(_ r: SocialRewardBalance) throws -> JSONValue { try JSONValue(encoding: r, nilAsNull: true) }
-    static func json(_ a: SocialAccount) throws -> JSONValue { try JSONValue(encoding: a, nilAsNull: true) }
-    static func json(_ p: SocialPost) throws -> JSONValue { try JSONValue(encoding: p, nilAsNull: true) }
-    static func json(_ g: SocialGrant) throws -> JSONValue { try JSONValue(encoding: g, nilAsNull: true) }
-    static func json(_ a: SocialApp) throws -> JSONValue { try JSONValue(encoding: a, nilAsNull: true) }
+    static func rewardsJSON(_ r: SocialRewardBalance) throws -> JSONValue { try .output(r) }
+    static func json(_ a: SocialAccount) throws -> JSONValue { try .output(a) }
+    static func json(_ p: SocialPost) throws -> JSONValue { try .output(p) }
+    static func json(_ g: SocialGrant) throws -> JSONValue { try .output(g) }
+    static func json(_ a: SocialApp) throws -> JSONValue { try .output(a) }
 }

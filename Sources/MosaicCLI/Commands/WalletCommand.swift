@@ -101,7 +101,7 @@ enum WalletCommand {
             let def = keystore.defaultName
             var table = Table(["", "NAME", "CLIENT ID", "CREATED"])
             for w in wallets {
-                table.add([w.name == def ? "*" : "", w.name, w.clientID, isoDate(w.created)])
+                table.add([w.name == def ? "*" : "", w.name, w.clientID, UTCTime.iso8601(Int64(w.created.timeIntervalSince1970))])
             }
             let text = wallets.isEmpty ? "no wallets yet; create one with 'mosaic wallet create'" : table.rendered()
             return CommandOutput(
@@ -124,7 +124,7 @@ enum WalletCommand {
                 name:        \(w.name)\(keystore.defaultName == w.name ? " (default)" : "")
                 client id:   \(w.clientID)
                 public key:  \(w.publicKey.hex)
-                created:     \(isoDate(w.created))
+                created:     \(UTCTime.iso8601(Int64(w.created.timeIntervalSince1970)))
                 file:        \(w.path.path)
                 """
             return CommandOutput(text: text, json: storedJSON(w, isDefault: keystore.defaultName == w.name))
@@ -160,14 +160,9 @@ enum WalletCommand {
     static func storedJSON(_ w: StoredWallet, isDefault: Bool) -> JSONValue {
         .object([
             ("name", .string(w.name)), ("client_id", .string(w.clientID)),
-            ("public_key", .string(w.publicKey.hex)), ("created", .string(isoDate(w.created))),
+            ("public_key", .string(w.publicKey.hex)), ("created", .string(UTCTime.iso8601(Int64(w.created.timeIntervalSince1970)))),
             ("default", .bool(isDefault)),
         ])
-    }
-
-    static func isoDate(_ d: Date) -> String {
-        let f = ISO8601DateFormatter()
-        return f.string(from: d)
     }
 
     /// The mnemonic from a file, or one line of standard input.

@@ -19,7 +19,9 @@ enum WalletLedgerCommands {
                 \(b.tokens) \(b.symbol)  ($\(b.usd) at $\(b.usdPerToken) per \(b.symbol))
                 wallet \(ctx.walletName) (\(b.clientID)) on \(ctx.network.name)
                 """
-            return CommandOutput(text: text, json: balanceJSON(b, wallet: ctx.walletName, network: ctx.network.name))
+            return CommandOutput(
+                text: text,
+                json: try .output(b, before: [("wallet", .string(ctx.walletName))], after: [("network", .string(ctx.network.name))]))
         })
 
     static let faucet = Command(
@@ -36,11 +38,8 @@ enum WalletLedgerCommands {
             text += "\nbalance: \(b.tokens) \(b.symbol) ($\(b.usd))"
             return CommandOutput(
                 text: text,
-                json: .object(
-                    JSONObject(
-                        ctx.txFields(tx, view: view, status: status) + [
-                            ("balance", .unsigned(b.baseUnits)), ("balance_tokens", .string(b.tokens)),
-                        ])))
+                json: try ctx.viewJSON(
+                    tx, view: view, status: status, extra: [("balance", .unsigned(b.baseUnits)), ("balance_tokens", .string(b.tokens))]))
         })
 
     static let send = Command(
@@ -58,7 +57,7 @@ enum WalletLedgerCommands {
                 "sent \(TokenAmount(baseUnits: tx.value)) \(info.symbol) to \(tx.toClientID) (fee \(TokenAmount(baseUnits: tx.fee)))"
             return CommandOutput(
                 text: ctx.report(tx: tx, view: view, status: status, headline: headline),
-                json: .object(JSONObject(ctx.txFields(tx, view: view, status: status))))
+                json: try ctx.viewJSON(tx, view: view, status: status))
         })
 
     /// The amount and fee stay text: the SDK's `send` checks them, with the words the app shows too.
@@ -110,7 +109,7 @@ enum WalletLedgerCommands {
                 if t.transactionType == .contractCall, let out = v.output, !out.isEmpty, v.outcome == .success { amount = out }
                 let state = v.outcome == .failure ? "failed" : v.status.rawValue
                 table.add([
-                    String(t.hash.prefix(16)) + "…", shortDate(t.creationDate), direction, amount,
+                    String(t.hash.prefix(16)) + "…", UTCTime.dateTime(t.creationDate), direction, amount,
                     TokenAmount(baseUnits: t.fee).description, state, v.round.map { "#\($0)" } ?? "-",
                 ])
             }
@@ -126,7 +125,7 @@ enum WalletLedgerCommands {
                 text: text,
                 json: .object([
                     ("client_id", .string(w.clientID)), ("total", .integer(Int64(page.total))), ("limit", .integer(Int64(limit))),
-                    ("offset", .integer(Int64(offset))), ("transactions", .array(page.transactions.map { ctx.viewJSON($0) })),
+                    ("offset", .integer(Int64(offset))), ("transactions", .array(try page.transactions.map { try ctx.viewJSON($0) })),
                 ]))
         })
 
@@ -158,22 +157,6 @@ enum WalletLedgerCommands {
                     throw error
                 }
             }
-            return CommandOutput(text: ctx.details(view), json: ctx.viewJSON(view))
+            return CommandOutput(text: ctx.details(view), json: try ctx.viewJSON(view))
         })
-
-    static func balanceJSON(_ b: Balance, wallet: String, network: String) -> JSONValue {
-        .object([
-            ("wallet", .string(wallet)), ("client_id", .string(b.clientID)), ("balance", .unsigned(b.baseUnits)),
-            ("tokens", .string(b.tokens)), ("usd", .string(b.usd)), ("usd_per_token", .string(b.usdPerToken)),
-            ("symbol", .string(b.symbol)), ("nonce", .unsigned(b.nonce)), ("round", .unsigned(b.round)), ("network", .string(network)),
-        ])
-    }
-
-    static func shortDate(_ unix: Int64) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return f.string(from: Date(timeIntervalSince1970: TimeInterval(unix)))
-    }
 }

@@ -77,15 +77,21 @@ protocol BoundedNumber: OptionValue {
     static var range: ClosedRange<Number> { get }
     var value: Number { get }
     init(value: Number)
+    /// What the refusal asks for: "a number" unless the type says more ("a whole number").
+    static var noun: String { get }
     /// The usage error for text that is no number in `range`.
     static func refusal(_ text: String, option: String) -> String
 }
 
 extension BoundedNumber {
     static var valueName: String { "N" }
+    static var noun: String { "a number" }
 
+    /// "--limit 0: give a whole number from 1 to 500"; without the range when every value of
+    /// the type is allowed ("--round r: give a round number").
     static func refusal(_ text: String, option: String) -> String {
-        "--\(option) \(text): give a number from \(range.lowerBound) to \(range.upperBound)"
+        let whole = range == Number.min...Number.max
+        return "--\(option) \(text): give \(noun)" + (whole ? "" : " from \(range.lowerBound) to \(range.upperBound)")
     }
 
     static func parse(_ text: String, option: String) throws -> Self {
@@ -108,7 +114,7 @@ struct Port: BoundedNumber {
 struct Confirmations: BoundedNumber {
     let value: UInt64
     static let range: ClosedRange<UInt64> = 0...1000
-    static func refusal(_ text: String, option: String) -> String { "--\(option) \(text): give a number of blocks from 0 to 1000" }
+    static var noun: String { "a number of blocks" }
 }
 
 /// Data shards of an allocation: any this many blobbers rebuild a file.
@@ -162,25 +168,21 @@ struct DevnetDatabaseOption: OptionValue {
 struct HistoryLimit: BoundedNumber {
     let value: Int
     static let range = 0...1000
-    static func refusal(_ text: String, option: String) -> String {
-        "--\(option) \(text): give a whole number from 0 to \(range.upperBound)"
-    }
+    static var noun: String { "a whole number" }
 }
 
 /// How many of the newest items to skip.
 struct PageOffset: BoundedNumber {
     let value: Int
     static let range = 0...Int(Int32.max)
-    static func refusal(_ text: String, option: String) -> String {
-        "--\(option) \(text): give a whole number from 0 to \(range.upperBound)"
-    }
+    static var noun: String { "a whole number" }
 }
 
 /// Notes on one page of `notes list`.
 struct NotesLimit: BoundedNumber {
     let value: Int
     static let range = 1...500
-    static func refusal(_ text: String, option: String) -> String { "--\(option) \(text): give a whole number from 1 to 500" }
+    static var noun: String { "a whole number" }
 }
 
 /// Posts or votes on one page of a social list.
@@ -200,14 +202,14 @@ struct GasLimit: BoundedNumber {
 struct WholeNumber: BoundedNumber {
     let value: UInt64
     static let range = UInt64.min...UInt64.max
-    static func refusal(_ text: String, option: String) -> String { "--\(option) \(text): give a whole number" }
+    static var noun: String { "a whole number" }
 }
 
 /// A ledger round to read social state at.
 struct RoundNumber: BoundedNumber {
     let value: UInt64
     static let range = UInt64.min...UInt64.max
-    static func refusal(_ text: String, option: String) -> String { "--\(option) \(text): give a round number" }
+    static var noun: String { "a round number" }
 }
 
 /// A vote: 10000 full upvote, negative a downvote, 0 removes it.
@@ -215,9 +217,7 @@ struct VoteWeight: BoundedNumber {
     let value: Int
     static let range = -10_000...10_000
     static var valueName: String { "W" }
-    static func refusal(_ text: String, option: String) -> String {
-        "--\(option) \(text): give a whole number from -10000 to 10000"
-    }
+    static var noun: String { "a whole number" }
 }
 
 /// The status `wallet tx --wait` waits for.

@@ -53,5 +53,17 @@ final class TerminationSignal: Sendable {
         signal(SIGTERM, SIG_DFL)
     }
 
+    /// What a server command does when it is told to stop: waits for the signal, puts the
+    /// defaults back, says on standard error that `what` is stopping, runs `stop`, then prints
+    /// `stopped()`.
+    func serve(_ what: String, stop: () async -> Void, stopped: () -> String) async -> CommandOutput {
+        let sig = await wait()
+        restoreDefaults()
+        Console.err("received \(TerminationSignal.name(sig)), stopping the \(what)…\n")
+        await stop()
+        Console.err(stopped() + "\n")
+        return .printed
+    }
+
     static func name(_ sig: Int32) -> String { sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal \(sig)" }
 }

@@ -47,9 +47,7 @@ package struct NotesContract: Contract {
     public func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         try context.consumeGas(NotesContract.baseGas)
         let a = ContractArgs(args)
-        if methods.contains(method), context.value > 0 {
-            throw .invalidArguments("notes.\(method) takes no tokens; send it with value 0")
-        }
+        try refuseValue(context, method: method)
         switch method {
         case "create_notepad": return try createNotepad(context)
         case "add": return try add(context, a)

@@ -26,9 +26,7 @@ package struct SocialContract: Contract {
     public func execute(_ context: ContractContext, method: String, args: [String: JSONValue]) throws(ContractError) -> String {
         try context.consumeGas(200)
         let a = ContractArgs(args)
-        if method != "stake", methods.contains(method), context.value > 0 {
-            throw .invalidArguments("social.\(method) takes no tokens; send it with value 0 (only social.stake takes the call's value)")
-        }
+        try refuseValue(context, method: method, takingValue: ["stake"], note: " (only social.stake takes the call's value)")
         switch method {
         case "comment": return try comment(context, a)
         case "edit": return try edit(context, a)

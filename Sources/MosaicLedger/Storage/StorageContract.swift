@@ -28,10 +28,7 @@ package struct StorageContract: Contract {
         try context.consumeGas(500)
         let state = StorageState(context: context)
         let a = ContractArgs(args)
-        if methods.contains(method), !StorageContract.valueMethods.contains(method), context.value > 0 {
-            // Tokens sent with such a call would sit in the contract with no record saying whose they are.
-            throw .invalidArguments("storage.\(method) takes no tokens; send it with value 0")
-        }
+        try refuseValue(context, method: method, takingValue: StorageContract.valueMethods)
         switch method {
         case "register_blobber": return try registerBlobber(state, a)
         case "update_blobber": return try updateBlobber(state, a)

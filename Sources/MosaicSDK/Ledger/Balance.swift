@@ -1,8 +1,9 @@
 import MosaicProtocol
 
 /// A wallet's balance with what is needed to show it: tokens and the USD value at the
-/// network's integer rate.
-public struct Balance: Sendable, Hashable {
+/// network's integer rate. Encodes as what clients print: `{"client_id","balance","tokens","usd",
+/// "usd_per_token","symbol","nonce","round"}` (`balance` in base units, the rest as text).
+public struct Balance: Sendable, Hashable, Encodable {
     /// The account the balance is of.
     public var clientID: String
     /// The spendable balance.
@@ -42,5 +43,25 @@ public struct Balance: Sendable, Hashable {
     /// "0.10": the USD price of one token.
     public var usdPerToken: String {
         TokenAmount(baseUnits: TokenAmount.unitsPerToken).usdDecimal(microDollarsPerToken: usdMicrosPerToken)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case clientID = "client_id"
+        case balance, tokens, usd
+        case usdPerToken = "usd_per_token"
+        case symbol, nonce, round
+    }
+
+    /// Writes the keys listed on the type, in that order.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(clientID, forKey: .clientID)
+        try c.encode(baseUnits, forKey: .balance)
+        try c.encode(tokens, forKey: .tokens)
+        try c.encode(usd, forKey: .usd)
+        try c.encode(usdPerToken, forKey: .usdPerToken)
+        try c.encode(symbol, forKey: .symbol)
+        try c.encode(nonce, forKey: .nonce)
+        try c.encode(round, forKey: .round)
     }
 }

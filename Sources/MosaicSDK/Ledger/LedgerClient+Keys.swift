@@ -1,3 +1,4 @@
+import Foundation
 import MosaicCrypto
 import MosaicProtocol
 
@@ -14,5 +15,18 @@ extension LedgerClient {
             if let key = Ed25519.PublicKey(hex: v.transaction.publicKey), key.clientID == clientID { return key }
         }
         return nil
+    }
+
+    /// The key to seal a shared file's key to: the recipient's client id as typed (trimmed, any
+    /// case), checked and looked up with `publicKey(of:)`. The same checks for every client.
+    /// - Parameter clientID: the recipient's client id.
+    /// - Returns: its public key.
+    /// - Throws: `ShareError.invalidRecipient` (not 64 hex characters), `ShareError.unknownRecipient`
+    ///   (it never sent a transaction), or `LedgerClientError` when the node cannot be read.
+    public func shareRecipient(_ clientID: String) async throws -> Ed25519.PublicKey {
+        let id = clientID.trimmingCharacters(in: .whitespaces).lowercased()
+        guard Transaction.isHexID(id) else { throw ShareError.invalidRecipient(clientID) }
+        guard let key = try await publicKey(of: id) else { throw ShareError.unknownRecipient(id) }
+        return key
     }
 }

@@ -289,8 +289,5 @@ public final class Wallet: Sendable {
 
     /// "2026-11-30T05:00:00Z" from unix seconds.
     /// - Parameter unix: seconds since 1970.
-    public static func iso8601(_ unix: Int64) -> String {
-        let f = ISO8601DateFormatter()
-        return f.string(from: Date(timeIntervalSince1970: TimeInterval(unix)))
-    }
+    public static func iso8601(_ unix: Int64) -> String { UTCTime.iso8601(unix) }
 }

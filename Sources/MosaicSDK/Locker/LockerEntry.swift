@@ -1,7 +1,8 @@
 import MosaicStorageCore
 
-/// One file in the Locker, as listed (no key material).
-public struct LockerEntry: Sendable, Equatable {
+/// One file in the Locker, as listed (no key material). Encodes as
+/// `{"name","size","content_type","created","modified"}`.
+public struct LockerEntry: Sendable, Equatable, Encodable {
     /// Its name in the locker.
     public let name: String
     /// Plaintext bytes.
@@ -12,6 +13,12 @@ public struct LockerEntry: Sendable, Equatable {
     public let created: Int64
     /// Unix seconds of its latest change.
     public let modified: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case name, size
+        case contentType = "content_type"
+        case created, modified
+    }
 
     init(_ m: FileMeta) {
         name = RemotePath.name(m.path)

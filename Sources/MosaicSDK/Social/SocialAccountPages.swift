@@ -1,7 +1,7 @@
 import MosaicProtocol
 
 /// Accounts read together (`SocialClient.accounts`): in the order asked; names no account holds in `missing`.
-public struct SocialAccountList: Sendable, Hashable, Decodable {
+public struct SocialAccountList: Sendable, Hashable, Codable {
     /// The accounts found, in the order asked.
     public var accounts: [SocialAccount]
     /// The ids or names no account holds.
@@ -9,7 +9,7 @@ public struct SocialAccountList: Sendable, Hashable, Decodable {
 }
 
 /// One page of an account's posts or replies, newest first; `next` continues it.
-public struct SocialAccountPosts: Sendable, Hashable, Decodable {
+public struct SocialAccountPosts: Sendable, Hashable, Codable {
     /// The account.
     public var clientID: String
     /// This page's posts, newest first.
@@ -24,7 +24,7 @@ public struct SocialAccountPosts: Sendable, Hashable, Decodable {
 }
 
 /// One of an account's current votes, with what the profile page shows of the post.
-public struct SocialAccountVote: Sendable, Hashable, Decodable {
+public struct SocialAccountVote: Sendable, Hashable, Codable {
     /// The vote itself.
     public var vote: SocialVote
     /// The voted post's title.
@@ -48,10 +48,19 @@ public struct SocialAccountVote: Sendable, Hashable, Decodable {
         isReply = try c.decode(Bool.self, forKey: .isReply)
         paidOut = try c.decode(Bool.self, forKey: .paidOut)
     }
+
+    /// The view's form: the vote's keys and the post's, in one object.
+    public func encode(to encoder: any Encoder) throws {
+        try vote.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(title, forKey: .title)
+        try c.encode(isReply, forKey: .isReply)
+        try c.encode(paidOut, forKey: .paidOut)
+    }
 }
 
 /// One page of an account's votes, on the newest posts first.
-public struct SocialAccountVotes: Sendable, Hashable, Decodable {
+public struct SocialAccountVotes: Sendable, Hashable, Codable {
     /// The account.
     public var clientID: String
     /// This page's votes.

@@ -74,8 +74,8 @@ public struct LocalTree: Sendable {
 }
 
 /// One file or folder a folder operation could not handle, or left out: its path (relative to
-/// the folder), an error code and a message saying what to do.
-public struct FolderIssue: Sendable, Equatable {
+/// the folder), an error code and a message saying what to do. Encodes as `{"path","code","message"}`.
+public struct FolderIssue: Sendable, Equatable, Codable {
     /// Path relative to the folder.
     public let path: String
     /// A stable code (`StorageClientError.code` values, or `symlink`, `special_file`).

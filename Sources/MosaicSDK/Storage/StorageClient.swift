@@ -97,19 +97,7 @@ public final class StorageClient: Sendable {
     func forEach(_ conns: [BlobberConnection], _ body: @escaping @Sendable (BlobberConnection) async throws -> Void) async -> [Int:
         SinkFailure]
     {
-        await withTaskGroup(of: (Int, SinkFailure?).self) { group in
-            for c in conns {
-                group.addTask {
-                    do {
-                        try await body(c)
-                        return (c.index, nil)
-                    } catch { return (c.index, Self.failure(error)) }
-                }
-            }
-            var out: [Int: SinkFailure] = [:]
-            for await (i, e) in group { if let e { out[i] = e } }
-            return out
-        }
+        await Fanout.failures(conns.map { ($0.index, $0) }, body).mapValues(Self.failure)
     }
 
     static func reason(_ error: any Error) -> String {
