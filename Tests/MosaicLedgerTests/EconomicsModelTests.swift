@@ -271,7 +271,12 @@ final class EconomicsModel {
         case 1: submit(signed(key, to: to, value: UInt64.max, fee: UInt64.max), expect: "malformed", label: "value+fee overflow")
         case 2:
             let committed = (try? ledger.account(key.publicKey.clientID).nonce) ?? 0
-            if committed > 0 { submit(signed(key, to: to, value: 1, nonce: committed), expect: "stale_nonce", label: "stale nonce") }
+            // A memo of its own: the same transfer at the same nonce and time may have been
+            // committed already, and a copy of a committed transaction is a duplicate before it is stale.
+            if committed > 0 {
+                submit(
+                    signed(key, to: to, value: 1, nonce: committed, data: "stale \(opCount)"), expect: "stale_nonce", label: "stale nonce")
+            }
         case 3:
             submit(
                 signed(key, to: to, value: 1, nonce: nextNonce(key) + genesis.maxNonceAhead + 1), expect: "nonce_too_far_ahead",
