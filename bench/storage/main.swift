@@ -12,14 +12,16 @@ import Synchronization
 #endif
 
 // Storage throughput on loopback (run in release):
-//   swift run -c release bench-storage [MiB] [d+p ...] [--tls] [--memory-check MiB]
+//   swift run -c release bench-storage [MiB] [d+p ...] [--tls] [--testnet] [--memory-check MiB]
 //   swift run -c release bench-storage --small-files N
 //   swift run -c release bench-storage --folder N
 // Starts d + p blobbers in this process, uploads a random file of MiB mebibytes through the SDK,
 // downloads it, checks it, and prints MB/s, the CPU time the run used (client and blobbers) and the
-// process's peak memory (VmHWM). Then the bounds of the pipeline's parts measured in the same run,
-// the client's own peak memory for an upload run in a child process (--memory-check), and
-// Tahoe-LAFS 2-of-4 on loopback for comparison.
+// process's peak memory (VmHWM). Then, with --testnet (root; build `mosaic` in release first), the
+// same transfers across network namespaces over TLS on scripts/testnet (TestnetRun.swift); the
+// bounds of the pipeline's parts measured in the same run, the client's own peak memory for an
+// upload run in a child process (--memory-check), Tahoe-LAFS 2-of-4 on loopback for comparison,
+// and the ratios against the targets.
 
 func status(_ field: String, pid: String = "self") -> String {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return "?" }
@@ -71,15 +73,33 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--client-uploa
 
 // MOSAIC_BENCH_BATCH overrides the client's chunks per batch (one PUT per blobber per batch).
 let batch = ProcessInfo.processInfo.environment["MOSAIC_BENCH_BATCH"].flatMap { Int($0) }
+
+// The child side of --testnet: `--testnet-client ALLOC INPUT OUTPUT PIDS`, started inside the
+// testnet's client namespace; prints its timings as one JSON line.
+if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "--testnet-client" {
+    let a = CommandLine.arguments
+    do {
+        let pids = a[5].split(separator: ",").compactMap { Int32($0) }
+        let r = try await testnetClient(allocationID: a[2], input: a[3], output: a[4], serverPIDs: pids, batch: batch)
+        print(String(decoding: try JSONEncoder().encode(r), as: UTF8.self))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("testnet client failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
 var args = Array(CommandLine.arguments.dropFirst())
 var memoryCheckMiB: Int?
 // --tls: every layout runs twice in this run, over plain HTTP and over HTTPS (a CA and a
 // certificate for 127.0.0.1 made with the openssl CLI in the temp folder), to show what TLS costs.
 let tlsToo = args.contains("--tls")
 args.removeAll { $0 == "--tls" }
+// --testnet: every layout also runs across network namespaces over TLS on scripts/testnet.
+let testnetToo = args.contains("--testnet")
+args.removeAll { $0 == "--testnet" }
 if let i = args.firstIndex(of: "--memory-check") {
     guard i + 1 < args.count, let m = Int(args[i + 1]), m > 0 else {
-        print("usage: bench-storage [MiB] [d+p ...] [--tls] [--memory-check MiB]")
+        print("usage: bench-storage [MiB] [d+p ...] [--tls] [--testnet] [--memory-check MiB]")
         exit(2)
     }
     memoryCheckMiB = m
@@ -302,6 +322,70 @@ for (d, p) in layouts {
     }
 }
 
+// --testnet: the same file and layouts across namespaces over TLS (TestnetRun.swift).
+var testnetMeasured: [String: (up: Double, down: Double)] = [:]
+var benchFailed = false
+if testnetToo {
+    let env = ProcessInfo.processInfo.environment
+    let cwd = FileManager.default.currentDirectoryPath
+    let me = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0] : cwd + "/" + CommandLine.arguments[0]
+    let mosaic = env["MOSAIC_BIN"] ?? URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("mosaic").path
+    let driver = TestnetDriver(
+        script: env["MOSAIC_TESTNET_SCRIPT"] ?? cwd + "/scripts/testnet", mosaic: mosaic,
+        directory: env["MOSAIC_BENCH_TESTNET_DIR"] ?? cwd + "/.build/bench-testnet", logDirectory: root + "/testnet-output")
+    // Interrupted (Ctrl-C, SIGTERM, SIGHUP): the testnet goes down before the bench exits.
+    let interrupts = [SIGINT, SIGTERM, SIGHUP].map { sig in
+        signal(sig, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+        source.setEventHandler {
+            FileHandle.standardError.write(Data("bench-storage: signal \(sig); taking the testnet down\n".utf8))
+            driver.down()
+            try? FileManager.default.removeItem(atPath: root)
+            exit(128 + sig)
+        }
+        source.resume()
+        return source
+    }
+    // A testnet left by a bench that crashed is removed first (its folder is always the same).
+    driver.down()
+    do {
+        guard getuid() == 0 else { throw BenchFailure("--testnet needs root (network namespaces), as scripts/testnet does") }
+        guard FileManager.default.isExecutableFile(atPath: mosaic) else {
+            throw BenchFailure("\(mosaic) is missing: swift build -c release --product mosaic (or set MOSAIC_BIN)")
+        }
+        print("testnet: bringing up scripts/testnet with \(mosaic) (node, 6 blobbers, client; TLS)…")
+        let upLine = try driver.require(["up"]).split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+        print("testnet: \(upLine)")
+        let state = try driver.state()
+        let prefix = state["prefix"] as? String ?? "?"
+        let servers = (["node"] + (1...6).map { "b\($0)" }).flatMap { driver.pids(inNamespace: prefix + $0) }
+        for (d, p) in layouts {
+            let (id, urls) = try driver.allocate(data: d, parity: p, mib: mib)
+            let output = root + "/testnet-output-\(d)+\(p)"
+            let r = try driver.testnet([
+                "exec", "client", me, "--testnet-client", id, input.path, output, servers.map(String.init).joined(separator: ","),
+            ])
+            guard r.status == 0, let line = r.out.split(whereSeparator: \.isNewline).last,
+                let t = try? JSONDecoder().decode(TestnetTransfer.self, from: Data(line.utf8))
+            else { throw BenchFailure("the client in the testnet failed (exit \(r.status)): \(r.err)\(r.out)") }
+            testnetMeasured["\(d)+\(p)"] = (bytes / t.upSeconds / 1e6, bytes / t.downSeconds / 1e6)
+            print(
+                String(
+                    format:
+                        "TLS across namespaces %d+%d %d MiB (%d blobber hosts, %@…): upload %.0f MB/s (%.2f s, CPU s client %.2f + servers %.2f), download %.0f MB/s (%.2f s, CPU s client %.2f + servers %.2f), byte-exact %@",
+                    d, p, mib, urls.count, urls.first ?? "?", bytes / t.upSeconds / 1e6, t.upSeconds, t.upClientCPU, t.upServerCPU,
+                    bytes / t.downSeconds / 1e6, t.downSeconds, t.downClientCPU, t.downServerCPU, t.byteExact ? "true" : "FALSE"))
+            if !t.byteExact { benchFailed = true }
+        }
+    } catch {
+        print("testnet run failed: \(error)")
+        benchFailed = true
+    }
+    driver.down()
+    for s in interrupts { s.cancel() }
+    print("testnet: down")
+}
+
 // The bounds of the pipeline's parts, measured in this run on one core each: what the upload and
 // download could reach if nothing but this step cost time.
 func throughput(_ label: String, bytes n: Int, repeat times: Int = 4, _ body: () throws -> Void) rethrows {
@@ -472,6 +556,7 @@ func findTahoeScript() -> String? {
     }
     return nil
 }
+var tahoeRates: (put: Double, get: Double)?
 if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script = findTahoeScript() {
     print("running Tahoe-LAFS 2-of-4 (\(mib) MiB, tahoe put/get) for comparison…")
     let tahoe = Process()
@@ -498,9 +583,7 @@ if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script 
         put > 0, get > 0
     {
         print(String(format: "Tahoe-LAFS 2-of-4 %d MiB: put %.1f MB/s, get %.1f MB/s", mib, put, get))
-        for (layout, r) in measured.sorted(by: { $0.key < $1.key }) {
-            print(String(format: "Mosaic %@ vs Tahoe 2-of-4: upload %.1f×, download %.1f× (target ≥ 6×)", layout, r.up / put, r.down / get))
-        }
+        tahoeRates = (put, get)
     } else {
         print("Tahoe-LAFS did not produce results (exit \(tahoe.terminationStatus)); see /tmp/tahoe for its logs")
     }
@@ -509,4 +592,29 @@ if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script 
         "Tahoe-LAFS comparison skipped (shared/bench/tahoe_grid.sh not found above \(FileManager.default.currentDirectoryPath), or MOSAIC_BENCH_TAHOE=0)"
     )
 }
+
+// The ratios, all from this run: TLS across namespaces against plain loopback (issue 13: ≥ 80%), and
+// plain loopback against Tahoe-LAFS 2-of-4 on loopback (≥ 10×).
+func verdict(_ value: Double, _ target: Double) -> String {
+    value >= target ? "met" : String(format: "MISSED by %.0f%%", (1 - value / target) * 100)
+}
+for (d, p) in layouts {
+    let key = "\(d)+\(p)"
+    guard let plain = measured[key] else { continue }
+    if let t = testnetMeasured[key] {
+        let (u, w) = (t.up / plain.up, t.down / plain.down)
+        print(
+            String(
+                format: "%@ TLS across namespaces ÷ plain loopback: upload %.0f%% (%@), download %.0f%% (%@) (target ≥ 80%%)", key, u * 100,
+                verdict(u, 0.8), w * 100, verdict(w, 0.8)))
+    }
+    if let tahoeRates {
+        let (u, w) = (plain.up / tahoeRates.put, plain.down / tahoeRates.get)
+        print(
+            String(
+                format: "%@ plain loopback ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)", key, u, verdict(u, 10), w,
+                verdict(w, 10)))
+    }
+}
 print("load average at end: \(loadAverage())")
+if benchFailed { exit(1) }
