@@ -612,7 +612,8 @@ for (d, p) in layouts {
         let (u, w) = (plain.up / tahoeRates.put, plain.down / tahoeRates.get)
         print(
             String(
-                format: "%@ plain loopback ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)", key, u, verdict(u, 10), w,
+                format: "%@ plain loopback ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)", key, u, verdict(u, 10),
+                w,
                 verdict(w, 10)))
     }
 }
