@@ -13,6 +13,8 @@ SCRIPT = REPO / "scripts" / "testnet"
 
 
 class Testnet:
+    __test__ = False  # a helper, not a test class, though test modules import it
+
     def __init__(self, directory=None, instance=None):
         # The testnet folder holds its certificates, server data and the client's MOSAIC_HOME; the
         # files the client uploads and downloads live beside it, in the same folder `down` removes.
