@@ -23,6 +23,12 @@ import Synchronization
 // upload run in a child process (--memory-check), Tahoe-LAFS 2-of-4 on loopback for comparison,
 // and the ratios against the targets.
 
+/// Every line goes out at once, also into a file or a pipe (Swift's `print` buffers those), so a long
+/// run shows how far it got and a profiler started on a line's cue starts in time.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    FileHandle.standardOutput.write(Data((items.map { "\($0)" }.joined(separator: separator) + terminator).utf8))
+}
+
 func status(_ field: String, pid: String = "self") -> String {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return "?" }
     return text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
