@@ -24,6 +24,16 @@ struct TestnetTransfer: Codable {
     var upServerCPU: Double
     var downServerCPU: Double
     var byteExact: Bool
+    /// CLOCK_MONOTONIC seconds at the start and end of the upload and of the download, to cut a
+    /// profile (`perf record -k mono`) to the transfers alone.
+    var phases: [Double]
+}
+
+/// CLOCK_MONOTONIC in seconds, the clock `perf record -k mono` stamps its samples with.
+func monotonicSeconds() -> Double {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 
 /// Clock ticks per second for /proc/PID/stat.
@@ -69,17 +79,20 @@ func testnetClient(allocationID: String, input: String, output: String, serverPI
     let client = StorageClient(wallet: wallet, home: clientHome, configuration: config)
     defer { try? FileManager.default.removeItem(at: clientHome) }
     let clock = ContinuousClock()
+    var phases = [monotonicSeconds()]
     var (t, cpu, servers) = (clock.now, cpuSeconds(), cpuSeconds(of: serverPIDs))
     _ = try await client.upload(localFile: URL(fileURLWithPath: input), remotePath: "/bench.bin", allocation: allocation)
     let up = (seconds(clock.now - t), cpuSeconds() - cpu, cpuSeconds(of: serverPIDs) - servers)
+    phases += [monotonicSeconds(), monotonicSeconds()]
     (t, cpu, servers) = (clock.now, cpuSeconds(), cpuSeconds(of: serverPIDs))
     _ = try await client.download(remotePath: "/bench.bin", to: URL(fileURLWithPath: output), allocation: allocation)
     let down = (seconds(clock.now - t), cpuSeconds() - cpu, cpuSeconds(of: serverPIDs) - servers)
+    phases.append(monotonicSeconds())
     let same = FileManager.default.contentsEqual(atPath: input, andPath: output)
     try? FileManager.default.removeItem(atPath: output)
     return TestnetTransfer(
         upSeconds: up.0, downSeconds: down.0, upClientCPU: up.1, downClientCPU: down.1, upServerCPU: up.2, downServerCPU: down.2,
-        byteExact: same)
+        byteExact: same, phases: phases)
 }
 
 struct BenchFailure: Error, CustomStringConvertible {

@@ -365,6 +365,7 @@ if testnetToo {
         let state = try driver.state()
         let prefix = state["prefix"] as? String ?? "?"
         let servers = (["node"] + (1...6).map { "b\($0)" }).flatMap { driver.pids(inNamespace: prefix + $0) }
+        if env["MOSAIC_BENCH_PHASES"] == "1" { print("testnet server pids: " + servers.map(String.init).joined(separator: " ")) }
         for (d, p) in layouts {
             let (id, urls) = try driver.allocate(data: d, parity: p, mib: mib)
             let output = root + "/testnet-output-\(d)+\(p)"
@@ -382,6 +383,10 @@ if testnetToo {
                     d, p, mib, urls.count, urls.first ?? "?", bytes / t.upSeconds / 1e6, t.upSeconds, t.upClientCPU, t.upServerCPU,
                     bytes / t.downSeconds / 1e6, t.downSeconds, t.downClientCPU, t.downServerCPU, t.byteExact ? "true" : "FALSE"))
             if !t.byteExact { benchFailed = true }
+            // MOSAIC_BENCH_PHASES=1: when each transfer ran, to cut a `perf record -a -k mono` to it.
+            if env["MOSAIC_BENCH_PHASES"] == "1" {
+                print("testnet phases \(d)+\(p) (CLOCK_MONOTONIC s): " + t.phases.map { String(format: "%.3f", $0) }.joined(separator: " "))
+            }
         }
     } catch {
         print("testnet run failed: \(error)")
