@@ -56,9 +56,9 @@ func cpuSeconds(of pids: [Int32]) -> Double {
 /// (MOSAIC_HOME, MOSAIC_PASSPHRASE), reads the allocation from the node over TLS, then uploads
 /// `input` and downloads it to `output`, timing each; `serverPIDs` are the blobber and node
 /// processes whose CPU time is read around each transfer.
-func testnetClient(allocationID: String, input: String, output: String, serverPIDs: [Int32], batch: Int?) async throws
-    -> TestnetTransfer
-{
+func testnetClient(
+    allocationID: String, input: String, output: String, remotePath: String, serverPIDs: [Int32], batch: Int?
+) async throws -> TestnetTransfer {
     let env = ProcessInfo.processInfo.environment
     guard let homePath = env["MOSAIC_HOME"], let passphrase = env["MOSAIC_PASSPHRASE"] else {
         throw BenchFailure("--testnet-client needs MOSAIC_HOME and MOSAIC_PASSPHRASE")
@@ -81,11 +81,11 @@ func testnetClient(allocationID: String, input: String, output: String, serverPI
     let clock = ContinuousClock()
     var phases = [monotonicSeconds()]
     var (t, cpu, servers) = (clock.now, cpuSeconds(), cpuSeconds(of: serverPIDs))
-    _ = try await client.upload(localFile: URL(fileURLWithPath: input), remotePath: "/bench.bin", allocation: allocation)
+    _ = try await client.upload(localFile: URL(fileURLWithPath: input), remotePath: remotePath, allocation: allocation)
     let up = (seconds(clock.now - t), cpuSeconds() - cpu, cpuSeconds(of: serverPIDs) - servers)
     phases += [monotonicSeconds(), monotonicSeconds()]
     (t, cpu, servers) = (clock.now, cpuSeconds(), cpuSeconds(of: serverPIDs))
-    _ = try await client.download(remotePath: "/bench.bin", to: URL(fileURLWithPath: output), allocation: allocation)
+    _ = try await client.download(remotePath: remotePath, to: URL(fileURLWithPath: output), allocation: allocation)
     let down = (seconds(clock.now - t), cpuSeconds() - cpu, cpuSeconds(of: serverPIDs) - servers)
     phases.append(monotonicSeconds())
     let same = FileManager.default.contentsEqual(atPath: input, andPath: output)
@@ -173,9 +173,9 @@ final class TestnetDriver: @unchecked Sendable {
         return (r?.out ?? "").split(whereSeparator: \.isNewline).compactMap { Int32($0) }
     }
 
-    /// `mosaic alloc new` by the testnet's client: d + p blobber hosts, enough room for the file.
+    /// `mosaic alloc new` by the testnet's client: d + p blobber hosts, room for `mib` MiB of files twice over.
     func allocate(data d: Int, parity p: Int, mib: Int) throws -> (id: String, hosts: [String]) {
-        let size = max(1024, 4 * mib * (d + p) / d)
+        let size = max(1024, 2 * mib)
         let out = try require([
             "client", "alloc", "new", "--data", "\(d)", "--parity", "\(p)", "--size", "\(size)MiB", "--expire", "1d", "--name",
             "bench-\(d)-\(p)", "--json",

@@ -12,13 +12,16 @@ import Synchronization
 #endif
 
 // Storage throughput on loopback (run in release):
-//   swift run -c release bench-storage [MiB] [d+p ...] [--tls] [--testnet] [--memory-check MiB]
+//   swift run -c release bench-storage [MiB] [d+p ...] [--tls] [--testnet] [--testnet-plain] [--repeat N]
+//                                       [--memory-check MiB]
 //   swift run -c release bench-storage --small-files N
 //   swift run -c release bench-storage --folder N
 // Starts d + p blobbers in this process, uploads a random file of MiB mebibytes through the SDK,
 // downloads it, checks it, and prints MB/s, the CPU time the run used (client and blobbers) and the
 // process's peak memory (VmHWM). Then, with --testnet (root; build `mosaic` in release first), the
-// same transfers across network namespaces over TLS on scripts/testnet (TestnetRun.swift); the
+// same transfers across network namespaces over TLS on scripts/testnet (TestnetRun.swift), and with
+// --testnet-plain on a testnet without TLS too (what TLS alone costs there); --repeat N runs every
+// transfer N times and compares medians (the box is shared: single runs swing). Then the
 // bounds of the pipeline's parts measured in the same run, the client's own peak memory for an
 // upload run in a child process (--memory-check), Tahoe-LAFS 2-of-4 on loopback for comparison,
 // and the ratios against the targets.
@@ -80,14 +83,19 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--client-uploa
 // MOSAIC_BENCH_BATCH overrides the client's chunks per batch (one PUT per blobber per batch).
 let batch = ProcessInfo.processInfo.environment["MOSAIC_BENCH_BATCH"].flatMap { Int($0) }
 
-// The child side of --testnet: `--testnet-client ALLOC INPUT OUTPUT PIDS`, started inside the
-// testnet's client namespace; prints its timings as one JSON line.
-if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "--testnet-client" {
+// The child side of --testnet: `--testnet-client ALLOC INPUT OUTPUT PIDS REPEATS`, started inside
+// the testnet's client namespace; prints the timings of its REPEATS transfers as one JSON line.
+if CommandLine.arguments.count == 7, CommandLine.arguments[1] == "--testnet-client" {
     let a = CommandLine.arguments
     do {
         let pids = a[5].split(separator: ",").compactMap { Int32($0) }
-        let r = try await testnetClient(allocationID: a[2], input: a[3], output: a[4], serverPIDs: pids, batch: batch)
-        print(String(decoding: try JSONEncoder().encode(r), as: UTF8.self))
+        var all: [TestnetTransfer] = []
+        for k in 0..<max(1, Int(a[6]) ?? 1) {
+            all.append(
+                try await testnetClient(
+                    allocationID: a[2], input: a[3], output: a[4], remotePath: "/bench-\(k).bin", serverPIDs: pids, batch: batch))
+        }
+        print(String(decoding: try JSONEncoder().encode(all), as: UTF8.self))
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("testnet client failed: \(error)\n".utf8))
@@ -100,15 +108,27 @@ var memoryCheckMiB: Int?
 // certificate for 127.0.0.1 made with the openssl CLI in the temp folder), to show what TLS costs.
 let tlsToo = args.contains("--tls")
 args.removeAll { $0 == "--tls" }
-// --testnet: every layout also runs across network namespaces over TLS on scripts/testnet.
+// --testnet: every layout also runs across network namespaces over TLS on scripts/testnet;
+// --testnet-plain: and on a testnet whose servers speak plain HTTP.
 let testnetToo = args.contains("--testnet")
-args.removeAll { $0 == "--testnet" }
+let testnetPlainToo = args.contains("--testnet-plain")
+args.removeAll { $0 == "--testnet" || $0 == "--testnet-plain" }
+let usage = "usage: bench-storage [MiB] [d+p ...] [--tls] [--testnet] [--testnet-plain] [--repeat N] [--memory-check MiB]"
 if let i = args.firstIndex(of: "--memory-check") {
     guard i + 1 < args.count, let m = Int(args[i + 1]), m > 0 else {
-        print("usage: bench-storage [MiB] [d+p ...] [--tls] [--testnet] [--memory-check MiB]")
+        print(usage)
         exit(2)
     }
     memoryCheckMiB = m
+    args.removeSubrange(i...(i + 1))
+}
+var repeats = 1
+if let i = args.firstIndex(of: "--repeat") {
+    guard i + 1 < args.count, let n = Int(args[i + 1]), (1...20).contains(n) else {
+        print(usage)
+        exit(2)
+    }
+    repeats = n
     args.removeSubrange(i...(i + 1))
 }
 let mib = Int(args.first ?? "") ?? 256
@@ -253,8 +273,18 @@ if let i = args.firstIndex(of: "--folder"), i + 1 < args.count, let n = Int(args
 print("load average at start: \(loadAverage()) (2 cores; other jobs share them)")
 let input = try makeInput(root + "/input", mib: mib)
 let bytes = Double(mib << 20)
-/// MB/s per layout, for the comparison with Tahoe-LAFS below.
-var measured: [String: (up: Double, down: Double)] = [:]
+/// MB/s of every run per layout, for the comparisons below (by their medians).
+typealias Rates = (up: Double, down: Double)
+var measured: [String: [Rates]] = [:]
+
+/// The median of each direction over a layout's runs.
+func median(_ runs: [Rates]) -> Rates? {
+    func mid(_ xs: [Double]) -> Double {
+        let s = xs.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+    return runs.isEmpty ? nil : (mid(runs.map(\.up)), mid(runs.map(\.down)))
+}
 
 /// A throw-away CA and a server certificate for 127.0.0.1, trusted by this process's clients.
 func makeTLS() throws -> TLSCredentials {
@@ -283,8 +313,10 @@ func makeTLS() throws -> TLSCredentials {
 }
 
 let tlsCredentials: TLSCredentials? = tlsToo ? try makeTLS() : nil
-let runs: [(Int, Int, TLSCredentials?)] = layouts.flatMap { l in [(l.0, l.1, nil)] + (tlsCredentials.map { [(l.0, l.1, $0)] } ?? []) }
-var tlsMeasured: [String: (up: Double, down: Double)] = [:]
+let runs: [(Int, Int, TLSCredentials?)] = layouts.flatMap { l in
+    (0..<repeats).flatMap { _ in [(l.0, l.1, nil)] + (tlsCredentials.map { [(l.0, l.1, $0)] } ?? []) }
+}
+var tlsMeasured: [String: [Rates]] = [:]
 
 for (d, p, tls) in runs {
     let grid = try await startGrid(d: d, p: p, name: "\(d)+\(p)" + (tls == nil ? "" : "-tls"), tls: tls)
@@ -306,9 +338,9 @@ for (d, p, tls) in runs {
     let downCPU = cpuSeconds() - cpu
     let same = FileManager.default.contentsEqual(atPath: input.path, andPath: output.path)
     if tls == nil {
-        measured["\(d)+\(p)"] = (bytes / up / 1e6, bytes / down / 1e6)
+        measured["\(d)+\(p)", default: []].append((bytes / up / 1e6, bytes / down / 1e6))
     } else {
-        tlsMeasured["\(d)+\(p)"] = (bytes / up / 1e6, bytes / down / 1e6)
+        tlsMeasured["\(d)+\(p)", default: []].append((bytes / up / 1e6, bytes / down / 1e6))
     }
     print(
         String(
@@ -320,7 +352,7 @@ for (d, p, tls) in runs {
     for s in grid.servers { await s.stop() }
 }
 for (d, p) in layouts {
-    if let plain = measured["\(d)+\(p)"], let tls = tlsMeasured["\(d)+\(p)"] {
+    if let plain = median(measured["\(d)+\(p)"] ?? []), let tls = median(tlsMeasured["\(d)+\(p)"] ?? []) {
         print(
             String(
                 format: "%d+%d TLS vs plain on loopback: upload %.0f%%, download %.0f%%", d, p, tls.up / plain.up * 100,
@@ -328,10 +360,13 @@ for (d, p) in layouts {
     }
 }
 
-// --testnet: the same file and layouts across namespaces over TLS (TestnetRun.swift).
-var testnetMeasured: [String: (up: Double, down: Double)] = [:]
+// --testnet: the same file and layouts across namespaces over TLS (TestnetRun.swift); with
+// --testnet-plain also on a testnet without TLS.
 var benchFailed = false
-if testnetToo {
+/// Brings up scripts/testnet (`up --plain` when `plain`), runs every layout `repeats` times from its
+/// client host, and takes it down, also when a step fails or the bench is interrupted.
+@MainActor func runTestnet(plain: Bool) -> [String: [Rates]] {
+    var rates: [String: [Rates]] = [:]
     let env = ProcessInfo.processInfo.environment
     let cwd = FileManager.default.currentDirectoryPath
     let me = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0] : cwd + "/" + CommandLine.arguments[0]
@@ -339,6 +374,7 @@ if testnetToo {
     let driver = TestnetDriver(
         script: env["MOSAIC_TESTNET_SCRIPT"] ?? cwd + "/scripts/testnet", mosaic: mosaic,
         directory: env["MOSAIC_BENCH_TESTNET_DIR"] ?? cwd + "/.build/bench-testnet", logDirectory: root + "/testnet-output")
+    let what = plain ? "plain HTTP across namespaces" : "TLS across namespaces"
     // Interrupted (Ctrl-C, SIGTERM, SIGHUP): the testnet goes down before the bench exits.
     let interrupts = [SIGINT, SIGTERM, SIGHUP].map { sig in
         signal(sig, SIG_IGN)
@@ -359,33 +395,39 @@ if testnetToo {
         guard FileManager.default.isExecutableFile(atPath: mosaic) else {
             throw BenchFailure("\(mosaic) is missing: swift build -c release --product mosaic (or set MOSAIC_BIN)")
         }
-        print("testnet: bringing up scripts/testnet with \(mosaic) (node, 6 blobbers, client; TLS)…")
-        let upLine = try driver.require(["up"]).split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+        print("testnet: bringing up scripts/testnet with \(mosaic) (node, 6 blobbers, client; \(plain ? "PLAIN HTTP" : "TLS"))…")
+        let upLine = try driver.require(plain ? ["up", "--plain"] : ["up"]).split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
         print("testnet: \(upLine)")
         let state = try driver.state()
         let prefix = state["prefix"] as? String ?? "?"
         let servers = (["node"] + (1...6).map { "b\($0)" }).flatMap { driver.pids(inNamespace: prefix + $0) }
         if env["MOSAIC_BENCH_PHASES"] == "1" { print("testnet server pids: " + servers.map(String.init).joined(separator: " ")) }
         for (d, p) in layouts {
-            let (id, urls) = try driver.allocate(data: d, parity: p, mib: mib)
+            let (id, urls) = try driver.allocate(data: d, parity: p, mib: mib * repeats)
             let output = root + "/testnet-output-\(d)+\(p)"
             let r = try driver.testnet([
                 "exec", "client", me, "--testnet-client", id, input.path, output, servers.map(String.init).joined(separator: ","),
+                "\(repeats)",
             ])
             guard r.status == 0, let line = r.out.split(whereSeparator: \.isNewline).last,
-                let t = try? JSONDecoder().decode(TestnetTransfer.self, from: Data(line.utf8))
+                let all = try? JSONDecoder().decode([TestnetTransfer].self, from: Data(line.utf8))
             else { throw BenchFailure("the client in the testnet failed (exit \(r.status)): \(r.err)\(r.out)") }
-            testnetMeasured["\(d)+\(p)"] = (bytes / t.upSeconds / 1e6, bytes / t.downSeconds / 1e6)
-            print(
-                String(
-                    format:
-                        "TLS across namespaces %d+%d %d MiB (%d blobber hosts, %@…): upload %.0f MB/s (%.2f s, CPU s client %.2f + servers %.2f), download %.0f MB/s (%.2f s, CPU s client %.2f + servers %.2f), byte-exact %@",
-                    d, p, mib, urls.count, urls.first ?? "?", bytes / t.upSeconds / 1e6, t.upSeconds, t.upClientCPU, t.upServerCPU,
-                    bytes / t.downSeconds / 1e6, t.downSeconds, t.downClientCPU, t.downServerCPU, t.byteExact ? "true" : "FALSE"))
-            if !t.byteExact { benchFailed = true }
-            // MOSAIC_BENCH_PHASES=1: when each transfer ran, to cut a `perf record -a -k mono` to it.
-            if env["MOSAIC_BENCH_PHASES"] == "1" {
-                print("testnet phases \(d)+\(p) (CLOCK_MONOTONIC s): " + t.phases.map { String(format: "%.3f", $0) }.joined(separator: " "))
+            for t in all {
+                rates["\(d)+\(p)", default: []].append((bytes / t.upSeconds / 1e6, bytes / t.downSeconds / 1e6))
+                print(
+                    String(
+                        format:
+                            "%@ %d+%d %d MiB (%d blobber hosts, %@…): upload %.0f MB/s (%.2f s, CPU s client %.2f + servers %.2f), download %.0f MB/s (%.2f s, CPU s client %.2f + servers %.2f), byte-exact %@",
+                        what, d, p, mib, urls.count, urls.first ?? "?", bytes / t.upSeconds / 1e6, t.upSeconds, t.upClientCPU,
+                        t.upServerCPU, bytes / t.downSeconds / 1e6, t.downSeconds, t.downClientCPU, t.downServerCPU,
+                        t.byteExact ? "true" : "FALSE"))
+                if !t.byteExact { benchFailed = true }
+                // MOSAIC_BENCH_PHASES=1: when each transfer ran, to cut a `perf record -a -k mono` to it.
+                if env["MOSAIC_BENCH_PHASES"] == "1" {
+                    print(
+                        "testnet phases \(d)+\(p) (CLOCK_MONOTONIC s): "
+                            + t.phases.map { String(format: "%.3f", $0) }.joined(separator: " "))
+                }
             }
         }
     } catch {
@@ -395,7 +437,10 @@ if testnetToo {
     driver.down()
     for s in interrupts { s.cancel() }
     print("testnet: down")
+    return rates
 }
+let testnetMeasured = testnetToo ? runTestnet(plain: false) : [:]
+let testnetPlainMeasured = testnetPlainToo ? runTestnet(plain: true) : [:]
 
 // The bounds of the pipeline's parts, measured in this run on one core each: what the upload and
 // download could reach if nothing but this step cost time.
@@ -609,15 +654,28 @@ if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script 
 func verdict(_ value: Double, _ target: Double) -> String {
     value >= target ? "met" : String(format: "MISSED by %.0f%%", (1 - value / target) * 100)
 }
+print(repeats > 1 ? "ratios of the medians of \(repeats) runs each:" : "ratios:")
 for (d, p) in layouts {
     let key = "\(d)+\(p)"
-    guard let plain = measured[key] else { continue }
-    if let t = testnetMeasured[key] {
+    guard let plain = median(measured[key] ?? []) else { continue }
+    if let t = median(testnetMeasured[key] ?? []) {
         let (u, w) = (t.up / plain.up, t.down / plain.down)
         print(
             String(
                 format: "%@ TLS across namespaces ÷ plain loopback: upload %.0f%% (%@), download %.0f%% (%@) (target ≥ 80%%)", key, u * 100,
                 verdict(u, 0.8), w * 100, verdict(w, 0.8)))
+    }
+    if let n = median(testnetPlainMeasured[key] ?? []) {
+        print(
+            String(
+                format: "%@ plain HTTP across namespaces ÷ plain loopback: upload %.0f%%, download %.0f%% (what separate hosts cost)", key,
+                n.up / plain.up * 100, n.down / plain.down * 100))
+        if let t = median(testnetMeasured[key] ?? []) {
+            print(
+                String(
+                    format: "%@ TLS ÷ plain HTTP, both across namespaces: upload %.0f%%, download %.0f%% (what TLS alone costs)", key,
+                    t.up / n.up * 100, t.down / n.down * 100))
+        }
     }
     if let tahoeRates {
         let (u, w) = (plain.up / tahoeRates.put, plain.down / tahoeRates.get)
