@@ -325,22 +325,29 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         return -1
     }
 
+    /// Writes all of `bytes`; `more` when the request goes on (its body follows the head). Over TLS
+    /// the records collect in the session's write buffer, which goes out when it is full and at the
+    /// end of the request.
     private func sendAll(_ bytes: UnsafeRawBufferPointer, more: Bool) throws {
-        guard let base = bytes.baseAddress else { return }
         var done = 0
         let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
-        while done < bytes.count {
+        while let base = bytes.baseAddress, done < bytes.count {
             let n = write(base + done, bytes.count - done, flags: flags)
             if n < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
-                    throw HTTPClientError(status: 0, code: "timeout", message: "\(host):\(port) accepted no bytes for \(Int(timeout)) s")
-                }
-                throw HTTPClientError(
-                    status: 0, code: "connection_failed", message: "sending to \(host):\(port): \(String(cString: strerror(errno)))")
+                throw sendError()
             }
             done += n
         }
+        if !more, let ssl, cssl_flush(ssl) != 1 { throw sendError() }
+    }
+
+    private func sendError() -> HTTPClientError {
+        if errno == EAGAIN || errno == EWOULDBLOCK {
+            return HTTPClientError(status: 0, code: "timeout", message: "\(host):\(port) accepted no bytes for \(Int(timeout)) s")
+        }
+        return HTTPClientError(
+            status: 0, code: "connection_failed", message: "sending to \(host):\(port): \(String(cString: strerror(errno)))")
     }
 
     /// Reads more bytes into `buffer`; returns false at end of stream.
