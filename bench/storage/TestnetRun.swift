@@ -1,6 +1,7 @@
 import Foundation
 import MosaicCrypto
 import MosaicSDK
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -107,12 +108,16 @@ final class TestnetDriver: @unchecked Sendable {
     let directory: String
     let environment: [String: String]
     let logDirectory: String
+    /// `up --plain`: servers without TLS.
+    let plain: Bool
 
-    /// - Parameters: the testnet script, the `mosaic` binary its servers run, the testnet folder.
-    init(script: String, mosaic: String, directory: String, logDirectory: String) {
+    /// - Parameters: the testnet script, the `mosaic` binary its servers run, the testnet folder
+    ///   (one per testnet: its instance id comes from it).
+    init(script: String, mosaic: String, directory: String, logDirectory: String, plain: Bool) {
         self.script = script
         self.directory = directory
         self.logDirectory = logDirectory
+        self.plain = plain
         var env = ProcessInfo.processInfo.environment
         env["MOSAIC_BIN"] = mosaic
         env["MOSAIC_TESTNET_DIR"] = directory
@@ -190,5 +195,86 @@ final class TestnetDriver: @unchecked Sendable {
     func down() {
         let r = try? testnet(["down"])
         if let r, r.status != 0 { FileHandle.standardError.write(Data("scripts/testnet down failed: \(r.err)\n".utf8)) }
+    }
+}
+
+/// The testnets a bench brought up: all go down at the end, or on SIGINT, SIGTERM or SIGHUP.
+final class TestnetTeardown: @unchecked Sendable {
+    // @unchecked: `drivers` is behind the lock; the signal sources live as long as the bench.
+    private let drivers = Mutex<[TestnetDriver]>([])
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        sources = [SIGINT, SIGTERM, SIGHUP].map { sig in
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { [unowned self] in
+                FileHandle.standardError.write(Data("bench-storage: signal \(sig); taking the testnets down\n".utf8))
+                self.downAll()
+                exit(128 + sig)
+            }
+            return source
+        }
+    }
+
+    /// Takes `driver` down with the others; the signals are caught from the first one on.
+    func add(_ driver: TestnetDriver) {
+        let first = drivers.withLock {
+            $0.append(driver)
+            return $0.count == 1
+        }
+        if first {
+            for (sig, source) in zip([SIGINT, SIGTERM, SIGHUP], sources) {
+                signal(sig, SIG_IGN)
+                source.resume()
+            }
+        }
+    }
+
+    func downAll() {
+        for d in drivers.withLock({ $0 }) { d.down() }
+    }
+}
+
+/// A testnet that is up, with an allocation per layout made by its client wallet.
+struct TestnetSession {
+    let driver: TestnetDriver
+    let bench: String
+    let upLine: String
+    let serverPIDs: [Int32]
+    let allocations: [String: String]
+
+    /// Removes what an earlier bench left in the driver's folder, brings the testnet up and makes an
+    /// allocation for each layout with room for `mib` MiB of files.
+    static func start(_ driver: TestnetDriver, bench: String, layouts: [(Int, Int)], mib: Int) throws -> TestnetSession {
+        driver.down()
+        guard getuid() == 0 else { throw BenchFailure("--testnet needs root (network namespaces), as scripts/testnet does") }
+        let mosaic = driver.environment["MOSAIC_BIN"] ?? ""
+        guard FileManager.default.isExecutableFile(atPath: mosaic) else {
+            throw BenchFailure("\(mosaic) is missing: swift build -c release --product mosaic (or set MOSAIC_BIN)")
+        }
+        let out = try driver.require(driver.plain ? ["up", "--plain"] : ["up"])
+        let state = try driver.state()
+        let prefix = state["prefix"] as? String ?? "?"
+        let servers = (["node"] + (1...6).map { "b\($0)" }).flatMap { driver.pids(inNamespace: prefix + $0) }
+        var allocations: [String: String] = [:]
+        for (d, p) in layouts {
+            allocations["\(d)+\(p)"] = try driver.allocate(data: d, parity: p, mib: mib).id
+        }
+        return TestnetSession(
+            driver: driver, bench: bench, upLine: out.split(whereSeparator: \.isNewline).last.map(String.init) ?? "",
+            serverPIDs: servers, allocations: allocations)
+    }
+
+    /// One upload and download of `input` by the bench run again inside the client's namespace.
+    func transfer(d: Int, p: Int, input: String, output: String, round: Int) throws -> TestnetTransfer {
+        guard let id = allocations["\(d)+\(p)"] else { throw BenchFailure("no allocation for \(d)+\(p) on the testnet") }
+        let r = try driver.testnet([
+            "exec", "client", bench, "--testnet-client", id, input, output, serverPIDs.map(String.init).joined(separator: ","),
+            "\(round)",
+        ])
+        guard r.status == 0, let line = r.out.split(whereSeparator: \.isNewline).last,
+            let t = try? JSONDecoder().decode(TestnetTransfer.self, from: Data(line.utf8))
+        else { throw BenchFailure("the client in the testnet failed (exit \(r.status)): \(r.err)\(r.out)") }
+        return t
     }
 }
