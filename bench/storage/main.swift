@@ -590,6 +590,7 @@ func findTahoeScript() -> String? {
     return nil
 }
 var tahoeRates: (put: Double, get: Double)?
+var afterTahoe: [String: Run] = [:]
 if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script = findTahoeScript() {
     print("running Tahoe-LAFS 2-of-4 (\(mib) MiB, tahoe put/get) for comparison…")
     let tahoe = Process()
@@ -615,8 +616,19 @@ if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script 
         let put = (row["put_median_MBps"] as? NSNumber)?.doubleValue, let get = (row["get_median_MBps"] as? NSNumber)?.doubleValue,
         put > 0, get > 0
     {
-        print(String(format: "Tahoe-LAFS 2-of-4 %d MiB: put %.1f MB/s, get %.1f MB/s", mib, put, get))
+        print(String(format: "Tahoe-LAFS 2-of-4 %d MiB: put %.1f MB/s, get %.1f MB/s (load %@)", mib, put, get, loadAverage()))
         tahoeRates = (put, get)
+        // Tahoe ran minutes after the rounds, under whatever load the box had then: each layout runs
+        // once more on loopback right after it, to compare the two under the same conditions too.
+        for (d, p) in layouts {
+            do {
+                print("plain loopback again, right after Tahoe-LAFS:")
+                afterTahoe["\(d)+\(p)"] = try await loopbackRun(d: d, p: p, tls: nil)
+            } catch {
+                print("run failed: \(error)")
+                benchFailed = true
+            }
+        }
     } else {
         print("Tahoe-LAFS did not produce results (exit \(tahoe.terminationStatus)); see /tmp/tahoe for its logs")
     }
@@ -676,8 +688,17 @@ for (d, p) in layouts {
         let (u, w) = (up / tahoeRates.put, down / tahoeRates.get)
         print(
             String(
-                format: "%@ plain loopback (median %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)",
+                format:
+                    "%@ plain loopback (median of the rounds, %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)",
                 key, up, down, u, verdict(u, 10), w, verdict(w, 10)))
+        if let next = afterTahoe[key] {
+            let (u, w) = (next.up / tahoeRates.put, next.down / tahoeRates.get)
+            print(
+                String(
+                    format:
+                        "%@ plain loopback (right after Tahoe, %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)",
+                    key, next.up, next.down, u, verdict(u, 10), w, verdict(w, 10)))
+        }
     }
 }
 print("load average at end: \(loadAverage())")
