@@ -15,10 +15,11 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *d) {
    Poll mode with an internal thread pool: MHD's epoll loop stalls at 128 busy connections. */
 /* Binds the given IPv4 or IPv6 address (e.g. "127.0.0.1", "0.0.0.0", "::1"; "::" takes IPv4 too,
    dual stack); NULL when the address does not parse or the daemon cannot start. With `key_pem`
-   and `cert_pem` (PEM text, NUL-terminated) it serves HTTPS through MHD's GnuTLS; with NULL plain HTTP. */
+   and `cert_pem` (PEM text, NUL-terminated) it serves HTTPS through MHD's GnuTLS, with the GnuTLS
+   priority string `priorities` (versions, ciphers and their order); with NULL plain HTTP. */
 static inline struct MHD_Daemon *cmhd_start_host(unsigned flags, const char *host, uint16_t port, unsigned pool,
         unsigned timeout_s, unsigned conn_limit, unsigned per_ip_limit, size_t conn_mem,
-        const char *key_pem, const char *cert_pem,
+        const char *key_pem, const char *cert_pem, const char *priorities,
         MHD_AccessHandlerCallback h, void *h_cls, MHD_RequestCompletedCallback done, void *done_cls) {
     struct sockaddr_in a;
     struct sockaddr_in6 a6;
@@ -44,6 +45,7 @@ static inline struct MHD_Daemon *cmhd_start_host(unsigned flags, const char *hos
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)conn_mem, NULL },
         { MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, NULL },
         { MHD_OPTION_END, 0, NULL }, { MHD_OPTION_END, 0, NULL },
+        { MHD_OPTION_END, 0, NULL }, { MHD_OPTION_END, 0, NULL },
         { MHD_OPTION_END, 0, NULL }, { MHD_OPTION_END, 0, NULL } };
     /* The optional ones go after the fixed ones; the first MHD_OPTION_END ends the array. */
     size_t n = 7;
@@ -51,6 +53,7 @@ static inline struct MHD_Daemon *cmhd_start_host(unsigned flags, const char *hos
     if (key_pem && cert_pem) {
         ops[n].option = MHD_OPTION_HTTPS_MEM_KEY; ops[n].ptr_value = (void *)key_pem; n++;
         ops[n].option = MHD_OPTION_HTTPS_MEM_CERT; ops[n].ptr_value = (void *)cert_pem; n++;
+        if (priorities) { ops[n].option = MHD_OPTION_HTTPS_PRIORITIES; ops[n].ptr_value = (void *)priorities; n++; }
         flags |= MHD_USE_TLS;
     }
     return MHD_start_daemon(flags, port, NULL, NULL, h, h_cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);

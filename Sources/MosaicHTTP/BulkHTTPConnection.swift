@@ -325,17 +325,22 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         return -1
     }
 
+    /// Writes all of `bytes`; `more` when the request goes on (its body follows the head). Over TLS
+    /// the records collect in the session's write buffer, which goes out when it is full and at the
+    /// end of the request.
     private func sendAll(_ bytes: UnsafeRawBufferPointer, more: Bool) throws {
-        guard let base = bytes.baseAddress else { return }
         var done = 0
         let flags = Int32(MSG_NOSIGNAL) | (more ? Int32(MSG_MORE) : 0)
-        while done < bytes.count {
+        while let base = bytes.baseAddress, done < bytes.count {
             let n = write(base + done, bytes.count - done, flags: flags)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw failure("sending to", timedOut: "\(host):\(port) accepted no bytes for \(Int(timeout)) s")
             }
             done += n
+        }
+        if !more, let ssl, cssl_flush(ssl) != 1 {
+            throw failure("sending to", timedOut: "\(host):\(port) accepted no bytes for \(Int(timeout)) s")
         }
     }
 

@@ -6,6 +6,11 @@ import Synchronization
 /// At most about `highWater` bytes are buffered: beyond that the connection is paused until the
 /// handler catches up, so a 1 GiB upload never sits in memory. Iteration throws
 /// `HTTPError.bodyTruncated` if the client stops before the declared length.
+///
+/// Pieces smaller than `coalesce` bytes are gathered into one chunk of at least that size before
+/// the handler sees them (the last chunk of a body may be smaller). Over TLS the server receives a
+/// body one record at a time, 16 KiB at most, where plain TCP hands over whatever the socket holds:
+/// without gathering, each record cost the handler a wake-up, a buffer and a file write of its own.
 package final class RequestBodyStream: AsyncSequence, Sendable {
     public typealias Element = Data
 
@@ -14,6 +19,8 @@ package final class RequestBodyStream: AsyncSequence, Sendable {
 
     private struct State {
         var chunks: [Data] = []
+        /// Pieces gathered until they reach `coalesce` bytes (counted in `buffered` too).
+        var gathering = Data()
         var buffered = 0
         var received: Int64 = 0
         var finished = false
@@ -25,17 +32,20 @@ package final class RequestBodyStream: AsyncSequence, Sendable {
 
     private let state = Mutex(State())
     private let highWater: Int
+    private let coalesce: Int
     private let limit: Int64?
     private let pause: @Sendable () -> Void
     private let unpause: @Sendable () -> Void
 
     init(
-        expectedLength: Int64?, limit: Int64?, highWater: Int = 1 << 20,
+        expectedLength: Int64?, limit: Int64?, highWater: Int = 1 << 20, coalesce: Int = 64 * 1024,
         pause: @escaping @Sendable () -> Void, unpause: @escaping @Sendable () -> Void
     ) {
         self.expectedLength = expectedLength
         self.limit = limit
         self.highWater = highWater
+        // Never more than half the high-water mark: gathered bytes count against it.
+        self.coalesce = Swift.max(1, Swift.min(coalesce, highWater / 2))
         self.pause = pause
         self.unpause = unpause
     }
@@ -45,20 +55,26 @@ package final class RequestBodyStream: AsyncSequence, Sendable {
 
     // MARK: producer side (server thread)
 
-    /// Called from the connection's MHD thread; pausing happens under the lock so that a
-    /// concurrent drain can only resume after the suspend.
-    func push(_ data: Data) {
+    /// Called from the connection's MHD thread with the bytes it just received (copied before it
+    /// returns); pausing happens under the lock so that a concurrent drain can only resume after
+    /// the suspend.
+    func push(_ bytes: UnsafeRawBufferPointer) {
         let wake = state.withLock { s -> Bool in
-            guard !s.abandoned, !s.finished else { return false }
-            s.received += Int64(data.count)
+            guard !s.abandoned, !s.finished, let base = bytes.baseAddress, !bytes.isEmpty else { return false }
+            s.received += Int64(bytes.count)
             if let limit, s.received > limit { return fail(&s, .payloadTooLarge(limit: limit)) }
-            if let w = s.waiter {
-                s.waiter = nil
-                w.resume(returning: data)
-                return false
+            s.buffered += bytes.count
+            if s.gathering.isEmpty, bytes.count >= coalesce {
+                deliver(&s, Data(bytes: base, count: bytes.count))
+            } else {
+                if s.gathering.isEmpty { s.gathering.reserveCapacity(2 * coalesce) }
+                s.gathering.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+                if s.gathering.count >= coalesce {
+                    let gathered = s.gathering
+                    s.gathering = Data()
+                    deliver(&s, gathered)
+                }
             }
-            s.chunks.append(data)
-            s.buffered += data.count
             if s.buffered >= highWater, !s.paused {
                 s.paused = true
                 pause()
@@ -68,11 +84,33 @@ package final class RequestBodyStream: AsyncSequence, Sendable {
         if wake { unpause() }
     }
 
-    /// The body ended cleanly as far as the parser knows; checks the declared length.
+    /// `push` of a `Data` (tests, callers that already hold one).
+    func push(_ data: Data) {
+        data.withUnsafeBytes { push($0) }
+    }
+
+    /// Hands a chunk to the waiting handler, or queues it (`buffered` already counts it).
+    private func deliver(_ s: inout State, _ chunk: Data) {
+        if let w = s.waiter {
+            s.waiter = nil
+            s.buffered -= chunk.count
+            w.resume(returning: chunk)
+        } else {
+            s.chunks.append(chunk)
+        }
+    }
+
+    /// The body ended cleanly as far as the parser knows; checks the declared length, then hands
+    /// over what was still being gathered.
     func finish() {
         let wake = state.withLock { s -> Bool in
             guard !s.finished else { return false }
             if let expectedLength, s.received != expectedLength { return fail(&s, .bodyTruncated) }
+            if !s.gathering.isEmpty {
+                let gathered = s.gathering
+                s.gathering = Data()
+                deliver(&s, gathered)
+            }
             s.finished = true
             if let w = s.waiter {
                 s.waiter = nil
@@ -94,6 +132,7 @@ package final class RequestBodyStream: AsyncSequence, Sendable {
         s.finished = true
         s.failure = error
         s.chunks = []
+        s.gathering = Data()
         s.buffered = 0
         if let w = s.waiter {
             s.waiter = nil
@@ -108,6 +147,7 @@ package final class RequestBodyStream: AsyncSequence, Sendable {
         let wake = state.withLock { s -> Bool in
             s.abandoned = true
             s.chunks = []
+            s.gathering = Data()
             s.buffered = 0
             defer { s.paused = false }
             return s.paused

@@ -181,6 +181,26 @@ struct StorageEndToEndTests {
         #expect(try await client.stat("/a.bin", allocation: a).size == Int64(bytes.count))
     }
 
+    /// A read whose blobbers all answer goes on at once: the grace for blobbers that have not
+    /// answered yet (60 s here, 500 ms by default) is not sat out once every one of them did.
+    @Test func aReadWhoseBlobbersAllAnswerDoesNotWaitOutTheGrace() async throws {
+        let grid = try await StorageGrid(data: 2, parity: 2)
+        defer { Task { await grid.shutdown() } }
+        let bytes = randomBytes(300_000)
+        _ = try await grid.client.upload(localFile: try grid.localFile(bytes), remotePath: "/a.bin", allocation: grid.allocation)
+        var config = StorageClient.Configuration()
+        config.lagGrace = .seconds(60)
+        let client = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: grid.root + "/home-grace"), configuration: config)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let out = grid.outputURL()
+        let r = try await client.download(remotePath: "/a.bin", to: out, allocation: grid.allocation)
+        #expect(same([UInt8](try Data(contentsOf: out)), bytes))
+        #expect(r.badBlobbers.isEmpty)
+        #expect(try await client.stat("/a.bin", allocation: grid.allocation).size == Int64(bytes.count))
+        #expect(clock.now - start < .seconds(30), "a read waited out the grace though every blobber answered")
+    }
+
     @Test func lyingBlobberIsDetectedAndRoutedAround() async throws {
         let grid = try await StorageGrid(data: 2, parity: 1)
         defer { Task { await grid.shutdown() } }

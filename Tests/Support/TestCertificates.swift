@@ -39,6 +39,20 @@ public struct TestCertificates: Sendable {
 
     public func remove() { try? FileManager.default.removeItem(at: directory) }
 
+    /// `openssl s_client` against 127.0.0.1:`port`, verifying against this CA, with `extra` options
+    /// (a TLS version, ciphers); its exit status and everything it printed. The connection closes as
+    /// soon as the handshake is done (stdin is empty).
+    public func handshake(port: UInt16, _ extra: [String]) throws -> (status: Int32, output: String) {
+        let out = try SubprocessPipe()
+        let p = try Subprocess(
+            executable: "/usr/bin/openssl",
+            arguments: ["s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", caFile, "-verify_return_error", "-brief"] + extra,
+            environment: ProcessInfo.processInfo.environment, stdout: out.write, stderr: out.write)
+        out.closeWrite()
+        let text = String(decoding: out.readToEnd(), as: UTF8.self)
+        return (p.waitUntilExit(), text)
+    }
+
     private static func run(_ args: [String]) throws {
         let p = try Subprocess(executable: "/usr/bin/openssl", arguments: args, environment: ProcessInfo.processInfo.environment)
         let code = p.waitUntilExit()

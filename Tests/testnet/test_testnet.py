@@ -35,7 +35,7 @@ def test_status_shows_every_server_reachable_from_the_client_and_loopback_isolat
 
 def test_allocation_spans_the_six_blobber_hosts_over_https(net, stored):
     urls = sorted(b["url"] for b in stored["alloc"]["blobbers"])
-    assert urls == [f"https://10.213.7.{10 + i}:5051" for i in range(1, 7)]
+    assert urls == [f"https://{net.subnet}.{10 + i}:5051" for i in range(1, 7)]
 
 
 def test_64_mib_uploaded_across_hosts_downloads_byte_exact(net, stored):
@@ -181,7 +181,8 @@ def test_blobber_moved_to_a_new_port_is_found_after_it_re_registers(net, stored)
     net.fault("b6", "move", "5061")
     try:
         shown = net.mosaic("alloc", "show")
-        assert "https://10.213.7.16:5061" in [b["url"] for b in shown["blobbers"]], shown
+        moved = f"https://{net.subnet}.16:5061"
+        assert moved in [b["url"] for b in shown["blobbers"]], shown
         # With two others cut off the file needs b6: a new client process finds it at its new address.
         for host in ("b1", "b2"):
             net.fault(host, "link-down")
@@ -191,7 +192,7 @@ def test_blobber_moved_to_a_new_port_is_found_after_it_re_registers(net, stored)
             for host in ("b1", "b2"):
                 net.fault(host, "link-up")
         assert got == stored["big"]
-        b6 = [b["url"] for b in shown["blobbers"]].index("https://10.213.7.16:5061")
+        b6 = [b["url"] for b in shown["blobbers"]].index(moved)
         assert str(b6) not in done["dropped"], done
     finally:
         net.fault("b6", "move", "5051")

@@ -10,19 +10,23 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "testnet"
-SUBNET = "10.213.7"
 
 
 class Testnet:
-    def __init__(self):
+    __test__ = False  # a helper, not a test class, though test modules import it
+
+    def __init__(self, directory=None, instance=None):
         # The testnet folder holds its certificates, server data and the client's MOSAIC_HOME; the
         # files the client uploads and downloads live beside it, in the same folder `down` removes.
-        self.dir = Path(os.environ.get("MOSAIC_TESTNET_DIR", REPO / ".build" / "testnet"))
+        # Its instance id (namespace prefix and subnet) is derived from the folder unless given.
+        self.dir = Path(directory or os.environ.get("MOSAIC_TESTNET_DIR", REPO / ".build" / "testnet"))
         self.files = self.dir / "client" / "files"
+        self.env = {**os.environ, "MOSAIC_TESTNET_DIR": str(self.dir)}
+        if instance is not None:
+            self.env["MOSAIC_TESTNET_ID"] = instance
 
     def script(self, *args, check=True, timeout=600):
-        r = subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout,
-                           env={**os.environ, "MOSAIC_TESTNET_DIR": str(self.dir)})
+        r = subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout, env=self.env)
         if check and r.returncode != 0:
             raise AssertionError(f"scripts/testnet {' '.join(args)} exited {r.returncode}:\n{r.stdout}\n{r.stderr}")
         return r
@@ -31,9 +35,18 @@ class Testnet:
         self.script("up")
         self.files.mkdir(parents=True, exist_ok=True)
 
+    def state(self):
+        """The testnet's state file: its instance id, prefix, subnet, namespaces and processes."""
+        return json.loads((self.dir / "state.json").read_text())
+
+    @property
+    def subnet(self):
+        """The first three bytes of this instance's /24, e.g. "10.213.58"."""
+        return self.state()["subnet"]
+
     def down(self):
-        """Keeps the servers' logs in test-artifacts/testnet, then removes the testnet."""
-        artifacts = REPO / "test-artifacts" / "testnet"
+        """Keeps the servers' logs in test-artifacts/<testnet folder name>, then removes the testnet."""
+        artifacts = REPO / "test-artifacts" / self.dir.name
         shutil.rmtree(artifacts, ignore_errors=True)
         for log in self.dir.glob("*/*.log"):
             (artifacts / log.parent.name).mkdir(parents=True, exist_ok=True)
@@ -53,7 +66,7 @@ class Testnet:
     def start_mosaic(self, *args):
         """`mosaic ARGS --json` on the client host in the background; finish it with `finish`."""
         return subprocess.Popen([str(SCRIPT), "client", *args, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env={**os.environ, "MOSAIC_TESTNET_DIR": str(self.dir)})
+                                text=True, env=self.env)
 
     @staticmethod
     def finish(proc, timeout=600):
@@ -81,7 +94,7 @@ class Testnet:
     def node_get(self, path):
         """GET PATH from the node, from the client host over TLS (the testnet's CA); the parsed JSON."""
         r = self.script("exec", "client", "curl", "-sSf", "--cacert", str(self.dir / "tls" / "ca.pem"),
-                        f"https://{SUBNET}.10:7100{path}")
+                        f"https://{self.subnet}.10:7100{path}")
         return json.loads(r.stdout)
 
     def bytes_sent(self, host):
@@ -95,7 +108,7 @@ class Testnet:
 
     @staticmethod
     def host_of(url):
-        """The testnet host a blobber URL points at: https://10.213.7.13:5051 -> b3."""
+        """The testnet host a blobber URL points at: https://10.213.58.13:5051 -> b3."""
         octet = int(url.split("//")[1].split(":")[0].rsplit(".", 1)[1])
         return f"b{octet - 10}"
 

@@ -12,14 +12,26 @@ import Synchronization
 #endif
 
 // Storage throughput on loopback (run in release):
-//   swift run -c release bench-storage [MiB] [d+p ...] [--tls] [--memory-check MiB]
+//   swift run -c release bench-storage [MiB] [d+p ...] [--tls] [--testnet] [--testnet-plain] [--repeat N]
+//                                       [--memory-check MiB]
 //   swift run -c release bench-storage --small-files N
 //   swift run -c release bench-storage --folder N
 // Starts d + p blobbers in this process, uploads a random file of MiB mebibytes through the SDK,
 // downloads it, checks it, and prints MB/s, the CPU time the run used (client and blobbers) and the
-// process's peak memory (VmHWM). Then the bounds of the pipeline's parts measured in the same run,
-// the client's own peak memory for an upload run in a child process (--memory-check), and
-// Tahoe-LAFS 2-of-4 on loopback for comparison.
+// process's peak memory (VmHWM). Then, with --testnet (root; build `mosaic` in release first), the
+// same transfers across network namespaces over TLS on scripts/testnet (TestnetRun.swift), and with
+// --testnet-plain on a testnet without TLS too (what TLS alone costs there); --repeat N runs N
+// rounds, each every path back to back, and compares them round by round (the box is shared:
+// single runs swing with the other jobs). Then the
+// bounds of the pipeline's parts measured in the same run, the client's own peak memory for an
+// upload run in a child process (--memory-check), Tahoe-LAFS 2-of-4 on loopback for comparison,
+// and the ratios against the targets.
+
+/// Every line goes out at once, also into a file or a pipe (Swift's `print` buffers those), so a long
+/// run shows how far it got and a profiler started on a line's cue starts in time.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    FileHandle.standardOutput.write(Data((items.map { "\($0)" }.joined(separator: separator) + terminator).utf8))
+}
 
 func status(_ field: String, pid: String = "self") -> String {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return "?" }
@@ -71,18 +83,50 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--client-uploa
 
 // MOSAIC_BENCH_BATCH overrides the client's chunks per batch (one PUT per blobber per batch).
 let batch = ProcessInfo.processInfo.environment["MOSAIC_BENCH_BATCH"].flatMap { Int($0) }
+
+// The child side of --testnet: `--testnet-client ALLOC INPUT OUTPUT PIDS ROUND`, started inside
+// the testnet's client namespace; uploads INPUT as /bench-ROUND.bin, downloads it and prints the
+// timings as one JSON line.
+if CommandLine.arguments.count == 7, CommandLine.arguments[1] == "--testnet-client" {
+    let a = CommandLine.arguments
+    do {
+        let pids = a[5].split(separator: ",").compactMap { Int32($0) }
+        let t = try await testnetClient(
+            allocationID: a[2], input: a[3], output: a[4], remotePath: "/bench-\(a[6]).bin", serverPIDs: pids, batch: batch)
+        print(String(decoding: try JSONEncoder().encode(t), as: UTF8.self))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("testnet client failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
 var args = Array(CommandLine.arguments.dropFirst())
 var memoryCheckMiB: Int?
 // --tls: every layout runs twice in this run, over plain HTTP and over HTTPS (a CA and a
 // certificate for 127.0.0.1 made with the openssl CLI in the temp folder), to show what TLS costs.
 let tlsToo = args.contains("--tls")
 args.removeAll { $0 == "--tls" }
+// --testnet: every layout also runs across network namespaces over TLS on scripts/testnet;
+// --testnet-plain: and on a testnet whose servers speak plain HTTP.
+let testnetToo = args.contains("--testnet")
+let testnetPlainToo = args.contains("--testnet-plain")
+args.removeAll { $0 == "--testnet" || $0 == "--testnet-plain" }
+let usage = "usage: bench-storage [MiB] [d+p ...] [--tls] [--testnet] [--testnet-plain] [--repeat N] [--memory-check MiB]"
 if let i = args.firstIndex(of: "--memory-check") {
     guard i + 1 < args.count, let m = Int(args[i + 1]), m > 0 else {
-        print("usage: bench-storage [MiB] [d+p ...] [--tls] [--memory-check MiB]")
+        print(usage)
         exit(2)
     }
     memoryCheckMiB = m
+    args.removeSubrange(i...(i + 1))
+}
+var repeats = 1
+if let i = args.firstIndex(of: "--repeat") {
+    guard i + 1 < args.count, let n = Int(args[i + 1]), (1...20).contains(n) else {
+        print(usage)
+        exit(2)
+    }
+    repeats = n
     args.removeSubrange(i...(i + 1))
 }
 let mib = Int(args.first ?? "") ?? 256
@@ -233,8 +277,24 @@ if let i = args.firstIndex(of: "--folder"), i + 1 < args.count, let n = Int(args
 print("load average at start: \(loadAverage()) (2 cores; other jobs share them)")
 let input = try makeInput(root + "/input", mib: mib)
 let bytes = Double(mib << 20)
-/// MB/s per layout, for the comparison with Tahoe-LAFS below.
-var measured: [String: (up: Double, down: Double)] = [:]
+/// One transfer each way: MB/s and the CPU seconds it cost (client and servers, wherever they ran).
+struct Run {
+    var up: Double
+    var down: Double
+    var upCPU: Double
+    var downCPU: Double
+}
+/// Every run per layout ("2+2") and path, in rounds: round k of each path ran back to back.
+var measured: [String: [Run]] = [:]
+var tlsMeasured: [String: [Run]] = [:]
+var testnetMeasured: [String: [Run]] = [:]
+var testnetPlainMeasured: [String: [Run]] = [:]
+
+func median(_ xs: [Double]) -> Double? {
+    let s = xs.sorted()
+    guard !s.isEmpty else { return nil }
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+}
 
 /// A throw-away CA and a server certificate for 127.0.0.1, trusted by this process's clients.
 func makeTLS() throws -> TLSCredentials {
@@ -263,14 +323,16 @@ func makeTLS() throws -> TLSCredentials {
 }
 
 let tlsCredentials: TLSCredentials? = tlsToo ? try makeTLS() : nil
-let runs: [(Int, Int, TLSCredentials?)] = layouts.flatMap { l in [(l.0, l.1, nil)] + (tlsCredentials.map { [(l.0, l.1, $0)] } ?? []) }
-var tlsMeasured: [String: (up: Double, down: Double)] = [:]
 
-for (d, p, tls) in runs {
+/// One upload and download of the input through in-process blobbers on loopback (HTTPS with `tls`).
+func loopbackRun(d: Int, p: Int, tls: TLSCredentials?) async throws -> Run {
     let grid = try await startGrid(d: d, p: p, name: "\(d)+\(p)" + (tls == nil ? "" : "-tls"), tls: tls)
     var config = StorageClient.Configuration()
     if let batch { config.chunksPerBatch = batch }
-    let client = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: root + "/home"), configuration: config)
+    // A fresh home per run: nothing cached from the last one.
+    let home = root + "/home-" + Hex.encode(Random.bytes(4))
+    let client = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: home), configuration: config)
+    defer { try? FileManager.default.removeItem(atPath: home) }
 
     let clock = ContinuousClock()
     var t = clock.now
@@ -285,28 +347,83 @@ for (d, p, tls) in runs {
     let down = seconds(clock.now - t)
     let downCPU = cpuSeconds() - cpu
     let same = FileManager.default.contentsEqual(atPath: input.path, andPath: output.path)
-    if tls == nil {
-        measured["\(d)+\(p)"] = (bytes / up / 1e6, bytes / down / 1e6)
-    } else {
-        tlsMeasured["\(d)+\(p)"] = (bytes / up / 1e6, bytes / down / 1e6)
-    }
     print(
         String(
             format:
                 "%@%d+%d %d MiB, %d chunks per batch: upload %.0f MB/s (%.2f s, %.2f CPU s), download %.0f MB/s (%.2f s, %.2f CPU s), byte-exact %@, peak RSS (client + blobbers) %@",
-            tls == nil ? "" : "TLS ", d, p, mib, config.chunksPerBatch, bytes / up / 1e6, up, upCPU, bytes / down / 1e6, down, downCPU,
-            same ? "true" : "FALSE", status("VmHWM")))
+            tls == nil ? "plain loopback " : "TLS loopback ", d, p, mib, config.chunksPerBatch, bytes / up / 1e6, up, upCPU,
+            bytes / down / 1e6, down, downCPU, same ? "true" : "FALSE", status("VmHWM")))
     try? FileManager.default.removeItem(at: output)
     for s in grid.servers { await s.stop() }
+    if !same { throw BenchFailure("the loopback download of \(d)+\(p) differs from the input") }
+    return Run(up: bytes / up / 1e6, down: bytes / down / 1e6, upCPU: upCPU, downCPU: downCPU)
 }
-for (d, p) in layouts {
-    if let plain = measured["\(d)+\(p)"], let tls = tlsMeasured["\(d)+\(p)"] {
-        print(
-            String(
-                format: "%d+%d TLS vs plain on loopback: upload %.0f%%, download %.0f%%", d, p, tls.up / plain.up * 100,
-                tls.down / plain.down * 100))
+
+// --testnet (and --testnet-plain): the testnets come up first, so that each round runs the loopback
+// transfer and the same transfer across namespaces back to back, under the same load from the other
+// jobs on the box; ratios are taken round by round. They go down at the end, also when a step
+// fails or the bench is interrupted (TestnetRun.swift).
+var benchFailed = false
+let teardown = TestnetTeardown()
+var sessions: [TestnetSession] = []
+do {
+    let env = ProcessInfo.processInfo.environment
+    let cwd = FileManager.default.currentDirectoryPath
+    let me = CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0] : cwd + "/" + CommandLine.arguments[0]
+    let mosaic = env["MOSAIC_BIN"] ?? URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("mosaic").path
+    let folder = env["MOSAIC_BENCH_TESTNET_DIR"] ?? cwd + "/.build/bench-testnet"
+    for plain in [false, true] where plain ? testnetPlainToo : testnetToo {
+        let driver = TestnetDriver(
+            script: env["MOSAIC_TESTNET_SCRIPT"] ?? cwd + "/scripts/testnet", mosaic: mosaic, directory: folder + (plain ? "-plain" : ""),
+            logDirectory: root + "/testnet-output", plain: plain)
+        teardown.add(driver)
+        print("testnet: bringing up scripts/testnet with \(mosaic) (node, 6 blobbers, client; \(plain ? "PLAIN HTTP" : "TLS"))…")
+        let session = try TestnetSession.start(driver, bench: me, layouts: layouts, mib: mib * repeats)
+        print("testnet: \(session.upLine)")
+        if env["MOSAIC_BENCH_PHASES"] == "1" {
+            print("testnet server pids: " + session.serverPIDs.map(String.init).joined(separator: " "))
+        }
+        sessions.append(session)
     }
+    for (d, p) in layouts {
+        let key = "\(d)+\(p)"
+        for k in 0..<repeats {
+            if repeats > 1 { print("round \(k + 1) of \(repeats), \(key):") }
+            measured[key, default: []].append(try await loopbackRun(d: d, p: p, tls: nil))
+            if let tlsCredentials { tlsMeasured[key, default: []].append(try await loopbackRun(d: d, p: p, tls: tlsCredentials)) }
+            for session in sessions {
+                let t = try session.transfer(d: d, p: p, input: input.path, output: root + "/testnet-output-\(key)", round: k)
+                let run = Run(
+                    up: bytes / t.upSeconds / 1e6, down: bytes / t.downSeconds / 1e6, upCPU: t.upClientCPU + t.upServerCPU,
+                    downCPU: t.downClientCPU + t.downServerCPU)
+                if session.driver.plain {
+                    testnetPlainMeasured[key, default: []].append(run)
+                } else {
+                    testnetMeasured[key, default: []].append(run)
+                }
+                print(
+                    String(
+                        format:
+                            "%@ %d+%d %d MiB (%d blobber hosts): upload %.0f MB/s (%.2f s, CPU s client %.2f + servers %.2f), download %.0f MB/s (%.2f s, CPU s client %.2f + servers %.2f), byte-exact %@",
+                        session.driver.plain ? "plain HTTP across namespaces" : "TLS across namespaces", d, p, mib, d + p, run.up,
+                        t.upSeconds, t.upClientCPU, t.upServerCPU, run.down, t.downSeconds, t.downClientCPU, t.downServerCPU,
+                        t.byteExact ? "true" : "FALSE"))
+                // MOSAIC_BENCH_PHASES=1: when each transfer ran, to cut a `perf record -a -k mono` to it.
+                if env["MOSAIC_BENCH_PHASES"] == "1" {
+                    print(
+                        "testnet phases \(session.driver.plain ? "plain" : "tls")-\(key) (CLOCK_MONOTONIC s): "
+                            + t.phases.map { String(format: "%.3f", $0) }.joined(separator: " "))
+                }
+                if !t.byteExact { throw BenchFailure("the download of \(key) on the testnet differs from the input") }
+            }
+        }
+    }
+} catch {
+    print("run failed: \(error)")
+    benchFailed = true
 }
+teardown.downAll()
+if !sessions.isEmpty { print("testnet: down") }
 
 // The bounds of the pipeline's parts, measured in this run on one core each: what the upload and
 // download could reach if nothing but this step cost time.
@@ -478,6 +595,8 @@ func findTahoeScript() -> String? {
     }
     return nil
 }
+var tahoeRates: (put: Double, get: Double)?
+var afterTahoe: [String: Run] = [:]
 if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script = findTahoeScript() {
     print("running Tahoe-LAFS 2-of-4 (\(mib) MiB, tahoe put/get) for comparison…")
     let tahoe = Process()
@@ -503,9 +622,18 @@ if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script 
         let put = (row["put_median_MBps"] as? NSNumber)?.doubleValue, let get = (row["get_median_MBps"] as? NSNumber)?.doubleValue,
         put > 0, get > 0
     {
-        print(String(format: "Tahoe-LAFS 2-of-4 %d MiB: put %.1f MB/s, get %.1f MB/s", mib, put, get))
-        for (layout, r) in measured.sorted(by: { $0.key < $1.key }) {
-            print(String(format: "Mosaic %@ vs Tahoe 2-of-4: upload %.1f×, download %.1f× (target ≥ 6×)", layout, r.up / put, r.down / get))
+        print(String(format: "Tahoe-LAFS 2-of-4 %d MiB: put %.1f MB/s, get %.1f MB/s (load %@)", mib, put, get, loadAverage()))
+        tahoeRates = (put, get)
+        // Tahoe ran minutes after the rounds, under whatever load the box had then: each layout runs
+        // once more on loopback right after it, to compare the two under the same conditions too.
+        for (d, p) in layouts {
+            do {
+                print("plain loopback again, right after Tahoe-LAFS:")
+                afterTahoe["\(d)+\(p)"] = try await loopbackRun(d: d, p: p, tls: nil)
+            } catch {
+                print("run failed: \(error)")
+                benchFailed = true
+            }
         }
     } else {
         print("Tahoe-LAFS did not produce results (exit \(tahoe.terminationStatus)); see /tmp/tahoe for its logs")
@@ -515,4 +643,69 @@ if ProcessInfo.processInfo.environment["MOSAIC_BENCH_TAHOE"] != "0", let script 
         "Tahoe-LAFS comparison skipped (shared/bench/tahoe_grid.sh not found above \(FileManager.default.currentDirectoryPath), or MOSAIC_BENCH_TAHOE=0)"
     )
 }
+
+// The ratios, all from this run: TLS across namespaces against plain loopback (issue 13: ≥ 80%), and
+// plain loopback against Tahoe-LAFS 2-of-4 on loopback (≥ 10×).
+func verdict(_ value: Double, _ target: Double) -> String {
+    value >= target ? "met" : String(format: "MISSED by %.0f%%", (1 - value / target) * 100)
+}
+print(repeats > 1 ? "ratios, each the median of \(repeats) rounds' ratios (a round runs every path back to back):" : "ratios:")
+/// The median over rounds of `a[k] ÷ b[k]`, each way.
+func roundRatio(_ a: [Run], _ b: [Run], _ value: (Run) -> Double) -> Double? {
+    median(zip(a, b).map { value($0) / value($1) })
+}
+for (d, p) in layouts {
+    let key = "\(d)+\(p)"
+    let loop = measured[key] ?? []
+    if let tls = tlsMeasured[key], let u = roundRatio(tls, loop, \.up), let w = roundRatio(tls, loop, \.down) {
+        print(String(format: "%@ TLS ÷ plain, both on loopback in process: upload %.0f%%, download %.0f%%", key, u * 100, w * 100))
+    }
+    if let t = testnetMeasured[key], let u = roundRatio(t, loop, \.up), let w = roundRatio(t, loop, \.down) {
+        print(
+            String(
+                format: "%@ TLS across namespaces ÷ plain loopback: upload %.0f%% (%@), download %.0f%% (%@) (target ≥ 80%%)", key, u * 100,
+                verdict(u, 0.8), w * 100, verdict(w, 0.8)))
+        // CPU seconds per transfer swing less with the other jobs than the wall clock does.
+        if let cu = roundRatio(loop, t, \.upCPU), let cw = roundRatio(loop, t, \.downCPU) {
+            print(
+                String(
+                    format:
+                        "%@   by CPU seconds per transfer (loopback ÷ across namespaces): upload %.0f%% (%.2f s vs %.2f s), download %.0f%% (%.2f s vs %.2f s)",
+                    key, cu * 100, median(loop.map(\.upCPU)) ?? 0, median(t.map(\.upCPU)) ?? 0, cw * 100,
+                    median(loop.map(\.downCPU)) ?? 0, median(t.map(\.downCPU)) ?? 0))
+        }
+    }
+    if let n = testnetPlainMeasured[key], let u = roundRatio(n, loop, \.up), let w = roundRatio(n, loop, \.down) {
+        print(
+            String(
+                format: "%@ plain HTTP across namespaces ÷ plain loopback: upload %.0f%%, download %.0f%% (what separate hosts cost)", key,
+                u * 100, w * 100))
+        if let t = testnetMeasured[key], let tu = roundRatio(t, n, \.up), let tw = roundRatio(t, n, \.down) {
+            print(
+                String(
+                    format: "%@ TLS ÷ plain HTTP, both across namespaces: upload %.0f%%, download %.0f%% (what TLS alone costs)", key,
+                    tu * 100, tw * 100))
+        }
+        if let t = testnetMeasured[key], let cu = roundRatio(n, t, \.upCPU), let cw = roundRatio(n, t, \.downCPU) {
+            print(String(format: "%@   by CPU seconds: upload %.0f%%, download %.0f%%", key, cu * 100, cw * 100))
+        }
+    }
+    if let tahoeRates, let up = median(loop.map(\.up)), let down = median(loop.map(\.down)) {
+        let (u, w) = (up / tahoeRates.put, down / tahoeRates.get)
+        print(
+            String(
+                format:
+                    "%@ plain loopback (median of the rounds, %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)",
+                key, up, down, u, verdict(u, 10), w, verdict(w, 10)))
+        if let next = afterTahoe[key] {
+            let (u, w) = (next.up / tahoeRates.put, next.down / tahoeRates.get)
+            print(
+                String(
+                    format:
+                        "%@ plain loopback (right after Tahoe, %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)",
+                    key, next.up, next.down, u, verdict(u, 10), w, verdict(w, 10)))
+        }
+    }
+}
 print("load average at end: \(loadAverage())")
+if benchFailed { exit(1) }

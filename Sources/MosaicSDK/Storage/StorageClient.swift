@@ -22,6 +22,9 @@ public final class StorageClient: Sendable {
         /// Files a repair rebuilds onto one blobber before it commits them: well below a blobber's
         /// bound on uncommitted uploads (`BlobberServer.Configuration.maxOpenUploads`, 1024).
         public var repairBatch = 256
+        /// Shortest wait, once a read has enough answers, for blobbers that have not answered its
+        /// metadata yet (a blobber cut off would otherwise hold every read for a timeout); see `resolve`.
+        public var lagGrace: Duration = .milliseconds(500)
         /// The defaults.
         public init() {}
     }
@@ -391,9 +394,6 @@ public final class StorageClient: Sendable {
         }
     }
 
-    /// Shortest wait for blobbers that have not answered a read's metadata yet (see `resolve`).
-    static let lagGrace: Duration = .milliseconds(500)
-
     func clearRepairs(_ allocation: String, blobbers: Set<Int>) {
         repairLock.withLock {
             var log = RepairLog.load(home: home)
@@ -409,7 +409,8 @@ public final class StorageClient: Sendable {
     ///
     /// With `early`, a read does not wait out blobbers that are down or cut off (each would hold it
     /// for a connect timeout): once n − d blobbers answered and one version has d holders, the rest
-    /// get a short grace (`lagGrace`, at least 4× the slowest answer so far) and are then left out.
+    /// get a short grace (`Configuration.lagGrace`, at least 4× the slowest answer so far) and are
+    /// then left out; once every blobber answered, the read goes on at once.
     /// n − d answers always include a copy of the latest committed write, which reached d + 1.
     /// Writers pass `early: false`: they need every blobber's view (which ones miss the file).
     /// Blobbers in `awaiting` (a reader's preferred ones) are always waited for.
@@ -419,7 +420,7 @@ public final class StorageClient: Sendable {
         try RemotePath.validate(path)
         let conns = connections(a, ticket: ticket)
         let enough = max(1, a.totalShards - a.dataShards)
-        let grace = Self.lagGrace
+        let grace = configuration.lagGrace
         enum Event: Sendable {
             case answer(Int, Duration, FileMeta?, SinkFailure?)
             case graceOver
@@ -449,7 +450,13 @@ public final class StorageClient: Sendable {
                     if let m, m.allocationID == a.id, m.path == path, (try? m.verify(owner: a.ownerPublicKey)) != nil {
                         holdersByHash[m.hash, default: 0] += 1
                     }
-                    guard early, !waiting, out.count < conns.count, out.count >= enough,
+                    // Checked before the grace: the last answer must not wait out a grace set
+                    // for it (the read sat out the whole grace, 500 ms, whenever everyone answered).
+                    if out.count == conns.count {
+                        group.cancelAll()
+                        return out
+                    }
+                    guard early, !waiting, out.count >= enough,
                         holdersByHash.values.contains(where: { $0 >= a.dataShards }),
                         awaiting.isSubset(of: out.map(\.0))
                     else { continue }
@@ -460,10 +467,6 @@ public final class StorageClient: Sendable {
                         return .graceOver
                     }
                 case .graceOver:
-                    group.cancelAll()
-                    return out
-                }
-                if out.count == conns.count {
                     group.cancelAll()
                     return out
                 }
