@@ -19,7 +19,7 @@ extension Ledger {
         } catch let e as LedgerError {
             throw e
         } catch {
-            throw .storage("\(error)")
+            throw .store(error, "reading the ledger")
         }
     }
 
@@ -116,7 +116,7 @@ extension Ledger {
     /// A committed value from a contract's key-value store, for free read-only queries.
     public func contractValue(_ contract: String, key: String) throws(LedgerError) -> [UInt8]? {
         try locked { _, store throws(LedgerError) in
-            do { return try store.contractValue(contract, key) } catch { throw .storage("\(error)") }
+            do { return try store.contractValue(contract, key) } catch { throw .store(error, "reading \(contract)") }
         }
     }
 
@@ -131,7 +131,7 @@ extension Ledger {
                     contract.contribute(to: &report, balance: try store.account(ContractCall.address(of: name))?.balance ?? 0)
                 }
                 return report
-            } catch { throw .storage("\(error)") }
+            } catch { throw .store(error, "reading the supply") }
         }
     }
 }

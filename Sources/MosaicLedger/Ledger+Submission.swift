@@ -56,7 +56,7 @@ extension Ledger {
                 // The commit failed: nothing of the batch is durable, so none of it stays accepted.
                 for i in admitted { s.pool.remove(txs[i].hash) }
                 for i in txs.indices where results[i] == nil {
-                    results[i] = .storage("could not record the transaction: \(error)")
+                    results[i] = .store(error, "could not record the transaction")
                 }
             }
             return results
@@ -160,7 +160,7 @@ extension Ledger {
             if try known.map({ $0.expired.contains(tx.hash) }) ?? store.isExpired(tx.hash) {
                 throw LedgerError.alreadyExpired(hash: tx.hash)
             }
-        } catch let e as LedgerError { throw e } catch { throw .storage("\(error)") }
+        } catch { throw .store(error, "checking the transaction") }
         if round == nil {
             // Ledger time never goes back (block timestamps never decrease), so a hash whose
             // expired record was pruned after the window also stays out.
@@ -212,7 +212,7 @@ extension Ledger {
         guard round == nil, record else { return seq }
         do { try store.insertPending(tx, seq: seq, round: s.latest.round) } catch {
             s.pool.remove(tx.hash)
-            throw .storage("could not record the transaction: \(error)")
+            throw .store(error, "could not record the transaction")
         }
         return seq
     }
@@ -225,7 +225,7 @@ extension Ledger {
     /// database a follower's view of a row (through its own pool limits) is not the chain's.
     func restorePool(_ s: inout LedgerState, _ store: any LedgerStore, owner: Bool) throws(LedgerError) {
         let rows: [(hash: String, round: UInt64, bytes: [UInt8])]
-        do { rows = try store.pendingTransactions() } catch { throw .storage("reading the pending pool: \(error)") }
+        do { rows = try store.pendingTransactions() } catch { throw .store(error, "reading the pending pool") }
         for row in rows {
             var kept = false
             if let tx = try? BinaryBatch.decode(Data(row.bytes)).first, tx.hash == row.hash, let checked = try? precheck(tx) {

@@ -46,7 +46,7 @@ extension Ledger {
         } catch let e as LedgerError {
             throw e
         } catch {
-            throw .storage("view \(contract).\(name): \(error)")
+            throw .store(error, "view \(contract).\(name)")
         }
     }
 
@@ -69,12 +69,12 @@ extension Ledger {
                 guard let block = try reader.latestBlock() else { throw LedgerError.storage("the ledger has no blocks") }
                 let state = ContractView(
                     contract: name, round: block.round, now: block.timestamp, store: reader, budget: .max, isLatest: true)
-                do { return try body(contract, state) } catch { throw LedgerError.storage("reading \(name): \(error)") }
+                do { return try body(contract, state) } catch { throw LedgerError.store(error, "reading \(name)") }
             }
         } catch let e as LedgerError {
             throw e
         } catch {
-            throw .storage("reading \(name): \(error)")
+            throw .store(error, "reading \(name)")
         }
     }
 
@@ -107,7 +107,7 @@ final class ReaderPool: @unchecked Sendable {
                     let s = try ledger.database.open(directory: ledger.directory, reader: true)
                     open += 1
                     return s
-                } catch { throw .storage("cannot open a read connection: \(error)") }
+                } catch { throw .store(error, "cannot open a read connection") }
             }
             condition.wait()
         }

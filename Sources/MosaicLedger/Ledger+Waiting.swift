@@ -87,7 +87,7 @@ extension Ledger {
             }
             if try store.expired(hash) != nil { return (.expired, nil) }
         } catch {
-            throw .storage("\(error)")
+            throw .store(error, "reading the transaction")
         }
         return nil
     }

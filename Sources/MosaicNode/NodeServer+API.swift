@@ -241,7 +241,11 @@ extension NodeServer {
 
     /// Runs a ledger call, turning its error into the API's `{"error":{code,message}}` answer.
     static func mapped<T>(_ body: () throws(LedgerError) -> T) throws(HTTPError) -> T {
-        do { return try body() } catch { throw HTTPError(status: error.httpStatus, code: error.code, message: error.description) }
+        do { return try body() } catch {
+            // A 503 says when to come back: the database is restarting or out of reach.
+            let headers = error.httpStatus == 503 ? ["Retry-After": "1"] : [:]
+            throw HTTPError(status: error.httpStatus, code: error.code, message: error.description, headers: headers)
+        }
     }
 
     /// JSON bodies that do not decode are `malformed` submissions, like any other bad field

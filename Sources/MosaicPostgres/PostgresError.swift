@@ -28,6 +28,15 @@ package enum PostgresError: CodedError, Sendable, Equatable, CustomStringConvert
     /// The connection was closed before this call.
     case closed
 
+    /// The server cannot be reached or the session to it broke: the same command may succeed
+    /// once it is back (nothing was done, or a transaction was rolled back with the session).
+    package var isUnavailable: Bool {
+        switch self {
+        case .connect, .connectionLost: return true
+        default: return false
+        }
+    }
+
     /// A stable machine-readable code for each case.
     package var code: String {
         switch self {

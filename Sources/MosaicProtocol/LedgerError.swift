@@ -52,6 +52,9 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
     case notFound(String)
     /// Storage failed; the node's log has details. State is unchanged.
     case storage(String)
+    /// The ledger's database cannot be reached right now (a PostgreSQL server restarting, the
+    /// network to it down): nothing was done, and the same request may be sent again shortly.
+    case unavailable(String)
     /// The ledger was closed.
     case closed
     /// A block was asked of a node that does not hold the producer lease: another node on the
@@ -81,7 +84,7 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
         case .alreadyExpired: return "already_expired"
         case .notFound: return "not_found"
         case .storage: return "internal"
-        case .closed: return "unavailable"
+        case .closed, .unavailable: return "unavailable"
         case .notProducer: return "not_producer"
         }
     }
@@ -103,7 +106,7 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
             default: return 422
             }
         case .storage: return 500
-        case .closed: return 503
+        case .closed, .unavailable: return 503
         case .notProducer: return 409
         }
     }
@@ -142,6 +145,8 @@ public enum LedgerError: CodedError, Sendable, Equatable, CustomStringConvertibl
             return "transaction \(hash) expired before it was included and can never be submitted again; sign a new one"
         case .notFound(let what): return "\(what) not found"
         case .storage(let why): return "ledger storage error: \(why)"
+        case .unavailable(let why):
+            return "the ledger's database cannot be reached right now (\(why)); nothing was done, try again in a few seconds"
         case .closed: return "ledger is closed"
         case .notProducer:
             return

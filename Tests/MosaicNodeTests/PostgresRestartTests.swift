@@ -24,6 +24,16 @@ import Testing
         var sealedCount: Int { sealed.withLock { $0.count } }
     }
 
+    /// The error `body` ended with, or nil when it succeeded.
+    static func outcome(_ body: () async throws(LedgerClientError) -> Void) async -> LedgerClientError? {
+        do throws(LedgerClientError) {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// When the server's postmaster started (changes with each restart).
     static func serverStart(_ server: PostgresServer) throws -> String {
         let admin = try PostgresConnection(url: server.url)
@@ -156,6 +166,9 @@ import Testing
         print(
             "PostgresRestartTests: \(sealed.count) transfers sealed; failed while the database was down: \(seen.failures.withLock { $0 })")
         #expect(sealed.count > sealedBefore.count)
+        // A request that met the database down was told to try again (503 unavailable), never
+        // given an internal error.
+        #expect(seen.failures.withLock { $0["internal"] } == nil, "\(seen.failures.withLock { $0 })")
         for hash in sealed {
             for node in nodes {
                 let record = try node.ledger.transaction(hash)
@@ -167,5 +180,61 @@ import Testing
         let received = try nodes[0].ledger.account(receiver.publicKey.clientID).balance
         #expect(received >= UInt64(sealed.count) * token)
         for node in nodes { await node.stop() }
+    }
+
+    @Test func whileTheDatabaseIsDownRequestsAreUnavailableAndTheSameTransferIsAcceptedOnceItIsBack() async throws {
+        guard try PostgresServer.installedOrSkip() else { return }
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let url = try server.makeDatabase()
+        let sender = try testKey(1)
+        let receiver = try testKey(9)
+        var genesis = Genesis(chainID: "mosaic-pg-down", allocations: [sender.publicKey.clientID: 100 * token])
+        genesis.confirmations = 1
+        let directory = NSTemporaryDirectory() + "mosaic-pg-down-" + Hex.encode(Random.bytes(6))
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var c = NodeConfiguration(directory: directory, genesis: genesis, port: 0, blockTime: .milliseconds(200))
+        c.database = .postgres(url: url)
+        c.logger = nil
+        let node = try NodeServer(configuration: c)
+        try node.start()
+        let client = LedgerClient(baseURLs: [node.url])
+        let wallet = Wallet(signingKey: sender, client: client)
+        let first = try await wallet.transfer(to: receiver.publicKey.clientID, value: token)
+        _ = try await wallet.wait(for: first.hash, until: .sealed, timeout: .seconds(30))
+
+        server.crash()
+        // A signed transfer, a transaction read and a contract view: each is refused as
+        // unavailable (503, try again), none is an internal error, and the node lives on.
+        let held = Transaction.signed(
+            by: sender, chainID: genesis.chainID, to: receiver.publicKey.clientID, value: token, fee: genesis.minimumFee,
+            nonce: 2, creationDate: Int64(Date().timeIntervalSince1970))
+        let submitted = await Self.outcome { () async throws(LedgerClientError) in _ = try await client.submit(held) }
+        #expect(submitted?.code == "unavailable", "\(String(describing: submitted))")
+        if case .rejected(_, let message, let status) = submitted {
+            #expect(status == 503)
+            #expect(message.contains("try again"), "\(message)")
+        }
+        let read = await Self.outcome { () async throws(LedgerClientError) in _ = try await client.transaction(held.hash) }
+        #expect(read?.code == "unavailable", "\(String(describing: read))")
+        let viewed = await Self.outcome { () async throws(LedgerClientError) in
+            _ = try await client.view(contract: "faucet", name: "status")
+        }
+        #expect(viewed == nil || viewed?.code == "unavailable", "\(String(describing: viewed))")
+
+        try server.startAgain()
+        // The same signed bytes go in once the database is back (nothing of them was kept).
+        var accepted = false
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !accepted, ContinuousClock.now < deadline {
+            let e = await Self.outcome { () async throws(LedgerClientError) in _ = try await client.submit(held) }
+            accepted = e == nil
+            if let e { #expect(e.code == "unavailable", "\(e)") }
+            if !accepted { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(accepted)
+        _ = try await wallet.wait(for: held.hash, until: .sealed, timeout: .seconds(30))
+        #expect(try node.ledger.account(receiver.publicKey.clientID).balance == 2 * token)
+        await node.stop()
     }
 }

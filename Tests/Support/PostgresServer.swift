@@ -97,9 +97,15 @@ public final class PostgresServer: Sendable {
     /// Crashes the server (an immediate stop: no clean shutdown, every session cut) and starts it
     /// again on the same port and data, which replays its write-ahead log.
     public func restart() throws {
-        server.stop(immediate: true)
-        try server.start(settings: settings, port: port)
+        crash()
+        try startAgain()
     }
+
+    /// Stops the server at once (no clean shutdown, every session cut) and leaves it down.
+    public func crash() { server.stop(immediate: true) }
+
+    /// Starts a crashed server again on its port and data.
+    public func startAgain() throws { try server.start(settings: settings, port: port) }
 
     /// Stops the server at once and removes its folder.
     public func stop() {
