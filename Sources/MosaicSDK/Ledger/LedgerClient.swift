@@ -15,6 +15,9 @@ public struct LedgerClient: Sendable {
     private let endpoints: [HTTPClient]
     /// Index of the node that answered last; shared by copies of this client.
     private let preferred: NodePreference
+    /// How long a call goes on trying while every node answers `unavailable` (503: the ledger's
+    /// database is out of reach, e.g. a PostgreSQL server restarting); zero gives up at once.
+    public var unavailableWait: Duration = .seconds(15)
 
     /// Longest single long poll; the node caps waits at 60 s and a poll must end before the
     /// HTTP client's own idle timeout.
@@ -65,27 +68,39 @@ public struct LedgerClient: Sendable {
 
     /// Runs `body` against the preferred node, then each other node in turn while the one tried
     /// cannot be reached. A node's own answer (a refusal, not found) is final: another node of
-    /// the same chain would say the same. `attempt` is 0 on the first node tried.
+    /// the same chain would say the same. While every node answers `unavailable` (its database
+    /// is out of reach; nothing was done) the round is tried again for up to `unavailableWait`.
+    /// `attempt` is 0 on the first try only.
     func call<T: Sendable>(_ body: (_ http: HTTPClient, _ attempt: Int) async throws -> T) async throws(LedgerClientError) -> T {
         let start = preferred.index.withLock { $0 } % endpoints.count
+        let deadline = ContinuousClock.now + unavailableWait
         var last: LedgerClientError?
-        for attempt in 0..<endpoints.count {
-            let i = (start + attempt) % endpoints.count
-            let url = Self.text(nodeURLs[i])
-            let error: LedgerClientError
-            do {
-                let value = try await body(endpoints[i], attempt)
-                if attempt > 0 { preferred.index.withLock { $0 = i } }
-                return value
-            } catch let e as HTTPClientError {
-                error = LedgerClientError.from(e, url: url)
-                guard Self.nodeUnavailable(e), endpoints.count > 1 else { throw error }
-            } catch let e as LedgerClientError {
-                throw e
-            } catch {
-                throw .unreachable(url: url, reason: "\(error)")
+        var attempt = 0
+        while true {
+            var onlyUnavailable = true
+            for k in 0..<endpoints.count {
+                let i = (start + k) % endpoints.count
+                let url = Self.text(nodeURLs[i])
+                let error: LedgerClientError
+                do {
+                    let value = try await body(endpoints[i], attempt)
+                    if i != start { preferred.index.withLock { $0 = i } }
+                    return value
+                } catch let e as HTTPClientError {
+                    error = LedgerClientError.from(e, url: url)
+                    let unavailable = e.status == 503 && e.code == LedgerError.closed.code
+                    onlyUnavailable = onlyUnavailable && unavailable
+                    guard Self.nodeUnavailable(e), endpoints.count > 1 || unavailable else { throw error }
+                } catch let e as LedgerClientError {
+                    throw e
+                } catch {
+                    throw .unreachable(url: url, reason: "\(error)")
+                }
+                last = error
+                attempt += 1
             }
-            last = error
+            guard onlyUnavailable, ContinuousClock.now < deadline else { break }
+            try? await Task.sleep(for: .milliseconds(500))
         }
         throw last ?? .unreachable(url: Self.text(baseURL), reason: "no node answered")
     }
@@ -257,7 +272,8 @@ public struct LedgerClient: Sendable {
             do { return try await http.post("/v1/transactions", json: tx, as: SubmissionResult.self) } catch let e as HTTPClientError
                 where attempt > 0 && e.code == LedgerError.duplicate(hash: "").code
             {
-                // The node tried before took it and stopped before it answered: the chain has it.
+                // A node tried before took it and stopped (or lost its database) before it
+                // answered: the chain has it.
                 return SubmissionResult(hash: tx.hash, status: .pending)
             }
         }
