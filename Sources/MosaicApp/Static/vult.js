@@ -472,9 +472,11 @@
       else {
         // A file of a dropped folder keeps its folder: photos/a.jpg becomes photos/a (1).jpg.
         const folder = job.name.slice(0, job.name.lastIndexOf('/') + 1);
+        // Names below the current folder are not listed here: a second Keep both takes the next number.
         const taken = new Set(folder ? [] : vult.entries.map((e) => e.name));
-        let n = 1;
+        let n = (job.kept || 0) + 1;
         while (taken.has(keepBothName(job.file.name, n))) n++;
+        job.kept = n;
         job.name = folder + keepBothName(job.file.name, n);
       }
       job.batch = null;
