@@ -142,7 +142,9 @@ defer { try? FileManager.default.removeItem(atPath: root) }
 /// A random input file, written in 4 MiB pieces.
 func makeInput(_ path: String, mib: Int) throws -> URL {
     let url = URL(fileURLWithPath: path)
-    FileManager.default.createFile(atPath: url.path, contents: nil)
+    guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+        throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+    }
     let handle = try FileHandle(forWritingTo: url)
     for _ in 0..<(mib / 4) { try handle.write(contentsOf: Random.bytes(4 << 20)) }
     if mib % 4 != 0 { try handle.write(contentsOf: Random.bytes((mib % 4) << 20)) }
