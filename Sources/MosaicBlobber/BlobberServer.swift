@@ -86,7 +86,19 @@ package final class BlobberServer: Sendable {
         let metaStore = try BlobberMetaStore(path: dir + "/meta.sqlite")
         try metaStore.importJSONRecords(from: dir + "/meta")  // blobbers from before meta.sqlite
         var loaded = try metaStore.loadAll()
-        for (id, r) in loaded { loaded[id]?.leaves = try AllocationRoot.leaves(of: r.files.values.map(\.meta), index: r.index) }
+        for (id, r) in loaded {
+            let leaves = try AllocationRoot.leaves(of: r.files.values.map(\.meta), index: r.index)
+            loaded[id]?.leaves = leaves
+            // Files whose root is not the one committed: kept from a blobber before the v2 allocation
+            // root (2026-12-04), or damaged. Clients refuse such a blobber ("does not match its
+            // committed root"); say why here, where its operator looks.
+            if r.writeMarker != nil, leaves.root != r.root {
+                configuration.logger?(
+                    "allocation \(id): its \(r.files.count) stored entries give root \(leaves.root), not the committed \(r.root); "
+                        + "written by a Mosaic from before the v2 allocation root (2026-12-04), or damaged. Clients refuse it until its "
+                        + "owner writes it anew; a devnet from then is best started in a new folder")
+            }
+        }
         meta = Mutex(metaStore)
         // Fragments published but never recorded (crash mid-commit) or orphaned by a delete.
         for (id, record) in loaded {

@@ -43,4 +43,32 @@ import Testing
         _ = try await grid.client.download(remotePath: "/a/b.bin", to: out, allocation: grid.allocation)
         #expect([UInt8](try Data(contentsOf: out)) == bytes)
     }
+
+    /// Log lines a blobber wrote.
+    final class Lines: Sendable {
+        let all = Mutex<[String]>([])
+        var text: String { all.withLock { $0.joined(separator: "\n") } }
+    }
+
+    @Test func aBlobberWhoseEntriesDoNotGiveItsCommittedRootSaysSoAtStart() async throws {
+        let lines = Lines()
+        let grid = try await StorageGrid(data: 1, parity: 1) { c in c.logger = { line in lines.all.withLock { $0.append(line) } } }
+        defer { Task { await grid.shutdown() } }
+        _ = try await grid.client.upload(localFile: try grid.localFile([1, 2, 3]), remotePath: "/a.txt", allocation: grid.allocation)
+        try await grid.restart(0)
+        #expect(!lines.text.contains("not the committed"), "an honest restart raises no alarm: \(lines.text)")
+
+        // As a blobber from before the v2 allocation root left it: its committed root is of another rule.
+        await grid.stop(0)
+        let store = try BlobberMetaStore(path: grid.root + "/blobber0/meta.sqlite")
+        var r = try #require(try store.loadAll()[grid.allocation.id])
+        r.root = String(repeating: "1", count: 64)
+        try store.saveAllocation(r)
+        store.close()
+        try await grid.restart(0)
+        #expect(lines.text.contains("allocation \(grid.allocation.id): its 1 stored entries give root"), "\(lines.text)")
+        #expect(lines.text.contains("not the committed \(r.root)"))
+        #expect(lines.text.contains("before the v2 allocation root"))
+        await grid.shutdown()  // also at the end: the deferred task may not run before the process exits
+    }
 }
