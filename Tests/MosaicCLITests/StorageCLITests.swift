@@ -128,17 +128,26 @@ import Testing
         let first = try MosaicProcess(
             ["upload", file.path, "/big.bin", "--json"],
             environment: ["MOSAIC_HOME": cli.home.path, "MOSAIC_PASSPHRASE": "correct horse"])
-        // Kill it once the blobbers hold a few MiB of it.
+        // Kill it once the blobbers hold a few MiB of it. Only their open-upload folders are
+        // listed (blobber-N/fragments/uploads/ALLOCATION/): a walk of the whole devnet folder
+        // could end early on a file that vanished under it (tmp/, WAL files) and never see them.
         func partialBytes() -> Int {
+            let fm = FileManager.default
             var total = 0
-            let e = FileManager.default.enumerator(at: net.dir, includingPropertiesForKeys: [.fileSizeKey])
-            while let u = e?.nextObject() as? URL {
-                if u.path.contains("/uploads/") { total += (try? u.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0 }
+            for blobber in ((try? fm.contentsOfDirectory(atPath: net.dir.path)) ?? []) where blobber.hasPrefix("blobber-") {
+                let uploads = net.dir.path + "/" + blobber + "/fragments/uploads"
+                for allocation in (try? fm.contentsOfDirectory(atPath: uploads)) ?? [] {
+                    for file in (try? fm.contentsOfDirectory(atPath: uploads + "/" + allocation)) ?? [] {
+                        let size = (try? fm.attributesOfItem(atPath: uploads + "/" + allocation + "/" + file))?[.size] as? Int
+                        total += size ?? 0
+                    }
+                }
             }
             return total
         }
         let deadline = ContinuousClock.now + .seconds(60)
-        while partialBytes() < 4 << 20, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while partialBytes() < 4 << 20, first.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(first.isRunning, "the first upload was still running when the blobbers held 4 MiB of it")
         first.signal(SIGKILL)
         _ = await first.waitForExit(timeout: 10)
         #expect(partialBytes() >= 4 << 20, "the blobbers kept the interrupted upload's bytes")

@@ -64,6 +64,9 @@ public final class MosaicProcess: Sendable {
 
     public func signal(_ sig: Int32) { process.signal(sig) }
 
+    /// The process has not exited yet.
+    public var isRunning: Bool { process.isRunning }
+
     /// Waits for exit (bounded) and returns the exit status, or nil when it did not exit in time.
     public func waitForExit(timeout: Double) async -> Int32? {
         (try? await blocking { self.waitForExitBlocking(timeout: timeout) }) ?? nil
