@@ -40,6 +40,10 @@ package final class BulkHTTPConnection: @unchecked Sendable {
     /// never shuts down a descriptor already reused.
     private let inFlight = Mutex(InFlight())
 
+    /// Body bytes the open streamed request still has to send (see `openStream`); on `queue`.
+    /// A request left open (its sender gave up) is cut off by the next use of the connection.
+    private var streamLeft: Int64 = 0
+
     private struct InFlight {
         var fd: Int32 = -1
         /// The last request id given out, the one running on `queue` (0 when none) and the last one cancelled.
@@ -104,20 +108,31 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         // released (the encoder reuses a batch buffer only when nothing else refers to it) instead of
         // racing the release of this dispatch block.
         let box = BodyBox(body)
+        let response = try await onQueue { () throws -> HTTPClientResponse in
+            guard let b = box.take() else {
+                throw HTTPClientError(status: 0, code: "transport", message: "request body already sent")
+            }
+            self.cutOffOpenStream()
+            return try b.withUnsafeBytes { try self.exchange(method, target, headers, contentType, $0) }
+        }
+        if response.status >= 400 { throw HTTPClientError.from(status: response.status, body: response.body) }
+        return response
+    }
+
+    /// Runs `work` on `queue` as the connection's request in flight: cancelling the calling task
+    /// shuts the socket down, so a blocked send or receive returns at once.
+    private func onQueue<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let id = inFlight.withLock {
             $0.issued += 1
             return $0.issued
         }
-        let response: HTTPClientResponse = try await withTaskCancellationHandler {
+        return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { cont in
                 queue.async {
-                    let result = Result { () throws -> HTTPClientResponse in
-                        guard let b = box.take() else {
-                            throw HTTPClientError(status: 0, code: "transport", message: "request body already sent")
-                        }
+                    let result = Result { () throws -> T in
                         self.inFlight.withLock { $0.current = id }
                         defer { self.inFlight.withLock { $0.current = 0 } }
-                        return try b.withUnsafeBytes { try self.exchange(method, target, headers, contentType, $0) }
+                        return try work()
                     }
                     cont.resume(with: result)
                 }
@@ -128,8 +143,102 @@ package final class BulkHTTPConnection: @unchecked Sendable {
                 if $0.current == id, $0.fd >= 0 { shutdown($0.fd, Int32(SHUT_RDWR)) }
             }
         }
+    }
+
+    // MARK: streamed requests
+
+    /// Starts a request whose `length`-byte body follows in parts (`streamBody`) as the caller
+    /// produces them, answered by `finishStream`. An upload streams its fragments as one PUT per
+    /// span of many encoder batches: a PUT per batch cost a round trip each, during which neither
+    /// the client nor the blobber had the next bytes to work on, and per-request work on both.
+    /// Only the head is sent here; on a reused connection that the server closed meanwhile, it is
+    /// sent again on a new one (no body byte has left yet).
+    public func openStream(
+        _ method: HTTPMethod, _ path: String, headers: [String: String] = [:],
+        contentType: String = "application/octet-stream", length: Int64
+    ) async throws {
+        guard length > 0 else {
+            throw HTTPClientError(status: 0, code: "transport", message: "a streamed request needs a body")
+        }
+        try await onQueue {
+            self.cutOffOpenStream()
+            let target = URLPath.target(self.basePath + (path.hasPrefix("/") ? path : "/" + path))
+            let head = try self.head(method, target, headers, contentType, length)
+            for attempt in 1...2 {
+                try self.checkCancelled()
+                if self.fd >= 0, !self.idleAndOpen() { self.closeSocket() }
+                let reused = self.fd >= 0
+                if !reused { try self.connectSocket() }
+                do {
+                    try head.withUnsafeBytes { try self.sendAll($0, more: true) }
+                    self.streamLeft = length
+                    return
+                } catch {
+                    self.closeSocket()
+                    try self.checkCancelled()
+                    if reused, attempt == 1 { continue }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Sends the next part of the open streamed request's body, straight from the caller's
+    /// buffer. A failure ends the request: the server's answer is read if it gave one (a refusal
+    /// sent before the body was complete), and that is what throws.
+    public func streamBody<Body: ContiguousBytes & Sendable>(_ body: Body) async throws {
+        let box = BodyBox(body)
+        try await onQueue {
+            guard let b = box.take() else { throw HTTPClientError(status: 0, code: "transport", message: "request body already sent") }
+            try b.withUnsafeBytes { bytes in
+                guard self.fd >= 0, Int64(bytes.count) <= self.streamLeft else {
+                    throw HTTPClientError(
+                        status: 0, code: "transport", message: "no open request to \(self.host):\(self.port) takes \(bytes.count) more bytes")
+                }
+                do {
+                    try self.sendAll(bytes, more: Int64(bytes.count) < self.streamLeft)
+                    self.streamLeft -= Int64(bytes.count)
+                } catch let sent as HTTPClientError {
+                    self.streamLeft = 0
+                    let answer = try? self.readResponse().0
+                    self.closeSocket()
+                    if let answer, answer.status >= 400 { throw HTTPClientError.from(status: answer.status, body: answer.body) }
+                    throw sent
+                }
+            }
+        }
+    }
+
+    /// Reads the answer to the streamed request once its whole body is sent; a status >= 400
+    /// throws with the server's message.
+    public func finishStream() async throws -> HTTPClientResponse {
+        let response = try await onQueue { () throws -> HTTPClientResponse in
+            guard self.fd >= 0, self.streamLeft == 0 else {
+                let left = self.streamLeft
+                self.cutOffOpenStream()
+                throw HTTPClientError(
+                    status: 0, code: "transport", message: "the request to \(self.host):\(self.port) ended \(left) bytes short of its body")
+            }
+            do {
+                let (response, keepAlive) = try self.readResponse()
+                if !keepAlive { self.closeSocket() }
+                return response
+            } catch let e as Stale {
+                self.closeSocket()
+                throw e.underlying
+            } catch {
+                self.closeSocket()
+                throw error
+            }
+        }
         if response.status >= 400 { throw HTTPClientError.from(status: response.status, body: response.body) }
         return response
+    }
+
+    /// Gives up the open streamed request, if any: its connection is closed (the server drops the
+    /// partial body's request; what it already wrote of it stays, as after any cut connection).
+    public func abortStream() async {
+        _ = try? await onQueue { self.cutOffOpenStream() }
     }
 
     /// Closes the socket (the next request opens a new one).
@@ -148,19 +257,7 @@ package final class BulkHTTPConnection: @unchecked Sendable {
     ) throws -> HTTPClientResponse {
         // The target goes on the request line as is: encoded, it can hold no space or line break.
         let target = URLPath.target(basePath + (path.hasPrefix("/") ? path : "/" + path))
-        var head = "\(method.rawValue) \(target) HTTP/1.1\r\n"
-        head += "Host: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\nContent-Length: \(body.count)\r\n"
-        if !body.isEmpty { head += "Content-Type: \(contentType)\r\n" }
-        for (k, v) in headers {
-            // Header injection guard: a value with a line break would start a new header or request.
-            // Checked on bytes: Swift compares "\r\n" as one Character, equal to neither "\r" nor "\n".
-            guard !k.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 58 }), !v.utf8.contains(where: { $0 == 13 || $0 == 10 }) else {
-                throw HTTPClientError(status: 0, code: "invalid_header", message: "header \(k) contains a line break; refusing to send it")
-            }
-            head += "\(k): \(v)\r\n"
-        }
-        head += "\r\n"
-        let headBytes = Array(head.utf8)
+        let headBytes = try head(method, target, headers, contentType, Int64(body.count))
         for attempt in 1...2 {
             try checkCancelled()
             let reused = fd >= 0
@@ -179,6 +276,38 @@ package final class BulkHTTPConnection: @unchecked Sendable {
             }
         }
         throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection twice")
+    }
+
+    /// A request's head: request line, Host, Content-Length, Content-Type when there is a body, `headers`.
+    private func head(
+        _ method: HTTPMethod, _ target: String, _ headers: [String: String], _ contentType: String, _ length: Int64
+    ) throws -> [UInt8] {
+        var head = "\(method.rawValue) \(target) HTTP/1.1\r\n"
+        head += "Host: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\nContent-Length: \(length)\r\n"
+        if length > 0 { head += "Content-Type: \(contentType)\r\n" }
+        for (k, v) in headers {
+            // Header injection guard: a value with a line break would start a new header or request.
+            // Checked on bytes: Swift compares "\r\n" as one Character, equal to neither "\r" nor "\n".
+            guard !k.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 58 }), !v.utf8.contains(where: { $0 == 13 || $0 == 10 }) else {
+                throw HTTPClientError(status: 0, code: "invalid_header", message: "header \(k) contains a line break; refusing to send it")
+            }
+            head += "\(k): \(v)\r\n"
+        }
+        head += "\r\n"
+        return Array(head.utf8)
+    }
+
+    /// Closes the connection if a streamed request on it was left with its body unfinished.
+    private func cutOffOpenStream() {
+        if streamLeft > 0 { closeSocket() }
+        streamLeft = 0
+    }
+
+    /// Whether the idle keep-alive connection is still usable: nothing to read on it (a server that
+    /// closed it has sent its end, or a TLS alert), no error or hang-up.
+    private func idleAndOpen() -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) == 0
     }
 
     private func roundTrip(_ head: [UInt8], _ body: UnsafeRawBufferPointer) throws -> HTTPClientResponse {
@@ -286,6 +415,7 @@ package final class BulkHTTPConnection: @unchecked Sendable {
     }
 
     private func closeSocket() {
+        streamLeft = 0
         if let ssl { SSL_free(ssl) }
         ssl = nil
         inFlight.withLock {

@@ -38,27 +38,51 @@ package struct FileEncoder: Sendable {
 
     /// Encodes the file at `path`; see `encode(read:to:minimumSinks:progress:)`. Reads go straight
     /// into the batch buffer (no `Data` or array per read).
+    ///
+    /// - Parameter size: the file's size when the caller knows it (it sized the cipher by it). The
+    ///   sinks are told their streams' lengths up front (`FragmentSink.expect`), and a file found
+    ///   longer or shorter than `size` throws `StorageError.sourceSizeChanged`.
     public func encode(
-        fileAt path: String, to sinks: [any FragmentSink], minimumSinks: Int? = nil,
+        fileAt path: String, size: Int64? = nil, to sinks: [any FragmentSink], minimumSinks: Int? = nil,
         beforeSend: BatchCheck? = nil,
         progress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> Result {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw StorageError.io(operation: "open", path: path, errno: errno) }
         defer { close(fd) }
+        func readAll(_ buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            var filled = 0
+            while filled < buffer.count {
+                let got = read(fd, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
+                if got < 0 {
+                    if errno == EINTR { continue }
+                    throw StorageError.io(operation: "read", path: path, errno: errno)
+                }
+                if got == 0 { break }
+                filled += got
+            }
+            return filled
+        }
+        guard let size else {
+            return try await encode(fill: readAll, to: sinks, minimumSinks: minimumSinks, beforeSend: beforeSend, progress: progress)
+        }
+        let layout = try FileLayout(fileSize: size, dataShards: dataShards, parityShards: parityShards, cipherOverhead: cipher.overhead)
+        for sink in sinks { sink.expect(length: layout.fragmentLength) }
+        var total: Int64 = 0
         return try await encode(
             fill: { buffer in
-                var filled = 0
-                while filled < buffer.count {
-                    let got = read(fd, buffer.baseAddress.map { $0 + filled }, buffer.count - filled)
-                    if got < 0 {
-                        if errno == EINTR { continue }
-                        throw StorageError.io(operation: "read", path: path, errno: errno)
+                // Never past `size`: the sinks were promised exactly its fragments.
+                let want = Int(min(Int64(buffer.count), size - total))
+                let got = try readAll(UnsafeMutableRawBufferPointer(rebasing: buffer[..<want]))
+                total += Int64(got)
+                if got < want { throw StorageError.sourceSizeChanged(path: path, expected: size, found: total) }
+                if total == size {
+                    var probe: UInt8 = 0
+                    if try readAll(UnsafeMutableRawBufferPointer(start: &probe, count: 1)) > 0 {
+                        throw StorageError.sourceSizeChanged(path: path, expected: size, found: size + 1)
                     }
-                    if got == 0 { break }
-                    filled += got
                 }
-                return filled
+                return got
             }, to: sinks, minimumSinks: minimumSinks, beforeSend: beforeSend, progress: progress)
     }
 

@@ -13,9 +13,14 @@ package protocol FragmentSink: Sendable {
     /// memory (a socket, a file) needs no copy. The default copies into an array for `write(_:at:)`.
     func write(fragment bytes: FragmentBytes, at offset: Int64) async throws
     func finish(length: Int64, root: [UInt8]) async throws
+    /// Told before the first write when the encoder knows the stream's whole length (a file of a
+    /// known size), so a sink may send many writes as one request. Never called otherwise.
+    func expect(length: Int64)
 }
 
 extension FragmentSink {
+    public func expect(length: Int64) {}
+
     public func write(fragment bytes: FragmentBytes, at offset: Int64) async throws {
         try await write(bytes.array, at: offset)
     }
@@ -43,6 +48,11 @@ package struct FragmentBytes: @unchecked Sendable, ContiguousBytes {
 
     /// A copy as an array (for sinks that keep the bytes).
     public var array: [UInt8] { storage.array(from: offset, count: count) }
+
+    /// The first `n` bytes.
+    public func prefix(_ n: Int) -> FragmentBytes {
+        FragmentBytes(storage: storage, offset: offset, count: min(max(0, n), count))
+    }
 
     /// The bytes after the first `n` (a sink skipping what its blobber already holds).
     public func dropFirst(_ n: Int) -> FragmentBytes {

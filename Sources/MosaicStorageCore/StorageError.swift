@@ -23,6 +23,8 @@ package enum StorageError: CodedError, Equatable, CustomStringConvertible {
     case corruptFragmentFile(String)
     case io(operation: String, path: String, errno: Int32)
     case writerClosed
+    /// The file being encoded is not the size it had when the upload began (it changed meanwhile).
+    case sourceSizeChanged(path: String, expected: Int64, found: Int64)
 
     /// Stable code: callers decide on it, never on the message.
     public var code: String {
@@ -48,6 +50,7 @@ package enum StorageError: CodedError, Equatable, CustomStringConvertible {
         case .corruptFragmentFile: return "corrupt_fragment_file"
         case .io: return "io"
         case .writerClosed: return "writer_closed"
+        case .sourceSizeChanged: return "source_size_changed"
         }
     }
 
@@ -82,6 +85,9 @@ package enum StorageError: CodedError, Equatable, CustomStringConvertible {
         case .corruptFragmentFile(let p): return "fragment file \(p) is damaged; delete it and repair the file from other blobbers"
         case .io(let op, let path, let e): return "\(op) failed for \(path): errno \(e)"
         case .writerClosed: return "this fragment writer was already committed or aborted"
+        case .sourceSizeChanged(let p, let e, let f):
+            return
+                "\(p) was \(e) bytes when its upload began and is \(f > e ? "longer" : "\(f) bytes") now: it changed while it was being read; upload it again once it stays put"
         }
     }
 }

@@ -139,6 +139,35 @@ struct BlobberConnection: Sendable {
         return try await bulk.send(.put, path, headers: headers, body: fragment).decode(BlobberWire.UploadStatus.self).received
     }
 
+    /// Whether upload PUTs can be streamed over many encoder batches (`openUpload`): only over the
+    /// bulk connection (URLSession, used behind an HTTP proxy, takes a body whole).
+    var streamsUploads: Bool { bulk != nil }
+
+    /// Starts one PUT of `length` bytes at stream offset `offset` of an upload, whose body follows
+    /// in parts (`sendUpload`) as the encoder produces them; `finishUpload` reads the answer.
+    func openUpload(_ upload: String, offset: Int64, length: Int64) async throws {
+        guard let bulk else { throw HTTPClientError(status: 0, code: "transport", message: "no bulk connection to stream over") }
+        let path = "\(base)/uploads/\(upload)"
+        try await bulk.openStream(.put, path, headers: signed(.put, path, offset: offset, streamedLength: length), length: length)
+    }
+
+    /// The next bytes of the PUT `openUpload` started, sent straight from the encoder's buffer.
+    func sendUpload(_ fragment: FragmentBytes) async throws {
+        guard let bulk else { throw HTTPClientError(status: 0, code: "transport", message: "no bulk connection to stream over") }
+        try await bulk.streamBody(fragment)
+    }
+
+    /// The blobber's answer to the streamed PUT, once all of it is sent: the bytes it now holds.
+    func finishUpload() async throws -> Int64 {
+        guard let bulk else { throw HTTPClientError(status: 0, code: "transport", message: "no bulk connection to stream over") }
+        return try await bulk.finishStream().decode(BlobberWire.UploadStatus.self).received
+    }
+
+    /// Gives up a streamed PUT left unfinished (its connection is closed).
+    func abortUpload() async {
+        await bulk?.abortStream()
+    }
+
     func discard(_ upload: String) async throws {
         _ = try await call(.delete, "\(base)/uploads/\(upload)")
     }

@@ -5,15 +5,26 @@ import MosaicProtocol
 import MosaicStorageCore
 import Synchronization
 
-/// Sends one fragment stream of an upload to a blobber, one PUT per encoder batch, skipping what
-/// the blobber already holds (resume after either side was interrupted).
+/// Sends one fragment stream of an upload to a blobber, skipping what the blobber already holds
+/// (resume after either side was interrupted). When the stream's length is known (`expect`), its
+/// bytes go as PUTs of up to `span` bytes each, streamed batch by batch as the encoder codes them;
+/// otherwise one PUT per encoder batch.
 final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
-    // @unchecked: `received` and `finished` are guarded by `lock`; the encoder calls a sink in order.
+    // @unchecked: `received`, `expected`, `streamEnd` and `finished` are guarded by `lock`; the
+    // encoder calls a sink in order, never two calls at once.
     let connection: BlobberConnection
     let upload: String
     private let lock = NSLock()
     private var received: Int64?
+    private var expected: Int64?
+    /// The stream offset where the streamed PUT now open ends (nil: none open).
+    private var streamEnd: Int64?
     private(set) var finished: (length: Int64, root: [UInt8])?
+
+    /// The most one streamed PUT carries. The blobber keeps what arrived of a PUT cut short, so a
+    /// resume loses nothing by a longer one; the bound keeps one signed request's reservation and
+    /// lifetime modest.
+    static let span: Int64 = 64 << 20
 
     /// `fresh`: the upload id was just drawn at random, so the blobber holds nothing of it and
     /// the first PUT need not ask (a batch of small files saves a round trip per file).
@@ -63,17 +74,60 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         lock.withLock { received = now }
     }
 
+    func expect(length: Int64) {
+        lock.withLock { expected = length }
+    }
+
     /// The upload path: no copy of the fragment bytes on the client (they go from the encoder's
     /// buffer to the socket).
     func write(fragment bytes: FragmentBytes, at offset: Int64) async throws {
         let already = try await alreadyReceived()
         if offset + Int64(bytes.count) <= already { return }
         let skip = Int(max(0, already - offset))
-        let now = try checked(try await connection.put(upload, offset: offset + Int64(skip), fragment: bytes.dropFirst(skip)))
-        lock.withLock { received = now }
+        guard let expected = lock.withLock({ expected }), connection.streamsUploads else {
+            let now = try checked(try await connection.put(upload, offset: offset + Int64(skip), fragment: bytes.dropFirst(skip)))
+            return lock.withLock { received = now }
+        }
+        var part = bytes.dropFirst(skip)
+        var at = offset + Int64(skip)
+        do {
+            while part.count > 0 {
+                var end = lock.withLock { streamEnd }
+                if end == nil {
+                    let to = min(expected, at + Self.span)
+                    guard to > at else {
+                        throw StorageClientError.unreadable(path: upload, reason: "the encoder wrote past the \(expected) bytes it announced")
+                    }
+                    try await connection.openUpload(upload, offset: at, length: to - at)
+                    lock.withLock { streamEnd = to }
+                    end = to
+                }
+                guard let end else { break }
+                let n = Int(min(Int64(part.count), end - at))
+                try await connection.sendUpload(part.prefix(n))
+                at += Int64(n)
+                part = part.dropFirst(n)
+                if at == end {
+                    lock.withLock { streamEnd = nil }
+                    let now = try checked(try await connection.finishUpload())
+                    lock.withLock { received = now }
+                }
+            }
+        } catch {
+            lock.withLock { streamEnd = nil }
+            await connection.abortUpload()
+            throw error
+        }
     }
 
     func finish(length: Int64, root: [UInt8]) async throws {
+        if lock.withLock({ streamEnd }) != nil {
+            // The encoder stopped short of the length it announced: what was sent stays, the
+            // request is given up, and the check below says what the blobber holds.
+            lock.withLock { streamEnd = nil }
+            await connection.abortUpload()
+            lock.withLock { received = nil }
+        }
         if length == 0 { return lock.withLock { finished = (length, root) } }
         // The last PUT's answer already says what the blobber holds; ask only when it did not.
         let last = lock.withLock { received }

@@ -144,7 +144,7 @@ extension StorageClient {
             let total = size
             do {
                 encoded = try await encoder.encode(
-                    fileAt: localFile.path, to: sinks, minimumSinks: a.dataShards,
+                    fileAt: localFile.path, size: size, to: sinks, minimumSinks: a.dataShards,
                     beforeSend: { first, leaves in try chunks.admit(firstChunk: first, leafHashes: leaves) }
                 ) { done in
                     progress?(TransferProgress(bytes: done, total: total))
@@ -155,6 +155,9 @@ extension StorageClient {
                 continue
             } catch let StorageError.tooFewSinks(needed, succeeded, failures) {
                 throw Self.summarize(failures, needed: needed, reached: succeeded, path: remotePath, allocation: a)
+            } catch StorageError.sourceSizeChanged {
+                Self.forgetJournal(journalURL)
+                throw StorageClientError.changedDuringUpload(path: localFile.path)
             } catch is CryptoError {
                 // The cipher is bound to the size at the start: a file that grew has more segments.
                 Self.forgetJournal(journalURL)
