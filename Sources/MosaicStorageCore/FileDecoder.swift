@@ -50,52 +50,70 @@ package struct FileDecoder: Sendable {
         var picker = SourcePicker(sources: sources, preferredOrder: preferredOrder, needed: d)
         var written: Int64 = 0
 
+        // Each batch is rebuilt and opened (on all cores) while the next one is fetched and
+        // verified: done one after the other, one core sat idle through most of a download.
+        var opening: Task<[[UInt8]], any Error>?
         var batchStart = chunks.lowerBound
         while batchStart < chunks.upperBound {
             let batch = batchStart..<min(chunks.upperBound, batchStart + Int64(chunksPerBatch))
             let blocks = try await picker.fetch(batch, using: self)
             let used = picker.active.sorted()
-            let sealedChunks: [[UInt8]] = try parallelMap(batch.count) { k in
-                let c = batch.lowerBound + Int64(k)
-                let fs = layout.fragmentSize(ofChunk: c)
-                let buffer = ByteBuffer(count: layout.totalShards * fs)
-                for i in used { buffer.write(blocks[i]?[k].data ?? [], at: i * fs) }
-                try coder.reconstructData(buffer: buffer.base, stride: fs, fragmentSize: fs, available: used)
-                return buffer.array(from: 0, count: layout.sealedLength(ofChunk: c))
-            }
-            // Segments of this batch that overlap the wanted range, opened on all cores.
-            var segments: [(chunk: Int, segment: Int64)] = []
-            for k in 0..<batch.count {
-                let c = batch.lowerBound + Int64(k)
-                let first = c * Int64(d)
-                for s in first..<min(layout.segmentCount, first + Int64(d)) {
-                    let start = s * Int64(layout.plainSegmentSize)
-                    let end = start + Int64(layout.plainLength(ofSegment: s))
-                    if start < wanted.upperBound && end > wanted.lowerBound { segments.append((k, s)) }
+            if let previous = opening {
+                for piece in try await previous.value {
+                    try write(piece)
+                    written += Int64(piece.count)
                 }
             }
-            let plains: [[UInt8]] = try parallelMap(segments.count) { t in
-                let (k, s) = segments[t]
-                let c = batch.lowerBound + Int64(k)
-                let local = Int(s - c * Int64(d)) * MerkleRules.blockSize
-                let length = layout.plainLength(ofSegment: s) + layout.cipherOverhead
-                let plain = try cipher.open(Array(sealedChunks[k][local..<(local + length)]), segmentIndex: UInt64(s))
-                guard plain.count == length - layout.cipherOverhead else {
-                    throw StorageError.cipherSizeMismatch(segment: s, expected: length - layout.cipherOverhead, got: plain.count)
-                }
-                return plain
-            }
-            for (t, plain) in plains.enumerated() {
-                let start = segments[t].segment * Int64(layout.plainSegmentSize)
-                let lo = Int(max(0, wanted.lowerBound - start))
-                let hi = Int(min(Int64(plain.count), wanted.upperBound - start))
-                let slice = (lo == 0 && hi == plain.count) ? plain : Array(plain[lo..<hi])
-                try write(slice)
-                written += Int64(slice.count)
-            }
+            opening = Task { [self] in try self.open(batch, blocks: blocks, used: used, wanted: wanted) }
             batchStart = batch.upperBound
         }
+        if let last = opening {
+            for piece in try await last.value {
+                try write(piece)
+                written += Int64(piece.count)
+            }
+        }
         return Report(bytesWritten: written, badSources: picker.bad)
+    }
+
+    /// Rebuilds the sealed chunks of `batch` from the verified blocks of the fragments `used`, opens
+    /// the segments that overlap `wanted`, and returns their plaintext (cut to `wanted`) in order.
+    func open(_ batch: Range<Int64>, blocks: [Int: [FragmentBlock]], used: [Int], wanted: Range<Int64>) throws -> [[UInt8]] {
+        let layout = file.layout
+        let d = layout.dataShards
+        let sealedChunks: [[UInt8]] = try parallelMap(batch.count) { k in
+            let c = batch.lowerBound + Int64(k)
+            let fs = layout.fragmentSize(ofChunk: c)
+            let buffer = ByteBuffer(count: layout.totalShards * fs)
+            for i in used { buffer.write(blocks[i]?[k].data ?? [], at: i * fs) }
+            try coder.reconstructData(buffer: buffer.base, stride: fs, fragmentSize: fs, available: used)
+            return buffer.array(from: 0, count: layout.sealedLength(ofChunk: c))
+        }
+        // Segments of this batch that overlap the wanted range, opened on all cores.
+        var segments: [(chunk: Int, segment: Int64)] = []
+        for k in 0..<batch.count {
+            let c = batch.lowerBound + Int64(k)
+            let first = c * Int64(d)
+            for s in first..<min(layout.segmentCount, first + Int64(d)) {
+                let start = s * Int64(layout.plainSegmentSize)
+                let end = start + Int64(layout.plainLength(ofSegment: s))
+                if start < wanted.upperBound && end > wanted.lowerBound { segments.append((k, s)) }
+            }
+        }
+        return try parallelMap(segments.count) { t in
+            let (k, s) = segments[t]
+            let c = batch.lowerBound + Int64(k)
+            let local = Int(s - c * Int64(d)) * MerkleRules.blockSize
+            let length = layout.plainLength(ofSegment: s) + layout.cipherOverhead
+            let plain = try cipher.open(Array(sealedChunks[k][local..<(local + length)]), segmentIndex: UInt64(s))
+            guard plain.count == length - layout.cipherOverhead else {
+                throw StorageError.cipherSizeMismatch(segment: s, expected: length - layout.cipherOverhead, got: plain.count)
+            }
+            let start = s * Int64(layout.plainSegmentSize)
+            let lo = Int(max(0, wanted.lowerBound - start))
+            let hi = Int(min(Int64(plain.count), wanted.upperBound - start))
+            return (lo == 0 && hi == plain.count) ? plain : Array(plain[lo..<hi])
+        }
     }
 
     /// Fetches and verifies one batch from each of `indices` concurrently. With `spares` unused

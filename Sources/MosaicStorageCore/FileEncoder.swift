@@ -78,7 +78,7 @@ package struct FileEncoder: Sendable {
                 if got < want { throw StorageError.sourceSizeChanged(path: path, expected: size, found: total) }
                 if total == size {
                     var probe: UInt8 = 0
-                    if try readAll(UnsafeMutableRawBufferPointer(start: &probe, count: 1)) > 0 {
+                    if try withUnsafeMutableBytes(of: &probe, { try readAll($0) }) > 0 {
                         throw StorageError.sourceSizeChanged(path: path, expected: size, found: size + 1)
                     }
                 }

@@ -65,6 +65,7 @@ extension StorageClient {
         let wanted = (range ?? 0..<meta.size).clamped(to: 0..<meta.size)
         let total = Int64(wanted.count)
         var written: Int64 = 0
+        let writeback = BackgroundWriteback()
         let report: FileDecoder.Report
         do {
             report = try await decoder.decode(
@@ -73,6 +74,10 @@ extension StorageClient {
             ) { bytes in
                 try out.write(contentsOf: bytes)
                 written += Int64(bytes.count)
+                // Start writing what is here to disk while the rest arrives, so the fsync before
+                // the rename waits for the tail only (for 256 MiB it waited ~0.3 s, a third of a
+                // loopback download, with every byte still dirty). Durability is unchanged.
+                writeback.wrote(written, fd: out.fileDescriptor)
                 progress?(TransferProgress(bytes: written, total: total))
             }
         } catch let StorageError.notEnoughFragments(needed, available) {
