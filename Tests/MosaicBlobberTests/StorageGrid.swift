@@ -53,6 +53,9 @@ final class StorageGrid: Sendable {
         allocation = try StorageAllocation(assignment: assignment, urls: ports.map { URL(string: "http://127.0.0.1:\($0)")! })
         var config = StorageClient.Configuration()
         config.chunksPerBatch = chunksPerBatch
+        // PUTs of four batches: a test's few MiB still go as several streamed PUTs per blobber,
+        // so one stopped part way (`interruptedUpload`) leaves the upload unfinished.
+        config.uploadRequestBytes = Int64(4 * chunksPerBatch) << 16
         // Generous: a loaded 2-core CI box has stalled a blobber answer past 10 s; a stopped blobber
         // refuses at once, so no failure test waits for this.
         config.requestTimeout = 30

@@ -129,6 +129,68 @@ extension MosaicHTTPTests {
             #expect(try await next.value.status == 200)
         }
 
+        /// An upload's fragment PUT sent in parts as the encoder codes them: the server gets every
+        /// byte in order, the connection serves plain requests between streamed ones, and a stream
+        /// opened on a connection the server closed while idle goes out on a new one.
+        @Test func streamedBodyArrivesIntactInParts() async throws {
+            var cfg = HTTPServer.Configuration()
+            cfg.logger = nil
+            cfg.connectionTimeout = 1
+            let server = HTTPServer(configuration: cfg)
+            Self.register(server)
+            try server.start()
+            defer { Task { await server.stop(grace: .seconds(1)) } }
+            let bulk = try #require(BulkHTTPConnection(baseURL: server.baseURL, timeout: 20))
+            let headers = ["Authorization": "Bearer ok", "X-Offset": "42"]
+            let parts = [1, 65_536, 3 << 20, 17, 1 << 20].map { size in (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ size) } }
+            for round in 0..<3 {
+                if round == 2 { try await Task.sleep(for: .milliseconds(2500)) }  // past the server's idle timeout
+                var expected = Checksum()
+                for part in parts { expected.update(Data(part)) }
+                try await bulk.openStream(.put, "/v1/blobs/a", headers: headers, length: Int64(parts.reduce(0) { $0 + $1.count }))
+                for part in parts { try await bulk.streamBody(part) }
+                let result = try await bulk.finishStream().decode(UploadResult.self)
+                #expect(result.bytes == Int64(parts.reduce(0) { $0 + $1.count }), "round \(round)")
+                #expect(result.checksum == expected.value, "round \(round)")
+                let plain = try await bulk.send(.put, "/v1/blobs/a", headers: headers, body: [UInt8](repeating: 5, count: 10))
+                #expect(try plain.decode(UploadResult.self).bytes == 10)
+            }
+        }
+
+        /// A streamed request the server refuses from its head says why (from whichever step meets
+        /// the refusal); one given up half way, or fed more than it announced, is cut off, and the
+        /// next request goes out on a new connection.
+        @Test func streamedRequestRefusedOrAbandonedLeavesTheConnectionUsable() async throws {
+            try await withServer({ Self.register($0) }) { server, _ in
+                let bulk = try #require(BulkHTTPConnection(baseURL: server.baseURL, timeout: 20))
+                let big = [UInt8](repeating: 9, count: 4 << 20)
+                do {
+                    try await bulk.openStream(.put, "/v1/blobs/a", headers: ["X-Offset": "42"], length: Int64(big.count * 4))
+                    for _ in 0..<4 { try await bulk.streamBody(big) }
+                    _ = try await bulk.finishStream()
+                    Issue.record("expected 403")
+                } catch let e as HTTPClientError {
+                    #expect(e == HTTPClientError(status: 403, code: "forbidden", message: "bad token"), "\(e)")
+                }
+                let headers = ["Authorization": "Bearer ok", "X-Offset": "42"]
+                // Given up after 10 of 1000 bytes: the next plain request still gets its answer.
+                try await bulk.openStream(.put, "/v1/blobs/a", headers: headers, length: 1000)
+                try await bulk.streamBody([UInt8](repeating: 1, count: 10))
+                let after = try await bulk.send(.put, "/v1/blobs/a", headers: headers, body: [UInt8](repeating: 2, count: 20))
+                #expect(try after.decode(UploadResult.self).bytes == 20)
+                // More than announced is refused before anything is sent; finishing short is refused too.
+                try await bulk.openStream(.put, "/v1/blobs/a", headers: headers, length: 5)
+                await #expect(throws: HTTPClientError.self) { try await bulk.streamBody([UInt8](repeating: 1, count: 6)) }
+                try await bulk.openStream(.put, "/v1/blobs/a", headers: headers, length: 5)
+                try await bulk.streamBody([UInt8](repeating: 1, count: 4))
+                await #expect(throws: HTTPClientError.self) { _ = try await bulk.finishStream() }
+                try await bulk.openStream(.put, "/v1/blobs/a", headers: headers, length: 5)
+                await bulk.abortStream()
+                let last = try await bulk.send(.put, "/v1/blobs/a", headers: headers, body: [UInt8](repeating: 2, count: 7))
+                #expect(try last.decode(UploadResult.self).bytes == 7)
+            }
+        }
+
         @Test func unreachableAndUnsupported() async throws {
             let ftp = try #require(URL(string: "ftp://127.0.0.1:1"))
             let remote = try #require(URL(string: "http://10.231.0.1:1"))

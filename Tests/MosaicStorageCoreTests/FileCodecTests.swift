@@ -1,3 +1,4 @@
+import Foundation
 import MosaicTestSupport
 import Testing
 
@@ -116,6 +117,33 @@ import Testing
         }
     }
 
+    /// A file of a size known up front: every sink is told its stream's length before the first
+    /// write (so a blobber sink can stream it as few requests), and a file found shorter or longer
+    /// than that size stops the upload with `sourceSizeChanged` instead of sending other bytes.
+    @Test func fileOfAKnownSizeAnnouncesItsStreamsAndRefusesAChangedSize() async throws {
+        let path = NSTemporaryDirectory() + "/mosaic-encoder-size-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let plain = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(plain)))
+        let cipher = IdentityCipher()
+        let encoder = try FileEncoder(dataShards: 2, parityShards: 1, cipher: cipher, chunksPerBatch: 1)
+        let sinks = (0..<3).map { _ in AnnouncedSink() }
+        let result = try await encoder.encode(fileAt: path, size: Int64(plain.count), to: sinks)
+        for s in sinks {
+            #expect(s.announced == result.file.layout.fragmentLength)
+            #expect(s.written == result.file.layout.fragmentLength)
+        }
+        for wrong in [Int64(plain.count - 1), Int64(plain.count + 1), 0] {
+            do {
+                _ = try await encoder.encode(fileAt: path, size: wrong, to: (0..<3).map { _ in AnnouncedSink() })
+                Issue.record("a file of \(plain.count) bytes passed as \(wrong)")
+            } catch let StorageError.sourceSizeChanged(_, expected, found) {
+                #expect(expected == wrong)
+                #expect(found == (wrong < plain.count ? wrong + 1 : Int64(plain.count)), "\(wrong)")
+            }
+        }
+    }
+
     @Test func uploadSurvivesDeadSinksUpToTheMinimum() async throws {
         let plain = testBytes(300_000)
         let encoder = try FileEncoder(dataShards: 2, parityShards: 2, cipher: IdentityCipher())
@@ -138,4 +166,17 @@ import Testing
                 }, to: [MemorySink(), FailingSink(), FailingSink(), MemorySink()], minimumSinks: 3)
         }
     }
+}
+
+/// Counts what an encoder announced and wrote.
+private final class AnnouncedSink: FragmentSink, @unchecked Sendable {
+    // @unchecked: the encoder calls a sink in order, never two calls at once.
+    var announced: Int64?
+    var written: Int64 = 0
+    func expect(length: Int64) { announced = length }
+    func write(_ bytes: [UInt8], at offset: Int64) async throws {
+        precondition(offset == written, "writes arrive in order")
+        written += Int64(bytes.count)
+    }
+    func finish(length: Int64, root: [UInt8]) async throws {}
 }

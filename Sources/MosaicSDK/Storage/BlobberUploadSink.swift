@@ -21,16 +21,15 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
     private var streamEnd: Int64?
     private(set) var finished: (length: Int64, root: [UInt8])?
 
-    /// The most one streamed PUT carries. The blobber keeps what arrived of a PUT cut short, so a
-    /// resume loses nothing by a longer one; the bound keeps one signed request's reservation and
-    /// lifetime modest.
-    static let span: Int64 = 64 << 20
+    /// The most one streamed PUT carries (`StorageClient.Configuration.uploadRequestBytes`).
+    let span: Int64
 
     /// `fresh`: the upload id was just drawn at random, so the blobber holds nothing of it and
     /// the first PUT need not ask (a batch of small files saves a round trip per file).
-    init(connection: BlobberConnection, upload: String, fresh: Bool = false) {
+    init(connection: BlobberConnection, upload: String, fresh: Bool = false, span: Int64 = 64 << 20) {
         self.connection = connection
         self.upload = upload
+        self.span = max(1, span)
         if fresh { received = 0 }
     }
 
@@ -94,7 +93,7 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
             while part.count > 0 {
                 var end = lock.withLock { streamEnd }
                 if end == nil {
-                    let to = min(expected, at + Self.span)
+                    let to = min(expected, at + span)
                     guard to > at else {
                         throw StorageClientError.unreadable(path: upload, reason: "the encoder wrote past the \(expected) bytes it announced")
                     }

@@ -121,7 +121,8 @@ extension StorageClient {
 
             let sinks = conns.map {
                 BlobberUploadSink(
-                    connection: $0, upload: BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id), fresh: !resumed)
+                    connection: $0, upload: BlobberUploadSink.uploadID(journal.uploadID, blobber: $0.blobber.id), fresh: !resumed,
+                    span: configuration.uploadRequestBytes)
             }
             // A blobber holding chunks the log never recorded (a log cut short by a power loss)
             // may hold them sealed from other bytes: do not resume then.

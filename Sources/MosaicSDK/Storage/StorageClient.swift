@@ -17,8 +17,13 @@ public final class StorageClient: Sendable {
     public struct Configuration: Sendable {
         /// Seconds without progress before a blobber request fails (and that blobber is dropped).
         public var requestTimeout: TimeInterval = 30
-        /// Chunks coded per batch: one PUT per blobber carries this many 64 KiB blocks.
+        /// Chunks coded per batch (the client holds two batches of fragments at a time).
         public var chunksPerBatch = 16
+        /// The most one upload PUT carries to a blobber when the file's size is known: the batches
+        /// of a fragment stream into PUTs of up to this many bytes (a PUT per batch cost a round
+        /// trip each). Memory does not grow with it; a resume loses nothing by it either, since a
+        /// blobber keeps what arrived of a PUT cut short.
+        public var uploadRequestBytes: Int64 = 64 << 20
         /// Files a repair rebuilds onto one blobber before it commits them: well below a blobber's
         /// bound on uncommitted uploads (`BlobberServer.Configuration.maxOpenUploads`, 1024).
         public var repairBatch = 256
