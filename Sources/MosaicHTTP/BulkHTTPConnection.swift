@@ -193,7 +193,8 @@ package final class BulkHTTPConnection: @unchecked Sendable {
             try b.withUnsafeBytes { bytes in
                 guard self.fd >= 0, Int64(bytes.count) <= self.streamLeft else {
                     throw HTTPClientError(
-                        status: 0, code: "transport", message: "no open request to \(self.host):\(self.port) takes \(bytes.count) more bytes")
+                        status: 0, code: "transport",
+                        message: "no open request to \(self.host):\(self.port) takes \(bytes.count) more bytes")
                 }
                 do {
                     try self.sendAll(bytes, more: Int64(bytes.count) < self.streamLeft)

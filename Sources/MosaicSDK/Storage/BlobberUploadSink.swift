@@ -95,7 +95,8 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
                 if end == nil {
                     let to = min(expected, at + span)
                     guard to > at else {
-                        throw StorageClientError.unreadable(path: upload, reason: "the encoder wrote past the \(expected) bytes it announced")
+                        throw StorageClientError.unreadable(
+                            path: upload, reason: "the encoder wrote past the \(expected) bytes it announced")
                     }
                     try await connection.openUpload(upload, offset: at, length: to - at)
                     lock.withLock { streamEnd = to }
