@@ -32,6 +32,9 @@ package final class BlobberServer: Sendable {
         /// Seconds after which an upload nobody writes to gives back its open file; its bytes stay
         /// on disk and the next PUT of the same upload id resumes from them.
         package var idleUploadTimeout: Double = 600
+        /// Seconds a connection may go without traffic before it is closed, also in the middle
+        /// of a request body (a client's upload PUT waiting on its slowest blobber).
+        package var connectionTimeout = 30
         /// Uncommitted uploads one allocation may have open here (their bytes together are bounded
         /// by the allocation's per-blobber size).
         package var maxOpenUploads = 1024
@@ -116,6 +119,7 @@ package final class BlobberServer: Sendable {
         http.port = configuration.port
         http.tls = configuration.tls
         http.threads = 4
+        http.connectionTimeout = configuration.connectionTimeout
         http.logger = configuration.logger
         http.title = "Mosaic blobber API"
         // No error body shows where this blobber keeps its fragments and databases.

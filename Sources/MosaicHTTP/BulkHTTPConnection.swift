@@ -197,7 +197,10 @@ package final class BulkHTTPConnection: @unchecked Sendable {
                         message: "no open request to \(self.host):\(self.port) takes \(bytes.count) more bytes")
                 }
                 do {
-                    try self.sendAll(bytes, more: Int64(bytes.count) < self.streamLeft)
+                    // Each part leaves whole (TLS records flushed, no MSG_MORE): what the server
+                    // received is then all the caller sent, so after a cut connection the upload
+                    // can go on from what the server kept.
+                    try self.sendAll(bytes, more: false)
                     self.streamLeft -= Int64(bytes.count)
                 } catch let sent as HTTPClientError {
                     self.streamLeft = 0

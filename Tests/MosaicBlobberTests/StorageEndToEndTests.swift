@@ -221,6 +221,25 @@ struct StorageEndToEndTests {
         #expect(r.badBlobbers[0] != nil)
     }
 
+    /// A streamed PUT whose connection the blobber closes half way (its idle timeout ran out while
+    /// the upload waited on a slower blobber) goes on in a new PUT from what the blobber kept.
+    @Test func aStreamedPutCutOffByTheBlobbersIdleTimeoutGoesOn() async throws {
+        let grid = try await StorageGrid(data: 1, parity: 1) { $0.connectionTimeout = 1 }
+        defer { Task { await grid.shutdown() } }
+        let connection = grid.connection(0)
+        let block = 64 << 10
+        let bytes = randomBytes(3 * block)
+        let buffer = ByteBuffer(count: bytes.count, zeroed: false)
+        buffer.write(bytes, at: 0)
+        let sink = BlobberUploadSink(connection: connection, upload: "cut-" + Hex.encode(Random.bytes(4)), fresh: true, span: 1 << 20)
+        sink.expect(length: Int64(bytes.count))
+        try await sink.write(fragment: FragmentBytes(storage: buffer, offset: 0, count: block), at: 0)
+        try await Task.sleep(for: .milliseconds(2500))  // past the blobber's 1 s idle timeout, mid-PUT
+        try await sink.write(fragment: FragmentBytes(storage: buffer, offset: block, count: 2 * block), at: Int64(block))
+        try await sink.finish(length: Int64(bytes.count), root: MerkleTree(stream: bytes).root)
+        #expect(try await connection.uploadStatus(sink.upload) == Int64(bytes.count))
+    }
+
     @Test func resumeAfterInterruptedUpload() async throws {
         let grid = try await StorageGrid(data: 2, parity: 1, chunksPerBatch: 2)
         defer { Task { await grid.shutdown() } }

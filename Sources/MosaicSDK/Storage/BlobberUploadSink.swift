@@ -89,8 +89,12 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
         }
         var part = bytes.dropFirst(skip)
         var at = offset + Int64(skip)
-        do {
-            while part.count > 0 {
+        var recovered = false
+        while part.count > 0 {
+            // What this step sends: after a cut connection the blobber must hold up to here.
+            let stepAt = at
+            let stepPart = part
+            do {
                 var end = lock.withLock { streamEnd }
                 if end == nil {
                     let to = min(expected, at + span)
@@ -112,11 +116,23 @@ final class BlobberUploadSink: FragmentSink, @unchecked Sendable {
                     let now = try checked(try await connection.finishUpload())
                     lock.withLock { received = now }
                 }
+            } catch let e as HTTPClientError where e.code == "connection_failed" && !recovered {
+                // The blobber closed the connection in the middle of the PUT (its idle timeout ran
+                // out while this upload waited for a slower blobber, or it restarted). It keeps
+                // what arrived: when that reaches this write's bytes, go on from there in a new PUT.
+                recovered = true
+                lock.withLock { streamEnd = nil }
+                await connection.abortUpload()
+                let held = try checked(try await connection.uploadStatus(upload))
+                lock.withLock { received = held }
+                guard held >= stepAt, held - stepAt <= Int64(stepPart.count) else { throw e }
+                part = stepPart.dropFirst(Int(held - stepAt))
+                at = held
+            } catch {
+                lock.withLock { streamEnd = nil }
+                await connection.abortUpload()
+                throw error
             }
-        } catch {
-            lock.withLock { streamEnd = nil }
-            await connection.abortUpload()
-            throw error
         }
     }
 
