@@ -105,6 +105,11 @@ import Testing
         #expect(usageError(["social", "feed", "--sort", "best"]) == "--sort best: use trending, hot or created")
         #expect(usageError(["social", "feed", "--round", "r"]) == "--round r: give a round number")
         #expect(usageError(["download", "--range", "9-1", "R", "L"]) == "--range 9-1: give first and last byte, e.g. 0-1048575")
+        for bad in ["x", "0,", "-1", "64", "1,,2"] {
+            #expect(
+                usageError(["download", "--prefer", bad, "R", "L"])
+                    == "--prefer \(bad): give blobber positions 0–63 separated by commas, e.g. 0,2 (mosaic alloc show lists them)")
+        }
     }
 
     @Test func valuesArriveTyped() throws {
@@ -126,6 +131,9 @@ import Testing
         #expect(p.tags == ["a", "b"])
         #expect(p.metadata == "")
         #expect(p.acting.user == "U")
+
+        let (_, down) = try parsed(["download", "--prefer", "3,0,3", "R", "L"])
+        #expect(try FileCommands.DownloadOptions.bind(down.words).prefer?.indices == [3, 0])
 
         let (_, txns) = try parsed(["wallet", "txns"])
         let t = try WalletLedgerCommands.HistoryOptions.bind(txns.words)

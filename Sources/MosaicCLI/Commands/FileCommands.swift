@@ -79,8 +79,8 @@ enum FileCommands {
         action: { o, inv in
             let ctx = try StorageContext(inv, alloc: o.target.alloc)
             if o.recursive {
-                guard o.ticket == nil, o.range == nil else {
-                    throw CLIError.usage("-r downloads a folder of your own; it takes no --ticket or --range")
+                guard o.ticket == nil, o.range == nil, o.prefer == nil else {
+                    throw CLIError.usage("-r downloads a folder of your own; it takes no --ticket, --range or --prefer")
                 }
                 guard inv.arguments.count == 2 else { throw CLIError.usage("give REMOTE_DIR and LOCAL_DIR") }
                 return try await FolderCommands.download(
@@ -114,13 +114,18 @@ enum FileCommands {
             if FileManager.default.fileExists(atPath: local.path), !o.replace {
                 throw CLIError.failure("\(local.path) already exists; choose another name or pass --replace")
             }
+            let prefer = o.prefer?.indices ?? []
+            if let beyond = prefer.first(where: { $0 >= a.blobbers.count }) {
+                throw CLIError.usage(
+                    "--prefer \(beyond): this allocation has \(a.blobbers.count) blobbers, at positions 0–\(a.blobbers.count - 1)")
+            }
             let bar = ProgressBar(label: "download", json: inv.json)
             let started = ContinuousClock.now
             let r: DownloadResult
             do {
                 r = try await StorageContext.failing {
                     try await ctx.storage.download(
-                        remotePath: remote, to: local, allocation: a, range: range, ticket: ticket, contentKey: key,
+                        remotePath: remote, to: local, allocation: a, range: range, prefer: prefer, ticket: ticket, contentKey: key,
                         progress: bar.callback)
                 }
             } catch let e as CLIError where ticket != nil && e.code == StorageClientError.ticketRevoked(path: remote).code {
@@ -147,6 +152,8 @@ enum FileCommands {
         @Flag("replace", help: "overwrite LOCAL if it exists (with -r: local files with other content)") var replace: Bool
         @Flag("recursive", short: "r", help: "REMOTE is a folder: mirror its tree into the local folder LOCAL") var recursive: Bool
         @Option("jobs", help: "with -r: files fetched at once") var jobs = TransferJobs(value: 4)
+        @Option("prefer", help: "read from these blobbers first (positions as 'mosaic alloc show' lists them), e.g. the ones nearby")
+        var prefer: BlobberPreference?
     }
 
     static let ls = Command(

@@ -1,6 +1,7 @@
 import MosaicLedger
 import MosaicProtocol
 import MosaicSDK
+import MosaicStorageCore
 
 // The types options parse into. Each owns its check and its one refusal message, so an option
 // declared with the type can neither skip the check nor word it differently.
@@ -147,6 +148,25 @@ struct DevnetBlobbers: BoundedNumber {
 struct DevnetNodes: BoundedNumber {
     let value: Int
     static let range = 1...Devnet.maxNodes
+}
+
+/// Blobbers a download reads from first (`--prefer 0,2`): their positions in the allocation, as
+/// `mosaic alloc show` lists them (e.g. the ones nearby).
+struct BlobberPreference: OptionValue {
+    let indices: [Int]
+    static var valueName: String { "N[,N…]" }
+    static func parse(_ text: String, option: String) throws -> BlobberPreference {
+        var out: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let i = Int(part), (0..<ErasureCoder.maxTotalShards).contains(i) else {
+                throw CLIError.usage(
+                    "--\(option) \(text.prefix(80)): give blobber positions 0–\(ErasureCoder.maxTotalShards - 1) separated by commas, e.g. 0,2 (mosaic alloc show lists them)"
+                )
+            }
+            if !out.contains(i) { out.append(i) }
+        }
+        return BlobberPreference(indices: out)
+    }
 }
 
 /// Where a devnet keeps its chain (`--db`): `sqlite` (the default) or `postgres` (a local server).
