@@ -8,7 +8,7 @@
 (function () {
   'use strict';
   const M = window.Mosaic;
-  const { h, $, api, toast, dialog, field, errorBox, showError, busy, icon, fmtDate, fmtBytes, shortHash, routes, render, route, go, pageHead, detailList, spaceBar, blobberList } = M;
+  const { h, $, api, toast, dialog, field, errorBox, showError, busy, icon, fmtDate, fmtBytes, shortHash, routes, render, go, pageHead, detailList, spaceBar, blobberList } = M;
 
   /* ------------------------------------------------------ allocation */
 
@@ -125,7 +125,7 @@
         h('div', { class: 'card', id: page.id + '-no-allocation' },
           h('h2', { text: 'Create an allocation first' }),
           h('p', { class: 'muted', text: page.note }),
-          allocationForm(() => route()))));
+          allocationForm(M.rerouteHere()))));
       return null;
     }
     let want = r.params.get('alloc');
@@ -150,7 +150,7 @@
     newBtn.addEventListener('click', () => openAllocationDialog((a) => go('#/allocation?id=' + encodeURIComponent(a.id))));
     if (!list.length) {
       return render(h('section', { id: 'allocation-page' }, pageHead('Allocation Details', '#/'),
-        h('div', { class: 'card' }, h('p', { id: 'allocation-empty', text: 'You have no allocation yet.' }), allocationForm(() => route()))));
+        h('div', { class: 'card' }, h('p', { id: 'allocation-empty', text: 'You have no allocation yet.' }), allocationForm(M.rerouteHere()))));
     }
     const id = r.params.get('id') || list[0].id;
     const a = list.find((x) => x.id === id) || list[0];

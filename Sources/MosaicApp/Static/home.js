@@ -6,7 +6,7 @@
 (function () {
   'use strict';
   const M = window.Mosaic;
-  const { h, $, api, toast, icon, fmtBytes, spaceBar, routes, render, route, pageHead, openAllocationDialog } = M;
+  const { h, $, api, toast, icon, fmtBytes, spaceBar, routes, render, pageHead, openAllocationDialog } = M;
 
   /* ------------------------------------------------------------ home */
 
@@ -57,7 +57,7 @@
       }
       if (!(r.allocations || []).length && document.body.contains(wrap)) {
         const openBtn = h('button', { type: 'button', class: 'btn btn-primary', id: 'create-allocation-open' }, icon('plus'), 'Create allocation');
-        openBtn.addEventListener('click', () => openAllocationDialog(() => route()));
+        openBtn.addEventListener('click', () => openAllocationDialog(M.rerouteHere()));
         $('#home-alloc-slot').replaceChildren(h('div', { class: 'card banner', id: 'no-allocation' },
           h('div', {}, h('strong', { text: 'No storage allocation yet' }),
             h('p', { class: 'muted', text: 'Create one to store files with Vult. The form shows what it costs; if your balance is empty, get test tokens with the Faucet in Bolt first.' })),

@@ -70,5 +70,19 @@
     if (document.activeElement === document.body && main) main.focus({ preventScroll: true });
   }
 
-  Object.assign(M, { routes, route, go, onLeave, leave, render, pageHead, parseHash });
+  // The re-render for when something started on this page finishes (a sealed transaction takes
+  // seconds), so the page the user is on shows it (a new allocation on the allocation page). When
+  // the user has gone to another page and is in the middle of something there (a dialog open, a
+  // field being typed in), it is skipped: re-rendering would close that dialog (a PIN, a file
+  // name) and throw their input away.
+  function rerouteHere() {
+    const here = location.hash;
+    return () => {
+      const a = document.activeElement;
+      const typing = a && (a.tagName === 'INPUT' || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT' || a.isContentEditable);
+      if (location.hash === here || (!$$('dialog[open]').length && !typing)) route();
+    };
+  }
+
+  Object.assign(M, { routes, route, rerouteHere, go, onLeave, leave, render, pageHead, parseHash });
 })();

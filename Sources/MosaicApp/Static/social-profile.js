@@ -80,10 +80,11 @@
     if (claim) claim.addEventListener('click', async () => {
       if (!await S.approve({ action: 'Claim your rewards', amount: S.tokens(rw.pending) + ' from the reward pool into your balance', to: 'Your wallet, from the social contract' })) return;
       busy(claim, true, 'Claiming… sealing');
+      const reroute = M.rerouteHere();
       try {
         const c = await api('POST', '/api/social/claim', {});
         toast('Claimed ' + c.amount_tokens + ' MSC: it is in your wallet (Bolt shows the transaction)', 'success');
-        M.route();
+        reroute();
       } catch (ex) {
         busy(claim, false);
         S.fail(ex, null);

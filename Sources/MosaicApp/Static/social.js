@@ -355,13 +355,14 @@
       if (!await approve({ action: (editing ? 'Edit your ' + (root ? 'post' : 'reply') : 'Publish') + quoted(root ? title : ''), amount: FEE_ONLY })) return;
       busy(submit, true, (editing ? 'Saving' : 'Publishing') + '… waiting for the block to seal');
       form.setAttribute('aria-busy', 'true');
+      const reroute = M.rerouteHere();
       try {
         const r = editing
           ? await api('POST', '/api/social/edit', root ? { id: editing.id, title, body, tags } : { id: editing.id, body })
           : await api('POST', '/api/social/posts', { title, body, tags });
         toast(editing ? 'Changes saved' : 'Post published', 'success');
         dlg.close();
-        if (editing) M.route(); else go('#/social/post/' + r.id);
+        if (editing) reroute(); else go('#/social/post/' + r.id);
       } catch (ex) {
         busy(submit, false);
         form.setAttribute('aria-busy', 'false');
