@@ -32,6 +32,17 @@ extension MosaicHTTPTests {
             }
         }
 
+        /// A started server with the routes above that closes a connection after 1 s without traffic.
+        private static func serverClosingIdleConnectionsAfterOneSecond() throws -> HTTPServer {
+            var cfg = HTTPServer.Configuration()
+            cfg.logger = nil
+            cfg.connectionTimeout = 1
+            let server = HTTPServer(configuration: cfg)
+            register(server)
+            try server.start()
+            return server
+        }
+
         @Test func bodiesArriveIntactOverOneConnection() async throws {
             try await withServer({ Self.register($0) }) { server, _ in
                 let bulk = try #require(BulkHTTPConnection(baseURL: server.baseURL, timeout: 20))
@@ -80,12 +91,7 @@ extension MosaicHTTPTests {
         }
 
         @Test func idleConnectionClosedByTheServerIsReplaced() async throws {
-            var cfg = HTTPServer.Configuration()
-            cfg.logger = nil
-            cfg.connectionTimeout = 1
-            let server = HTTPServer(configuration: cfg)
-            Self.register(server)
-            try server.start()
+            let server = try Self.serverClosingIdleConnectionsAfterOneSecond()
             let bulk = BulkHTTPConnection(baseURL: server.baseURL, timeout: 20)
             let headers = ["Authorization": "Bearer ok", "X-Offset": "42"]
             let first = try? await bulk?.send(.put, "/v1/blobs/a", headers: headers, body: [UInt8](repeating: 3, count: 100)).status
@@ -133,12 +139,7 @@ extension MosaicHTTPTests {
         /// byte in order, the connection serves plain requests between streamed ones, and a stream
         /// opened on a connection the server closed while idle goes out on a new one.
         @Test func streamedBodyArrivesIntactInParts() async throws {
-            var cfg = HTTPServer.Configuration()
-            cfg.logger = nil
-            cfg.connectionTimeout = 1
-            let server = HTTPServer(configuration: cfg)
-            Self.register(server)
-            try server.start()
+            let server = try Self.serverClosingIdleConnectionsAfterOneSecond()
             defer { Task { await server.stop(grace: .seconds(1)) } }
             let bulk = try #require(BulkHTTPConnection(baseURL: server.baseURL, timeout: 20))
             let headers = ["Authorization": "Bearer ok", "X-Offset": "42"]
