@@ -162,8 +162,7 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         }
         try await onQueue {
             self.cutOffOpenStream()
-            let target = URLPath.target(self.basePath + (path.hasPrefix("/") ? path : "/" + path))
-            let head = try self.head(method, target, headers, contentType, length)
+            let head = try self.head(method, self.requestTarget(path), headers, contentType, length)
             for attempt in 1...2 {
                 try self.checkCancelled()
                 if self.fd >= 0, !self.idleAndOpen() { self.closeSocket() }
@@ -204,7 +203,9 @@ package final class BulkHTTPConnection: @unchecked Sendable {
                     self.streamLeft -= Int64(bytes.count)
                 } catch let sent as HTTPClientError {
                     self.streamLeft = 0
-                    let answer = try? self.readResponse().0
+                    // A peer that closed may have said why first; one that stopped taking bytes
+                    // (cut off) would only make the read wait out the timeout a second time.
+                    let answer = sent.code == "timeout" ? nil : try? self.readResponse().0
                     self.closeSocket()
                     if let answer, answer.status >= 400 { throw HTTPClientError.from(status: answer.status, body: answer.body) }
                     throw sent
@@ -259,9 +260,7 @@ package final class BulkHTTPConnection: @unchecked Sendable {
         _ method: HTTPMethod, _ path: String, _ headers: [String: String], _ contentType: String,
         _ body: UnsafeRawBufferPointer
     ) throws -> HTTPClientResponse {
-        // The target goes on the request line as is: encoded, it can hold no space or line break.
-        let target = URLPath.target(basePath + (path.hasPrefix("/") ? path : "/" + path))
-        let headBytes = try head(method, target, headers, contentType, Int64(body.count))
+        let headBytes = try head(method, requestTarget(path), headers, contentType, Int64(body.count))
         for attempt in 1...2 {
             try checkCancelled()
             let reused = fd >= 0
@@ -280,6 +279,12 @@ package final class BulkHTTPConnection: @unchecked Sendable {
             }
         }
         throw HTTPClientError(status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection twice")
+    }
+
+    /// The request line's target for `path` under the base URL's path: encoded, so it can hold no
+    /// space or line break.
+    private func requestTarget(_ path: String) -> String {
+        URLPath.target(basePath + (path.hasPrefix("/") ? path : "/" + path))
     }
 
     /// A request's head: request line, Host, Content-Length, Content-Type when there is a body, `headers`.

@@ -13,7 +13,8 @@ package final class BackgroundWriteback: Sendable {
 
     private let step: Int64
     private let state = Mutex(State())
-    private static let queue = DispatchQueue(label: "mosaic.writeback")
+    /// One queue for every file: writeback is bounded by the disk, not by parallelism.
+    private static let queue = DispatchQueue(label: "mosaic.writeback", qos: .utility)
 
     package init(step: Int64 = 8 << 20) {
         self.step = step
