@@ -108,7 +108,8 @@ import Testing
         for bad in ["x", "0,", "-1", "64", "1,,2"] {
             #expect(
                 usageError(["download", "--prefer", bad, "R", "L"])
-                    == "--prefer \(bad): give blobber positions 0–63 separated by commas, e.g. 0,2 (mosaic alloc show lists them)")
+                    == "--prefer \(bad): give blobber indices 0–63 separated by commas, e.g. 0,2 (0 is the first blobber mosaic alloc show lists)"
+            )
         }
     }
 

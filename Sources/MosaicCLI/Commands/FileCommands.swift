@@ -117,7 +117,8 @@ enum FileCommands {
             let prefer = o.prefer?.indices ?? []
             if let beyond = prefer.first(where: { $0 >= a.blobbers.count }) {
                 throw CLIError.usage(
-                    "--prefer \(beyond): this allocation has \(a.blobbers.count) blobbers, at positions 0–\(a.blobbers.count - 1)")
+                    "--prefer \(beyond): this allocation has \(a.blobbers.count) blobbers, at indices 0–\(a.blobbers.count - 1) (0 is the first mosaic alloc show lists)"
+                )
             }
             let bar = ProgressBar(label: "download", json: inv.json)
             let started = ContinuousClock.now
@@ -152,7 +153,11 @@ enum FileCommands {
         @Flag("replace", help: "overwrite LOCAL if it exists (with -r: local files with other content)") var replace: Bool
         @Flag("recursive", short: "r", help: "REMOTE is a folder: mirror its tree into the local folder LOCAL") var recursive: Bool
         @Option("jobs", help: "with -r: files fetched at once") var jobs = TransferJobs(value: 4)
-        @Option("prefer", help: "read from these blobbers first (positions as 'mosaic alloc show' lists them), e.g. the ones nearby")
+        @Option(
+            "prefer",
+            help:
+                "read from these blobbers first, e.g. the ones nearby: indices as --json gives them (0 is the first 'mosaic alloc show' lists)"
+        )
         var prefer: BlobberPreference?
     }
 

@@ -150,8 +150,8 @@ struct DevnetNodes: BoundedNumber {
     static let range = 1...Devnet.maxNodes
 }
 
-/// Blobbers a download reads from first (`--prefer 0,2`): their positions in the allocation, as
-/// `mosaic alloc show` lists them (e.g. the ones nearby).
+/// Blobbers a download reads from first (`--prefer 0,2`): their indices in the allocation, as
+/// `--json` numbers them (`committed`, `failed`, `dropped`): 0 is the first `mosaic alloc show` lists.
 struct BlobberPreference: OptionValue {
     let indices: [Int]
     static var valueName: String { "N[,N…]" }
@@ -160,7 +160,7 @@ struct BlobberPreference: OptionValue {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let i = Int(part), (0..<ErasureCoder.maxTotalShards).contains(i) else {
                 throw CLIError.usage(
-                    "--\(option) \(text.prefix(80)): give blobber positions 0–\(ErasureCoder.maxTotalShards - 1) separated by commas, e.g. 0,2 (mosaic alloc show lists them)"
+                    "--\(option) \(text.prefix(80)): give blobber indices 0–\(ErasureCoder.maxTotalShards - 1) separated by commas, e.g. 0,2 (0 is the first blobber mosaic alloc show lists)"
                 )
             }
             if !out.contains(i) { out.append(i) }
