@@ -562,31 +562,35 @@ package final class BulkHTTPConnection: @unchecked Sendable {
                 throw HTTPClientError(status: 0, code: "invalid_response", message: "\(host):\(port) announced a \(length)-byte response")
             }
             // Straight into the response's storage: bodies here are up to a few MiB (block batches).
-            var data = Data(count: length)
-            let already = min(rest.count, length)
-            try data.withUnsafeMutableBytes { out in
-                guard let base = out.baseAddress else { return }
-                rest.withUnsafeBytes { if already > 0, let src = $0.baseAddress { base.copyMemory(from: src, byteCount: already) } }
-                var got = already
-                while got < length {
-                    let n = read(base + got, length - got)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        if errno == EAGAIN || errno == EWOULDBLOCK {
-                            throw HTTPClientError(
-                                status: 0, code: "timeout", message: "no answer from \(host):\(port) within \(Int(timeout)) s")
-                        }
-                        throw HTTPClientError(
-                            status: 0, code: "connection_failed",
-                            message: "reading from \(host):\(port): \(String(cString: strerror(errno)))")
-                    }
-                    if n == 0 {
-                        throw HTTPClientError(
-                            status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
-                    }
-                    got += n
-                }
+            // Not `Data(count:)`, which zeroes every byte first: that was 3 % of a download's CPU.
+            guard let base = malloc(max(length, 1)) else {
+                throw HTTPClientError(status: 0, code: "invalid_response", message: "no memory for a \(length)-byte response")
             }
+            var handedOver = false
+            defer { if !handedOver { free(base) } }
+            let already = min(rest.count, length)
+            rest.withUnsafeBytes { if already > 0, let src = $0.baseAddress { base.copyMemory(from: src, byteCount: already) } }
+            var got = already
+            while got < length {
+                let n = read(base + got, length - got)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN || errno == EWOULDBLOCK {
+                        throw HTTPClientError(
+                            status: 0, code: "timeout", message: "no answer from \(host):\(port) within \(Int(timeout)) s")
+                    }
+                    throw HTTPClientError(
+                        status: 0, code: "connection_failed",
+                        message: "reading from \(host):\(port): \(String(cString: strerror(errno)))")
+                }
+                if n == 0 {
+                    throw HTTPClientError(
+                        status: 0, code: "connection_failed", message: "\(host):\(port) closed the connection mid-response")
+                }
+                got += n
+            }
+            handedOver = true
+            let data = Data(bytesNoCopy: base, count: length, deallocator: .free)
             return (HTTPClientResponse(status: status, headers: headers, body: data), keepAlive)
         } else {
             while try fill(&rest) {}

@@ -47,7 +47,8 @@ package struct FileDecoder: Sendable {
         for i in sources.keys where i < 0 || i >= layout.totalShards { throw StorageError.invalidFragmentIndex(i) }
         let wanted = (range ?? 0..<layout.fileSize).clamped(to: 0..<layout.fileSize)
         let chunks = layout.chunks(covering: wanted)
-        var picker = SourcePicker(sources: sources, preferredOrder: preferredOrder, needed: d)
+        var picker = SourcePicker(sources: sources, preferredOrder: preferredOrder, needed: d, limit: Int(chunks.upperBound))
+        defer { picker.stop() }
         var written: Int64 = 0
 
         // Each batch is rebuilt and opened (on all cores) while the next one is fetched and
@@ -78,16 +79,24 @@ package struct FileDecoder: Sendable {
 
     /// Rebuilds the sealed chunks of `batch` from the verified blocks of the fragments `used`, opens
     /// the segments that overlap `wanted`, and returns their plaintext (cut to `wanted`) in order.
+    ///
+    /// A full chunk whose data fragments all came is not rebuilt: data fragment j of it is sealed
+    /// segment c·d + j unchanged, so each segment is opened where it lies in its fetched block.
+    /// Copying every block into a chunk buffer and every segment out of it again cost a download
+    /// more CPU than opening the segments.
     func open(_ batch: Range<Int64>, blocks: [Int: [FragmentBlock]], used: [Int], wanted: Range<Int64>) throws -> [[UInt8]] {
         let layout = file.layout
         let d = layout.dataShards
-        let sealedChunks: [[UInt8]] = try parallelMap(batch.count) { k in
+        let B = MerkleRules.blockSize
+        let allData = (0..<d).allSatisfy { used.contains($0) }
+        let rebuilt: [ByteBuffer?] = try parallelMap(batch.count) { k in
             let c = batch.lowerBound + Int64(k)
             let fs = layout.fragmentSize(ofChunk: c)
-            let buffer = ByteBuffer(count: layout.totalShards * fs)
+            if allData && fs == B { return nil }
+            let buffer = ByteBuffer(count: layout.totalShards * fs, zeroed: false)
             for i in used { buffer.write(blocks[i]?[k].data ?? [], at: i * fs) }
             try coder.reconstructData(buffer: buffer.base, stride: fs, fragmentSize: fs, available: used)
-            return buffer.array(from: 0, count: layout.sealedLength(ofChunk: c))
+            return buffer
         }
         // Segments of this batch that overlap the wanted range, opened on all cores.
         var segments: [(chunk: Int, segment: Int64)] = []
@@ -103,9 +112,20 @@ package struct FileDecoder: Sendable {
         return try parallelMap(segments.count) { t in
             let (k, s) = segments[t]
             let c = batch.lowerBound + Int64(k)
-            let local = Int(s - c * Int64(d)) * MerkleRules.blockSize
+            let j = Int(s - c * Int64(d))
             let length = layout.plainLength(ofSegment: s) + layout.cipherOverhead
-            let plain = try cipher.open(Array(sealedChunks[k][local..<(local + length)]), segmentIndex: UInt64(s))
+            let plain: [UInt8]
+            if let buffer = rebuilt[k] {
+                // The rebuilt chunk's data rows are its sealed bytes in order.
+                plain = try cipher.open(buffer.bytes(from: j * B, count: length), segmentIndex: UInt64(s))
+            } else {
+                guard let block = blocks[j]?[k].data, block.count >= length else {
+                    throw StorageError.cipherSizeMismatch(segment: s, expected: length, got: blocks[j]?[k].data.count ?? 0)
+                }
+                plain = try block.withUnsafeBytes {
+                    try cipher.open(UnsafeRawBufferPointer(rebasing: $0[..<length]), segmentIndex: UInt64(s))
+                }
+            }
             guard plain.count == length - layout.cipherOverhead else {
                 throw StorageError.cipherSizeMismatch(segment: s, expected: length - layout.cipherOverhead, got: plain.count)
             }
@@ -120,7 +140,7 @@ package struct FileDecoder: Sendable {
     /// sources left, a source still busy long after the others answered (`hedgeDelay`, at least 4×
     /// the slowest answer so far) is given up as slow and cancelled, so the caller fetches its
     /// part from a spare instead of waiting for it.
-    func fetch(_ indices: [Int], batch: Range<Int64>, sources: [Int: any FragmentSource], spares: Int = 0) async -> [(
+    func fetch(_ indices: [Int], batch: Range<Int64>, sources: [Int: ReadAheadSource], spares: Int = 0) async -> [(
         Int, Swift.Result<[FragmentBlock], VerifyFailure>
     )] {
         let layout = file.layout
@@ -220,7 +240,8 @@ package struct FileDecoder: Sendable {
         for i in sources.keys where i < 0 || i >= n { throw StorageError.invalidFragmentIndex(i) }
         var picker = SourcePicker(
             sources: sources.filter { targets[$0.key] == nil }, preferredOrder: preferredOrder,
-            needed: layout.dataShards)
+            needed: layout.dataShards, limit: Int(layout.chunkCount))
+        defer { picker.stop() }
         var failed: [Int: String] = [:]
         var batchStart: Int64 = 0
         while batchStart < layout.chunkCount {
@@ -258,19 +279,25 @@ package struct FileDecoder: Sendable {
     }
 
     /// Keeps d good sources for the current batch, replacing any that fail or lie by the next unused one.
+    /// Each source reads one batch ahead of the decoder (`ReadAheadSource`), up to block `limit`.
     struct SourcePicker {
-        let sources: [Int: any FragmentSource]
+        let sources: [Int: ReadAheadSource]
         let needed: Int
         var pool: [Int]
         var active: [Int] = []
         var bad: [Int: String] = [:]
 
-        init(sources: [Int: any FragmentSource], preferredOrder: [Int]?, needed: Int) {
-            self.sources = sources
+        init(sources: [Int: any FragmentSource], preferredOrder: [Int]?, needed: Int, limit: Int) {
+            self.sources = sources.mapValues { ReadAheadSource($0, limit: limit) }
             self.needed = needed
             var order = (preferredOrder ?? []).filter { sources[$0] != nil }
             order += sources.keys.sorted().filter { !order.contains($0) }
             pool = order
+        }
+
+        /// Ends every read-ahead (the transfer is over or failed).
+        func stop() {
+            for source in sources.values { source.stop() }
         }
 
         /// Verified blocks of `batch` from d sources, keyed by fragment index.
@@ -289,6 +316,7 @@ package struct FileDecoder: Sendable {
                     case .failure(let failure):
                         bad[i] = failure.reason
                         active.removeAll { $0 == i }
+                        sources[i]?.stop()
                     }
                 }
             }

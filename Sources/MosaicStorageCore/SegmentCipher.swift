@@ -15,6 +15,9 @@ package protocol SegmentCipher: Sendable {
     /// encoder can write sealed segments where they belong in its fragment buffer without an
     /// allocation and two copies per 64 KiB segment. The default goes through the array form.
     func seal(_ plaintext: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, segmentIndex: UInt64) throws
+    /// Opens a sealed segment where it lies (in a fetched block or a rebuilt chunk), so the
+    /// decoder does not copy it into an array of its own first. The default goes through the array form.
+    func open(_ sealed: UnsafeRawBufferPointer, segmentIndex: UInt64) throws -> [UInt8]
 }
 
 extension SegmentCipher {
@@ -24,5 +27,9 @@ extension SegmentCipher {
             throw StorageError.cipherSizeMismatch(segment: Int64(segmentIndex), expected: output.count, got: sealed.count)
         }
         sealed.withUnsafeBytes { output.copyMemory(from: $0) }
+    }
+
+    public func open(_ sealed: UnsafeRawBufferPointer, segmentIndex: UInt64) throws -> [UInt8] {
+        try open(Array(sealed), segmentIndex: segmentIndex)
     }
 }

@@ -339,15 +339,18 @@ func loopbackRun(d: Int, p: Int, tls: TLSCredentials?) async throws -> Run {
     let clock = ContinuousClock()
     var t = clock.now
     var cpu = cpuSeconds()
+    var phases = [monotonicSeconds()]
     try await client.upload(localFile: input, remotePath: "/bench.bin", allocation: grid.allocation)
     let up = seconds(clock.now - t)
     let upCPU = cpuSeconds() - cpu
     let output = URL(fileURLWithPath: root + "/output")
+    phases.append(monotonicSeconds())
     t = clock.now
     cpu = cpuSeconds()
     try await client.download(remotePath: "/bench.bin", to: output, allocation: grid.allocation)
     let down = seconds(clock.now - t)
     let downCPU = cpuSeconds() - cpu
+    phases.append(monotonicSeconds())
     let same = FileManager.default.contentsEqual(atPath: input.path, andPath: output.path)
     print(
         String(
@@ -355,6 +358,12 @@ func loopbackRun(d: Int, p: Int, tls: TLSCredentials?) async throws -> Run {
                 "%@%d+%d %d MiB, %d chunks per batch: upload %.0f MB/s (%.2f s, %.2f CPU s), download %.0f MB/s (%.2f s, %.2f CPU s), byte-exact %@, peak RSS (client + blobbers) %@",
             tls == nil ? "plain loopback " : "TLS loopback ", d, p, mib, config.chunksPerBatch, bytes / up / 1e6, up, upCPU,
             bytes / down / 1e6, down, downCPU, same ? "true" : "FALSE", status("VmHWM")))
+    // MOSAIC_BENCH_PHASES=1: when each transfer ran, to cut a `perf record -a -k mono` to it.
+    if ProcessInfo.processInfo.environment["MOSAIC_BENCH_PHASES"] == "1" {
+        print(
+            "loopback phases \(d)+\(p) (CLOCK_MONOTONIC s, upload start, download start, end): "
+                + phases.map { String(format: "%.3f", $0) }.joined(separator: " "))
+    }
     try? FileManager.default.removeItem(at: output)
     for s in grid.servers { await s.stop() }
     if !same { throw BenchFailure("the loopback download of \(d)+\(p) differs from the input") }

@@ -504,7 +504,20 @@ public final class StorageClient: Sendable {
             throw StorageClientError.unreadable(
                 path: path, reason: failures.sorted { $0.key < $1.key }.map { "blobber \($0.key): \($0.value)" }.joined(separator: "; "))
         }
-        return (best.meta, best.holders.sorted { $0.1 < $1.1 }.map(\.0))
+        return (best.meta, Self.readingOrder(best.holders, dataShards: a.dataShards))
+    }
+
+    /// Holders fastest first, except that among those about as fast as the fastest (within 2× its
+    /// answer time plus 5 ms) data fragments come before parity ones: reading every data fragment
+    /// makes decoding a plain copy, while one parity fragment costs rebuilding every chunk. Metadata
+    /// answer times that close apart say nothing about which blobber will serve blocks faster.
+    static func readingOrder(_ holders: [(index: Int, took: Duration)], dataShards d: Int) -> [Int] {
+        let byTime = holders.sorted { $0.took < $1.took }
+        guard let fastest = byTime.first?.took else { return [] }
+        let near = fastest * 2 + .milliseconds(5)
+        let close = byTime.filter { $0.took <= near }
+        let rest = byTime.filter { $0.took > near }
+        return close.filter { $0.index < d }.map(\.index) + close.filter { $0.index >= d }.map(\.index) + rest.map(\.index)
     }
 
     /// Metadata of one path; another wallet reads it with the owner's `ticket`.

@@ -102,12 +102,27 @@ package final class AESGCMSegmentCipher: SegmentCipher, @unchecked Sendable {
     }
 
     public func open(_ sealed: [UInt8], segmentIndex: UInt64) throws -> [UInt8] {
+        try sealed.withUnsafeBytes { try open($0, segmentIndex: segmentIndex) }
+    }
+
+    /// Plaintext written straight into the returned array: no copy of the ciphertext and no zeroing
+    /// first (together 5 % of a download's CPU). On a failed tag the opener zeroes what it wrote.
+    public func open(_ sealed: UnsafeRawBufferPointer, segmentIndex: UInt64) throws -> [UInt8] {
         guard sealed.count >= overhead else { throw CryptoError.authenticationFailed }
         let nonce = try nonce(segmentIndex)
         let opener = try borrowOpener()
         defer { give(opener) }
         let split = sealed.count - overhead
-        return try opener.open(Array(sealed[..<split]), tag: Array(sealed[split...]), nonce: nonce, aad: aad(segmentIndex))
+        let tag = Array(sealed[split...])
+        let aad = aad(segmentIndex)
+        return try [UInt8](unsafeUninitializedCapacity: split) { out, initialized in
+            try aad.withUnsafeBytes { a in
+                try opener.open(
+                    UnsafeRawBufferPointer(rebasing: sealed[..<split]), tag: tag, into: UnsafeMutableRawBufferPointer(out), nonce: nonce,
+                    aad: a)
+            }
+            initialized = split
+        }
     }
 
     private func borrowSealer() throws -> AES256GCM.Sealer {

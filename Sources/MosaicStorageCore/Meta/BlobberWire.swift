@@ -162,31 +162,34 @@ package enum BlobberWire {
         return out
     }
 
+    /// Each block's bytes are copied once, straight out of the response (a batch is ~1 MiB per source).
     public static func decodeBlocks(_ data: Data) throws -> [FragmentBlock] {
-        let bytes = [UInt8](data)
-        var at = 0
-        func u32() throws -> Int {
-            guard at + 4 <= bytes.count else { throw StorageError.invalidProofEncoding }
-            let v = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            at += 4
-            return v
+        try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> [FragmentBlock] in
+            var at = 0
+            func u32() throws -> Int {
+                guard at + 4 <= bytes.count else { throw StorageError.invalidProofEncoding }
+                let v = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+                at += 4
+                return v
+            }
+            func take(_ n: Int) throws -> [UInt8] {
+                guard n >= 0, at + n <= bytes.count else { throw StorageError.invalidProofEncoding }
+                defer { at += n }
+                return [UInt8](UnsafeRawBufferPointer(rebasing: bytes[at..<(at + n)]))
+            }
+            guard try take(4) == blocksMagic else { throw StorageError.invalidProofEncoding }
+            let count = try u32()
+            guard count <= 4096 else { throw StorageError.invalidProofEncoding }
+            var out: [FragmentBlock] = []
+            out.reserveCapacity(count)
+            for _ in 0..<count {
+                let data = try take(try u32())
+                let proof = try MerkleProof(encoded: try take(try u32()))
+                out.append(FragmentBlock(data: data, proof: proof))
+            }
+            guard at == bytes.count else { throw StorageError.invalidProofEncoding }
+            return out
         }
-        func take(_ n: Int) throws -> [UInt8] {
-            guard n >= 0, at + n <= bytes.count else { throw StorageError.invalidProofEncoding }
-            defer { at += n }
-            return Array(bytes[at..<(at + n)])
-        }
-        guard try take(4) == blocksMagic else { throw StorageError.invalidProofEncoding }
-        let count = try u32()
-        guard count <= 4096 else { throw StorageError.invalidProofEncoding }
-        var out: [FragmentBlock] = []
-        for _ in 0..<count {
-            let data = try take(try u32())
-            let proof = try MerkleProof(encoded: try take(try u32()))
-            out.append(FragmentBlock(data: data, proof: proof))
-        }
-        guard at == bytes.count else { throw StorageError.invalidProofEncoding }
-        return out
     }
 
     static func appendU32(_ v: UInt32, _ out: inout Data) {
