@@ -137,7 +137,10 @@ extension BlobberServer {
                 let grant = try await authorizeRead(req, allocation: id, path: path)
                 let blocks = try blocks(grant.record, path: path, range: try blockRange(req))
                 try await acceptReadMarker(req, grant: grant, blocks: blocks.count)
-                return HTTPResponse.bytes(BlobberWire.encodeBlocks(blocks))
+                // Encoded straight into the memory the server sends from (no copy on the way out).
+                let body = ResponseBuffer(count: BlobberWire.encodedSize(blocks))
+                body.withUnsafeMutableBytes { BlobberWire.encodeBlocks(blocks, into: $0) }
+                return HTTPResponse.bytes(body)
             }
         }
     }

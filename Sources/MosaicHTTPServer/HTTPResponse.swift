@@ -6,6 +6,8 @@ package struct HTTPResponse: Sendable {
     /// Where the body bytes come from.
     public enum Body: Sendable {
         case data(Data)
+        /// Bytes handed to the server without a copy (see `ResponseBuffer`).
+        case buffer(ResponseBuffer)
         /// A pull producer called on a server thread until it returns nil; it should not block long.
         /// `length` (when known) is sent as Content-Length, otherwise the body is chunked.
         case stream(length: Int64?, producer: @Sendable (_ maxBytes: Int) throws -> Data?)
@@ -48,6 +50,12 @@ package struct HTTPResponse: Sendable {
 
     public static func bytes(_ data: Data, status: Int = 200, contentType: String = "application/octet-stream") -> HTTPResponse {
         HTTPResponse(status: status, body: data, contentType: contentType)
+    }
+
+    /// A body built in a `ResponseBuffer`, sent without another copy.
+    public static func bytes(_ buffer: ResponseBuffer, status: Int = 200, contentType: String = "application/octet-stream") -> HTTPResponse
+    {
+        HTTPResponse(status: status, headers: ["Content-Type": contentType], body: .buffer(buffer))
     }
 
     /// A body produced piece by piece (e.g. fragments read from disk), never held whole in memory.

@@ -482,6 +482,15 @@ package final class HTTPServer: @unchecked Sendable {
                 }
                 return MHD_create_response_from_buffer(data.count, UnsafeMutableRawPointer(mutating: base), .RESPMEM_MUST_COPY)
             }
+        case .buffer(let buffer):
+            ctx.bytes = Int64(buffer.count)
+            // MHD keeps the pointer until it destroys the response, then calls back to release the buffer.
+            let owner = Unmanaged.passRetained(buffer)
+            mhd = MHD_create_response_from_buffer_with_free_callback_cls(
+                buffer.count, buffer.base,
+                { cls in if let cls { Unmanaged<ResponseBuffer>.fromOpaque(cls).release() } },
+                owner.toOpaque())
+            if mhd == nil { owner.release() }
         case .stream(let length, let producer):
             let box = StreamProducer(producer)
             let logger = configuration.logger

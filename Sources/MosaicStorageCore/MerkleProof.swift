@@ -13,6 +13,9 @@ package struct MerkleProof: Sendable, Equatable, Codable {
         self.siblings = siblings
     }
 
+    /// Bytes of `encoded()`.
+    public var encodedCount: Int { 17 + siblings.reduce(0) { $0 + $1.count } }
+
     public func encoded() -> [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(17 + 32 * siblings.count)

@@ -275,6 +275,37 @@ extension MosaicHTTPTests {
             }
         }
 
+        /// A body built in a `ResponseBuffer` goes out as built (MHD sends it without a copy and
+        /// frees it with the response), also for many requests at once and for an empty body.
+        @Test func aResponseBufferBodyIsSentIntact() async throws {
+            let total = 1_048_576 + 123
+            try await withServer({ s in
+                s.route(.get, "/buffer", summary: "Bytes built in place") { req in
+                    let n = req.query["empty"] == nil ? total : 0
+                    let body = ResponseBuffer(count: n)
+                    body.withUnsafeMutableBytes { out in
+                        pattern(offset: 0, count: n).withUnsafeBytes { out.copyMemory(from: $0) }
+                    }
+                    return .bytes(body)
+                }
+            }) { _, client in
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<16 {
+                        group.addTask {
+                            let r = try await client.send(.get, "/buffer")
+                            #expect(r.status == 200)
+                            #expect(r.headers["content-length"] == String(total))
+                            #expect(r.body == pattern(offset: 0, count: total))
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                let empty = try await client.send(.get, "/buffer", query: ["empty": "1"])
+                #expect(empty.status == 200)
+                #expect(empty.body.isEmpty)
+            }
+        }
+
         @Test func streamingResponseAndStreamingDownload() async throws {
             let total = 5_000_000
             try await withServer({ s in

@@ -82,19 +82,20 @@ enum FragmentFile {
         return try pread(fd: fd, path: path, offset: offset, count: count)
     }
 
+    /// Exactly `count` bytes at `offset`, read into an array that is not zeroed first (a download
+    /// reads every stored block through here).
     static func pread(fd: Int32, path: String, offset: Int64, count: Int) throws -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        try out.withUnsafeMutableBytes { buf in
+        try [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
+            var done = 0
             while done < count {
-                guard let base = buf.baseAddress else { return }
+                guard let base = buf.baseAddress else { break }
                 let n = Glibc.pread(fd, base + done, count - done, off_t(offset) + off_t(done))
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { throw StorageError.corruptFragmentFile(path) }
                 done += n
             }
+            initialized = done
         }
-        return out
     }
 
     static func pwriteAll(fd: Int32, path: String, _ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {

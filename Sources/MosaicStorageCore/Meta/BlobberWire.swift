@@ -148,18 +148,37 @@ package enum BlobberWire {
     /// Binary body of `GET /v1/alloc/:id/blocks`: "MBK1" ‖ u32 count ‖ count × (u32 data length ‖ data ‖
     /// u32 proof length ‖ proof (`MerkleProof.encoded()`)), all big-endian.
     public static func encodeBlocks(_ blocks: [FragmentBlock]) -> Data {
-        var out = Data()
-        out.reserveCapacity(8 + blocks.reduce(0) { $0 + $1.data.count + 600 })
-        out.append(contentsOf: blocksMagic)
-        appendU32(UInt32(blocks.count), &out)
-        for b in blocks {
-            appendU32(UInt32(b.data.count), &out)
-            out.append(contentsOf: b.data)
-            let proof = b.proof.encoded()
-            appendU32(UInt32(proof.count), &out)
-            out.append(contentsOf: proof)
-        }
+        var out = Data(count: encodedSize(blocks))
+        out.withUnsafeMutableBytes { encodeBlocks(blocks, into: $0) }
         return out
+    }
+
+    /// Bytes `encodeBlocks` takes for `blocks`.
+    public static func encodedSize(_ blocks: [FragmentBlock]) -> Int {
+        blocks.reduce(8) { $0 + 8 + $1.data.count + $1.proof.encodedCount }
+    }
+
+    /// Writes the encoded batch into `out` (exactly `encodedSize(blocks)` bytes), so a server can
+    /// build its response body in place.
+    public static func encodeBlocks(_ blocks: [FragmentBlock], into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count == encodedSize(blocks), "encodeBlocks needs exactly encodedSize bytes")
+        var at = 0
+        func put(_ bytes: UnsafeRawBufferPointer) {
+            UnsafeMutableRawBufferPointer(rebasing: out[at..<(at + bytes.count)]).copyMemory(from: bytes)
+            at += bytes.count
+        }
+        func putU32(_ v: Int) {
+            withUnsafeBytes(of: UInt32(v).bigEndian) { put($0) }
+        }
+        blocksMagic.withUnsafeBytes { put($0) }
+        putU32(blocks.count)
+        for b in blocks {
+            putU32(b.data.count)
+            b.data.withUnsafeBytes { put($0) }
+            let proof = b.proof.encoded()
+            putU32(proof.count)
+            proof.withUnsafeBytes { put($0) }
+        }
     }
 
     /// Each block's bytes are copied once, straight out of the response (a batch is ~1 MiB per source).
@@ -190,9 +209,5 @@ package enum BlobberWire {
             guard at == bytes.count else { throw StorageError.invalidProofEncoding }
             return out
         }
-    }
-
-    static func appendU32(_ v: UInt32, _ out: inout Data) {
-        out.append(contentsOf: [UInt8(v >> 24), UInt8(v >> 16 & 0xff), UInt8(v >> 8 & 0xff), UInt8(v & 0xff)])
     }
 }
