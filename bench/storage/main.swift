@@ -12,7 +12,7 @@ import Synchronization
 #endif
 
 // Storage throughput on loopback (run in release):
-//   swift run -c release bench-storage [MiB] [d+p ...] [--tls] [--testnet] [--testnet-plain] [--repeat N]
+//   swift run -c release bench-storage [MiB] [d+p ...] [--tls] [--tmpfs] [--testnet] [--testnet-plain] [--repeat N]
 //                                       [--memory-check MiB]
 //   swift run -c release bench-storage --small-files N
 //   swift run -c release bench-storage --folder N
@@ -108,10 +108,15 @@ let tlsToo = args.contains("--tls")
 args.removeAll { $0 == "--tls" }
 // --testnet: every layout also runs across network namespaces over TLS on scripts/testnet;
 // --testnet-plain: and on a testnet whose servers speak plain HTTP.
+// --tmpfs: every layout also runs on loopback with the blobbers' folders on /dev/shm, where an
+// fsync costs nothing: the upload as Tahoe-LAFS runs it (it never fsyncs its shares), without the
+// one disk that every blobber here shares.
+let tmpfsToo = args.contains("--tmpfs")
+args.removeAll { $0 == "--tmpfs" }
 let testnetToo = args.contains("--testnet")
 let testnetPlainToo = args.contains("--testnet-plain")
 args.removeAll { $0 == "--testnet" || $0 == "--testnet-plain" }
-let usage = "usage: bench-storage [MiB] [d+p ...] [--tls] [--testnet] [--testnet-plain] [--repeat N] [--memory-check MiB]"
+let usage = "usage: bench-storage [MiB] [d+p ...] [--tls] [--tmpfs] [--testnet] [--testnet-plain] [--repeat N] [--memory-check MiB]"
 if let i = args.firstIndex(of: "--memory-check") {
     guard i + 1 < args.count, let m = Int(args[i + 1]), m > 0 else {
         print(usage)
@@ -138,6 +143,9 @@ let layouts = parsed.isEmpty ? [(2, 2), (4, 2)] : parsed
 let root = NSTemporaryDirectory() + "mosaic-bench-" + Hex.encode(Random.bytes(4))
 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: root) }
+let shmRoot = "/dev/shm/mosaic-bench-" + Hex.encode(Random.bytes(4))
+if tmpfsToo { try FileManager.default.createDirectory(atPath: shmRoot, withIntermediateDirectories: true) }
+defer { if tmpfsToo { try? FileManager.default.removeItem(atPath: shmRoot) } }
 
 /// A random input file, written in 4 MiB pieces.
 func makeInput(_ path: String, mib: Int) throws -> URL {
@@ -153,12 +161,12 @@ func makeInput(_ path: String, mib: Int) throws -> URL {
 }
 
 /// d + p blobbers in this process and an owner-signed allocation over them, assigned.
-func startGrid(d: Int, p: Int, name: String, tls: TLSCredentials? = nil) async throws -> (
+func startGrid(d: Int, p: Int, name: String, tls: TLSCredentials? = nil, under folder: String = root) async throws -> (
     servers: [BlobberServer], owner: Ed25519.SigningKey, allocation: StorageAllocation
 ) {
     var servers: [BlobberServer] = []
     for i in 0..<(d + p) {
-        var c = BlobberServer.Configuration(directory: root + "/\(name)-blobber\(i)")
+        var c = BlobberServer.Configuration(directory: folder + "/\(name)-blobber\(i)")
         c.tls = tls
         let s = try BlobberServer(configuration: c)
         try s.start()
@@ -289,6 +297,7 @@ struct Run {
 /// Every run per layout ("2+2") and path, in rounds: round k of each path ran back to back.
 var measured: [String: [Run]] = [:]
 var tlsMeasured: [String: [Run]] = [:]
+var tmpfsMeasured: [String: [Run]] = [:]
 var testnetMeasured: [String: [Run]] = [:]
 var testnetPlainMeasured: [String: [Run]] = [:]
 
@@ -327,8 +336,9 @@ func makeTLS() throws -> TLSCredentials {
 let tlsCredentials: TLSCredentials? = tlsToo ? try makeTLS() : nil
 
 /// One upload and download of the input through in-process blobbers on loopback (HTTPS with `tls`).
-func loopbackRun(d: Int, p: Int, tls: TLSCredentials?) async throws -> Run {
-    let grid = try await startGrid(d: d, p: p, name: "\(d)+\(p)" + (tls == nil ? "" : "-tls"), tls: tls)
+func loopbackRun(d: Int, p: Int, tls: TLSCredentials?, tmpfs: Bool = false) async throws -> Run {
+    let grid = try await startGrid(
+        d: d, p: p, name: "\(d)+\(p)" + (tls == nil ? "" : "-tls"), tls: tls, under: tmpfs ? shmRoot : root)
     var config = StorageClient.Configuration()
     if let batch { config.chunksPerBatch = batch }
     // A fresh home per run: nothing cached from the last one.
@@ -343,7 +353,8 @@ func loopbackRun(d: Int, p: Int, tls: TLSCredentials?) async throws -> Run {
     try await client.upload(localFile: input, remotePath: "/bench.bin", allocation: grid.allocation)
     let up = seconds(clock.now - t)
     let upCPU = cpuSeconds() - cpu
-    let output = URL(fileURLWithPath: root + "/output")
+    // On tmpfs the download lands there too: its fsync before the rename would otherwise wait on the disk.
+    let output = URL(fileURLWithPath: (tmpfs ? shmRoot : root) + "/output")
     phases.append(monotonicSeconds())
     t = clock.now
     cpu = cpuSeconds()
@@ -356,7 +367,8 @@ func loopbackRun(d: Int, p: Int, tls: TLSCredentials?) async throws -> Run {
         String(
             format:
                 "%@%d+%d %d MiB, %d chunks per batch: upload %.0f MB/s (%.2f s, %.2f CPU s), download %.0f MB/s (%.2f s, %.2f CPU s), byte-exact %@, peak RSS (client + blobbers) %@",
-            tls == nil ? "plain loopback " : "TLS loopback ", d, p, mib, config.chunksPerBatch, bytes / up / 1e6, up, upCPU,
+            tls == nil ? (tmpfs ? "plain loopback, blobbers on tmpfs, " : "plain loopback ") : "TLS loopback ", d, p, mib,
+            config.chunksPerBatch, bytes / up / 1e6, up, upCPU,
             bytes / down / 1e6, down, downCPU, same ? "true" : "FALSE", status("VmHWM")))
     // MOSAIC_BENCH_PHASES=1: when each transfer ran, to cut a `perf record -a -k mono` to it.
     if ProcessInfo.processInfo.environment["MOSAIC_BENCH_PHASES"] == "1" {
@@ -402,6 +414,7 @@ do {
             if repeats > 1 { print("round \(k + 1) of \(repeats), \(key):") }
             measured[key, default: []].append(try await loopbackRun(d: d, p: p, tls: nil))
             if let tlsCredentials { tlsMeasured[key, default: []].append(try await loopbackRun(d: d, p: p, tls: tlsCredentials)) }
+            if tmpfsToo { tmpfsMeasured[key, default: []].append(try await loopbackRun(d: d, p: p, tls: nil, tmpfs: true)) }
             for session in sessions {
                 let t = try session.transfer(d: d, p: p, input: input.path, output: root + "/testnet-output-\(key)", round: k)
                 let run = Run(
@@ -556,6 +569,40 @@ print(
         format: "bound: loopback TCP copy (127.0.0.1, %d MiB, writer and reader threads) %.0f MB/s",
         mib, try loopbackThroughput(total: mib << 20)))
 
+/// Writes `total` bytes to a new file in the bench's folder (4 MiB writes) and waits for them to
+/// reach the disk: the bound of an upload, which every blobber makes durable before it commits.
+/// On this box all blobbers share one disk, so a d+p upload writes (d+p)/d times the file's size to it.
+func diskWriteThroughput(total: Int) throws -> Double {
+    let path = root + "/disk-bound"
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    defer {
+        close(fd)
+        unlink(path)
+    }
+    let chunk = Random.bytes(4 << 20)
+    let clock = ContinuousClock()
+    let t = clock.now
+    var written = 0
+    try chunk.withUnsafeBytes { raw in
+        while written < total {
+            let n = write(fd, raw.baseAddress, min(raw.count, total - written))
+            guard n > 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            written += n
+        }
+    }
+    guard fdatasync(fd) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    return Double(written) / seconds(clock.now - t) / 1e6
+}
+// Twice the file's size (what a 2+2 upload writes), the best of three: this virtual disk's rate
+// swings from run to run by a factor of two.
+let diskRuns = try (0..<3).map { _ in try diskWriteThroughput(total: 2 * (mib << 20)) }
+let diskBound = diskRuns.max() ?? 1
+print(
+    String(
+        format: "bound: disk write, made durable (fdatasync), %d MiB in 4 MiB writes to the temp folder: %.0f MB/s (best of %@)", 2 * mib,
+        diskBound, diskRuns.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
+
 // The client's own peak memory: a fresh process uploads while the blobbers stay here.
 if let memoryMiB = memoryCheckMiB {
     let (d, p) = layouts.last ?? (4, 2)
@@ -701,6 +748,17 @@ for (d, p) in layouts {
             print(String(format: "%@   by CPU seconds: upload %.0f%%, download %.0f%%", key, cu * 100, cw * 100))
         }
     }
+    if let up = median(loop.map(\.up)) {
+        // Every blobber fsyncs its fragment before it commits, and here they all share one disk.
+        let expansion = Double(d + p) / Double(d)
+        print(
+            String(
+                format:
+                    "%@ plain loopback upload's durable disk writes: %.0f MB/s of fragments (%.2f× the file), %.0f%% of the disk bound; the disk allows at most %.0f MB/s of file%@",
+                key, up * expansion, expansion, up * expansion / diskBound * 100, diskBound / expansion,
+                tahoeRates.map { String(format: " = %.1f× Tahoe put (Tahoe never fsyncs its shares)", diskBound / expansion / $0.put) }
+                    ?? ""))
+    }
     if let tahoeRates, let up = median(loop.map(\.up)), let down = median(loop.map(\.down)) {
         let (u, w) = (up / tahoeRates.put, down / tahoeRates.get)
         print(
@@ -708,6 +766,14 @@ for (d, p) in layouts {
                 format:
                     "%@ plain loopback (median of the rounds, %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)",
                 key, up, down, u, verdict(u, 10), w, verdict(w, 10)))
+        if let fast = tmpfsMeasured[key], let up = median(fast.map(\.up)), let down = median(fast.map(\.down)) {
+            let (u, w) = (up / tahoeRates.put, down / tahoeRates.get)
+            print(
+                String(
+                    format:
+                        "%@ plain loopback, blobbers on tmpfs (no fsync cost, as Tahoe has none; %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@)",
+                    key, up, down, u, verdict(u, 10), w, verdict(w, 10)))
+        }
         if let next = afterTahoe[key] {
             let (u, w) = (next.up / tahoeRates.put, next.down / tahoeRates.get)
             print(
