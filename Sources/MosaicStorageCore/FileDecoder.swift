@@ -38,9 +38,10 @@ package struct FileDecoder: Sendable {
     /// - Parameter sources: fragment index → where to read that fragment stream (at least d of them).
     /// - Parameter preferredOrder: fragment indices to try first (e.g. fastest blobbers); by default
     ///   data fragments come first, which makes decoding a plain copy.
+    /// - Parameter pacer: holds the fetching to its rate (plaintext bytes written so far).
     public func decode(
         from sources: [Int: any FragmentSource], range: Range<Int64>? = nil,
-        preferredOrder: [Int]? = nil, write: ([UInt8]) throws -> Void
+        preferredOrder: [Int]? = nil, pacer: RatePacer? = nil, write: ([UInt8]) throws -> Void
     ) async throws -> Report {
         let layout = file.layout
         let d = layout.dataShards
@@ -57,6 +58,7 @@ package struct FileDecoder: Sendable {
         var batchStart = chunks.lowerBound
         while batchStart < chunks.upperBound {
             let batch = batchStart..<min(chunks.upperBound, batchStart + Int64(chunksPerBatch))
+            await pacer?.pace(written)
             let blocks = try await picker.fetch(batch, using: self)
             let used = picker.active.sorted()
             if let previous = opening {

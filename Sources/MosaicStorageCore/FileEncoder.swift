@@ -42,9 +42,10 @@ package struct FileEncoder: Sendable {
     /// - Parameter size: the file's size when the caller knows it (it sized the cipher by it). The
     ///   sinks are told their streams' lengths up front (`FragmentSink.expect`), and a file found
     ///   longer or shorter than `size` throws `StorageError.sourceSizeChanged`.
+    /// - Parameter pacer: holds the reading of the file to its rate (the whole pipeline follows).
     public func encode(
         fileAt path: String, size: Int64? = nil, to sinks: [any FragmentSink], minimumSinks: Int? = nil,
-        beforeSend: BatchCheck? = nil,
+        beforeSend: BatchCheck? = nil, pacer: RatePacer? = nil,
         progress: (@Sendable (Int64) -> Void)? = nil
     ) async throws -> Result {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -64,7 +65,8 @@ package struct FileEncoder: Sendable {
             return filled
         }
         guard let size else {
-            return try await encode(fill: readAll, to: sinks, minimumSinks: minimumSinks, beforeSend: beforeSend, progress: progress)
+            return try await encode(
+                fill: readAll, to: sinks, minimumSinks: minimumSinks, beforeSend: beforeSend, pacer: pacer, progress: progress)
         }
         let layout = try FileLayout(fileSize: size, dataShards: dataShards, parityShards: parityShards, cipherOverhead: cipher.overhead)
         for sink in sinks { sink.expect(length: layout.fragmentLength) }
@@ -83,7 +85,7 @@ package struct FileEncoder: Sendable {
                     }
                 }
                 return got
-            }, to: sinks, minimumSinks: minimumSinks, beforeSend: beforeSend, progress: progress)
+            }, to: sinks, minimumSinks: minimumSinks, beforeSend: beforeSend, pacer: pacer, progress: progress)
     }
 
     /// Reads the plaintext through `read(n)` (up to n bytes; empty at end of file), sends fragment i
@@ -119,7 +121,7 @@ package struct FileEncoder: Sendable {
     /// 1 plaintext batch + 2 × (d + p) × `chunksPerBatch` × 64 KiB whatever the file size.
     func encode(
         fill: (UnsafeMutableRawBufferPointer) throws -> Int, to sinks: [any FragmentSink], minimumSinks: Int?,
-        beforeSend: BatchCheck?, progress: (@Sendable (Int64) -> Void)?
+        beforeSend: BatchCheck?, pacer: RatePacer? = nil, progress: (@Sendable (Int64) -> Void)?
     ) async throws -> Result {
         let n = dataShards + parityShards
         guard sinks.count == n else { throw StorageError.sinkCountMismatch(expected: n, got: sinks.count) }
@@ -142,6 +144,7 @@ package struct FileEncoder: Sendable {
 
         do {
             while true {
+                await pacer?.pace(fileSize)
                 let count = try fill(plain.raw)
                 if count == 0 { break }
                 let rows = spare ?? ByteBuffer(count: rowsSize, zeroed: false)

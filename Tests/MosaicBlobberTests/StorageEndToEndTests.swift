@@ -34,6 +34,27 @@ struct StorageEndToEndTests {
         #expect(names == ["/sizes/f0", "/sizes/f1", "/sizes/f131073", "/sizes/f65535"])
     }
 
+    /// `rateLimit` (`--limit-rate`) holds both transfers to the rate, and they still arrive whole.
+    @Test func aRateLimitedTransferTakesAsLongAsItsRateSays() async throws {
+        let grid = try await StorageGrid(data: 2, parity: 1)
+        defer { Task { await grid.shutdown() } }
+        var config = grid.client.configuration
+        config.rateLimit = 1 << 20
+        let slow = StorageClient(signingKey: grid.owner, home: URL(fileURLWithPath: grid.root + "/slow-home"), configuration: config)
+        let bytes = randomBytes(2 << 20)
+        let file = try grid.localFile(bytes)
+        let clock = ContinuousClock()
+        var start = clock.now
+        // Batches of 4 chunks carry ~0.5 MiB of the file: the last one may leave 1.5 s in.
+        try await slow.upload(localFile: file, remotePath: "/slow.bin", allocation: grid.allocation)
+        #expect(clock.now - start >= .milliseconds(1450))
+        let out = grid.outputURL()
+        start = clock.now
+        try await slow.download(remotePath: "/slow.bin", to: out, allocation: grid.allocation)
+        #expect(clock.now - start >= .milliseconds(1450))
+        #expect(same([UInt8](try Data(contentsOf: out)), bytes))
+    }
+
     @Test func hundredMiBRoundTrip() async throws {
         let grid = try await StorageGrid(data: 4, parity: 2, chunksPerBatch: 16)
         defer { Task { await grid.shutdown() } }

@@ -111,6 +111,11 @@ import Testing
                     == "--prefer \(bad): give blobber indices 0–63 separated by commas, e.g. 0,2 (0 is the first blobber mosaic alloc show lists)"
             )
         }
+        for bad in ["2", "1000", "fast", "2MiB/h", "-1MiB/s", "99999999999999999999"] {
+            #expect(
+                usageError(["upload", "--limit-rate", bad, "L", "R"])
+                    == "--limit-rate \(bad): give bytes per second such as 500KiB/s, 2MiB/s or 10MB/s (at least 1KiB/s)")
+        }
     }
 
     @Test func valuesArriveTyped() throws {
@@ -135,6 +140,10 @@ import Testing
 
         let (_, down) = try parsed(["download", "--prefer", "3,0,3", "R", "L"])
         #expect(try FileCommands.DownloadOptions.bind(down.words).prefer?.indices == [3, 0])
+        for (text, rate) in [("2MiB/s", 2 << 20), ("500KiB", 500 << 10), ("10MB/s", 10_000_000), ("1024", 1024)] {
+            let (_, up) = try parsed(["upload", "--limit-rate", text, "L", "R"])
+            #expect(try FileCommands.UploadOptions.bind(up.words).limitRate?.bytesPerSecond == Int64(rate))
+        }
 
         let (_, txns) = try parsed(["wallet", "txns"])
         let t = try WalletLedgerCommands.HistoryOptions.bind(txns.words)

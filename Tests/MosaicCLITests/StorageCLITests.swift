@@ -125,8 +125,10 @@ import Testing
         let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
         try random.readData(ofLength: 128 << 20).write(to: file)
 
+        // Held to 8 MiB/s, so it cannot finish (16 s) before the poll below sees its first MiBs,
+        // however busy the box: unthrottled, a fast upload could end between two polls.
         let first = try MosaicProcess(
-            ["upload", file.path, "/big.bin", "--json"],
+            ["upload", file.path, "/big.bin", "--json", "--limit-rate", "8MiB/s"],
             environment: ["MOSAIC_HOME": cli.home.path, "MOSAIC_PASSPHRASE": "correct horse"])
         // Kill it once the blobbers hold a few MiB of it. Only their open-upload folders are
         // listed (blobber-N/fragments/uploads/ALLOCATION/): a walk of the whole devnet folder
@@ -147,7 +149,7 @@ import Testing
         }
         let deadline = ContinuousClock.now + .seconds(60)
         while partialBytes() < 4 << 20, first.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(first.isRunning, "the first upload was still running when the blobbers held 4 MiB of it")
+        #expect(first.isRunning, "the first upload was still running when the blobbers held 4 MiB of it; it printed: \(first.output)")
         first.signal(SIGKILL)
         _ = await first.waitForExit(timeout: 10)
         #expect(partialBytes() >= 4 << 20, "the blobbers kept the interrupted upload's bytes")

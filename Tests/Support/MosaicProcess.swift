@@ -62,6 +62,9 @@ public final class MosaicProcess: Sendable {
         return (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
     }
 
+    /// Everything printed so far (for a failing test's message).
+    public var output: String { buffer.withLock { String(decoding: $0, as: UTF8.self) } }
+
     public func signal(_ sig: Int32) { process.signal(sig) }
 
     /// The process has not exited yet.

@@ -108,9 +108,9 @@ let tlsToo = args.contains("--tls")
 args.removeAll { $0 == "--tls" }
 // --testnet: every layout also runs across network namespaces over TLS on scripts/testnet;
 // --testnet-plain: and on a testnet whose servers speak plain HTTP.
-// --tmpfs: every layout also runs on loopback with the blobbers' folders on /dev/shm, where an
-// fsync costs nothing: the upload as Tahoe-LAFS runs it (it never fsyncs its shares), without the
-// one disk that every blobber here shares.
+// --tmpfs: every layout also runs on loopback with the blobbers' folders and the download on
+// /dev/shm, where an fsync costs nothing: the transfers as Tahoe-LAFS runs them (it never fsyncs
+// its shares or a downloaded file), without the one disk that every blobber here shares.
 let tmpfsToo = args.contains("--tmpfs")
 args.removeAll { $0 == "--tmpfs" }
 let testnetToo = args.contains("--testnet")
@@ -757,6 +757,15 @@ for (d, p) in layouts {
                     "%@ plain loopback upload's durable disk writes: %.0f MB/s of fragments (%.2f× the file), %.0f%% of the disk bound; the disk allows at most %.0f MB/s of file%@",
                 key, up * expansion, expansion, up * expansion / diskBound * 100, diskBound / expansion,
                 tahoeRates.map { String(format: " = %.1f× Tahoe put (Tahoe never fsyncs its shares)", diskBound / expansion / $0.put) }
+                    ?? ""))
+    }
+    if let down = median(loop.map(\.down)) {
+        // The download also makes its output durable (fsync before the rename), on the same disk.
+        print(
+            String(
+                format: "%@ plain loopback download's durable output writes: %.0f MB/s, %.0f%% of the disk bound%@", key, down,
+                down / diskBound * 100,
+                tahoeRates.map { String(format: " (the disk allows at most %.1f× Tahoe get, which never fsyncs)", diskBound / $0.get) }
                     ?? ""))
     }
     if let tahoeRates, let up = median(loop.map(\.up)), let down = median(loop.map(\.down)) {

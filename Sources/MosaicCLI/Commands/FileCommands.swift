@@ -17,11 +17,11 @@ enum FileCommands {
             "An interrupted upload resumes when the same command is run again. Missing folders are created. With -r, every file of the tree is sent (links are not followed); files that fail are listed at the end and the rest go on.",
         examples: [
             "mosaic upload ./report.pdf /docs/report.pdf", "mosaic upload --alloc 3f9a ./big.iso /isos/big.iso --json",
-            "mosaic upload -r ./photos /photos",
+            "mosaic upload -r ./photos /photos", "mosaic upload --limit-rate 2MiB/s ./big.iso /isos/big.iso",
         ],
         options: UploadOptions.self, arguments: ["LOCAL", "REMOTE"], minArguments: 2, maxArguments: 2,
         action: { o, inv in
-            let ctx = try StorageContext(inv, alloc: o.target.alloc)
+            let ctx = try StorageContext(inv, alloc: o.target.alloc, rateLimit: o.limitRate)
             let local = URL(fileURLWithPath: inv.arguments[0])
             let remote = inv.arguments[1]
             if o.recursive {
@@ -66,6 +66,10 @@ enum FileCommands {
         @Option("content-type", "TYPE", help: "MIME type (default: from the extension)") var contentType: String?
         @Flag("recursive", short: "r", help: "LOCAL is a folder: upload its whole tree into REMOTE") var recursive: Bool
         @Option("jobs", help: "with -r: files sent at once") var jobs = TransferJobs(value: 4)
+        @Option(
+            "limit-rate",
+            help: "send at most this much of the file per second, e.g. 2MiB/s (the blobbers get (d+p)/d times it; with -r, per file)")
+        var limitRate: TransferRate?
     }
 
     static let download = Command(
@@ -77,7 +81,7 @@ enum FileCommands {
         ],
         options: DownloadOptions.self, arguments: ["REMOTE", "LOCAL"], minArguments: 1, maxArguments: 2,
         action: { o, inv in
-            let ctx = try StorageContext(inv, alloc: o.target.alloc)
+            let ctx = try StorageContext(inv, alloc: o.target.alloc, rateLimit: o.limitRate)
             if o.recursive {
                 guard o.ticket == nil, o.range == nil, o.prefer == nil else {
                     throw CLIError.usage("-r downloads a folder of your own; it takes no --ticket, --range or --prefer")
@@ -159,6 +163,8 @@ enum FileCommands {
                 "read from these blobbers first, e.g. the ones nearby: indices as --json gives them (0 is the first 'mosaic alloc show' lists)"
         )
         var prefer: BlobberPreference?
+        @Option("limit-rate", help: "receive at most this much of the file per second, e.g. 2MiB/s (with -r, per file)")
+        var limitRate: TransferRate?
     }
 
     static let ls = Command(

@@ -13,7 +13,8 @@ struct StorageContext {
     /// `--alloc` of the command, when it has one.
     let alloc: String?
 
-    init(_ inv: Invocation, alloc: String? = nil) throws {
+    /// - Parameter rateLimit: `--limit-rate` of a transfer command (bytes of the file per second).
+    init(_ inv: Invocation, alloc: String? = nil, rateLimit: TransferRate? = nil) throws {
         self.alloc = alloc
         ledger = try LedgerContext(inv)
         let passphrase = try PassphraseSource.resolve(
@@ -21,7 +22,9 @@ struct StorageContext {
             prompt: "Passphrase for wallet \(ledger.walletName): ")
         unlocked = try ledger.keystore.unlock(name: ledger.walletName, passphrase: passphrase)
         wallet = Wallet(unlocked, client: ledger.client)
-        storage = StorageClient(wallet: unlocked, home: inv.home)
+        var configuration = StorageClient.Configuration()
+        configuration.rateLimit = rateLimit?.bytesPerSecond
+        storage = StorageClient(wallet: unlocked, home: inv.home, configuration: configuration)
     }
 
     var client: LedgerClient { ledger.client }

@@ -150,6 +150,23 @@ struct DevnetNodes: BoundedNumber {
     static let range = 1...Devnet.maxNodes
 }
 
+/// A transfer rate (`--limit-rate 2MiB/s`): bytes per second as a size (`ByteSize`), with or
+/// without "/s"; at least 1 KiB/s, so that a typo such as `--limit-rate 2` is not a transfer that
+/// never ends.
+struct TransferRate: OptionValue {
+    let bytesPerSecond: Int64
+    static var valueName: String { "RATE" }
+    static let minimum: Int64 = 1024
+    static func parse(_ text: String, option: String) throws -> TransferRate {
+        let size = text.hasSuffix("/s") ? String(text.dropLast(2)) : text
+        guard let n = ByteSize.bytes(size), n >= UInt64(minimum), let v = Int64(exactly: n) else {
+            throw CLIError.usage(
+                "--\(option) \(text.prefix(80)): give bytes per second such as 500KiB/s, 2MiB/s or 10MB/s (at least 1KiB/s)")
+        }
+        return TransferRate(bytesPerSecond: v)
+    }
+}
+
 /// Blobbers a download reads from first (`--prefer 0,2`): their indices in the allocation, as
 /// `--json` numbers them (`committed`, `failed`, `dropped`): 0 is the first `mosaic alloc show` lists.
 struct BlobberPreference: OptionValue {

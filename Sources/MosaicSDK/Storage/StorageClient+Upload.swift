@@ -146,7 +146,8 @@ extension StorageClient {
             do {
                 encoded = try await encoder.encode(
                     fileAt: localFile.path, size: size, to: sinks, minimumSinks: a.dataShards,
-                    beforeSend: { first, leaves in try chunks.admit(firstChunk: first, leafHashes: leaves) }
+                    beforeSend: { first, leaves in try chunks.admit(firstChunk: first, leafHashes: leaves) },
+                    pacer: configuration.rateLimit.map { RatePacer(bytesPerSecond: $0) }
                 ) { done in
                     progress?(TransferProgress(bytes: done, total: total))
                 }

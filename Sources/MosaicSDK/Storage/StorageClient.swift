@@ -30,6 +30,10 @@ public final class StorageClient: Sendable {
         /// Shortest wait, once a read has enough answers, for blobbers that have not answered its
         /// metadata yet (a blobber cut off would otherwise hold every read for a timeout); see `resolve`.
         public var lagGrace: Duration = .milliseconds(500)
+        /// Bytes of the file per second one upload or download may move on average (nil: as fast
+        /// as it goes), for a user who shares a slow link. An upload sends (d + p) / d times that
+        /// to the blobbers. Folder transfers apply it to each file they move.
+        public var rateLimit: Int64?
         /// The defaults.
         public init() {}
     }
