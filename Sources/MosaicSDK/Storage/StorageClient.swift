@@ -511,14 +511,16 @@ public final class StorageClient: Sendable {
         return (best.meta, Self.readingOrder(best.holders, dataShards: a.dataShards))
     }
 
-    /// Holders fastest first, except that among those about as fast as the fastest (within 2× its
-    /// answer time plus 5 ms) data fragments come before parity ones: reading every data fragment
-    /// makes decoding a plain copy, while one parity fragment costs rebuilding every chunk. Metadata
-    /// answer times that close apart say nothing about which blobber will serve blocks faster.
+    /// Holders fastest first, except that among those about as fast as the fastest (within 4× its
+    /// answer time plus 20 ms) data fragments come before parity ones: reading every data fragment
+    /// makes decoding a plain copy, while one parity fragment costs rebuilding every chunk (a
+    /// quarter more client CPU for a 4+2 download). Metadata answer times that close apart say
+    /// little about which blobber will serve blocks faster (on a busy machine they swing by tens of
+    /// ms), and a data blobber that then lags is dropped as slow by the decoder anyway.
     static func readingOrder(_ holders: [(index: Int, took: Duration)], dataShards d: Int) -> [Int] {
         let byTime = holders.sorted { $0.took < $1.took }
         guard let fastest = byTime.first?.took else { return [] }
-        let near = fastest * 2 + .milliseconds(5)
+        let near = fastest * 4 + .milliseconds(20)
         let close = byTime.filter { $0.took <= near }
         let rest = byTime.filter { $0.took > near }
         return close.filter { $0.index < d }.map(\.index) + close.filter { $0.index >= d }.map(\.index) + rest.map(\.index)
