@@ -138,7 +138,7 @@ extension BlobberServer {
                 let blocks = try blocks(grant.record, path: path, range: try blockRange(req))
                 try await acceptReadMarker(req, grant: grant, blocks: blocks.count)
                 // Encoded straight into the memory the server sends from (no copy on the way out).
-                let body = ResponseBuffer(count: BlobberWire.encodedSize(blocks))
+                let body = try ResponseBuffer(count: BlobberWire.encodedSize(blocks))
                 body.withUnsafeMutableBytes { BlobberWire.encodeBlocks(blocks, into: $0) }
                 return HTTPResponse.bytes(body)
             }

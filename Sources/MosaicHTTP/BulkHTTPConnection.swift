@@ -562,12 +562,13 @@ package final class BulkHTTPConnection: @unchecked Sendable {
                 throw HTTPClientError(status: 0, code: "invalid_response", message: "\(host):\(port) announced a \(length)-byte response")
             }
             // Straight into the response's storage: bodies here are up to a few MiB (block batches).
-            // Not `Data(count:)`, which zeroes every byte first: that was 3 % of a download's CPU.
-            guard let base = malloc(max(length, 1)) else {
+            // Not `Data(count:)`, which zeroes every byte first (3 % of a download's CPU), and from
+            // the pool, which a released body goes back to (see `BufferPool`).
+            guard let (base, capacity) = BufferPool.shared.take(length) else {
                 throw HTTPClientError(status: 0, code: "invalid_response", message: "no memory for a \(length)-byte response")
             }
             var handedOver = false
-            defer { if !handedOver { free(base) } }
+            defer { if !handedOver { BufferPool.shared.give(base, capacity: capacity) } }
             let already = min(rest.count, length)
             rest.withUnsafeBytes { if already > 0, let src = $0.baseAddress { base.copyMemory(from: src, byteCount: already) } }
             var got = already
@@ -590,7 +591,8 @@ package final class BulkHTTPConnection: @unchecked Sendable {
                 got += n
             }
             handedOver = true
-            let data = Data(bytesNoCopy: base, count: length, deallocator: .free)
+            let data = Data(
+                bytesNoCopy: base, count: length, deallocator: .custom { p, _ in BufferPool.shared.give(p, capacity: capacity) })
             return (HTTPClientResponse(status: status, headers: headers, body: data), keepAlive)
         } else {
             while try fill(&rest) {}

@@ -1,3 +1,5 @@
+import MosaicHTTP
+
 /// Memory a handler fills once and the server hands to libmicrohttpd as it is, with no copy on the
 /// way out. A `Data` body is copied into MHD's own buffer; for a blobber's block batches (about
 /// 1 MiB per request, built from disk reads) that copy, and the one into `Data` before it, were a
@@ -7,12 +9,17 @@ package final class ResponseBuffer: @unchecked Sendable {
     // afterwards it is read only (by MHD), and freed when MHD lets go of the response.
     let base: UnsafeMutableRawPointer
     package let count: Int
+    private let capacity: Int
 
-    /// `count` bytes, not zeroed: the handler writes every one of them.
-    package init(count: Int) {
-        precondition(count >= 0, "a response buffer cannot have a negative size")
+    /// `count` bytes, not zeroed: the handler writes every one of them. From `BufferPool`, where
+    /// it goes back once MHD has sent it. A server out of memory answers 503 (try again later).
+    package init(count: Int) throws(HTTPError) {
+        guard count >= 0, let (p, capacity) = BufferPool.shared.take(count) else {
+            throw .unavailable("the server has no memory for a \(count)-byte answer now; try again shortly")
+        }
         self.count = count
-        base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        base = p
+        self.capacity = capacity
     }
 
     package func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
@@ -23,5 +30,5 @@ package final class ResponseBuffer: @unchecked Sendable {
         try body(UnsafeRawBufferPointer(start: base, count: count))
     }
 
-    deinit { base.deallocate() }
+    deinit { BufferPool.shared.give(base, capacity: capacity) }
 }

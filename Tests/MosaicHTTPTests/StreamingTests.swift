@@ -282,7 +282,7 @@ extension MosaicHTTPTests {
             try await withServer({ s in
                 s.route(.get, "/buffer", summary: "Bytes built in place") { req in
                     let n = req.query["empty"] == nil ? total : 0
-                    let body = ResponseBuffer(count: n)
+                    let body = try ResponseBuffer(count: n)
                     body.withUnsafeMutableBytes { out in
                         pattern(offset: 0, count: n).withUnsafeBytes { out.copyMemory(from: $0) }
                     }

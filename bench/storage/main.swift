@@ -358,8 +358,14 @@ func loopbackRun(d: Int, p: Int, tls: TLSCredentials?, tmpfs: Bool = false) asyn
     phases.append(monotonicSeconds())
     t = clock.now
     cpu = cpuSeconds()
-    try await client.download(remotePath: "/bench.bin", to: output, allocation: grid.allocation)
+    let fetched = try await client.download(remotePath: "/bench.bin", to: output, allocation: grid.allocation)
     let down = seconds(clock.now - t)
+    // Blobbers given up on the way (slow or failing): the download then rebuilt chunks from parity.
+    if !fetched.badBlobbers.isEmpty {
+        print(
+            "  download dropped blobbers: "
+                + fetched.badBlobbers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))
+    }
     let downCPU = cpuSeconds() - cpu
     phases.append(monotonicSeconds())
     let same = FileManager.default.contentsEqual(atPath: input.path, andPath: output.path)
