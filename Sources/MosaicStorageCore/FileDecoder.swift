@@ -38,7 +38,7 @@ package struct FileDecoder: Sendable {
     /// - Parameter sources: fragment index → where to read that fragment stream (at least d of them).
     /// - Parameter preferredOrder: fragment indices to try first (e.g. fastest blobbers); by default
     ///   data fragments come first, which makes decoding a plain copy.
-    /// - Parameter pacer: holds the fetching to its rate (plaintext bytes written so far).
+    /// - Parameter pacer: holds the batches to its rate (each reserves its plaintext before it is fetched).
     public func decode(
         from sources: [Int: any FragmentSource], range: Range<Int64>? = nil,
         preferredOrder: [Int]? = nil, pacer: RatePacer? = nil, write: ([UInt8]) throws -> Void
@@ -58,7 +58,8 @@ package struct FileDecoder: Sendable {
         var batchStart = chunks.lowerBound
         while batchStart < chunks.upperBound {
             let batch = batchStart..<min(chunks.upperBound, batchStart + Int64(chunksPerBatch))
-            await pacer?.pace(written)
+            // The batch's plaintext at most (the file's last batch is shorter).
+            await pacer?.take(Int64(batch.count) * Int64(d) * Int64(layout.plainSegmentSize))
             let blocks = try await picker.fetch(batch, using: self)
             let used = picker.active.sorted()
             if let previous = opening {

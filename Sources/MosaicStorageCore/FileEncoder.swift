@@ -42,7 +42,7 @@ package struct FileEncoder: Sendable {
     /// - Parameter size: the file's size when the caller knows it (it sized the cipher by it). The
     ///   sinks are told their streams' lengths up front (`FragmentSink.expect`), and a file found
     ///   longer or shorter than `size` throws `StorageError.sourceSizeChanged`.
-    /// - Parameter pacer: holds the reading of the file to its rate (the whole pipeline follows).
+    /// - Parameter pacer: holds the file's batches to its rate (the whole pipeline follows).
     public func encode(
         fileAt path: String, size: Int64? = nil, to sinks: [any FragmentSink], minimumSinks: Int? = nil,
         beforeSend: BatchCheck? = nil, pacer: RatePacer? = nil,
@@ -144,9 +144,9 @@ package struct FileEncoder: Sendable {
 
         do {
             while true {
-                await pacer?.pace(fileSize)
                 let count = try fill(plain.raw)
                 if count == 0 { break }
+                await pacer?.take(Int64(count))
                 let rows = spare ?? ByteBuffer(count: rowsSize, zeroed: false)
                 spare = nil
                 let batch = try encodeBatch(plain.bytes(from: 0, count: count), firstSegment: segmentIndex, into: rows)

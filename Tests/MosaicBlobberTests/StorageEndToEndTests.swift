@@ -53,6 +53,16 @@ struct StorageEndToEndTests {
         try await slow.download(remotePath: "/slow.bin", to: out, allocation: grid.allocation)
         #expect(clock.now - start >= .milliseconds(1450))
         #expect(same([UInt8](try Data(contentsOf: out)), bytes))
+
+        // A folder's files, sent at once, share the one budget: 2 MiB in two files take as long.
+        let folder = URL(fileURLWithPath: grid.root + "/slow-folder")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(bytes[..<(1 << 20)]).write(to: folder.appendingPathComponent("a.bin"))
+        try Data(bytes[(1 << 20)...]).write(to: folder.appendingPathComponent("b.bin"))
+        start = clock.now
+        let sent = try await slow.uploadFolder(folder, to: "/slow-folder", allocation: grid.allocation)
+        #expect(sent.uploaded.count == 2)
+        #expect(clock.now - start >= .milliseconds(1450))
     }
 
     @Test func hundredMiBRoundTrip() async throws {

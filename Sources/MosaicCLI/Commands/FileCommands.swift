@@ -68,7 +68,7 @@ enum FileCommands {
         @Option("jobs", help: "with -r: files sent at once") var jobs = TransferJobs(value: 4)
         @Option(
             "limit-rate",
-            help: "send at most this much of the file per second, e.g. 2MiB/s (the blobbers get (d+p)/d times it; with -r, per file)")
+            help: "send at most this much per second, e.g. 2MiB/s (the blobbers get (d+p)/d times it; with -r, all files together)")
         var limitRate: TransferRate?
     }
 
@@ -163,7 +163,7 @@ enum FileCommands {
                 "read from these blobbers first, e.g. the ones nearby: indices as --json gives them (0 is the first 'mosaic alloc show' lists)"
         )
         var prefer: BlobberPreference?
-        @Option("limit-rate", help: "receive at most this much of the file per second, e.g. 2MiB/s (with -r, per file)")
+        @Option("limit-rate", help: "receive at most this much per second, e.g. 2MiB/s (with -r, all files together)")
         var limitRate: TransferRate?
     }
 

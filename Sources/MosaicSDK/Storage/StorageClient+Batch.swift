@@ -235,7 +235,8 @@ extension StorageClient {
                 dataShards: a.dataShards, parityShards: a.parityShards, cipher: cipher, chunksPerBatch: configuration.chunksPerBatch)
             let encoded: FileEncoder.Result
             do {
-                encoded = try await encoder.encode(fileAt: f.local.path, to: sinks, minimumSinks: a.dataShards, progress: moved)
+                encoded = try await encoder.encode(
+                    fileAt: f.local.path, to: sinks, minimumSinks: a.dataShards, pacer: pacer, progress: moved)
             } catch let StorageError.tooFewSinks(needed, succeeded, failures) {
                 return .failure(.error(Self.summarize(failures, needed: needed, reached: succeeded, path: f.remotePath, allocation: a)))
             } catch is CryptoError {

@@ -71,7 +71,7 @@ extension StorageClient {
             report = try await decoder.decode(
                 from: sources, range: wanted,
                 preferredOrder: prefer.filter { holders.contains($0) } + holders.filter { !prefer.contains($0) },
-                pacer: configuration.rateLimit.map { RatePacer(bytesPerSecond: $0) }
+                pacer: pacer
             ) { bytes in
                 try out.write(contentsOf: bytes)
                 written += Int64(bytes.count)

@@ -147,7 +147,7 @@ extension StorageClient {
                 encoded = try await encoder.encode(
                     fileAt: localFile.path, size: size, to: sinks, minimumSinks: a.dataShards,
                     beforeSend: { first, leaves in try chunks.admit(firstChunk: first, leafHashes: leaves) },
-                    pacer: configuration.rateLimit.map { RatePacer(bytesPerSecond: $0) }
+                    pacer: pacer
                 ) { done in
                     progress?(TransferProgress(bytes: done, total: total))
                 }

@@ -30,9 +30,9 @@ public final class StorageClient: Sendable {
         /// Shortest wait, once a read has enough answers, for blobbers that have not answered its
         /// metadata yet (a blobber cut off would otherwise hold every read for a timeout); see `resolve`.
         public var lagGrace: Duration = .milliseconds(500)
-        /// Bytes of the file per second one upload or download may move on average (nil: as fast
-        /// as it goes), for a user who shares a slow link. An upload sends (d + p) / d times that
-        /// to the blobbers. Folder transfers apply it to each file they move.
+        /// Bytes of files per second this client's uploads and downloads may move on average, all
+        /// together (nil: as fast as they go), for a user who shares a slow link. An upload sends
+        /// (d + p) / d times that to the blobbers. A folder's files share it.
         public var rateLimit: Int64?
         /// The defaults.
         public init() {}
@@ -44,6 +44,8 @@ public final class StorageClient: Sendable {
     public let home: URL
     /// The tuning in use.
     public let configuration: Configuration
+    /// Holds every transfer of this client to `configuration.rateLimit`, when set.
+    let pacer: RatePacer?
     private let repairLock = NSLock()
     let readCounters = ReadCounters()
     let listings = ListingCache()
@@ -59,6 +61,7 @@ public final class StorageClient: Sendable {
         key = signingKey
         self.home = home
         self.configuration = configuration
+        pacer = configuration.rateLimit.map { RatePacer(bytesPerSecond: $0) }
     }
 
     /// A client that signs with an unlocked wallet's key.
