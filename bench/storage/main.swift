@@ -774,29 +774,21 @@ for (d, p) in layouts {
                 tahoeRates.map { String(format: " (the disk allows at most %.1f× Tahoe get, which never fsyncs)", diskBound / $0.get) }
                     ?? ""))
     }
-    if let tahoeRates, let up = median(loop.map(\.up)), let down = median(loop.map(\.down)) {
-        let (u, w) = (up / tahoeRates.put, down / tahoeRates.get)
-        print(
-            String(
-                format:
-                    "%@ plain loopback (median of the rounds, %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)",
-                key, up, down, u, verdict(u, 10), w, verdict(w, 10)))
-        if let fast = tmpfsMeasured[key], let up = median(fast.map(\.up)), let down = median(fast.map(\.down)) {
+    if let tahoeRates {
+        /// One "÷ Tahoe" line: `what` says which loopback figures these are.
+        func againstTahoe(_ what: String, _ up: Double, _ down: Double) {
             let (u, w) = (up / tahoeRates.put, down / tahoeRates.get)
             print(
                 String(
                     format:
-                        "%@ plain loopback, blobbers on tmpfs (no fsync cost, as Tahoe has none; %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@)",
-                    key, up, down, u, verdict(u, 10), w, verdict(w, 10)))
+                        "%@ plain loopback (%@, %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)",
+                    key, what, up, down, u, verdict(u, 10), w, verdict(w, 10)))
         }
-        if let next = afterTahoe[key] {
-            let (u, w) = (next.up / tahoeRates.put, next.down / tahoeRates.get)
-            print(
-                String(
-                    format:
-                        "%@ plain loopback (right after Tahoe, %.0f / %.0f MB/s) ÷ Tahoe 2-of-4: upload %.1f× (%@), download %.1f× (%@) (target ≥ 10×)",
-                    key, next.up, next.down, u, verdict(u, 10), w, verdict(w, 10)))
+        if let up = median(loop.map(\.up)), let down = median(loop.map(\.down)) { againstTahoe("median of the rounds", up, down) }
+        if let fast = tmpfsMeasured[key], let up = median(fast.map(\.up)), let down = median(fast.map(\.down)) {
+            againstTahoe("blobbers on tmpfs: no fsync cost, as Tahoe has none; median", up, down)
         }
+        if let next = afterTahoe[key] { againstTahoe("right after Tahoe", next.up, next.down) }
     }
 }
 print("load average at end: \(loadAverage())")
